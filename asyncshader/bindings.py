@@ -1,0 +1,144 @@
+"""Resources bound to a dispatch by keyword: storage buffers and uniforms.
+
+* A numpy array bound to a parameter annotated :class:`Storage` (or not annotated) is a
+  ``var<storage, read_write>`` buffer: the shader reads and writes the caller's array in place.
+  Element types are WGSL's: float32, int32 or uint32 (``Storage[u32]`` also checks the dtype).
+* A parameter annotated :class:`Uniform`, a scalar type or a vector type is a ``var<uniform>``:
+  plain values are converted to the annotated type; arrays become read-only copies.
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+from typing import Any
+
+import numpy as np
+
+from .errors import BindingError
+from .types import Vec, _ScalarType
+
+_STORAGE_DTYPES = (np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.uint32))
+
+
+class _Marker(type):
+    def __getitem__(cls, element: Any) -> Any:
+        return type(cls.__name__, (cls,), {"element": element})
+
+    def __repr__(cls) -> str:
+        element = getattr(cls, "element", None)
+        return cls.__name__ + (f"[{getattr(element, '__name__', element)}]" if element else "")
+
+
+class Storage(metaclass=_Marker):
+    """Annotation for a storage buffer parameter (``var<storage, read_write>``): a numpy array of
+    float32, int32 or uint32, written in place. ``Storage[f32]`` also checks the element type."""
+
+    element: Any = None
+
+
+class Uniform(metaclass=_Marker):
+    """Annotation for a uniform parameter (``var<uniform>``): any value, read-only."""
+
+    element: Any = None
+
+
+def signature_params(fn: Any) -> dict[str, inspect.Parameter]:
+    """The shader's parameters with string annotations (``from __future__ import annotations``)
+    evaluated; an annotation that cannot be evaluated counts as absent."""
+    try:
+        return dict(inspect.signature(fn, eval_str=True).parameters)
+    except Exception:
+        params = dict(inspect.signature(fn).parameters)
+        for name, p in params.items():
+            if isinstance(p.annotation, str):
+                try:
+                    ann = eval(p.annotation, fn.__globals__)
+                except Exception:
+                    ann = inspect.Parameter.empty
+                params[name] = p.replace(annotation=ann)
+        return params
+
+
+def _is(annotation: Any, marker: type) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, marker)
+
+
+def bind_resources(kernel_name: str, params: dict[str, inspect.Parameter],
+                   builtins: set[str], given: dict[str, Any],
+                   extra_hint: str = "") -> dict[str, Any]:
+    """Checks ``given`` against the kernel's parameters; returns the values to pass."""
+    resources = {n: p for n, p in params.items() if n not in builtins}
+    listing = _listing(kernel_name, params, builtins)
+    unknown = [n for n in given if n not in resources]
+    if unknown:
+        n = unknown[0]
+        close = difflib.get_close_matches(n, list(params), n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        if n in builtins:
+            hint = f" {n!r} is a builtin: the dispatch provides it, do not bind it."
+        raise BindingError(f"unknown binding {n!r} for {kernel_name}.{hint}\n{listing}")
+    out: dict[str, Any] = {}
+    for name, p in resources.items():
+        if name not in given:
+            if p.default is not inspect.Parameter.empty:
+                continue
+            raise BindingError(f"missing binding {name!r} for {kernel_name}: pass "
+                               f"{name}=<numpy array or value> to the dispatch.{extra_hint}"
+                               f"\n{listing}")
+        out[name] = _convert(kernel_name, name, p.annotation, given[name])
+    return out
+
+
+def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
+    if ann is inspect.Parameter.empty:
+        ann = Storage if isinstance(value, np.ndarray) else Uniform
+    if _is(ann, Storage):
+        if not isinstance(value, np.ndarray):
+            raise BindingError(f"{kernel}: binding {name!r} is a storage buffer and needs a "
+                               f"numpy array, got {type(value).__name__}")
+        if value.dtype not in _STORAGE_DTYPES:
+            fix = {"f": "np.float32", "i": "np.int32", "u": "np.uint32", "b": "np.uint32"}.get(
+                value.dtype.kind, "np.float32")
+            raise BindingError(
+                f"{kernel}: binding {name!r} is a {value.dtype} array; WGSL storage buffers hold "
+                f"f32, i32 or u32. Fix: pass {name}=arr.astype({fix}).")
+        element = ann.element
+        if element is not None and value.dtype != element.dtype:
+            raise BindingError(f"{kernel}: binding {name!r} is declared Storage[{element!r}] "
+                               f"but the array is {value.dtype}")
+        if not value.flags.writeable:
+            raise BindingError(f"{kernel}: storage buffer {name!r} is read-only; pass a writeable "
+                               "array or declare the parameter Uniform")
+        return value
+    if _is(ann, Uniform) and ann.element is not None:
+        ann = ann.element
+    if isinstance(ann, _ScalarType):
+        try:
+            return ann(value)
+        except (TypeError, ValueError) as exc:
+            raise BindingError(f"{kernel}: uniform {name!r} is {ann!r}; cannot convert "
+                               f"{value!r}: {exc}") from None
+    if isinstance(ann, type) and issubclass(ann, Vec):
+        try:
+            return ann(value) if not isinstance(value, ann) else value
+        except TypeError as exc:
+            raise BindingError(f"{kernel}: uniform {name!r} is {ann.__name__}: {exc}") from None
+    if isinstance(value, np.ndarray):
+        value = value.copy()
+        value.flags.writeable = False
+    return value
+
+
+def _listing(kernel: str, params: dict[str, inspect.Parameter], builtins: set[str]) -> str:
+    res = [f"{n}: {_ann(p.annotation)}" for n, p in params.items() if n not in builtins]
+    bis = [n for n in params if n in builtins]
+    return (f"{kernel} takes resources ({', '.join(res) or 'none'}) and builtins "
+            f"({', '.join(bis) or 'none'}).")
+
+
+def _ann(a: Any) -> str:
+    if a is inspect.Parameter.empty:
+        return "any"
+    return repr(a) if isinstance(a, type) and isinstance(a, _Marker) else getattr(
+        a, "__name__", repr(a))

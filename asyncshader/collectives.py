@@ -1,0 +1,90 @@
+"""Workgroup collectives: control barriers and ``workgroupUniformLoad``.
+
+Each is a small :class:`~asyncshader.traps.Rendezvous` over the workgroup (scope 0) plus, where
+it returns something, a resolver. The scheduler core does the waiting and the uniformity checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import Any
+
+import numpy as np
+
+from .errors import BarrierDivergenceError, DivergenceError
+from .memory import WorkgroupAtomic, WorkgroupVar, _read_whole, resolve_ptr
+from .traps import Rendezvous, suspend
+
+WORKGROUP = 0  # scope of the workgroup group in compute dispatches
+
+_BARRIER_HINT = ("call barriers in uniform control flow: every invocation of the workgroup must "
+                 "reach the same barrier call (no early return, no barrier under a condition that "
+                 "differs between invocations)")
+
+
+class _Barrier(Rendezvous):
+    __slots__ = ()
+    divergence_error = BarrierDivergenceError
+    divergence_hint = _BARRIER_HINT
+
+
+_WORKGROUP_BARRIER = _Barrier("workgroup_barrier", WORKGROUP)
+_STORAGE_BARRIER = _Barrier("storage_barrier", WORKGROUP)
+_TEXTURE_BARRIER = _Barrier("texture_barrier", WORKGROUP)
+
+
+def workgroup_barrier() -> Awaitable[None]:
+    """WGSL ``workgroupBarrier()``: waits until every invocation of the workgroup reaches this
+    barrier; orders workgroup memory. Must be reached in uniform control flow."""
+    return suspend(_WORKGROUP_BARRIER)
+
+
+def storage_barrier() -> Awaitable[None]:
+    """WGSL ``storageBarrier()``: a workgroup control barrier that orders storage memory."""
+    return suspend(_STORAGE_BARRIER)
+
+
+def texture_barrier() -> Awaitable[None]:
+    """WGSL ``textureBarrier()``: a workgroup control barrier that orders storage textures."""
+    return suspend(_TEXTURE_BARRIER)
+
+
+def _uniform_load(values: list, group: Any) -> list:
+    first = values[0]
+    for v in values:
+        if v[0] is not first[0] or v[1] != first[1]:
+            raise DivergenceError(
+                f"workgroup_uniform_load in {group.label}: the invocations passed different "
+                f"pointers ({_describe(first)} and {_describe(v)}). WGSL requires the pointer to "
+                "be uniform. Fix: pass the same workgroup variable (and index) everywhere.")
+    memory, index = first
+    if isinstance(memory, WorkgroupAtomic):
+        value = np.ndarray.__getitem__(memory, index)
+    elif index == ():
+        value = _read_whole(memory)
+    else:
+        value = memory[index]
+    if isinstance(value, np.ndarray):
+        return [np.array(value) for _ in values]  # each invocation gets its own copy
+    return [value] * len(values)
+
+
+def _describe(p: tuple) -> str:
+    return f"{getattr(p[0], 'var_name', 'memory')}[{p[1]!r}]" if p[1] != () else \
+        getattr(p[0], "var_name", "memory")
+
+
+def workgroup_uniform_load(p: Any) -> Awaitable[Any]:
+    """WGSL ``workgroupUniformLoad(p)``: barrier, load, barrier. Every invocation of the
+    workgroup gets the same value of the workgroup variable ``p`` (a variable, ``ptr(var, i)``
+    or ``(var, i)``); an atomic variable is loaded atomically."""
+    memory, index = resolve_ptr(p)
+    if not isinstance(memory, WorkgroupVar):
+        raise TypeError("workgroup_uniform_load() takes a workgroup variable (ptr<workgroup, T>), "
+                        f"not {type(memory).__name__}")
+    return suspend(_UniformLoad("workgroup_uniform_load", WORKGROUP, (memory, index),
+                                _uniform_load))
+
+
+class _UniformLoad(_Barrier):
+    __slots__ = ()

@@ -1,0 +1,291 @@
+"""The compute stage: ``@compute(workgroup_size=...)``, :func:`run` and :func:`dispatch`.
+
+Builtins are injected by WGSL parameter name: ``global_invocation_id``, ``local_invocation_id``,
+``local_invocation_index``, ``workgroup_id``, ``num_workgroups`` (and, from WGSL's
+``linear_indexing`` extension, ``workgroup_index`` and ``global_invocation_index``). Vector
+builtins are ``vec3u`` values, scalar builtins ``u32``; they are read-only. Every other parameter is
+a resource bound by keyword at dispatch (see :mod:`asyncshader.bindings`).
+
+Workgroups start lazily in workgroup order; at most ``max_live_workgroups`` are alive at once
+(default 1). The schedule interleaves the invocations of the live workgroups; raise the limit to
+let it interleave invocations of different workgroups too.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from .bindings import bind_resources, signature_params
+from .dispatch import (
+    DispatchResult,
+    check_replay,
+    counters,
+    drive,
+    drive_async,
+    kernel_identity,
+    make_trace,
+)
+from .errors import BindingError, DispatchError
+from .instruments import Instrument
+from .memory import WorkgroupMemory, find_workgroup_vars
+from .schedule import Strategy, as_strategy
+from .scheduler import Group, Invocation, Scheduler
+from .types import Vec, vec3u
+
+COMPUTE_BUILTINS = ("global_invocation_id", "local_invocation_id", "local_invocation_index",
+                    "workgroup_id", "num_workgroups", "workgroup_index",
+                    "global_invocation_index")
+OTHER_STAGE_BUILTINS = {
+    "position": "fragment", "front_facing": "fragment", "sample_index": "fragment",
+    "sample_mask": "fragment", "frag_depth": "fragment", "vertex_index": "vertex",
+    "instance_index": "vertex", "subgroup_invocation_id": "subgroup",
+    "subgroup_size": "subgroup", "subgroup_id": "subgroup", "num_subgroups": "subgroup",
+}
+
+
+def _size3(value: Any, what: str) -> tuple[int, int, int]:
+    if isinstance(value, (int, np.integer)):
+        value = (int(value),)
+    try:
+        dims = tuple(int(v) for v in value)
+    except TypeError:
+        raise DispatchError(f"{what} must be an int or a tuple of up to 3 ints, got "
+                            f"{value!r}") from None
+    if not 1 <= len(dims) <= 3:
+        raise DispatchError(f"{what} takes 1 to 3 dimensions, got {value!r}")
+    return (*dims, 1, 1)[:3]  # type: ignore[return-value]
+
+
+class _Frozen:
+    """Mixin for read-only builtin vectors (WGSL builtin inputs are immutable)."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise TypeError("builtin values are read-only (WGSL builtin inputs are immutable); copy "
+                        "one first, e.g. v = vec3u(local_invocation_id)")
+
+    __setitem__ = __setattr__
+
+
+_FrozenVec3u = type("vec3u", (_Frozen, vec3u), {"__slots__": ()})
+_set_x, _set_y, _set_z = vec3u.x.__set__, vec3u.y.__set__, vec3u.z.__set__
+
+
+def _builtin_vec(x: int, y: int, z: int) -> Vec:
+    v = object.__new__(_FrozenVec3u)
+    _set_x(v, np.uint32(x))
+    _set_y(v, np.uint32(y))
+    _set_z(v, np.uint32(z))
+    return v
+
+
+class ComputeKernel:
+    """A compute entry point: the ``async def`` with its workgroup size. Made by :func:`compute`."""
+
+    stage = "compute"
+
+    def __init__(self, fn: Callable, workgroup_size: Any, derivatives: str | None) -> None:
+        if not inspect.iscoroutinefunction(fn):
+            raise TypeError(f"@compute needs an `async def` shader; {fn.__qualname__} is a plain "
+                            "function. Fix: write `async def " + fn.__name__ + "(...)`.")
+        self.fn = fn
+        self.__wrapped_kernel__ = fn
+        functools.update_wrapper(self, fn)  # type: ignore[arg-type]
+        self.workgroup_size = _size3(workgroup_size, "workgroup_size")
+        if min(self.workgroup_size) < 1:
+            raise DispatchError(f"workgroup_size must be at least 1 in every dimension, got "
+                                f"{workgroup_size!r}")
+        if derivatives not in (None, "quads", "linear"):
+            raise DispatchError(f"derivatives must be None, 'quads' or 'linear', got "
+                                f"{derivatives!r}")
+        self.derivatives = derivatives
+        self.params = signature_params(fn)
+        for name, p in self.params.items():
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY):
+                raise TypeError(f"{fn.__qualname__}: parameter {p} is not supported; a shader "
+                                "takes named builtins and resources")
+            if name in OTHER_STAGE_BUILTINS:
+                raise TypeError(f"{fn.__qualname__}: builtin {name!r} is not available in "
+                                f"compute shaders ({OTHER_STAGE_BUILTINS[name]} builtin)")
+        self.builtins = [n for n in self.params if n in COMPUTE_BUILTINS]
+        self.identity = kernel_identity(fn)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(f"{self.fn.__qualname__} is a compute kernel; run it with "
+                        f"asyncshader.run({self.fn.__name__}, workgroups=..., <bindings>) or "
+                        "`await asyncshader.dispatch(...)`")
+
+    def __repr__(self) -> str:
+        return f"<compute kernel {self.identity['name']} workgroup_size={self.workgroup_size}>"
+
+
+def compute(workgroup_size: int | tuple[int, ...], *, derivatives: str | None = None
+            ) -> Callable[[Callable], ComputeKernel]:
+    """Decorator for a compute entry point, WGSL's ``@compute @workgroup_size(x, y, z)``.
+
+    ``derivatives`` selects a compute-derivative layout (``"quads"`` or ``"linear"``, as in
+    VK_KHR_compute_shader_derivatives).
+    """
+    if callable(workgroup_size) and not isinstance(workgroup_size, (int, tuple)):
+        raise TypeError("@compute needs a workgroup size: @compute(workgroup_size=64)")
+
+    def decorate(fn: Callable) -> ComputeKernel:
+        return ComputeKernel(fn, workgroup_size, derivatives)
+    return decorate
+
+
+class _Ids:
+    """Describes a compute invocation by its WGSL builtin ids, for messages."""
+
+    def __init__(self, size: tuple[int, int, int], groups: tuple[int, int, int]) -> None:
+        self.size, self.groups = size, groups
+
+    def split(self, key: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+        sx, sy, sz = self.size
+        gx, gy, _ = self.groups
+        n = sx * sy * sz
+        w, l = divmod(key, n)
+        wid = (w % gx, (w // gx) % gy, w // (gx * gy))
+        lid = (l % sx, (l // sx) % sy, l // (sx * sy))
+        return wid, lid, l
+
+    def describe(self, inv: Invocation) -> str:
+        wid, lid, l = self.split(inv.key)
+        gid = tuple(w * s + i for w, s, i in zip(wid, self.size, lid))
+        return (f"global_invocation_id=({_c(gid)}) [workgroup_id=({_c(wid)}), "
+                f"local_invocation_id=({_c(lid)}), local_invocation_index={l}]")
+
+
+def _c(t: tuple) -> str:
+    return ",".join(str(v) for v in t)
+
+
+class ComputeRun:
+    """One compute dispatch: validated configuration and the lazily built workgroups."""
+
+    def __init__(self, kernel: ComputeKernel, workgroups: Any, schedule: Any,
+                 max_live_workgroups: int, instruments: Any, bindings: dict[str, Any]) -> None:
+        if not isinstance(kernel, ComputeKernel):
+            raise TypeError(f"expected a @compute kernel, got {kernel!r}"
+                            + (" (decorate the async def with @asyncshader.compute(...))"
+                               if inspect.iscoroutinefunction(kernel) else ""))
+        self.kernel = kernel
+        self.groups = _size3(workgroups, "workgroups")
+        if min(self.groups) < 0:
+            raise DispatchError(f"workgroups must not be negative, got {workgroups!r}")
+        if not isinstance(max_live_workgroups, int) or max_live_workgroups < 1:
+            raise DispatchError("max_live_workgroups must be a positive int, got "
+                                f"{max_live_workgroups!r}")
+        self.strategy: Strategy = as_strategy(schedule)
+        self.instruments: list[Instrument] = list(instruments or ())
+        self.bindings = bind_resources(kernel.fn.__qualname__, kernel.params,
+                                       set(kernel.builtins), bindings)
+        self.max_live = max_live_workgroups
+        self.config = {"stage": "compute", "workgroups": list(self.groups),
+                       "workgroup_size": list(kernel.workgroup_size),
+                       "max_live_workgroups": max_live_workgroups}
+        check_replay(self.strategy, kernel.identity, self.config)
+        self.wg_vars = list(find_workgroup_vars(kernel.fn).values())
+        self.atomic_hooks = [i.atomic for i in self.instruments
+                             if type(i).atomic is not Instrument.atomic]
+        self.scheduler = Scheduler(self._units(), self.strategy, self.instruments,
+                                   max_live=max_live_workgroups, single_scope=True)
+
+    def _units(self) -> Iterator[Group]:
+        kernel = self.kernel
+        sx, sy, sz = kernel.workgroup_size
+        gx, gy, gz = self.groups
+        n = sx * sy * sz
+        used = set(kernel.builtins)
+        call = _caller(kernel.fn, kernel.builtins, self.bindings)
+        lidx = [np.uint32(l) for l in range(n)]
+        lids = [(l % sx, (l // sx) % sy, l // (sx * sy)) for l in range(n)]
+        lid_vecs = [_builtin_vec(*t) for t in lids] if "local_invocation_id" in used else lids
+        lanes = [(l,) for l in range(n)]
+        nwg = _builtin_vec(gx, gy, gz)
+        want_gid = "global_invocation_id" in used or "global_invocation_index" in used
+        gid = gidx = None
+        ids = _Ids(kernel.workgroup_size, self.groups)
+        for w in range(gx * gy * gz):
+            wx, wy, wz = w % gx, (w // gx) % gy, w // (gx * gy)
+            unit = Group(0, w, f"workgroup_id=({wx},{wy},{wz})", "local_invocation_index",
+                         WorkgroupMemory(self.wg_vars, self))
+            wid, widx = _builtin_vec(wx, wy, wz), np.uint32(w)
+            groups = (unit,)
+            key0 = w * n
+            members = []
+            for l in range(n):
+                if want_gid:
+                    lx, ly, lz = lids[l]
+                    gix, giy, giz = wx * sx + lx, wy * sy + ly, wz * sz + lz
+                    gid = _builtin_vec(gix, giy, giz)
+                    gidx = np.uint32(gix + giy * sx * gx + giz * sx * gx * sy * gy)
+                coro = call(wid, widx, nwg, lidx[l], lid_vecs[l], gid, gidx)
+                members.append(Invocation(key0 + l, coro, groups, lanes[l], ids))
+            unit.members = members
+            unit.size = n
+            yield unit
+
+    def result(self) -> DispatchResult:
+        outputs = {k: v for k, v in self.bindings.items()
+                   if isinstance(v, np.ndarray) and v.flags.writeable}
+        trace = make_trace(self.scheduler, self.kernel.identity, self.config, self.strategy)
+        return DispatchResult(outputs=outputs, trace=trace, counters=counters(self.scheduler))
+
+
+_ARG_OF_BUILTIN = {"workgroup_id": "wid", "workgroup_index": "widx", "num_workgroups": "nwg",
+                   "local_invocation_index": "lidx", "local_invocation_id": "lid",
+                   "global_invocation_id": "gid", "global_invocation_index": "gidx"}
+
+
+def _caller(fn: Callable, builtins: list[str], bindings: dict[str, Any]) -> Callable:
+    """A function ``call(wid, widx, nwg, lidx, lid, gid, gidx)`` that creates the shader's
+    coroutine with keyword arguments: builtins from its arguments, resources from ``bindings``.
+    Generated once per dispatch, because building a kwargs dict per invocation is slow."""
+    args = [f"{name}={_ARG_OF_BUILTIN[name]}" for name in builtins]
+    args += [f"{name}=_b[{name!r}]" for name in bindings]
+    src = (f"def call(wid, widx, nwg, lidx, lid, gid, gidx):\n"
+           f"    return _fn({', '.join(args)})\n")
+    ns: dict[str, Any] = {"_fn": fn, "_b": bindings}
+    exec(src, ns)
+    return ns["call"]
+
+
+def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedule: Any = None,
+        max_live_workgroups: int = 1, instruments: Any = (), **bindings: Any) -> DispatchResult:
+    """Dispatches ``kernel`` over ``workgroups`` and runs it to completion (synchronously).
+
+    WGSL/WebGPU's ``dispatchWorkgroups(x, y, z)``. ``schedule`` is a strategy (``InOrder()``, the
+    default, ``Random(seed)``, ``Replay(trace)``), a :class:`~asyncshader.Trace` or a trace file
+    path. Bindings are the kernel's resources by name: numpy arrays are storage buffers, written in
+    place; other values are uniforms. Returns a :class:`~asyncshader.DispatchResult`.
+    """
+    job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings)
+    drive(job.scheduler.run())
+    return job.result()
+
+
+async def dispatch(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *,
+                   schedule: Any = None, max_live_workgroups: int = 1, instruments: Any = (),
+                   **bindings: Any) -> DispatchResult:
+    """The awaitable form of :func:`run`, for asyncio or trio (through anyio).
+
+    It yields to the host event loop every few thousand steps, so ``anyio.fail_after`` and
+    cancel scopes can stop a long dispatch.
+    """
+    job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings)
+    await drive_async(job.scheduler.run())
+    return job.result()
+
+
+def _prepare(kernel: Any, workgroups: Any, schedule: Any, max_live: int, instruments: Any,
+             bindings: dict[str, Any]) -> ComputeRun:
+    if "workgroup_size" in bindings:
+        raise BindingError("workgroup_size belongs to the kernel: @compute(workgroup_size=...)")
+    return ComputeRun(kernel, workgroups, schedule, max_live, instruments, bindings)

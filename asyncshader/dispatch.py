@@ -1,0 +1,110 @@
+"""What every dispatch shares: driving the scheduler (sync or awaited), the result object, the
+kernel identity recorded in traces, and the checks a replay makes before it starts."""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+import numpy as np
+
+from .errors import ReplayMismatchError
+from .schedule import Replay, Strategy, Trace
+from .scheduler import Scheduler
+
+_QUIET = {"over": "ignore", "divide": "ignore", "invalid": "ignore", "under": "ignore"}
+
+
+@dataclass
+class Counters:
+    """What a run did: invocations run, scheduling steps, decisions the strategy made,
+    rendezvous completed, switches between workgroups, scheduling points (atomics)."""
+
+    invocations: int = 0
+    steps: int = 0
+    decisions: int = 0
+    rendezvous: int = 0
+    context_switches: int = 0
+    points: int = 0
+
+
+@dataclass
+class DispatchResult:
+    """The result of a dispatch: ``outputs`` (storage buffers by name, the caller's arrays, written
+    in place), the :class:`~asyncshader.Trace` of the schedule, ``findings`` of the sanitizers and
+    ``counters``. ``result["out"]`` is ``result.outputs["out"]``."""
+
+    outputs: dict[str, Any]
+    trace: Trace
+    counters: Counters
+    findings: list = field(default_factory=list)
+
+    def __getitem__(self, name: str) -> Any:
+        return self.outputs[name]
+
+
+def kernel_identity(fn: Any) -> dict[str, str]:
+    """Qualified name and a hash of the source (or of the bytecode when there is no source)."""
+    try:
+        text = inspect.getsource(fn).encode()
+    except (OSError, TypeError):
+        code = fn.__code__
+        text = code.co_code + repr(code.co_consts).encode()
+    return {"name": f"{fn.__module__}.{fn.__qualname__}",
+            "source_hash": "sha256:" + hashlib.sha256(text).hexdigest()[:16]}
+
+
+def check_replay(strategy: Strategy, identity: dict[str, str], config: dict[str, Any]) -> None:
+    """Before a replay: the trace must be for this kernel and this configuration."""
+    if not isinstance(strategy, Replay):
+        return
+    trace = strategy.trace
+    if trace.kernel.get("name") != identity["name"]:
+        raise ReplayMismatchError(f"the trace was recorded for kernel {trace.kernel.get('name')}, "
+                                  f"not {identity['name']}")
+    for key, value in config.items():
+        if trace.dispatch.get(key) != value:
+            raise ReplayMismatchError(
+                f"the trace was recorded with {key}={trace.dispatch.get(key)!r}; this dispatch "
+                f"has {key}={value!r}. Replay needs the same configuration.")
+    if trace.kernel.get("source_hash") != identity["source_hash"]:
+        strategy.source_note = (
+            f" Note: the kernel's source changed since the trace was recorded "
+            f"({trace.kernel.get('source_hash')} then, {identity['source_hash']} now).")
+
+
+def make_trace(sched: Scheduler, identity: dict, config: dict, strategy: Strategy) -> Trace:
+    d = sched.decisions
+    return Trace(kernel=identity, dispatch=config, strategy=strategy.describe(),
+                 decisions=d, canonical_tail=sched.canonical_tail, steps=sched.steps,
+                 decision_count=len(d) // 2 + sum(d[0::2]) + sched.canonical_tail)
+
+
+def counters(sched: Scheduler) -> Counters:
+    t = make_trace(sched, {}, {}, sched.strategy)
+    return Counters(invocations=sched.invocations, steps=sched.steps,
+                    decisions=t.decision_count, rendezvous=sched.rendezvous,
+                    context_switches=sched.switches, points=sched.points)
+
+
+def drive(run: Iterator[None]) -> None:
+    """Runs a scheduler generator to the end, synchronously."""
+    with np.errstate(**_QUIET):
+        for _ in run:
+            pass
+
+
+async def drive_async(run: Iterator[None]) -> None:
+    """Runs a scheduler generator, letting the host event loop run (and cancel) at checkpoints."""
+    try:
+        with np.errstate(**_QUIET):
+            for _ in run:
+                await anyio.lowlevel.checkpoint()
+    finally:
+        close = getattr(run, "close", None)
+        if close is not None:
+            close()

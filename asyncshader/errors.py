@@ -1,0 +1,65 @@
+"""Exceptions raised by asyncshader.
+
+Every error that a dispatch raises derives from :class:`AsyncShaderError`; its message names the
+invocation(s) involved, the source line(s) and, where there is one, the fix.
+"""
+
+from __future__ import annotations
+
+
+class AsyncShaderError(Exception):
+    """Base class of every error asyncshader raises on purpose."""
+
+
+class ShaderError(AsyncShaderError):
+    """An exception escaped from a shader invocation.
+
+    The message names the invocation (its WGSL builtin ids) and the line; the original exception is
+    chained as ``__cause__`` (and kept in :attr:`original`), so its traceback is printed too.
+    """
+
+    def __init__(self, message: str, invocation: str, original: BaseException) -> None:
+        super().__init__(message)
+        self.invocation = invocation
+        self.original = original
+
+
+class DivergenceError(AsyncShaderError):
+    """Members of a group did not all reach the same rendezvous (non-uniform control flow).
+
+    :attr:`positions` lists ``(where, invocations)`` pairs: each place (``file:line (operation)``,
+    or ``returned``) with the invocations that stand there.
+    """
+
+    def __init__(self, message: str, positions: list[tuple[str, list[str]]] | None = None) -> None:
+        super().__init__(message)
+        self.positions = positions or []
+
+
+class BarrierDivergenceError(DivergenceError):
+    """The invocations of a workgroup stopped at different barriers, or some returned while others
+    wait at one. WGSL requires workgroupBarrier & co. to be called in uniform control flow."""
+
+
+class DeadlockError(DivergenceError):
+    """Nothing can run but some invocations are still blocked at a rendezvous."""
+
+
+class ForeignAwaitError(AsyncShaderError, TypeError):
+    """A shader awaited something that is not an asyncshader operation (e.g. ``asyncio.sleep``)."""
+
+
+class BindingError(AsyncShaderError, TypeError):
+    """The bindings given to a dispatch do not match the kernel's parameters."""
+
+
+class DispatchError(AsyncShaderError, ValueError):
+    """A dispatch was configured wrongly (sizes, options)."""
+
+
+class ReplayMismatchError(AsyncShaderError):
+    """A replayed trace no longer matches the program: names the first step that differs."""
+
+
+class StepLimitError(AsyncShaderError):
+    """An invocation took more scheduling steps than allowed (a spin loop that cannot finish)."""

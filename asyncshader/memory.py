@@ -1,0 +1,229 @@
+"""Memory: workgroup variables (``var<workgroup>``), pointers, and the per-workgroup context.
+
+``tile = workgroup(array(f32, 64))`` declares module-scope workgroup memory. The object is a numpy
+array (an ``ndarray`` subclass), so ``tile[i]`` and ``tile[i] = v`` run at numpy speed with f32
+rounding and u32/i32 wrap-around on store. Each workgroup gets its own instance: before a
+workgroup's invocations run, the scheduler makes its contents current (zero-filled the first time,
+as WGSL requires), and when it switches to another live workgroup it saves them. A dispatch finds
+the workgroup variables a kernel uses by name, like WGSL's "statically accessed" variables: the
+kernel and the functions it calls must refer to them by their global name.
+
+Scalars and vectors are 0-d and 1-d arrays; read and write them through ``.value``. Atomic
+variables (``workgroup(atomic(u32))``) refuse plain access: use the ``atomic_*`` operations.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import numpy as np
+
+from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
+
+__all__ = ["Ptr", "WorkgroupMemory", "WorkgroupVar", "find_workgroup_vars", "ptr", "workgroup"]
+
+
+class WorkgroupVar(np.ndarray):
+    """A ``var<workgroup>``: a numpy array whose contents belong to the running workgroup."""
+
+    wgsl_type: Any = None
+    var_name: str = "<workgroup variable>"
+
+    def __array_wrap__(self, arr: Any, context: Any = None, return_scalar: bool = False) -> Any:
+        # results of arithmetic on a workgroup variable are plain values, not managed memory
+        if return_scalar:
+            return arr[()]
+        return np.asarray(arr)
+
+    @property
+    def value(self) -> Any:
+        """The variable's value (for scalar and vector variables): a copy, like a WGSL load."""
+        return _read_whole(self)
+
+    @value.setter
+    def value(self, v: Any) -> None:
+        self[...] = v
+
+    def __repr__(self) -> str:
+        return f"<workgroup {self.var_name}: {_type_name(self.wgsl_type)} = {np.asarray(self)!r}>"
+
+
+class WorkgroupVecArray(WorkgroupVar):
+    """``array<vecN<T>, M>``: indexing with an int returns a vector (a copy)."""
+
+    vec_type: type
+
+    def __getitem__(self, index: Any) -> Any:
+        row = np.ndarray.__getitem__(self, index)
+        if isinstance(index, (int, np.integer)):
+            return self.vec_type._make(*row.tolist() if self.vec_type.kind == "b"
+                                       else [self.vec_type.scalar(c) for c in row])
+        return row
+
+
+class WorkgroupAtomic(WorkgroupVar):
+    """``atomic<T>`` or ``array<atomic<T>, N>``: only the ``atomic_*`` operations may touch it."""
+
+    def __getitem__(self, index: Any) -> Any:
+        raise TypeError(f"{self.var_name} is atomic: read it with `await atomic_load(...)`, as "
+                        "WGSL only allows atomic built-ins on atomic<T>")
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        raise TypeError(f"{self.var_name} is atomic: write it with `await atomic_store(...)`, "
+                        "as WGSL only allows atomic built-ins on atomic<T>")
+
+    @property
+    def value(self) -> Any:
+        raise TypeError(f"{self.var_name} is atomic: use `await atomic_load({self.var_name})`")
+
+    @value.setter
+    def value(self, v: Any) -> None:
+        raise TypeError(f"{self.var_name} is atomic: use `await atomic_store({self.var_name}, v)`")
+
+
+def _read_whole(var: np.ndarray) -> Any:
+    t = var.wgsl_type
+    raw = np.ndarray.__getitem__(var, ())
+    if isinstance(t, type) and issubclass(t, Vec):
+        return t(*raw.tolist()) if t.kind == "b" else t._make(*[t.scalar(c) for c in raw])
+    if isinstance(raw, np.ndarray):
+        return np.array(raw)  # arrays: a copy, as a WGSL load of the whole array
+    return bool(raw) if raw.dtype == np.bool_ else raw
+
+
+def _layout(t: Any) -> tuple[tuple[int, ...], np.dtype, type, Any]:
+    """(shape, dtype, ndarray subclass, vector type or None) for a WGSL type descriptor."""
+    if isinstance(t, AtomicType):
+        return (), t.scalar.dtype, WorkgroupAtomic, None
+    if isinstance(t, _ScalarType) or t in (bool, int, float):
+        scalar = {bool: "bool_", int: "i32", float: "f32"}.get(t)
+        if scalar is not None:
+            raise TypeError(f"workgroup({t.__name__}): use the WGSL type asyncshader.{scalar}")
+        return (), t.dtype, WorkgroupVar, None
+    if isinstance(t, type) and issubclass(t, Vec):
+        return (t.size,), t.scalar.dtype, WorkgroupVar, None
+    if isinstance(t, ArrayType):
+        shape, dtype, cls, _ = _layout(t.element)
+        if isinstance(t.element, type) and issubclass(t.element, Vec):
+            return (t.length, *shape), dtype, WorkgroupVecArray, t.element
+        if cls is not WorkgroupVar and cls is not WorkgroupAtomic:
+            raise TypeError(f"workgroup arrays of {t.element!r} are not supported yet")
+        return (t.length, *shape), dtype, cls, None
+    raise TypeError(f"workgroup() takes a WGSL type (f32, vec4f, array(f32, 64), atomic(u32), "
+                    f"...), not {t!r}")
+
+
+def workgroup(wgsl_type: Any) -> WorkgroupVar:
+    """Declares ``var<workgroup>`` memory of ``wgsl_type`` (at module scope).
+
+    Each workgroup of a dispatch gets its own zero-initialised instance. Examples::
+
+        tile = workgroup(array(f32, 64))        # var<workgroup> tile: array<f32, 64>;
+        count = workgroup(atomic(u32))          # var<workgroup> count: atomic<u32>;
+        flag = workgroup(u32)                   # flag.value = 1; x = flag.value
+    """
+    shape, dtype, cls, vec = _layout(wgsl_type)
+    var = np.zeros(shape, dtype).view(cls)
+    var.wgsl_type = wgsl_type
+    if vec is not None:
+        var.vec_type = vec
+    return var
+
+
+class Ptr:
+    """A pointer to one element of a buffer or workgroup array (WGSL ``&buf[i]``)."""
+
+    __slots__ = ("index", "memory")
+
+    def __init__(self, memory: Any, index: Any = ()) -> None:
+        self.memory = memory
+        self.index = index
+
+    def __repr__(self) -> str:
+        return f"ptr({getattr(self.memory, 'var_name', 'buffer')}, {self.index!r})"
+
+
+def ptr(memory: Any, index: Any = ()) -> Ptr:
+    """WGSL ``&memory[index]`` (or ``&memory`` without an index), for atomics and
+    ``workgroup_uniform_load``."""
+    return Ptr(memory, index)
+
+
+def resolve_ptr(p: Any) -> tuple[Any, Any]:
+    """(memory, index) for a Ptr, a ``(memory, index)`` tuple, or a whole variable."""
+    if isinstance(p, Ptr):
+        return p.memory, p.index
+    if isinstance(p, tuple) and len(p) == 2:
+        return p[0], p[1]
+    if isinstance(p, np.ndarray):
+        return p, ()
+    raise TypeError(f"expected a pointer: ptr(buffer, index), (buffer, index) or a workgroup "
+                    f"variable, not {p!r}")
+
+
+# ----------------------------------------------------------------------------- the per-workgroup
+class WorkgroupMemory:
+    """The memory context of one workgroup: its own contents of every workgroup variable."""
+
+    __slots__ = ("closed", "run", "saved", "vars")
+
+    def __init__(self, variables: list[WorkgroupVar], run: Any = None) -> None:
+        self.vars = variables
+        self.saved: list[np.ndarray] | None = None
+        self.closed = False
+        self.run = run
+
+    def enter(self, previous: WorkgroupMemory | None) -> None:
+        """Makes this workgroup's contents current (saving ``previous``'s)."""
+        if previous is not None and not previous.closed and previous is not self:
+            previous.save()
+        if self.saved is None:
+            for v in self.vars:
+                np.ndarray.fill(v, 0)
+        else:
+            for v, s in zip(self.vars, self.saved):
+                np.copyto(v, s, casting="no")
+            self.saved = None
+
+    def save(self) -> None:
+        self.saved = [np.array(v, copy=True).view(np.ndarray) for v in self.vars]
+
+    def exit(self) -> None:
+        self.closed = True
+        self.saved = None
+
+
+def find_workgroup_vars(fn: Any) -> dict[str, WorkgroupVar]:
+    """The workgroup variables ``fn`` (and the functions it calls) refer to by name."""
+    found: dict[str, WorkgroupVar] = {}
+    seen: set[int] = set()
+
+    def visit_code(code: types.CodeType, globs: dict) -> None:
+        if id(code) in seen:
+            return
+        seen.add(id(code))
+        for name in code.co_names:
+            visit_value(name, globs.get(name), globs, code.co_names)
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                visit_code(const, globs)
+
+    def visit_value(name: str, value: Any, globs: dict, names: tuple) -> None:
+        if isinstance(value, WorkgroupVar):
+            if value.var_name == WorkgroupVar.var_name:
+                value.var_name = name
+            found.setdefault(name, value)
+        elif isinstance(value, types.FunctionType):
+            visit_code(value.__code__, value.__globals__)
+        elif isinstance(value, types.ModuleType):
+            for attr in names:  # module.attr accesses: co_names holds the attribute names too
+                sub = getattr(value, attr, None)
+                if isinstance(sub, (WorkgroupVar, types.FunctionType)):
+                    visit_value(attr, sub, vars(value), ())
+        elif hasattr(value, "__wrapped_kernel__"):
+            visit_code(value.__wrapped_kernel__.__code__, value.__wrapped_kernel__.__globals__)
+
+    f = getattr(fn, "__wrapped_kernel__", fn)
+    visit_code(f.__code__, f.__globals__)
+    return found

@@ -1,0 +1,248 @@
+"""Schedules: which runnable invocation advances next, and the trace that records it.
+
+A :class:`Strategy` is asked only at *decisions*, points where more than one invocation is
+runnable; ``pick(runnable)`` returns a position in ``runnable`` (sorted by dispatch order, so
+position 0 is the lowest invocation). Strategies are small objects that plug into the scheduler
+core without touching it: :class:`InOrder`, :class:`Random` and :class:`Replay` live here.
+
+Every run records its decisions in a :class:`Trace`: pairs (number of position-0 picks before,
+invocation chosen). An in-order run therefore records nothing but a count. A trace saves to
+versioned JSON with the kernel's identity (qualified name and source hash) and the dispatch
+configuration, and :class:`Replay` reproduces the run from it, bit for bit.
+"""
+
+from __future__ import annotations
+
+import base64
+import bisect
+import json
+import os
+import random as _random
+import zlib
+from array import array
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .errors import ReplayMismatchError
+
+TRACE_FORMAT = "asyncshader.trace"
+TRACE_VERSION = 1
+
+
+class Strategy:
+    """Base class of scheduling strategies.
+
+    Subclasses implement :meth:`pick`; ``begin`` and ``end`` bracket a run. A strategy object
+    may be reused for several dispatches: ``begin`` resets its state.
+    """
+
+    #: a strategy that always picks position 0 sets this, and is never asked (the fast path)
+    in_order = False
+    name = "strategy"
+
+    def begin(self, scheduler: Any) -> None:
+        """Called before the run's first step."""
+
+    def pick(self, runnable: list) -> int:
+        """Returns the position in ``runnable`` (two or more invocations) of the one to step."""
+        return 0
+
+    def end(self, scheduler: Any) -> None:
+        """Called after the run's last step."""
+
+    def describe(self) -> dict[str, Any]:
+        """JSON-able description stored in traces."""
+        return {"name": self.name}
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.describe().items() if k != "name")
+        return f"{type(self).__name__}({args})"
+
+
+class InOrder(Strategy):
+    """Runs the lowest runnable invocation until it blocks: local-index order, like Oclgrind."""
+
+    in_order = True
+    name = "in_order"
+
+
+class Random(Strategy):
+    """At each decision, picks a runnable invocation uniformly at random from ``seed``.
+
+    Deterministic: the same seed gives the same schedule on every machine and Python build.
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        if not isinstance(seed, int):
+            raise TypeError(f"Random(seed) takes an int seed, got {seed!r}")
+        self.seed = seed
+
+    def begin(self, scheduler: Any) -> None:
+        # the core calls `uniform` directly: pos = int(uniform() * len(runnable)), like pick()
+        self.uniform = self._random = _random.Random(self.seed).random
+
+    def pick(self, runnable: list) -> int:
+        return int(self._random() * len(runnable))
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "seed": self.seed}
+
+
+# ------------------------------------------------------------------------------------------ traces
+@dataclass
+class Trace:
+    """The scheduling decisions of one run, with what is needed to replay them.
+
+    ``decisions`` holds pairs (position-0 picks before, key of the invocation picked);
+    ``canonical_tail`` counts the position-0 picks after the last pair. ``kernel`` and
+    ``dispatch`` identify the program and its configuration; ``steps`` and ``decision_count``
+    are totals of the run.
+    """
+
+    kernel: dict[str, Any]
+    dispatch: dict[str, Any]
+    strategy: dict[str, Any]
+    decisions: array = field(default_factory=lambda: array("q"))
+    canonical_tail: int = 0
+    steps: int = 0
+    decision_count: int = 0
+
+    # ---- views
+    def choices(self) -> list[tuple[int, int]]:
+        """The (position-0 picks before, invocation key) pairs."""
+        d = self.decisions
+        return [(d[i], d[i + 1]) for i in range(0, len(d), 2)]
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Trace) and self.to_dict() == other.to_dict())
+
+    # ---- JSON
+    def to_dict(self) -> dict[str, Any]:
+        """The versioned JSON document (decisions packed as base64 zlib little-endian int64)."""
+        raw = np.asarray(self.decisions, dtype="<i8").tobytes()
+        return {
+            "format": TRACE_FORMAT, "version": TRACE_VERSION,
+            "kernel": self.kernel, "dispatch": self.dispatch, "strategy": self.strategy,
+            "steps": self.steps, "decision_count": self.decision_count,
+            "canonical_tail": self.canonical_tail,
+            "decisions": base64.b64encode(zlib.compress(raw, 6)).decode("ascii"),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1, sort_keys=True)
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Writes the trace as JSON to ``path``."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.to_json())
+            f.write("\n")
+
+    @classmethod
+    def from_dict(cls, doc: dict[str, Any]) -> Trace:
+        if doc.get("format") != TRACE_FORMAT:
+            raise ValueError("not an asyncshader trace (missing \"format\": "
+                             f"\"{TRACE_FORMAT}\")")
+        if doc.get("version") != TRACE_VERSION:
+            raise ValueError(f"trace version {doc.get('version')} is not supported by this "
+                             f"asyncshader (reads version {TRACE_VERSION})")
+        raw = zlib.decompress(base64.b64decode(doc["decisions"]))
+        decisions = array("q", np.frombuffer(raw, dtype="<i8").tolist())
+        return cls(kernel=doc["kernel"], dispatch=doc["dispatch"], strategy=doc["strategy"],
+                   decisions=decisions, canonical_tail=doc["canonical_tail"],
+                   steps=doc["steps"], decision_count=doc["decision_count"])
+
+    @classmethod
+    def load(cls, source: str | os.PathLike) -> Trace:
+        """Reads a trace from a JSON file path or a JSON string."""
+        if isinstance(source, str) and source.lstrip().startswith("{"):
+            return cls.from_dict(json.loads(source))
+        with open(source, encoding="utf-8") as f:
+            return cls.from_dict(json.load(f))
+
+
+class Replay(Strategy):
+    """Replays a recorded :class:`Trace` (or a path to one, or its JSON text).
+
+    The dispatch checks that kernel and configuration match the trace; if the program changed so
+    that a recorded decision is no longer possible, :class:`ReplayMismatchError` names the first
+    decision that differs, where the expected invocation stands, and the kernel's source change.
+    """
+
+    name = "replay"
+
+    def __init__(self, trace: Trace | str | os.PathLike) -> None:
+        self.trace = trace if isinstance(trace, Trace) else Trace.load(trace)
+        self.source_note = ""
+
+    def begin(self, scheduler: Any) -> None:
+        self._pairs = self.trace.choices()
+        self._i = 0
+        self._canon = self._pairs[0][0] if self._pairs else self.trace.canonical_tail
+        self._count = 0
+        self._scheduler = scheduler
+
+    def pick(self, runnable: list) -> int:
+        self._count += 1
+        if self._canon > 0:
+            self._canon -= 1
+            return 0
+        if self._i >= len(self._pairs):
+            raise self._mismatch(
+                f"the run needs decision {self._count:,}, but the trace ends after "
+                f"{self.trace.decision_count:,} decisions")
+        key = self._pairs[self._i][1]
+        pos = bisect.bisect_left(runnable, key, key=_key)
+        if pos == len(runnable) or runnable[pos].key != key or pos == 0:
+            raise self._mismatch(self._not_runnable(key, runnable))
+        self._i += 1
+        self._canon = (self._pairs[self._i][0] if self._i < len(self._pairs)
+                       else self.trace.canonical_tail)
+        return pos
+
+    def end(self, scheduler: Any) -> None:
+        if self._i < len(self._pairs) or self._canon > 0:
+            raise self._mismatch(
+                f"the run ended after {self._count:,} decisions, but the trace recorded "
+                f"{self.trace.decision_count:,}")
+
+    def _not_runnable(self, key: int, runnable: list) -> str:
+        sched = self._scheduler
+        inv = sched.find(key) if hasattr(sched, "find") else None
+        if inv is None:
+            where = "is not alive at this point"
+        elif runnable and runnable[0].key == key:
+            where = "is the lowest runnable invocation, but the trace recorded a choice"
+        else:
+            where = sched.describe_position(inv)
+        name = inv if inv is not None else f"#{key}"
+        return (f"decision {self._count:,}: the trace picks invocation {name}, which {where}; "
+                f"runnable now: {len(runnable)} invocations")
+
+    def _mismatch(self, what: str) -> ReplayMismatchError:
+        return ReplayMismatchError(f"replay diverged from the trace: {what}.{self.source_note}")
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "of": self.trace.strategy}
+
+
+def _key(inv: Any) -> int:
+    return inv.key
+
+
+def as_strategy(schedule: Any) -> Strategy:
+    """Accepts a Strategy, None (InOrder), a Trace, or a path to a trace file."""
+    if schedule is None:
+        return InOrder()
+    if isinstance(schedule, Strategy):
+        return schedule
+    if isinstance(schedule, (Trace, str, os.PathLike)):
+        return Replay(schedule)
+    if isinstance(schedule, type) and issubclass(schedule, Strategy):
+        raise TypeError(f"schedule={schedule.__name__} is a class; pass an instance, e.g. "
+                        f"schedule={schedule.__name__}()")
+    raise TypeError(f"schedule must be a Strategy (InOrder(), Random(seed), Replay(trace)), "
+                    f"not {schedule!r}")

@@ -1,0 +1,647 @@
+"""The scheduler core: one run loop over invocation coroutines.
+
+It knows invocations, groups, rendezvous and scheduling points (:mod:`asyncshader.traps`), a
+strategy that picks the next runnable invocation, and instruments that observe. It knows nothing
+about WGSL: the dispatch front-ends build the invocations and groups, and the collectives supply
+the resolvers.
+
+Rules:
+
+* A step resumes one runnable invocation until it suspends again. The strategy is asked only when
+  more than one invocation is runnable (a *decision*); runnable invocations are kept sorted by
+  ``key`` (dispatch order), so "position 0" is always the lowest-keyed one.
+* A rendezvous of a group completes when each member has either arrived or finished. It resolves
+  if nobody finished and every member stands at the same operation and call site; otherwise the
+  run stops with a divergence error naming where each member stands.
+* Nothing runnable while invocations are still blocked is a deadlock, always reported.
+* Top-level groups (``units``: workgroups) start lazily, at most ``max_live`` at a time; each has
+  a memory context made current before its invocations run.
+"""
+
+from __future__ import annotations
+
+import linecache
+import os
+from array import array
+from collections.abc import Iterator
+from operator import attrgetter
+from types import CoroutineType
+from typing import Any
+
+from .errors import (
+    DeadlockError,
+    DivergenceError,
+    ForeignAwaitError,
+    ShaderError,
+    StepLimitError,
+)
+from .instruments import bound_hooks
+from .traps import POINT
+
+_KEY = attrgetter("key")
+
+
+class Invocation:
+    """One shader invocation: its coroutine and its place in the groups."""
+
+    __slots__ = (
+        "coro",
+        "done",
+        "frame",
+        "groups",
+        "helper",
+        "info",
+        "key",
+        "lanes",
+        "pending",
+        "points",
+        "req",
+        "site",
+        "unit",
+        "value",
+    )
+
+    def __init__(self, key: int, coro: Any, groups: tuple, lanes: tuple, info: Any) -> None:
+        self.key = key
+        self.coro = coro
+        self.frame = coro.cr_frame
+        self.unit = groups[0]
+        self.groups = groups
+        self.lanes = lanes
+        self.value = None
+        self.pending = None
+        self.req = None
+        self.site: Any = None
+        self.done = False
+        self.points = 0
+        self.info = info
+        self.helper = False
+
+    def __repr__(self) -> str:
+        return self.info.describe(self)
+
+    def position(self) -> tuple[str, int, str]:
+        """(filename, line, source text) where this invocation stands now (innermost frame)."""
+        frame = self.frame
+        aw = self.coro.cr_await if self.coro is not None else None
+        while isinstance(aw, CoroutineType) and aw.cr_frame is not None:
+            frame = aw.cr_frame
+            aw = aw.cr_await
+        return _where(frame)
+
+
+def _where(frame: Any) -> tuple[str, int, str]:
+    if frame is None:
+        return ("?", 0, "")
+    name, line = frame.f_code.co_filename, frame.f_lineno
+    return (name, line, linecache.getline(name, line).strip())
+
+
+def _site(inv: Invocation) -> Any:
+    """Identity of the call site where ``inv`` is suspended (top frame, plus nested helpers)."""
+    aw = inv.coro.cr_await
+    if aw.__class__ is not CoroutineType:
+        return inv.frame.f_lasti
+    key: list = [inv.frame.f_lasti]
+    while aw.__class__ is CoroutineType:
+        key.append(aw.cr_code)
+        key.append(aw.cr_frame.f_lasti)
+        aw = aw.cr_await
+    return tuple(key)
+
+
+def _sites(members: list[Invocation]) -> list:
+    """The call sites of suspended members (frames are stable while suspended)."""
+    sites = [m.frame.f_lasti for m in members]
+    if CoroutineType in {m.coro.cr_await.__class__ for m in members}:
+        sites = [_site(m) for m in members]
+    return sites
+
+
+class Group:
+    """Members that meet at rendezvous: a workgroup (scope 0), a quad, a subgroup."""
+
+    __slots__ = (
+        "arrived",
+        "context",
+        "finished",
+        "index",
+        "label",
+        "lane_name",
+        "members",
+        "scope",
+        "size",
+    )
+
+    def __init__(self, scope: int, index: int, label: str, lane_name: str,
+                 context: Any = None) -> None:
+        self.scope = scope
+        self.index = index
+        self.members: list[Invocation] = []
+        self.size = 0
+        self.arrived: list[Invocation] = []
+        self.finished = 0
+        self.label = label
+        self.lane_name = lane_name
+        self.context = context
+
+    def __repr__(self) -> str:
+        return f"<group {self.label}>"
+
+
+class Scheduler:
+    """Runs ``units`` (an iterator of top-level :class:`Group` s, built lazily) to completion.
+
+    :meth:`run` is a generator: it yields every ``checkpoint_every`` steps so that an async host
+    can let its event loop breathe (and cancel); a synchronous caller simply exhausts it.
+    """
+
+    def __init__(self, units: Iterator[Group], strategy: Any, instruments: list | tuple = (), *,
+                 max_live: int = 1, checkpoint_every: int = 4096,
+                 max_points_per_invocation: int = 1_000_000, single_scope: bool = False) -> None:
+        self.units = units
+        self.strategy = strategy
+        self.instruments = list(instruments)
+        self.max_live = max(1, int(max_live))
+        self.checkpoint_every = checkpoint_every
+        self.max_points = max_points_per_invocation
+        self.single_scope = single_scope
+        self._next_checkpoint = checkpoint_every
+        self.runnable: list[Invocation] = []
+        self.live: list[Group] = []
+        self.exhausted = False
+        self.current: Invocation | None = None
+        # trace of decisions: pairs (canonical picks before, key chosen); canonical = position 0
+        self.decisions = array("q")
+        self.canonical_tail = 0
+        # counters
+        self.steps = 0
+        self.decision_count = 0
+        self.rendezvous = 0
+        self.switches = 0
+        self.points = 0
+        self.invocations = 0
+        self._hooks = {name: bound_hooks(self.instruments, name) for name in (
+            "invocation_resumed", "invocation_suspended", "invocation_finished",
+            "rendezvous_completed")}
+
+    # ------------------------------------------------------------------------------ the run loop
+    def run(self) -> Iterator[None]:
+        """Runs every unit; yields at checkpoints. Raises the run's error, if any."""
+        for hook in bound_hooks(self.instruments, "run_started"):
+            hook(self)
+        try:
+            self.strategy.begin(self)
+            fast = (getattr(self.strategy, "in_order", False) and self.single_scope
+                    and not any(self._hooks.values()))
+            yield from (self._loop_in_order() if fast else self._loop())
+            self.current = None
+            if self.live:
+                raise self._deadlock()
+            end = getattr(self.strategy, "end", None)
+            if end is not None:
+                end(self)
+        finally:
+            self._close()
+            for hook in bound_hooks(self.instruments, "run_finished"):
+                hook(self)
+
+    def _loop(self) -> Iterator[None]:
+        """The general loop: any strategy, any groups, instruments."""
+        runnable = self.runnable
+        strategy = self.strategy
+        in_order = getattr(strategy, "in_order", False)
+        pick = strategy.pick
+        uniform = getattr(strategy, "uniform", None)  # a uniform picker: pos = int(u() * n)
+        record = self.decisions.append
+        hooks = self._hooks
+        resumed, suspended = hooks["invocation_resumed"], hooks["invocation_suspended"]
+        observed = bool(resumed or suspended)
+        canon = steps = 0
+        next_checkpoint = self.checkpoint_every
+        cur_unit = None
+        self._fill()
+        while runnable:
+            n = len(runnable)
+            if n == 1:
+                pos = 0
+            elif in_order:
+                pos = 0
+                canon += 1
+            else:
+                pos = int(uniform() * n) if uniform is not None else pick(runnable)
+                if pos:
+                    record(canon)
+                    record(runnable[pos].key)
+                    canon = 0
+                else:
+                    canon += 1
+            inv = runnable[pos]
+            if inv.unit is not cur_unit:
+                cur_unit = self._switch(cur_unit, inv.unit)
+            pending = inv.pending
+            if pending is None:
+                value = inv.value
+                inv.value = None
+            else:
+                inv.pending = None
+                try:
+                    value = pending.apply(inv)
+                except BaseException as exc:
+                    raise self._shader_error(inv, exc, suspended=True) from exc
+            if observed:
+                self.current = inv
+                for hook in resumed:
+                    hook(inv)
+            steps += 1
+            try:
+                req = inv.coro.send(value)
+            except StopIteration:
+                del runnable[pos]
+                self._finished(inv)
+                continue
+            except BaseException as exc:
+                raise self._shader_error(inv, exc) from exc
+            try:
+                kind = req._ash_kind
+            except AttributeError:
+                raise self._foreign(inv, req) from None
+            if observed:
+                for hook in suspended:
+                    hook(inv, req)
+            if kind is POINT:
+                inv.pending = req
+                self.points += 1
+                inv.points += 1
+                if inv.points > self.max_points:
+                    raise self._step_limit(inv)
+            else:
+                del runnable[pos]
+                inv.req = req
+                group = inv.groups[req.scope]
+                arrived = group.arrived
+                arrived.append(inv)
+                if len(arrived) + group.finished == group.size:
+                    self._complete(group)
+            if steps >= next_checkpoint:
+                next_checkpoint = steps + self.checkpoint_every
+                self.steps, self.canonical_tail = steps, canon
+                cur_unit = self._checkpoint(cur_unit)
+                yield
+        self.steps, self.canonical_tail = steps, canon
+
+    def _loop_in_order(self) -> Iterator[None]:
+        """The in-order fast path, for single-scope runs without instruments: the same steps,
+        decisions and errors as :meth:`_loop` with position-0 picks, one unit at a time."""
+        live = self.live
+        steps = 0
+        while True:
+            self._fill()
+            self.runnable.clear()  # this loop keeps its own batches
+            if not live:
+                break
+            unit = live[0]
+            self._switch(None, unit)
+            others = sum(u.size for u in live) - unit.size  # unstarted, so all runnable
+            batch = unit.members
+            valued = False
+            prev = None
+            while batch:
+                arrived: list[Invocation] = []
+                reqs: list = []
+                arrive, deposit = arrived.append, reqs.append
+                finished = extra = last_extra = 0
+                last = batch[-1]
+                for inv in batch:
+                    try:
+                        req = inv.coro.send(inv.value)
+                    except StopIteration:
+                        self._done(inv)
+                        finished += 1
+                        continue
+                    except BaseException as exc:
+                        raise self._shader_error(inv, exc) from exc
+                    if req is not prev:
+                        try:
+                            kind = req._ash_kind
+                        except AttributeError:
+                            raise self._foreign(inv, req) from None
+                        if kind is POINT:
+                            req, more = self._run_points(inv, req)
+                            extra += more
+                            if inv is last:
+                                last_extra = more
+                            if req is None:
+                                finished += 1
+                                continue
+                        prev = req
+                    deposit(req)
+                    arrive(inv)
+                batch_steps = len(batch) + extra
+                steps += batch_steps
+                if arrived:
+                    sites = _sites(arrived)
+                # decisions: all steps but those taken while only one invocation was runnable
+                self.canonical_tail += batch_steps - (1 + last_extra if others == 0 else 0)
+                self.steps = steps
+                unit.finished += finished
+                if not arrived:
+                    break
+                n = len(arrived)
+                if valued:
+                    for inv in arrived:
+                        inv.value = None
+                    valued = False
+                first = reqs[0]
+                if finished or sites.count(sites[0]) != n or (
+                        reqs.count(first) != n and any(r.op != first.op for r in reqs)):
+                    for inv, r, site in zip(arrived, reqs, sites):
+                        inv.req, inv.site = r, site
+                    unit.arrived = arrived
+                    raise self._divergence(unit)
+                if first.resolve is not None:
+                    for inv, r in zip(arrived, reqs):
+                        inv.req = r
+                    valued = True
+                self._resolve(unit, arrived, first)
+                batch = arrived
+                if steps >= self._next_checkpoint:
+                    self._next_checkpoint = steps + self.checkpoint_every
+                    self._checkpoint(unit)
+                    yield
+                    self._switch(None, unit)
+            self._retire(unit)
+
+    def _run_points(self, inv: Invocation, req: Any) -> tuple[Any, int]:
+        """In-order: keeps running ``inv`` through scheduling points (atomics) until it reaches
+        a rendezvous (returned) or finishes (``None``); also returns the steps taken."""
+        steps = 0
+        coro = inv.coro
+        while True:
+            self.points += 1
+            inv.points += 1
+            if inv.points > self.max_points:
+                raise self._step_limit(inv)
+            try:
+                value = req.apply(inv)
+            except BaseException as exc:
+                raise self._shader_error(inv, exc, suspended=True) from exc
+            steps += 1
+            try:
+                req = coro.send(value)
+            except StopIteration:
+                self._done(inv)
+                return None, steps
+            except BaseException as exc:
+                raise self._shader_error(inv, exc) from exc
+            try:
+                kind = req._ash_kind
+            except AttributeError:
+                raise self._foreign(inv, req) from None
+            if kind is not POINT:
+                return req, steps
+
+    def _retire(self, unit: Group) -> None:
+        """A unit whose members all finished: drop it (and the cycles through its members)."""
+        self.live.remove(unit)
+        if unit.context is not None:
+            unit.context.exit()
+        for m in unit.members:
+            m.groups = m.unit = None
+        unit.members = []
+
+    def _done(self, inv: Invocation) -> None:
+        inv.done = True
+        inv.coro = None
+
+    # ---------------------------------------------------------------------------- bookkeeping
+    def _fill(self) -> None:
+        """Starts units until ``max_live`` are alive or none is left."""
+        while len(self.live) < self.max_live and not self.exhausted:
+            unit = next(self.units, None)
+            if unit is None:
+                self.exhausted = True
+                return
+            self.live.append(unit)
+            self.invocations += unit.size
+            self.runnable.extend(unit.members)  # keys grow with units: the list stays sorted
+
+    def _switch(self, old: Group | None, new: Group) -> Group:
+        """Makes ``new``'s memory context current."""
+        if new.context is not None:
+            new.context.enter(old.context if old is not None else None)
+        if old is not None:
+            self.switches += 1
+        return new
+
+    def _checkpoint(self, cur: Group | None) -> None:
+        """Before yielding to the host: save the current unit's memory (another dispatch may run
+        before we resume)."""
+        if cur is not None and cur.context is not None:
+            cur.context.save()
+        return None
+
+    def _arrive(self, inv: Invocation, req: Any) -> None:
+        inv.req = req
+        inv.site = _site(inv)
+        group = inv.groups[req.scope]
+        arrived = group.arrived
+        arrived.append(inv)
+        if len(arrived) + group.finished == group.size:
+            self._complete(group)
+
+    def _finished(self, inv: Invocation) -> None:
+        inv.done = True
+        for hook in self._hooks["invocation_finished"]:
+            hook(inv)
+        inv.coro = None
+        for group in inv.groups:
+            group.finished += 1
+            if group.arrived and len(group.arrived) + group.finished == group.size:
+                self._complete(group)  # raises: somebody returned while others wait
+        unit = inv.unit
+        if unit.finished == unit.size:
+            self._retire(unit)
+            self._fill()
+
+    def _complete(self, group: Group) -> None:
+        """Every member arrived or finished: resolve the rendezvous, or report the divergence."""
+        arrived = group.arrived
+        sites = _sites(arrived)
+        n = len(arrived)
+        if group.finished or sites.count(sites[0]) != n:
+            for m, site in zip(arrived, sites):
+                m.site = site
+            raise self._divergence(group)
+        first = arrived[0]
+        reqs = [m.req for m in arrived]
+        if reqs.count(first.req) != n and any(r.op != first.req.op for r in reqs):
+            raise self._divergence(group)
+        group.arrived = []
+        self._resolve(group, arrived, first.req)
+        runnable = self.runnable  # everybody arrived: the members, in key order, run again
+        if runnable:
+            runnable.extend(group.members)
+            runnable.sort(key=_KEY)
+        else:
+            runnable.extend(group.members)
+
+    def _resolve(self, group: Group, arrived: list[Invocation], req: Any) -> None:
+        """Hands each member what the rendezvous's resolver computed for its lane."""
+        resolve = req.resolve
+        if resolve is not None:
+            scope = group.scope
+            values = [None] * group.size
+            for m in arrived:
+                values[m.lanes[scope]] = m.req.value
+            results = resolve(values, group)
+            for m in arrived:
+                m.value = results[m.lanes[scope]]
+        self.rendezvous += 1
+        for hook in self._hooks["rendezvous_completed"]:
+            hook(group, req.op, arrived)
+
+    def _close(self) -> None:
+        """Closes the coroutines of every live unit (after an error or a cancellation)."""
+        for unit in self.live:
+            for m in unit.members:
+                if m.coro is not None:
+                    m.coro.close()
+                    m.coro = None
+        for unit in self.live:
+            if unit.context is not None:
+                unit.context.exit()
+        self.live = []
+        close = getattr(self.units, "close", None)
+        if close is not None:
+            close()
+
+    def find(self, key: int) -> Invocation | None:
+        """The live invocation with ``key``, if any."""
+        for unit in self.live:
+            members = unit.members
+            if members and members[0].key <= key <= members[-1].key:
+                for m in members:
+                    if m.key == key:
+                        return m
+        return None
+
+    # --------------------------------------------------------------------------------- errors
+    def describe_position(self, inv: Invocation) -> str:
+        """Where ``inv`` stands, for messages: ``file:line (op)``, ``returned``, ..."""
+        if inv.done:
+            return "returned (finished the shader)"
+        if inv.coro is None or inv.frame.f_lasti < 0:
+            return "not started"
+        name, line, text = inv.position()
+        op = inv.req.op if inv.req is not None and inv not in self.runnable else None
+        if inv.pending is not None:
+            op = getattr(inv.pending, "op", "scheduling point")
+        if inv in self.runnable and inv.pending is None:
+            return f"runnable at {_short(name)}:{line}: {text}"
+        return f"waits at {_short(name)}:{line} in {op}(): {text}"
+
+    def _positions(self, members: list[Invocation]) -> list[tuple[str, list[Invocation]]]:
+        where: dict[str, list[Invocation]] = {}
+        for m in members:
+            where.setdefault(self.describe_position(m), []).append(m)
+        return list(where.items())
+
+    def _format_positions(self, group: Group, positions: list) -> str:
+        scope = group.scope
+        lines = []
+        for where, invs in positions:
+            lanes = _ranges(sorted(m.lanes[scope] for m in invs))
+            lines.append(f"  {group.lane_name} {lanes} ({len(invs)} invocation"
+                         f"{'s' if len(invs) != 1 else ''}): {where}")
+        return "\n".join(lines)
+
+    def _divergence(self, group: Group) -> DivergenceError:
+        positions = self._positions(group.members)
+        first = group.arrived[0]
+        err_cls = getattr(first.req, "divergence_error", DivergenceError)
+        hint = getattr(first.req, "divergence_hint", "")
+        if group.finished:
+            what = "some invocations returned while others wait at a rendezvous"
+        else:
+            what = "invocations stopped at different rendezvous (operation or call site)"
+        msg = (f"{err_cls.__name__ if err_cls is not DivergenceError else 'Divergence'} in "
+               f"{group.label}: {what}. This is non-uniform control flow.\n"
+               f"{self._format_positions(group, positions)}")
+        if hint:
+            msg += f"\nFix: {hint}"
+        return err_cls(msg, [(w, [str(m) for m in ms]) for w, ms in positions])
+
+    def _deadlock(self) -> DeadlockError:
+        parts = []
+        all_positions: list = []
+        for unit in self.live:
+            positions = self._positions(unit.members)
+            all_positions += [(w, [str(m) for m in ms]) for w, ms in positions]
+            parts.append(f"{unit.label}:\n{self._format_positions(unit, positions)}")
+        msg = ("Deadlock: no invocation can run, but some are blocked at a rendezvous that can "
+               "never complete (members of a group wait at different operations).\n"
+               + "\n".join(parts))
+        return DeadlockError(msg, all_positions)
+
+    def _shader_error(self, inv: Invocation, exc: BaseException,
+                      suspended: bool = False) -> BaseException:
+        if isinstance(exc, (GeneratorExit, KeyboardInterrupt, SystemExit, ShaderError)):
+            return exc
+        name, line, text = inv.position() if suspended else ("?", 0, "")
+        tb = exc.__traceback__
+        while tb is not None and not suspended:  # the innermost frame in user code
+            fname = tb.tb_frame.f_code.co_filename
+            if not fname.startswith(_PKG_DIR):
+                name, line = fname, tb.tb_lineno
+                text = linecache.getline(name, line).strip()
+            tb = tb.tb_next
+        where = f" at {_short(name)}:{line}: {text}" if line else ""
+        msg = f"invocation {inv} raised {type(exc).__name__}: {exc}{where}"
+        return ShaderError(msg, str(inv), exc)
+
+    def _foreign(self, inv: Invocation, obj: Any) -> ForeignAwaitError:
+        name, line, text = inv.position()
+        awaited = inv.coro.cr_await
+        chain = []
+        while isinstance(awaited, CoroutineType):
+            chain.append(awaited.cr_code.co_qualname)
+            awaited = awaited.cr_await
+        what = f"{'.'.join(chain) or type(awaited).__name__}() which yielded {obj!r}"
+        return ForeignAwaitError(
+            f"invocation {inv} awaited {what} at {_short(name)}:{line}: {text}\n"
+            "A shader may only await asyncshader operations (workgroup_barrier(), atomic_add(), "
+            "dpdx(), ...); the scheduler cannot run other event loops' awaitables. Fix: call the "
+            "code without awaiting it, or use the asyncshader operation it stands for.")
+
+    def _step_limit(self, inv: Invocation) -> StepLimitError:
+        name, line, text = inv.position()
+        return StepLimitError(
+            f"invocation {inv} passed {self.max_points:,} scheduling points without "
+            f"finishing, last at {_short(name)}:{line}: {text}\nA spin loop waiting for another "
+            "invocation or workgroup? WGSL gives no forward-progress guarantee between "
+            "workgroups. Fix the loop, or raise max_points_per_invocation.")
+
+
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _short(path: str) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return rel if not rel.startswith("..") else path
+
+
+def _ranges(nums: list[int]) -> str:
+    """``[0, 1, 2, 5, 7, 8]`` -> ``"0-2, 5, 7-8"``."""
+    out = []
+    i = 0
+    while i < len(nums):
+        j = i
+        while j + 1 < len(nums) and nums[j + 1] == nums[j] + 1:
+            j += 1
+        out.append(str(nums[i]) if i == j else f"{nums[i]}-{nums[j]}")
+        i = j + 1
+    return ", ".join(out)

@@ -1,0 +1,68 @@
+"""Traps: the only way a shader suspends.
+
+A shader coroutine suspends by awaiting :func:`suspend` with a request object; the scheduler reads
+the request and decides what happens. There are two kinds of request, and the scheduler core knows
+nothing else about them:
+
+* :class:`Rendezvous`: the invocation blocks until every member of its group (selected by
+  ``scope``) stands at the same rendezvous (same ``op``, same call site); then ``resolve`` turns
+  the values the members deposited into the value each member gets back.
+* :class:`Point`: a scheduling point. The invocation stays runnable; when the schedule next picks
+  it, ``apply(invocation)`` runs and its result is what the ``await`` returns. Atomics are points,
+  so the schedule decides the order in which concurrent atomics land.
+
+Everything WGSL-specific (barriers, derivatives, quad and subgroup operations, atomics) is built
+from these two in other modules.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable, Generator
+from typing import Any
+
+POINT = 0
+RENDEZVOUS = 1
+
+#: ``resolve(values_by_lane, group) -> results_by_lane`` (``None``: every member gets ``None``)
+Resolver = Callable[[list, Any], list]
+
+
+class Rendezvous:
+    """A request to meet the other members of a group.
+
+    ``op`` names the operation for messages and for matching (members at different ops or call
+    sites diverge); ``scope`` selects the group (0 is the dispatch's top-level group, e.g. the
+    workgroup); ``value`` is what this member deposits; ``resolve`` computes the results.
+    """
+
+    __slots__ = ("op", "resolve", "scope", "value")
+    _ash_kind = RENDEZVOUS
+
+    def __init__(self, op: str, scope: int, value: Any = None,
+                 resolve: Resolver | None = None) -> None:
+        self.op = op
+        self.scope = scope
+        self.value = value
+        self.resolve = resolve
+
+    def __repr__(self) -> str:
+        return f"Rendezvous({self.op!r}, scope={self.scope})"
+
+
+class Point:
+    """A scheduling point: subclasses implement :meth:`apply`, run when the invocation resumes."""
+
+    __slots__ = ()
+    _ash_kind = POINT
+    op = "point"
+
+    def apply(self, invocation: Any) -> Any:
+        """Performs the operation for ``invocation``; the result is the ``await``'s value."""
+        return None
+
+
+@types.coroutine
+def suspend(request: Rendezvous | Point) -> Generator[Any, Any, Any]:
+    """Suspends the calling shader with ``request``; returns what the scheduler sends back."""
+    return (yield request)

@@ -1,0 +1,437 @@
+"""WGSL value types: the scalars ``f32``, ``i32``, ``u32``, ``bool`` and ``vecN<T>``.
+
+Scalars are numpy scalars, so their arithmetic is exactly WGSL's: ``f32`` operations round to
+nearest f32, ``u32``/``i32`` wrap around modulo 2**32 (inside a dispatch the overflow warnings numpy
+would print are silenced; outside one numpy still warns). Calling a scalar type converts like a WGSL
+value constructor: ``u32(-1) == 4294967295``, ``i32(0xFFFFFFFF) == -1``, ``u32(2.9) == 2``.
+
+Vectors (``vec2f`` ... ``vec4u``, ``vec3b``) hold such scalars in ``.x .y .z .w`` (read aliases
+``.r .g .b .a``), support swizzles (``v.zyx``), component-wise arithmetic with vectors of the same
+type and with scalars, and component-wise comparisons that return a bool vector (use :func:`all` or
+:func:`any`). ``==`` and ``!=`` compare whole vectors and return a Python ``bool``, so that vectors
+work in ``assert`` statements; WGSL's component-wise equality is :meth:`Vec.eq`.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any, ClassVar
+
+import numpy as np
+
+__all__ = [
+    "ArrayType",
+    "AtomicType",
+    "Vec",
+    "all",
+    "any",
+    "array",
+    "atomic",
+    "bool_",
+    "f32",
+    "i32",
+    "select",
+    "u32",
+    "vec2",
+    "vec2b",
+    "vec2f",
+    "vec2i",
+    "vec2u",
+    "vec3",
+    "vec3b",
+    "vec3f",
+    "vec3i",
+    "vec3u",
+    "vec4",
+    "vec4b",
+    "vec4f",
+    "vec4i",
+    "vec4u",
+]
+
+_MASK = 0xFFFFFFFF
+
+
+# ----------------------------------------------------------------------------------------- scalars
+class _ScalarType(type):
+    """Metaclass of the scalar types: calling converts, ``isinstance`` accepts the numpy scalar."""
+
+    numpy_type: type
+
+    def __instancecheck__(cls, obj: object) -> bool:
+        return isinstance(obj, cls.numpy_type)
+
+    def __repr__(cls) -> str:
+        return cls.__name__
+
+
+def _to_u32(x: Any) -> np.uint32:
+    if isinstance(x, (int, np.integer)):
+        return np.uint32(int(x) & _MASK)
+    if isinstance(x, (float, np.floating)):  # WGSL: truncate toward zero, then clamp to the range
+        return np.uint32(min(max(int(x), 0), _MASK)) if x == x else np.uint32(0)
+    return np.uint32(1 if x else 0)
+
+
+def _to_i32(x: Any) -> np.int32:
+    if isinstance(x, (int, np.integer)):
+        return np.int32(((int(x) + 0x80000000) & _MASK) - 0x80000000)
+    if isinstance(x, (float, np.floating)):
+        return np.int32(min(max(int(x), -0x80000000), 0x7FFFFFFF)) if x == x else np.int32(0)
+    return np.int32(1 if x else 0)
+
+
+class f32(metaclass=_ScalarType):
+    """WGSL ``f32``: ``f32(x)`` rounds ``x`` to the nearest 32-bit float (a ``numpy.float32``)."""
+
+    numpy_type = np.float32
+    dtype = np.dtype(np.float32)
+    wgsl = "f32"
+
+    def __new__(cls, x: Any = 0.0) -> np.float32:  # type: ignore[misc]
+        return np.float32(x)
+
+
+class u32(metaclass=_ScalarType):
+    """WGSL ``u32``: ``u32(x)`` converts like WGSL (integers wrap modulo 2**32, floats truncate and
+    clamp) and returns a ``numpy.uint32``, whose arithmetic wraps around."""
+
+    numpy_type = np.uint32
+    dtype = np.dtype(np.uint32)
+    wgsl = "u32"
+
+    def __new__(cls, x: Any = 0) -> np.uint32:  # type: ignore[misc]
+        return _to_u32(x)
+
+
+class i32(metaclass=_ScalarType):
+    """WGSL ``i32``: two's-complement 32-bit integer (a ``numpy.int32``); conversion wraps."""
+
+    numpy_type = np.int32
+    dtype = np.dtype(np.int32)
+    wgsl = "i32"
+
+    def __new__(cls, x: Any = 0) -> np.int32:  # type: ignore[misc]
+        return _to_i32(x)
+
+
+class bool_(metaclass=_ScalarType):
+    """WGSL ``bool`` (a Python ``bool``); use it where asyncshader wants a type, e.g.
+    ``workgroup(bool_)``."""
+
+    numpy_type = builtins.bool
+    dtype = np.dtype(np.bool_)
+    wgsl = "bool"
+
+    def __new__(cls, x: Any = False) -> bool:  # type: ignore[misc]
+        return builtins.bool(x)
+
+
+_SCALAR_BY_KIND = {"f": f32, "i": i32, "u": u32, "b": bool_}
+_CONVERT = {"f": np.float32, "i": _to_i32, "u": _to_u32, "b": builtins.bool}
+
+
+def _idiv(a: Any, b: Any) -> Any:
+    """WGSL integer division: truncates toward zero; ``x / 0`` is ``x``; ``i32 min / -1`` is min."""
+    if b == 0:
+        return a
+    q = abs(int(a)) // abs(int(b))
+    q = q if (a < 0) == (b < 0) else -q
+    return type(a)(q) if isinstance(a, np.uint32) else _to_i32(q)
+
+
+def _irem(a: Any, b: Any) -> Any:
+    """WGSL integer remainder: sign of the dividend; ``x % 0`` is 0."""
+    if b == 0:
+        return type(a)(0)
+    r = abs(int(a)) % abs(int(b))
+    return type(a)(-r if a < 0 else r)
+
+
+# ----------------------------------------------------------------------------------------- vectors
+class Vec:
+    """Base class of the WGSL vector types (``vec2f``, ``vec3u``, ...)."""
+
+    __slots__ = ()
+    size: ClassVar[int]
+    kind: ClassVar[str]
+    scalar: ClassVar[type]
+    _names: ClassVar[str]
+
+    def __getattr__(self, name: str) -> Any:  # swizzles and rgba aliases; x/y/z/w are slots
+        if 1 <= len(name) <= 4:
+            idx = _swizzle_index(name, self.size)
+            if idx is not None:
+                vals = [getattr(self, "xyzw"[i]) for i in idx]
+                return vals[0] if len(vals) == 1 else _VECS[(len(vals), self.kind)]._make(*vals)
+        raise AttributeError(
+            f"{type(self).__name__} has no component or swizzle {name!r} "
+            f"(components: {', '.join(self._names)}; aliases r g b a)")
+
+    def __repr__(self) -> str:
+        return f"{_VECS[(self.size, self.kind)].__name__}({', '.join(repr(_py(c)) for c in self)})"
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return np.array(list(self), dtype=dtype or self.scalar.dtype)
+
+    def __bool__(self) -> bool:
+        raise TypeError(
+            f"the truth value of a {type(self).__name__} is ambiguous: WGSL compares vectors "
+            "component-wise; use asyncshader.all(v) or asyncshader.any(v)")
+
+
+def _py(c: Any) -> Any:
+    return c.item() if isinstance(c, np.generic) else c
+
+
+def _swizzle_index(name: str, size: int) -> tuple[int, ...] | None:
+    for letters in ("xyzw", "rgba"):
+        if builtins.all(ch in letters[:size] for ch in name):
+            return tuple(letters.index(ch) for ch in name)
+    return None
+
+
+def _flatten(args: tuple, n: int, cls: type) -> list:
+    flat: list = []
+    for a in args:
+        if isinstance(a, (Vec, tuple, list, np.ndarray)):
+            flat.extend(a)
+        else:
+            flat.append(a)
+    if len(flat) == 1:
+        flat = flat * n
+    elif not flat:
+        flat = [0] * n
+    if len(flat) != n:
+        raise TypeError(f"{cls.__name__}() takes {n} components (or one scalar to splat), "
+                        f"got {len(flat)}")
+    return flat
+
+
+_VECS: dict[tuple[int, str], type] = {}
+
+_TEMPLATE = """
+def __init__(self, *a):
+    if len(a) != {n} or _isvec(a):
+        a = _flatten(a, {n}, type(self))
+    {init}
+
+@classmethod
+def _make(cls, {args}):
+    o = _new(cls)
+    {store}
+    return o
+
+def __iter__(self):
+    return iter(({comps},))
+
+def __len__(self):
+    return {n}
+
+def __getitem__(self, i):
+    return ({comps},)[i]
+
+def __setitem__(self, i, v):
+    setattr(self, {names!r}[i], _conv(v))
+
+def __eq__(self, o):
+    return isinstance(o, Vec) and o.size == {n} and {eqs}
+
+def __ne__(self, o):
+    return not self.__eq__(o)
+
+def eq(self, o):
+    "WGSL ``==`` on vectors: component-wise, returns a bool vector."
+    o = _operand(self, o)
+    return _B._make({eq_cw})
+
+def __neg__(self):
+    return _R._make({neg})
+
+def __pos__(self):
+    return self
+
+def __abs__(self):
+    return _R._make({abs_})
+"""
+
+_BINOPS = {"add": "+", "sub": "-", "mul": "*", "floordiv": "//", "pow": "**"}
+_BITOPS = {"and": "&", "or": "|", "xor": "^"}
+_CMPS = {"lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+
+
+def _operand(self: Vec, o: Any) -> Any:
+    """Checks a vector operand's type; returns it, or a tuple of a broadcast scalar."""
+    if isinstance(o, Vec):
+        if o.size != self.size or o.kind != self.kind:
+            raise TypeError(f"cannot combine {type(self).__name__} with {type(o).__name__}: "
+                            f"convert one side first, e.g. {type(self).__name__}(other)")
+        return o
+    return _Splat(o)
+
+
+class _Splat:
+    """A scalar seen as a vector of any size (for broadcasting)."""
+
+    __slots__ = ("w", "x", "y", "z")
+
+    def __init__(self, s: Any) -> None:
+        self.x = self.y = self.z = self.w = s
+
+
+def _gen_vec(n: int, kind: str) -> dict[str, Any]:
+    names = "xyzw"[:n]
+    conv = _CONVERT[kind]
+    comps = ", ".join(f"self.{c}" for c in names)
+    src = _TEMPLATE.format(
+        n=n, names=names, comps=comps, args=", ".join(names),
+        init="; ".join(f"self.{c} = _conv(a[{i}])" for i, c in enumerate(names)),
+        store="; ".join(f"o.{c} = {c}" for c in names),
+        eqs=" and ".join(f"self.{c} == o.{c}" for c in names),
+        eq_cw=", ".join(f"self.{c} == o.{c}" for c in names),
+        neg=", ".join(f"-self.{c}" for c in names) if kind != "b" else
+        ", ".join(f"not self.{c}" for c in names),
+        abs_=", ".join(f"abs(self.{c})" for c in names),
+    )
+    ops = dict(_BINOPS)
+    if kind in "iu":
+        ops.update(_BITOPS)
+        ops.update({"lshift": "<<", "rshift": ">>"})
+    elif kind == "b":
+        ops = dict(_BITOPS)
+    for name, sym in ops.items():
+        shift = name in ("lshift", "rshift")
+        rhs = (lambda c: f"(o.{c} & 31)") if shift else (lambda c: f"o.{c}")
+        src += (f"\ndef __{name}__(self, o):\n    o = _operand(self, o)\n    return _R._make("
+                + ", ".join(f"self.{c} {sym} {rhs(c)}" for c in names) + ")\n")
+        src += (f"\ndef __r{name}__(self, o):\n    o = _Splat(o)\n    return _R._make("
+                + ", ".join(f"o.{c} {sym} self.{c}" for c in names) + ")\n")
+    for name, sym in _CMPS.items():
+        src += (f"\ndef __{name}__(self, o):\n    o = _operand(self, o)\n    return _B._make("
+                + ", ".join(f"self.{c} {sym} o.{c}" for c in names) + ")\n")
+    if kind in "iu":  # WGSL integer / and % truncate (and never trap)
+        for name, fn in (("truediv", "_idiv"), ("mod", "_irem")):
+            src += (f"\ndef __{name}__(self, o):\n    o = _operand(self, o)\n    return _R._make("
+                    + ", ".join(f"{fn}(self.{c}, o.{c})" for c in names) + ")\n")
+            src += (f"\ndef __r{name}__(self, o):\n    o = _Splat(_conv(o))\n    return _R._make("
+                    + ", ".join(f"{fn}(o.{c}, self.{c})" for c in names) + ")\n")
+        src += "\ndef __invert__(self):\n    return _R._make(" + ", ".join(
+            f"~self.{c}" for c in names) + ")\n"
+    elif kind == "f":  # WGSL float %: e1 - e2 * trunc(e1 / e2), which is C fmod
+        src += ("\ndef __truediv__(self, o):\n    o = _operand(self, o)\n    return _R._make("
+                + ", ".join(f"self.{c} / o.{c}" for c in names) + ")\n")
+        src += ("\ndef __rtruediv__(self, o):\n    o = _Splat(o)\n    return _R._make("
+                + ", ".join(f"o.{c} / self.{c}" for c in names) + ")\n")
+        src += ("\ndef __mod__(self, o):\n    o = _operand(self, o)\n    return _R._make("
+                + ", ".join(f"_fmod(self.{c}, o.{c})" for c in names) + ")\n")
+    ns: dict[str, Any] = {
+        "_flatten": _flatten, "_conv": conv, "_new": object.__new__, "_operand": _operand,
+        "_Splat": _Splat, "Vec": Vec, "_idiv": _idiv, "_irem": _irem, "_fmod": np.fmod,
+        "_isvec": lambda a: builtins.any(isinstance(x, (Vec, tuple, list)) for x in a),
+    }
+    helpers = set(ns)
+    exec(src, ns)
+    methods = {k: v for k, v in ns.items() if k not in helpers and k != "__builtins__"}
+    suffix = {"f": "f", "i": "i", "u": "u", "b": "b"}[kind]
+    cls = type(f"vec{n}{suffix}", (Vec,), {
+        "__slots__": tuple(names), "size": n, "kind": kind, "scalar": _SCALAR_BY_KIND[kind],
+        "_names": names, "__module__": __name__, "__hash__": None,
+        "__doc__": f"WGSL ``vec{n}<{_SCALAR_BY_KIND[kind].wgsl}>``.", **methods})
+    ns["_R"] = cls
+    _VECS[(n, kind)] = cls
+    return ns
+
+
+_namespaces = {(n, k): _gen_vec(n, k) for n in (2, 3, 4) for k in "fiub"}
+for (_n, _k), _ns in _namespaces.items():  # comparisons return the bool vector of the same size
+    _ns["_B"] = _VECS[(_n, "b")]
+del _namespaces
+
+vec2f, vec3f, vec4f = _VECS[(2, "f")], _VECS[(3, "f")], _VECS[(4, "f")]
+vec2i, vec3i, vec4i = _VECS[(2, "i")], _VECS[(3, "i")], _VECS[(4, "i")]
+vec2u, vec3u, vec4u = _VECS[(2, "u")], _VECS[(3, "u")], _VECS[(4, "u")]
+vec2b, vec3b, vec4b = _VECS[(2, "b")], _VECS[(3, "b")], _VECS[(4, "b")]
+
+
+class _VecTemplate:
+    """``vec3[f32]`` is ``vec3f``, as WGSL's ``vec3<f32>``."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __getitem__(self, scalar: Any) -> type:
+        for kind, s in _SCALAR_BY_KIND.items():
+            if scalar is s or scalar is s.numpy_type or (scalar is builtins.bool and kind == "b"):
+                return _VECS[(self.n, kind)]
+        raise TypeError(f"vec{self.n}[...] takes f32, i32, u32 or bool, not {scalar!r}")
+
+    def __repr__(self) -> str:
+        return f"vec{self.n}"
+
+
+vec2, vec3, vec4 = _VecTemplate(2), _VecTemplate(3), _VecTemplate(4)
+
+
+def all(v: Any) -> bool:
+    """WGSL ``all(e)``: true when every component of a bool vector is true."""
+    return builtins.all(v) if isinstance(v, Vec) else builtins.bool(v)
+
+
+def any(v: Any) -> bool:
+    """WGSL ``any(e)``: true when some component of a bool vector is true."""
+    return builtins.any(v) if isinstance(v, Vec) else builtins.bool(v)
+
+
+def select(f: Any, t: Any, cond: Any) -> Any:
+    """WGSL ``select(f, t, cond)``: ``t`` where ``cond`` is true, else ``f`` (component-wise for a
+    bool vector condition)."""
+    if isinstance(cond, Vec):
+        like = t if isinstance(t, Vec) else f
+        if not isinstance(like, Vec) or like.size != cond.size:
+            raise TypeError(f"select() with a {type(cond).__name__} condition needs vectors of "
+                            f"{cond.size} components")
+        ts = t if isinstance(t, Vec) else _Splat(t)
+        fs = f if isinstance(f, Vec) else _Splat(f)
+        return _VECS[(like.size, like.kind)]._make(
+            *[getattr(ts if c else fs, n) for c, n in zip(cond, "xyzw")])
+    return t if cond else f
+
+
+# ------------------------------------------------------------------------ memory type descriptors
+class ArrayType:
+    """WGSL ``array<E, N>``: a fixed-size array type for :func:`~asyncshader.workgroup` memory."""
+
+    def __init__(self, element: Any, length: int) -> None:
+        if not isinstance(length, int) or length <= 0:
+            raise TypeError(f"array length must be a positive int, got {length!r}")
+        self.element = element
+        self.length = length
+
+    def __repr__(self) -> str:
+        return f"array({_type_name(self.element)}, {self.length})"
+
+
+class AtomicType:
+    """WGSL ``atomic<T>`` with T ``u32`` or ``i32``."""
+
+    def __init__(self, scalar: Any) -> None:
+        if scalar not in (u32, i32):
+            raise TypeError(f"atomic() takes u32 or i32 (as WGSL's atomic<T>), not {scalar!r}")
+        self.scalar = scalar
+
+    def __repr__(self) -> str:
+        return f"atomic({self.scalar.wgsl})"
+
+
+def array(element: Any, length: int) -> ArrayType:
+    """WGSL ``array<element, length>``, e.g. ``array(f32, 64)`` or ``array(atomic(u32), 2)``."""
+    return ArrayType(element, length)
+
+
+def atomic(scalar: Any) -> AtomicType:
+    """WGSL ``atomic<u32>`` / ``atomic<i32>``: only the ``atomic_*`` operations may touch it."""
+    return AtomicType(scalar)
+
+
+def _type_name(t: Any) -> str:
+    return getattr(t, "wgsl", None) or getattr(t, "__name__", None) or repr(t)
