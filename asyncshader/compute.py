@@ -53,7 +53,7 @@ def _size3(value: Any, what: str) -> tuple[int, int, int]:
         value = (int(value),)
     try:
         dims = tuple(int(v) for v in value)
-    except TypeError:
+    except (TypeError, ValueError):
         raise DispatchError(f"{what} must be an int or a tuple of up to 3 ints, got "
                             f"{value!r}") from None
     if not 1 <= len(dims) <= 3:

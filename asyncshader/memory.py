@@ -52,14 +52,16 @@ class WorkgroupVar(np.ndarray):
 class WorkgroupVecArray(WorkgroupVar):
     """``array<vecN<T>, M>``: indexing with an int returns a vector (a copy)."""
 
-    vec_type: type
+    vec_type: Any = None
 
     def __getitem__(self, index: Any) -> Any:
         row = np.ndarray.__getitem__(self, index)
-        if isinstance(index, (int, np.integer)):
-            return self.vec_type._make(*row.tolist() if self.vec_type.kind == "b"
-                                       else [self.vec_type.scalar(c) for c in row])
+        if self.vec_type is not None and self.ndim == 2 and isinstance(index, (int, np.integer)):
+            return self.vec_type(*np.ndarray.tolist(row))
         return row
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        np.ndarray.__setitem__(self.view(np.ndarray), index, value)
 
 
 class WorkgroupAtomic(WorkgroupVar):
@@ -215,15 +217,26 @@ def find_workgroup_vars(fn: Any) -> dict[str, WorkgroupVar]:
                 value.var_name = name
             found.setdefault(name, value)
         elif isinstance(value, types.FunctionType):
-            visit_code(value.__code__, value.__globals__)
+            visit_function(value)
         elif isinstance(value, types.ModuleType):
             for attr in names:  # module.attr accesses: co_names holds the attribute names too
                 sub = getattr(value, attr, None)
                 if isinstance(sub, (WorkgroupVar, types.FunctionType)):
                     visit_value(attr, sub, vars(value), ())
         elif hasattr(value, "__wrapped_kernel__"):
-            visit_code(value.__wrapped_kernel__.__code__, value.__wrapped_kernel__.__globals__)
+            visit_function(value.__wrapped_kernel__)
 
-    f = getattr(fn, "__wrapped_kernel__", fn)
-    visit_code(f.__code__, f.__globals__)
+    def visit_function(f: types.FunctionType) -> None:
+        visit_code(f.__code__, f.__globals__)
+        for name, cell in zip(f.__code__.co_freevars, f.__closure__ or ()):
+            try:
+                value = cell.cell_contents
+            except ValueError:  # an empty cell
+                continue
+            if isinstance(value, types.FunctionType) and id(value.__code__) not in seen:
+                visit_function(value)
+            else:
+                visit_value(name, value, f.__globals__, ())
+
+    visit_function(getattr(fn, "__wrapped_kernel__", fn))
     return found

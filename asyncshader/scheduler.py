@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import linecache
 import os
+import sysconfig
 from array import array
 from collections.abc import Iterator
 from operator import attrgetter
@@ -39,6 +40,7 @@ from .instruments import bound_hooks
 from .traps import POINT
 
 _KEY = attrgetter("key")
+_NOTHING = object()
 
 
 class Invocation:
@@ -81,11 +83,14 @@ class Invocation:
         return self.info.describe(self)
 
     def position(self) -> tuple[str, int, str]:
-        """(filename, line, source text) where this invocation stands now (innermost frame)."""
+        """(filename, line, source text) where this invocation stands now: the innermost frame
+        of its await chain that is user code (not the standard library, not installed
+        packages)."""
         frame = self.frame
         aw = self.coro.cr_await if self.coro is not None else None
         while isinstance(aw, CoroutineType) and aw.cr_frame is not None:
-            frame = aw.cr_frame
+            if not aw.cr_code.co_filename.startswith(_LIBRARY_DIRS):
+                frame = aw.cr_frame
             aw = aw.cr_await
         return _where(frame)
 
@@ -305,7 +310,7 @@ class Scheduler:
             others = sum(u.size for u in live) - unit.size  # unstarted, so all runnable
             batch = unit.members
             valued = False
-            prev = None
+            prev: Any = _NOTHING  # the last rendezvous request seen (skips re-checking it)
             while batch:
                 arrived: list[Invocation] = []
                 reqs: list = []
@@ -624,6 +629,8 @@ class Scheduler:
 
 
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_LIBRARY_DIRS = tuple({p + os.sep for k, p in sysconfig.get_paths().items()
+                       if k in ("stdlib", "platstdlib", "purelib", "platlib")} | {_PKG_DIR})
 
 
 def _short(path: str) -> str:

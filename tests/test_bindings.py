@@ -1,0 +1,98 @@
+"""Bindings: storage buffers and uniforms by keyword, checked before any invocation runs."""
+
+import numpy as np
+import pytest
+
+import asyncshader as ash
+from asyncshader import u32, vec3f
+
+ran = []
+
+
+@ash.compute(workgroup_size=2)
+async def scale(data: ash.Storage, factor: ash.f32, offset: vec3f, table: ash.Uniform,
+                *, local_invocation_index: u32):
+    ran.append(1)
+    data[local_invocation_index] = data[local_invocation_index] * factor + offset.y + table[1]
+
+
+def test_storage_is_written_in_place_and_uniforms_are_converted():
+    data = np.array([1, 2], np.float32)
+    table = np.array([0, 100], np.float32)
+    ash.run(scale, data=data, factor=2, offset=(0, 10, 0), table=table)
+    assert data.tolist() == [112, 114]
+    assert table.tolist() == [0, 100]
+
+
+@pytest.mark.parametrize("bindings, message", [
+    ({"factor": 1, "offset": vec3f(), "table": []}, "missing binding 'data'"),
+    ({"data": np.zeros(2, np.float32), "factor": 1, "offset": vec3f(), "table": [],
+      "fctor": 2}, "unknown binding 'fctor'.*Did you mean 'factor'"),
+    ({"data": np.zeros(2, np.float64), "factor": 1, "offset": vec3f(), "table": []},
+     r"float64 array.*arr.astype\(np.float32\)"),
+    ({"data": [1.0, 2.0], "factor": 1, "offset": vec3f(), "table": []}, "needs a numpy array"),
+    ({"data": np.zeros(2, np.float32), "factor": "x", "offset": vec3f(), "table": []},
+     "uniform 'factor' is f32"),
+    ({"data": np.zeros(2, np.float32), "factor": 1, "offset": (1, 2), "table": []},
+     "uniform 'offset' is vec3f"),
+    ({"data": np.zeros(2, np.float32), "factor": 1, "offset": vec3f(), "table": [],
+      "local_invocation_index": 3}, "is a builtin"),
+])
+def test_bad_bindings_fail_before_any_invocation_runs(bindings, message):
+    ran.clear()
+    with pytest.raises(ash.BindingError, match=message) as info:
+        ash.run(scale, **bindings)
+    assert ran == []
+    assert "scale takes resources (data: Storage, factor: f32" in str(info.value) \
+        or "uniform" in str(info.value) or "array" in str(info.value)
+
+
+def test_storage_element_type_is_checked_when_declared():
+    @ash.compute(workgroup_size=1)
+    async def typed(buf: ash.Storage[u32]):
+        buf[0] = 1
+
+    with pytest.raises(ash.BindingError, match=r"declared Storage\[u32\]"):
+        ash.run(typed, buf=np.zeros(1, np.int32))
+    buf = np.zeros(1, np.uint32)
+    ash.run(typed, buf=buf)
+    assert buf[0] == 1
+
+
+def test_uniform_arrays_are_read_only_copies():
+    @ash.compute(workgroup_size=1)
+    async def writes_uniform(u: ash.Uniform):
+        u[0] = 1
+
+    with pytest.raises(ash.ShaderError, match="read-only"):
+        ash.run(writes_uniform, u=np.zeros(1, np.float32))
+
+
+def test_builtins_of_other_stages_are_rejected_at_decoration():
+    with pytest.raises(TypeError, match="'position' is not available in compute"):
+        @ash.compute(workgroup_size=1)
+        async def k(position):
+            pass
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"workgroups": (1, 2, 3, 4)}, "1 to 3 dimensions"),
+    ({"workgroups": -1}, "must not be negative"),
+    ({"workgroups": "x"}, "int or a tuple"),
+    ({"max_live_workgroups": 0}, "positive int"),
+])
+def test_bad_dispatch_sizes_are_clear_errors(kwargs, message):
+    with pytest.raises(ash.DispatchError, match=message):
+        ash.run(scale, **{"workgroups": 1, **kwargs}, data=np.zeros(2, np.float32), factor=1,
+                offset=vec3f(), table=[0, 0])
+
+
+def test_zero_workgroups_run_nothing():
+    ran.clear()
+    r = ash.run(scale, 0, data=np.zeros(2, np.float32), factor=1, offset=vec3f(), table=[0, 0])
+    assert ran == [] and r.counters.invocations == 0
+
+
+def test_calling_a_kernel_directly_explains_how_to_run_it():
+    with pytest.raises(TypeError, match="asyncshader.run"):
+        scale()

@@ -1,0 +1,129 @@
+"""Workgroup memory (var<workgroup>): per-workgroup instances, zero-init, types, pointers."""
+
+import numpy as np
+import pytest
+
+import asyncshader as ash
+from asyncshader import f32, u32, vec3u, vec4f
+
+counts = ash.workgroup(ash.array(u32, 4))
+total = ash.workgroup(f32)
+color = ash.workgroup(vec4f)
+colors = ash.workgroup(ash.array(vec4f, 2))
+hits = ash.workgroup(ash.atomic(u32))
+
+
+@ash.compute(workgroup_size=4)
+async def accumulate(out: ash.Storage, *, local_invocation_index: u32, workgroup_id: vec3u):
+    i = local_invocation_index
+    counts[i] += workgroup_id.x + 1  # starts from zero in every workgroup
+    await ash.atomic_add(hits, 1)
+    await ash.workgroup_barrier()
+    if i == 0:
+        out[workgroup_id.x] = counts.sum() * 100 + await ash.atomic_load(hits)
+
+
+@pytest.mark.parametrize("schedule", [ash.InOrder(), ash.Random(1), ash.Random(2)], ids=repr)
+@pytest.mark.parametrize("live", [1, 3])
+def test_each_workgroup_has_its_own_zero_initialised_memory(schedule, live):
+    out = np.zeros(6, np.uint32)
+    ash.run(accumulate, 6, out=out, schedule=schedule, max_live_workgroups=live)
+    assert out.tolist() == [(w + 1) * 4 * 100 + 4 for w in range(6)]
+
+
+def test_memory_left_by_a_previous_dispatch_is_zeroed():
+    counts[:] = 0xDEADBEEF
+    out = np.zeros(1, np.uint32)
+    ash.run(accumulate, 1, out=out)
+    assert out.tolist() == [404]
+
+
+@ash.compute(workgroup_size=2)
+async def scalars_and_vectors(out: ash.Storage, *, local_invocation_index: u32):
+    if local_invocation_index == 0:
+        total.value = 0.1
+        color.value = vec4f(1, 2, 3, 4)
+        colors[1] = vec4f(5, 6, 7, 8)
+    await ash.workgroup_barrier()
+    if local_invocation_index == 1:
+        c = color.value
+        out[0] = total.value
+        out[1] = c.w + colors[1].y
+        out[2] = colors[0].x  # zero-initialised
+
+
+def test_scalar_and_vector_variables_read_and_write_through_value():
+    out = np.zeros(3, np.float32)
+    ash.run(scalars_and_vectors, out=out)
+    assert out[0] == np.float32(0.1)  # stored as f32
+    assert out[1] == 10 and out[2] == 0
+    assert isinstance(colors[0], vec4f) and isinstance(color.value, vec4f)
+
+
+@ash.compute(workgroup_size=1)
+async def plain_access_to_atomic(out: ash.Storage):
+    out[0] = hits[()]
+
+
+def test_plain_access_to_an_atomic_variable_is_refused_with_the_fix():
+    with pytest.raises(ash.ShaderError, match="await atomic_load"):
+        ash.run(plain_access_to_atomic, out=np.zeros(1, np.uint32))
+    with pytest.raises(TypeError, match="atomic_store"):
+        hits.value = 3
+
+
+def test_workgroup_declarations_take_wgsl_types_only():
+    with pytest.raises(TypeError, match="use the WGSL type asyncshader.f32"):
+        ash.workgroup(float)
+    with pytest.raises(TypeError, match="takes a WGSL type"):
+        ash.workgroup("f32")
+    with pytest.raises(TypeError, match="atomic\\(\\) takes u32 or i32"):
+        ash.atomic(f32)
+    with pytest.raises(TypeError, match="positive int"):
+        ash.array(f32, 0)
+
+
+def test_workgroup_variables_are_found_through_called_functions_and_named():
+    from asyncshader.memory import find_workgroup_vars
+
+    def helper():
+        return counts[0]
+
+    async def shader():
+        helper()
+        return total.value
+
+    found = find_workgroup_vars(shader)
+    assert set(found) == {"counts", "total"}
+    assert counts.var_name == "counts"
+
+
+def test_arithmetic_on_a_workgroup_array_gives_plain_values():
+    result = counts + 1
+    assert type(result) is np.ndarray
+    assert type(counts.sum()) is not ash.WorkgroupVar
+
+
+def test_atomics_refuse_non_integer_or_non_atomic_memory():
+    @ash.compute(workgroup_size=1)
+    async def bad_float(buf: ash.Storage):
+        await ash.atomic_add(ash.ptr(buf, 0), 1)
+
+    with pytest.raises(ash.ShaderError, match="atomic<i32> or atomic<u32>"):
+        ash.run(bad_float, buf=np.zeros(1, np.float32))
+
+    @ash.compute(workgroup_size=1)
+    async def not_atomic(buf: ash.Storage):
+        await ash.atomic_add(ash.ptr(counts, 0), 1)
+
+    with pytest.raises(ash.ShaderError, match="declare it workgroup\\(atomic\\(u32\\)\\)"):
+        ash.run(not_atomic, buf=np.zeros(1, np.uint32))
+
+
+def test_atomic_index_out_of_range_reports_the_line_of_the_await():
+    @ash.compute(workgroup_size=1)
+    async def oob(buf: ash.Storage):
+        await ash.atomic_add(ash.ptr(buf, 5), 1)  # the line
+
+    with pytest.raises(ash.ShaderError, match=r"IndexError.*test_memory.py:\d+: await"):
+        ash.run(oob, buf=np.zeros(1, np.uint32))
