@@ -32,7 +32,7 @@ from .dispatch import (
 )
 from .errors import BindingError, DispatchError
 from .instruments import Instrument
-from .memory import WorkgroupMemory, find_workgroup_vars
+from .memory import TracedBuffer, WorkgroupMemory, find_workgroup_vars, trace_vars
 from .schedule import Strategy, as_strategy
 from .scheduler import Group, Invocation, Scheduler
 from .types import Vec, vec3u
@@ -194,8 +194,17 @@ class ComputeRun:
         self.wg_vars = list(find_workgroup_vars(kernel.fn).values())
         self.atomic_hooks = [i.atomic for i in self.instruments
                              if type(i).atomic is not Instrument.atomic]
+        self.access_hooks = [i.memory_access for i in self.instruments
+                             if i.wants_memory_access]
+        self.args = dict(self.bindings)
+        if self.access_hooks:  # storage buffers seen through access-reporting wrappers
+            self.args = {k: TracedBuffer(v, self) if _is_storage(v) else v
+                         for k, v in self.bindings.items()}
+            self.instruments.append(_TraceVars(self.wg_vars))
         self.scheduler = Scheduler(self._units(), self.strategy, self.instruments,
-                                   max_live=max_live_workgroups, single_scope=True)
+                                   max_live=max_live_workgroups, single_scope=True,
+                                   max_key=int(np.prod(self.groups)) * int(np.prod(
+                                       kernel.workgroup_size)))
 
     def _units(self) -> Iterator[Group]:
         kernel = self.kernel
@@ -203,7 +212,7 @@ class ComputeRun:
         gx, gy, gz = self.groups
         n = sx * sy * sz
         used = set(kernel.builtins)
-        call = _caller(kernel.fn, kernel.builtins, self.bindings)
+        call = _caller(kernel.fn, kernel.builtins, self.args)
         lidx = [np.uint32(l) for l in range(n)]
         lids = [(l % sx, (l // sx) % sy, l // (sx * sy)) for l in range(n)]
         lid_vecs = [_builtin_vec(*t) for t in lids] if "local_invocation_id" in used else lids
@@ -232,11 +241,33 @@ class ComputeRun:
             unit.size = n
             yield unit
 
+    def memory_access(self, memory: Any, index: Any, kind: str) -> None:
+        """Reports a plain load or store by the running invocation to the instruments."""
+        inv = self.scheduler.current
+        for hook in self.access_hooks:
+            hook(inv, memory, index, kind)
+
     def result(self) -> DispatchResult:
-        outputs = {k: v for k, v in self.bindings.items()
-                   if isinstance(v, np.ndarray) and v.flags.writeable}
+        outputs = {k: v for k, v in self.bindings.items() if _is_storage(v)}
         trace = make_trace(self.scheduler, self.kernel.identity, self.config, self.strategy)
         return DispatchResult(outputs=outputs, trace=trace, counters=counters(self.scheduler))
+
+
+def _is_storage(value: Any) -> bool:
+    return isinstance(value, np.ndarray) and value.flags.writeable
+
+
+class _TraceVars(Instrument):
+    """Switches the kernel's workgroup variables to access-reporting classes for one run."""
+
+    def __init__(self, variables: list) -> None:
+        self.variables = variables
+
+    def run_started(self, scheduler: Any) -> None:
+        trace_vars(self.variables, True)
+
+    def run_finished(self, scheduler: Any) -> None:
+        trace_vars(self.variables, False)
 
 
 _ARG_OF_BUILTIN = {"workgroup_id": "wid", "workgroup_index": "widx", "num_workgroups": "nwg",

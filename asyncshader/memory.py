@@ -29,6 +29,7 @@ class WorkgroupVar(np.ndarray):
 
     wgsl_type: Any = None
     var_name: str = "<workgroup variable>"
+    _run: Any = None  # the instrumented run whose hooks see this variable's accesses
 
     def __array_wrap__(self, arr: Any, context: Any = None, return_scalar: bool = False) -> Any:
         # results of arithmetic on a workgroup variable are plain values, not managed memory
@@ -39,11 +40,15 @@ class WorkgroupVar(np.ndarray):
     @property
     def value(self) -> Any:
         """The variable's value (for scalar and vector variables): a copy, like a WGSL load."""
+        if self._run is not None:
+            self._run.memory_access(self, (), "load")
         return _read_whole(self)
 
     @value.setter
     def value(self, v: Any) -> None:
-        self[...] = v
+        np.ndarray.__setitem__(self, ..., v)
+        if self._run is not None:
+            self._run.memory_access(self, (), "store")
 
     def __repr__(self) -> str:
         return f"<workgroup {self.var_name}: {_type_name(self.wgsl_type)} = {np.asarray(self)!r}>"
@@ -82,6 +87,71 @@ class WorkgroupAtomic(WorkgroupVar):
     @value.setter
     def value(self, v: Any) -> None:
         raise TypeError(f"{self.var_name} is atomic: use `await atomic_store({self.var_name}, v)`")
+
+
+class _Traced:
+    """Mixin for the instrumented classes: plain loads and stores are reported to the run."""
+
+    __slots__ = ()
+
+    def __getitem__(self, index: Any) -> Any:
+        value = super().__getitem__(index)  # type: ignore[misc]
+        if self._run is not None:  # type: ignore[attr-defined]
+            self._run.memory_access(self, index, "load")  # type: ignore[attr-defined]
+        return value
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        super().__setitem__(index, value)  # type: ignore[misc]
+        if self._run is not None:  # type: ignore[attr-defined]
+            self._run.memory_access(self, index, "store")  # type: ignore[attr-defined]
+
+
+_TRACED = {cls: type(f"Traced{cls.__name__}", (_Traced, cls), {"__module__": __name__})
+           for cls in (WorkgroupVar, WorkgroupVecArray)}
+_UNTRACED = {traced: cls for cls, traced in _TRACED.items()}
+
+
+def trace_vars(variables: list[WorkgroupVar], on: bool) -> None:
+    """Switches workgroup variables to (or back from) their access-reporting classes. Only
+    instrumented runs pay for Python-level indexing; atomic variables report through atomics."""
+    for v in variables:
+        table = _TRACED if on else _UNTRACED
+        if type(v) in table:
+            v.__class__ = table[type(v)]
+        if not on:
+            v._run = None
+
+
+class TracedBuffer:
+    """A storage buffer seen through an instrumented run: reports plain loads and stores. Events
+    name the underlying numpy array, as atomics do."""
+
+    __slots__ = ("array", "run")
+
+    def __init__(self, array: np.ndarray, run: Any) -> None:
+        self.array = array
+        self.run = run
+
+    def __getitem__(self, index: Any) -> Any:
+        value = self.array[index]
+        self.run.memory_access(self.array, index, "load")
+        return value
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        self.array[index] = value
+        self.run.memory_access(self.array, index, "store")
+
+    def __len__(self) -> int:
+        return len(self.array)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self.array if dtype is None else self.array.astype(dtype)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.array, name)
+
+    def __repr__(self) -> str:
+        return f"TracedBuffer({self.array!r})"
 
 
 def _read_whole(var: np.ndarray) -> Any:
@@ -155,11 +225,17 @@ def ptr(memory: Any, index: Any = ()) -> Ptr:
 def resolve_ptr(p: Any) -> tuple[Any, Any]:
     """(memory, index) for a Ptr, a ``(memory, index)`` tuple, or a whole variable."""
     if isinstance(p, Ptr):
-        return p.memory, p.index
-    if isinstance(p, tuple) and len(p) == 2:
-        return p[0], p[1]
-    if isinstance(p, np.ndarray):
+        memory, index = p.memory, p.index
+    elif isinstance(p, tuple) and len(p) == 2:
+        memory, index = p
+    elif isinstance(p, np.ndarray):
         return p, ()
+    else:
+        memory = None
+    if isinstance(memory, TracedBuffer):
+        return memory.array, index
+    if memory is not None:
+        return memory, index
     raise TypeError(f"expected a pointer: ptr(buffer, index), (buffer, index) or a workgroup "
                     f"variable, not {p!r}")
 
@@ -180,6 +256,9 @@ class WorkgroupMemory:
         """Makes this workgroup's contents current (saving ``previous``'s)."""
         if previous is not None and not previous.closed and previous is not self:
             previous.save()
+        if self.run is not None and self.run.access_hooks:
+            for v in self.vars:
+                v._run = self.run
         if self.saved is None:
             for v in self.vars:
                 np.ndarray.fill(v, 0)

@@ -106,7 +106,7 @@ class Trace:
     kernel: dict[str, Any]
     dispatch: dict[str, Any]
     strategy: dict[str, Any]
-    decisions: array = field(default_factory=lambda: array("q"))
+    decisions: array = field(default_factory=lambda: array("I"))
     canonical_tail: int = 0
     steps: int = 0
     decision_count: int = 0
@@ -150,7 +150,9 @@ class Trace:
             raise ValueError(f"trace version {doc.get('version')} is not supported by this "
                              f"asyncshader (reads version {TRACE_VERSION})")
         raw = zlib.decompress(base64.b64decode(doc["decisions"]))
-        decisions = array("q", np.frombuffer(raw, dtype="<i8").tolist())
+        values = np.frombuffer(raw, dtype="<i8")
+        code = "I" if values.size == 0 or (values.min() >= 0 and values.max() < 2**32) else "q"
+        decisions = array(code, values.tolist())
         return cls(kernel=doc["kernel"], dispatch=doc["dispatch"], strategy=doc["strategy"],
                    decisions=decisions, canonical_tail=doc["canonical_tail"],
                    steps=doc["steps"], decision_count=doc["decision_count"])

@@ -163,7 +163,8 @@ class Scheduler:
 
     def __init__(self, units: Iterator[Group], strategy: Any, instruments: list | tuple = (), *,
                  max_live: int = 1, checkpoint_every: int = 4096,
-                 max_points_per_invocation: int = 1_000_000, single_scope: bool = False) -> None:
+                 max_points_per_invocation: int = 1_000_000, single_scope: bool = False,
+                 max_key: int = 2**32 - 1) -> None:
         self.units = units
         self.strategy = strategy
         self.instruments = list(instruments)
@@ -176,8 +177,9 @@ class Scheduler:
         self.live: list[Group] = []
         self.exhausted = False
         self.current: Invocation | None = None
-        # trace of decisions: pairs (canonical picks before, key chosen); canonical = position 0
-        self.decisions = array("q")
+        # trace of decisions: pairs (canonical picks before, key chosen); canonical = position 0.
+        # 4-byte entries while keys fit (a 1M-invocation Random run makes ~10M decisions)
+        self.decisions = array("I" if max_key < 2**32 else "q")
         self.canonical_tail = 0
         # counters
         self.steps = 0
@@ -197,9 +199,14 @@ class Scheduler:
             hook(self)
         try:
             self.strategy.begin(self)
-            fast = (getattr(self.strategy, "in_order", False) and self.single_scope
-                    and not any(self._hooks.values()))
-            yield from (self._loop_in_order() if fast else self._loop())
+            fast = self.single_scope and not self.instruments
+            if fast and getattr(self.strategy, "in_order", False):
+                loop = self._loop_in_order()
+            elif fast and self.max_live == 1 and getattr(self.strategy, "uniform", None):
+                loop = self._loop_uniform()
+            else:
+                loop = self._loop()
+            yield from loop
             self.current = None
             if self.live:
                 raise self._deadlock()
@@ -221,7 +228,7 @@ class Scheduler:
         record = self.decisions.append
         hooks = self._hooks
         resumed, suspended = hooks["invocation_resumed"], hooks["invocation_suspended"]
-        observed = bool(resumed or suspended)
+        observed = bool(self.instruments)  # instruments need `current`, even for memory events
         canon = steps = 0
         next_checkpoint = self.checkpoint_every
         cur_unit = None
@@ -300,16 +307,15 @@ class Scheduler:
         decisions and errors as :meth:`_loop` with position-0 picks, one unit at a time."""
         live = self.live
         steps = 0
+        last_unit = None
         while True:
             self._fill()
             self.runnable.clear()  # this loop keeps its own batches
             if not live:
                 break
-            unit = live[0]
-            self._switch(None, unit)
+            unit = last_unit = self._switch(last_unit, live[0])
             others = sum(u.size for u in live) - unit.size  # unstarted, so all runnable
             batch = unit.members
-            valued = False
             prev: Any = _NOTHING  # the last rendezvous request seen (skips re-checking it)
             while batch:
                 arrived: list[Invocation] = []
@@ -344,38 +350,118 @@ class Scheduler:
                     arrive(inv)
                 batch_steps = len(batch) + extra
                 steps += batch_steps
-                if arrived:
-                    sites = _sites(arrived)
                 # decisions: all steps but those taken while only one invocation was runnable
                 self.canonical_tail += batch_steps - (1 + last_extra if others == 0 else 0)
                 self.steps = steps
-                unit.finished += finished
-                if not arrived:
-                    break
-                n = len(arrived)
-                if valued:
-                    for inv in arrived:
-                        inv.value = None
-                    valued = False
-                first = reqs[0]
-                if finished or sites.count(sites[0]) != n or (
-                        reqs.count(first) != n and any(r.op != first.op for r in reqs)):
-                    for inv, r, site in zip(arrived, reqs, sites):
-                        inv.req, inv.site = r, site
-                    unit.arrived = arrived
-                    raise self._divergence(unit)
-                if first.resolve is not None:
-                    for inv, r in zip(arrived, reqs):
-                        inv.req = r
-                    valued = True
-                self._resolve(unit, arrived, first)
-                batch = arrived
+                batch = self._end_round(unit, arrived, reqs, finished)
                 if steps >= self._next_checkpoint:
                     self._next_checkpoint = steps + self.checkpoint_every
                     self._checkpoint(unit)
                     yield
                     self._switch(None, unit)
             self._retire(unit)
+
+    def _loop_uniform(self) -> Iterator[None]:
+        """The uniform-random fast path (single scope, one live unit, no instruments): the same
+        picks, trace and errors as :meth:`_loop` with ``pos = int(uniform() * n)``."""
+        uniform = self.strategy.uniform
+        record = self.decisions.append
+        live = self.live
+        canon = steps = 0
+        last_unit = None
+        while True:
+            self._fill()
+            self.runnable.clear()  # this loop keeps its own rounds
+            if not live:
+                break
+            unit = last_unit = self._switch(last_unit, live[0])
+            runnable = list(unit.members)
+            prev: Any = _NOTHING
+            while runnable:
+                arrived: list[Invocation] = []
+                reqs: list = []
+                finished = 0
+                while runnable:
+                    n = len(runnable)
+                    if n > 1:
+                        pos = int(uniform() * n)
+                        inv = runnable[pos]
+                        if pos:
+                            record(canon)
+                            record(inv.key)
+                            canon = 0
+                        else:
+                            canon += 1
+                    else:
+                        pos = 0
+                        inv = runnable[0]
+                    pending = inv.pending
+                    if pending is None:
+                        value = inv.value
+                    else:
+                        inv.pending = None
+                        try:
+                            value = pending.apply(inv)
+                        except BaseException as exc:
+                            raise self._shader_error(inv, exc, suspended=True) from exc
+                    steps += 1
+                    try:
+                        req = inv.coro.send(value)
+                    except StopIteration:
+                        del runnable[pos]
+                        self._done(inv)
+                        finished += 1
+                        continue
+                    except BaseException as exc:
+                        raise self._shader_error(inv, exc) from exc
+                    if req is not prev:
+                        try:
+                            kind = req._ash_kind
+                        except AttributeError:
+                            raise self._foreign(inv, req) from None
+                        if kind is POINT:
+                            inv.pending = req
+                            self.points += 1
+                            inv.points += 1
+                            if inv.points > self.max_points:
+                                raise self._step_limit(inv)
+                            continue
+                        prev = req
+                    del runnable[pos]
+                    reqs.append(req)
+                    arrived.append(inv)
+                self.steps, self.canonical_tail = steps, canon
+                runnable = list(self._end_round(unit, arrived, reqs, finished))
+                if steps >= self._next_checkpoint:
+                    self._next_checkpoint = steps + self.checkpoint_every
+                    self._checkpoint(unit)
+                    yield
+                    self._switch(None, unit)
+            self._retire(unit)
+
+    def _end_round(self, unit: Group, arrived: list[Invocation], reqs: list,
+                   finished: int) -> list[Invocation]:
+        """Fast paths, after every member of ``unit`` arrived or finished: check uniformity,
+        resolve, and return the members (in key order) that run next (none when all finished)."""
+        unit.finished += finished
+        for m in unit.members:  # values handed out by the previous rendezvous were delivered
+            m.value = None
+        if not arrived:
+            return arrived
+        sites = _sites(arrived)
+        n = len(arrived)
+        first = reqs[0]
+        if finished or sites.count(sites[0]) != n or (
+                reqs.count(first) != n and any(r.op != first.op for r in reqs)):
+            for inv, r, site in zip(arrived, reqs, sites):
+                inv.req, inv.site = r, site
+            unit.arrived = arrived
+            raise self._divergence(unit)
+        if first.resolve is not None:
+            for inv, r in zip(arrived, reqs):
+                inv.req = r
+        self._resolve(unit, arrived, first)
+        return unit.members
 
     def _run_points(self, inv: Invocation, req: Any) -> tuple[Any, int]:
         """In-order: keeps running ``inv`` through scheduling points (atomics) until it reaches

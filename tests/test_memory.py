@@ -127,3 +127,56 @@ def test_atomic_index_out_of_range_reports_the_line_of_the_await():
 
     with pytest.raises(ash.ShaderError, match=r"IndexError.*test_memory.py:\d+: await"):
         ash.run(oob, buf=np.zeros(1, np.uint32))
+
+
+class Accesses(ash.Instrument):
+    wants_memory_access = True
+
+    def __init__(self):
+        self.events = []
+
+    def memory_access(self, inv, memory, index, kind):
+        name = getattr(memory, "var_name", None) or f"buffer{memory.shape}"
+        self.events.append((inv.key, name, index if isinstance(index, tuple) else int(index), kind))
+
+
+shared = ash.workgroup(ash.array(u32, 2))
+flag = ash.workgroup(u32)
+
+
+@ash.compute(workgroup_size=2)
+async def touches(buf: ash.Storage, *, local_invocation_index: u32):
+    i = local_invocation_index
+    shared[i] = buf[i] + 1
+    await ash.workgroup_barrier()
+    if i == 0:
+        flag.value = shared[1]
+    buf[i] = shared[1 - i]
+
+
+def test_an_instrument_that_asks_sees_every_plain_load_and_store_with_its_invocation():
+    rec = Accesses()
+    buf = np.array([10, 20], np.uint32)
+    ash.run(touches, buf=buf, instruments=[rec])
+    assert buf.tolist() == [21, 11]
+    assert rec.events == [
+        (0, "buffer(2,)", 0, "load"), (0, "shared", 0, "store"),
+        (1, "buffer(2,)", 1, "load"), (1, "shared", 1, "store"),
+        (0, "shared", 1, "load"), (0, "flag", (), "store"),
+        (0, "shared", 1, "load"), (0, "buffer(2,)", 0, "store"),
+        (1, "shared", 0, "load"), (1, "buffer(2,)", 1, "store"),
+    ]
+    # after the run the variables are plain again (no cost for uninstrumented runs)
+    assert type(shared) is ash.WorkgroupVar and shared._run is None
+
+
+def test_without_such_an_instrument_storage_is_the_callers_array_itself():
+    seen = []
+
+    @ash.compute(workgroup_size=1)
+    async def identity(buf: ash.Storage):
+        seen.append(buf)
+
+    buf = np.zeros(1, np.uint32)
+    ash.run(identity, buf=buf)
+    assert seen[0] is buf

@@ -195,3 +195,20 @@ def test_traces_and_outputs_do_not_depend_on_pythonhashseed():
     assert len(outputs) == 1
     values, decisions = json.loads(outputs.pop())
     assert values[0] == 3 * sum(range(16)) and decisions
+
+
+class Observer(ash.Instrument):
+    """Any instrument forces the general loop (the fast paths run without instruments)."""
+
+    def invocation_resumed(self, inv):
+        pass
+
+
+@pytest.mark.parametrize("schedule", [ash.InOrder(), ash.Random(0), ash.Random(7)], ids=repr)
+def test_the_fast_paths_make_exactly_the_decisions_of_the_general_loop(schedule):
+    fast, bufs_fast = run_racy(schedule)
+    general, bufs_general = run_racy(schedule, instruments=[Observer()])
+    assert fast.trace == general.trace
+    assert fast.counters == general.counters
+    for name in bufs_fast:
+        np.testing.assert_array_equal(bufs_fast[name], bufs_general[name])

@@ -1,0 +1,175 @@
+"""The teaching examples: every ``examples/*.py`` runs as a script, and the four core examples'
+``main()`` return values are checked against numpy (never against asyncshader's own output)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+ALL_EXAMPLES = sorted(p.name for p in EXAMPLES.glob("*.py") if not p.name.startswith("_"))
+
+#: Lines (substrings) each core example must print when run as a script.
+KEY_LINES = {
+    "reduce.py": ["Tree reduction of 70,000 float32 values", "match: yes"],
+    "prefix_sum.py": ["equal to np.cumsum: yes", "in 5 dispatches"],
+    "matmul.py": ["Tiled matmul: (20x28) @ (28x12)", "match: yes"],
+    "racy_counter.py": ["counter = 8  (correct, but only by luck)", "update(s) lost",
+                        "replayed it with ash.Replay(path)", "identical",
+                        "Random seeds [1, 2, 3, 4, 5, 6]: [8, 8, 8, 8, 8, 8]"],
+}
+#: Output that signals a failed comparison inside an example.
+BAD_MARKERS = ("match: NO", "np.cumsum: NO", "DIFFERENT")
+
+
+def load_example(name: str):
+    """Imports examples/<name> from its file path, as its own module."""
+    path = EXAMPLES / name
+    mod_name = f"asyncshader_example_{path.stem}"
+    if mod_name in sys.modules:
+        return sys.modules[mod_name]
+    spec = importlib.util.spec_from_file_location(mod_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[mod_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[mod_name]
+        raise
+    return module
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    return env
+
+
+def test_core_examples_exist():
+    for name in KEY_LINES:
+        assert name in ALL_EXAMPLES, f"examples/{name} is missing"
+
+
+# ------------------------------------------------------------------------- every example runs
+@pytest.mark.parametrize("name", ALL_EXAMPLES)
+def test_example_runs_as_script(name, tmp_path):
+    args = [str(tmp_path / "trace.json")] if name == "racy_counter.py" else []
+    proc = subprocess.run([sys.executable, f"examples/{name}", *args], cwd=ROOT, env=_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, f"examples/{name} failed:\n{proc.stdout}\n{proc.stderr}"
+    assert "Traceback" not in proc.stderr
+    assert proc.stdout.strip(), f"examples/{name} printed nothing"
+    for line in KEY_LINES.get(name, []):
+        assert line in proc.stdout, f"examples/{name}: expected {line!r} in:\n{proc.stdout}"
+    for bad in BAD_MARKERS:
+        assert bad not in proc.stdout, f"examples/{name} reported a mismatch:\n{proc.stdout}"
+
+
+@pytest.mark.parametrize("name", ALL_EXAMPLES)
+def test_example_has_docstring_and_main(name):
+    source = (EXAMPLES / name).read_text(encoding="utf-8")
+    assert 'if __name__ == "__main__":' in source
+    assert "../shared" not in source and "/work/shared" not in source
+    module = load_example(name)
+    assert module.__doc__ and len(module.__doc__.strip().splitlines()) >= 3, \
+        f"examples/{name} needs a module docstring that explains what it teaches"
+    assert callable(getattr(module, "main", None)), f"examples/{name} needs a main()"
+
+
+# ---------------------------------------------------------------- values, against numpy
+def numpy_tree_sum(values: np.ndarray, width: int) -> np.float32:
+    """The example's multi-pass tree reduction redone in numpy float32 (same order of adds)."""
+    data = values.astype(np.float32)
+    while True:
+        groups = -(-data.size // width)
+        blocks = np.zeros(groups * width, np.float32)
+        blocks[:data.size] = data
+        blocks = blocks.reshape(groups, width)
+        stride = width // 2
+        while stride:
+            blocks[:, :stride] += blocks[:, stride:2 * stride]
+            stride //= 2
+        data = blocks[:, 0].copy()
+        if groups == 1:
+            return data[0]
+
+
+def test_reduce_main_matches_numpy(capsys):
+    out = load_example("reduce.py").main()
+    values = out["values"]
+    assert values.dtype == np.float32 and values.size == 70_000
+    expected = values.sum(dtype=np.float64)
+    assert out["numpy_sum"] == pytest.approx(expected)
+    assert float(out["sum"]) == pytest.approx(expected, rel=1e-5)
+    # f32 bit-exact: the same tree of float32 additions, done by numpy
+    assert np.float32(out["sum"]).tobytes() == numpy_tree_sum(values, 256).tobytes()
+    assert out["dispatches"] == 3            # 70,000 -> 274 -> 2 -> 1
+    assert out["ok"] is True
+    assert "match: yes" in capsys.readouterr().out
+
+
+def test_prefix_sum_main_matches_cumsum(capsys):
+    out = load_example("prefix_sum.py").main()
+    block_in, multi_in = out["block_in"], out["multi_in"]
+    assert block_in.size == 64 and multi_in.size == 5000
+    # integer-valued float32 inputs: every prefix is exact, so equality is exact
+    np.testing.assert_array_equal(out["block_out"], np.cumsum(block_in.astype(np.int64)))
+    np.testing.assert_array_equal(out["multi_out"], np.cumsum(multi_in.astype(np.int64)))
+    assert out["multi_out"].dtype == np.float32
+    assert out["dispatches"] == 5            # scans of 5000, 79, 2 elements; 2 offset passes
+    assert out["ok"] is True
+    assert capsys.readouterr().out.count("equal to np.cumsum: yes") == 2
+
+
+def test_matmul_main_matches_numpy(capsys):
+    out = load_example("matmul.py").main()
+    a, b, c = out["a"], out["b"], out["c"]
+    assert a.shape == (20, 28) and b.shape == (28, 12) and c.shape == (20, 12)
+    assert c.dtype == np.float32
+    exact = a.astype(np.float64) @ b.astype(np.float64)
+    # f32 accumulation error bound: k * eps * sum |a||b|
+    bound = a.shape[1] * np.finfo(np.float32).eps * (np.abs(a) @ np.abs(b)).astype(np.float64)
+    assert np.all(np.abs(c - exact) <= bound + 1e-30)
+    np.testing.assert_allclose(c, a @ b, rtol=1e-4, atol=1e-4)
+    assert out["max_abs_error"] == pytest.approx(float(np.max(np.abs(c - exact))))
+    assert out["ok"] is True
+    assert "match: yes" in capsys.readouterr().out
+
+
+def test_racy_counter_main(tmp_path, capsys):
+    example = load_example("racy_counter.py")
+    trace_path = tmp_path / "failing.json"
+    out = example.main(trace_path)
+    n = out["n"]
+    assert n == 8
+    assert out["in_order"] == n                       # correct by luck
+    assert set(out["random_tickets"].values()) == {n}  # atomics never lose an update
+    random = out["random"]
+    assert sorted(random) == [1, 2, 3, 4, 5, 6]
+    assert all(1 <= v <= n for v in random.values())
+    assert min(random.values()) < n, "no Random seed exposed the lost update"
+    assert len(set(random.values())) >= 2, "different seeds should give different results"
+    # the explanation's invariant: the last store decides the counter (computed from the reads
+    # and the store order, independently of the final counter value)
+    for seed, run in out["random_runs"].items():
+        order, seen = run["order"], run["seen"]
+        assert sorted(order.tolist()) == list(range(n)), seed
+        assert run["counter"] == int(seen[int(np.argmax(order))]) + 1, seed
+    assert out["failing"] == min(random.values())
+    assert out["failing"] == random[out["failing_seed"]]
+    assert out["replayed"] == out["failing"]
+    assert out["replay_identical"] is True
+    doc = json.loads(trace_path.read_text(encoding="utf-8"))
+    assert doc["format"] == "asyncshader.trace"
+    assert doc["strategy"] == {"name": "random", "seed": out["failing_seed"]}
+    assert out["fixed"] == {s: n for s in random}
+    assert out["fixed_in_order"] == n
+    assert "update(s) lost" in capsys.readouterr().out
