@@ -44,24 +44,19 @@ _NOTHING = object()
 
 
 class Invocation:
-    """One shader invocation: its coroutine and its place in the groups."""
+    """One shader invocation: its coroutine and its place in the groups.
 
-    __slots__ = (
-        "coro",
-        "done",
-        "frame",
-        "groups",
-        "helper",
-        "info",
-        "key",
-        "lanes",
-        "pending",
-        "points",
-        "req",
-        "site",
-        "unit",
-        "value",
-    )
+    A plain class (not slotted) so that the fields most invocations never change are class
+    defaults: creating an invocation is on the hot path of every dispatch.
+    """
+
+    value: Any = None  # what the next resume sends (a resolver's result)
+    pending: Any = None  # a scheduling point to apply at the next resume
+    req: Any = None  # the rendezvous request it waits at
+    site: Any = None  # the call site of that rendezvous
+    done = False
+    points = 0  # scheduling points passed
+    helper = False  # fragment helper invocation: no side effects
 
     def __init__(self, key: int, coro: Any, groups: tuple, lanes: tuple, info: Any) -> None:
         self.key = key
@@ -70,14 +65,7 @@ class Invocation:
         self.unit = groups[0]
         self.groups = groups
         self.lanes = lanes
-        self.value = None
-        self.pending = None
-        self.req = None
-        self.site: Any = None
-        self.done = False
-        self.points = 0
         self.info = info
-        self.helper = False
 
     def __repr__(self) -> str:
         return self.info.describe(self)
@@ -136,6 +124,7 @@ class Group:
         "members",
         "scope",
         "size",
+        "valued",
     )
 
     def __init__(self, scope: int, index: int, label: str, lane_name: str,
@@ -149,6 +138,7 @@ class Group:
         self.label = label
         self.lane_name = lane_name
         self.context = context
+        self.valued = False  # members hold values a resolver handed out (fast paths)
 
     def __repr__(self) -> str:
         return f"<group {self.label}>"
@@ -444,8 +434,10 @@ class Scheduler:
         """Fast paths, after every member of ``unit`` arrived or finished: check uniformity,
         resolve, and return the members (in key order) that run next (none when all finished)."""
         unit.finished += finished
-        for m in unit.members:  # values handed out by the previous rendezvous were delivered
-            m.value = None
+        if unit.valued:  # the values the previous rendezvous handed out were delivered
+            unit.valued = False
+            for m in unit.members:
+                m.value = None
         if not arrived:
             return arrived
         sites = _sites(arrived)
@@ -460,6 +452,7 @@ class Scheduler:
         if first.resolve is not None:
             for inv, r in zip(arrived, reqs):
                 inv.req = r
+            unit.valued = True
         self._resolve(unit, arrived, first)
         return unit.members
 

@@ -80,6 +80,29 @@ def run_bare(inp, out, groups, mem, ids):
             batch = waiting
 
 
+def run_bare_random(inp, out, groups, seed=1):
+    """The typed bare trampoline, but each step picks a runnable coroutine uniformly at random
+    (as Random(seed) does): what random interleaving costs by itself."""
+    import random
+
+    uniform = random.Random(seed).random
+    mem, ids = np.zeros(N, np.float32), [np.uint32(i) for i in range(max(N, groups))]
+    for w in range(groups):
+        mem[:] = 0
+        runnable = [_bare_kernel(ids[i], ids[w], inp, out, mem) for i in range(N)]
+        while runnable:
+            waiting = []
+            while runnable:
+                pos = int(uniform() * len(runnable))
+                try:
+                    runnable[pos].send(None)
+                    waiting.append(runnable[pos])
+                except StopIteration:
+                    pass
+                del runnable[pos]
+            runnable = waiting
+
+
 def run_bare_plain(inp, out, groups):
     run_bare(inp.tolist(), out, groups, [0.0] * N, list(range(max(N, groups))))
 
@@ -115,6 +138,7 @@ def main(argv=None):
     variants = [
         ("bare trampoline (lists, ints)", lambda out: run_bare_plain(inp, out, g)),
         ("bare trampoline (f32 memory, u32 ids)", lambda out: run_bare_typed(inp, out, g)),
+        ("bare trampoline (f32, u32, random order)", lambda out: run_bare_random(inp, out, g)),
         ("asyncshader InOrder", lambda out: ash.run(reduce256, g, inp=inp, out=out)),
         ("asyncshader Random(seed=1)",
          lambda out: ash.run(reduce256, g, inp=inp, out=out, schedule=ash.Random(1))),
