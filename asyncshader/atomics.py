@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .memory import WorkgroupAtomic, WorkgroupVar, resolve_ptr
-from .traps import Point, suspend
+from .traps import Point, suspend, trap_function
 
 _MASK = 0xFFFFFFFF
 
@@ -103,56 +103,67 @@ def _atomic(op: str, p: Any, operand: Any = 0, compare: Any = None) -> Awaitable
     return suspend(AtomicOp(op, memory, index, operand, compare))
 
 
+@trap_function
 def atomic_load(p: Any) -> Awaitable[Any]:
     """WGSL ``atomicLoad(p)``: the current value."""
     return _atomic("atomic_load", p)
 
 
+@trap_function
 def atomic_store(p: Any, value: Any) -> Awaitable[None]:
     """WGSL ``atomicStore(p, v)``."""
     return _atomic("atomic_store", p, value)
 
 
+@trap_function
 def atomic_add(p: Any, value: Any) -> Awaitable[Any]:
     """WGSL ``atomicAdd(p, v)``: adds (wrapping), returns the old value."""
     return _atomic("atomic_add", p, value)
 
 
+@trap_function
 def atomic_sub(p: Any, value: Any) -> Awaitable[Any]:
     """WGSL ``atomicSub(p, v)``: subtracts (wrapping), returns the old value."""
     return _atomic("atomic_sub", p, value)
 
 
+@trap_function
 def atomic_max(p: Any, value: Any) -> Awaitable[Any]:
     """WGSL ``atomicMax(p, v)`` (signed for i32, unsigned for u32); returns the old value."""
     return _atomic("atomic_max", p, value)
 
 
+@trap_function
 def atomic_min(p: Any, value: Any) -> Awaitable[Any]:
     """WGSL ``atomicMin(p, v)`` (signed for i32, unsigned for u32); returns the old value."""
     return _atomic("atomic_min", p, value)
 
 
+@trap_function
 def atomic_and(p: Any, value: Any) -> Awaitable[Any]:
     """WGSL ``atomicAnd(p, v)``; returns the old value."""
     return _atomic("atomic_and", p, value)
 
 
+@trap_function
 def atomic_or(p: Any, value: Any) -> Awaitable[Any]:
     """WGSL ``atomicOr(p, v)``; returns the old value."""
     return _atomic("atomic_or", p, value)
 
 
+@trap_function
 def atomic_xor(p: Any, value: Any) -> Awaitable[Any]:
     """WGSL ``atomicXor(p, v)``; returns the old value."""
     return _atomic("atomic_xor", p, value)
 
 
+@trap_function
 def atomic_exchange(p: Any, value: Any) -> Awaitable[Any]:
     """WGSL ``atomicExchange(p, v)``: stores ``v``, returns the old value."""
     return _atomic("atomic_exchange", p, value)
 
 
+@trap_function
 def atomic_compare_exchange_weak(p: Any, compare: Any, value: Any
                                  ) -> Awaitable[AtomicCompareExchangeResult]:
     """WGSL ``atomicCompareExchangeWeak(p, cmp, v)``: stores ``v`` if the value equals ``cmp``;

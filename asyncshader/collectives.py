@@ -13,9 +13,9 @@ import numpy as np
 
 from .errors import BarrierDivergenceError, DivergenceError
 from .memory import WorkgroupAtomic, WorkgroupVar, _read_whole, resolve_ptr
-from .traps import Rendezvous, suspend
+from .traps import Rendezvous, suspend, trap_function
 
-WORKGROUP = 0  # scope of the workgroup group in compute dispatches
+WORKGROUP = "workgroup"  # the scope of workgroup collectives
 
 _BARRIER_HINT = ("call barriers in uniform control flow: every invocation of the workgroup must "
                  "reach the same barrier call (no early return, no barrier under a condition that "
@@ -33,17 +33,20 @@ _STORAGE_BARRIER = _Barrier("storage_barrier", WORKGROUP)
 _TEXTURE_BARRIER = _Barrier("texture_barrier", WORKGROUP)
 
 
+@trap_function
 def workgroup_barrier() -> Awaitable[None]:
     """WGSL ``workgroupBarrier()``: waits until every invocation of the workgroup reaches this
     barrier; orders workgroup memory. Must be reached in uniform control flow."""
     return suspend(_WORKGROUP_BARRIER)
 
 
+@trap_function
 def storage_barrier() -> Awaitable[None]:
     """WGSL ``storageBarrier()``: a workgroup control barrier that orders storage memory."""
     return suspend(_STORAGE_BARRIER)
 
 
+@trap_function
 def texture_barrier() -> Awaitable[None]:
     """WGSL ``textureBarrier()``: a workgroup control barrier that orders storage textures."""
     return suspend(_TEXTURE_BARRIER)
@@ -52,7 +55,7 @@ def texture_barrier() -> Awaitable[None]:
 def _uniform_load(values: list, group: Any) -> list:
     first = values[0]
     for v in values:
-        if v[0] is not first[0] or v[1] != first[1]:
+        if v[0] is not first[0] or not _same_index(v[1], first[1]):
             raise DivergenceError(
                 f"workgroup_uniform_load in {group.label}: the invocations passed different "
                 f"pointers ({_describe(first)} and {_describe(v)}). WGSL requires the pointer to "
@@ -60,7 +63,7 @@ def _uniform_load(values: list, group: Any) -> list:
     memory, index = first
     if isinstance(memory, WorkgroupAtomic):
         value = np.ndarray.__getitem__(memory, index)
-    elif index == ():
+    elif isinstance(index, tuple) and index == ():
         value = _read_whole(memory)
     else:
         value = memory[index]
@@ -69,11 +72,18 @@ def _uniform_load(values: list, group: Any) -> list:
     return [value] * len(values)
 
 
+def _same_index(a: Any, b: Any) -> bool:
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        return isinstance(a, tuple) and isinstance(b, tuple) and a == b
+    return bool(a == b)
+
+
 def _describe(p: tuple) -> str:
-    return f"{getattr(p[0], 'var_name', 'memory')}[{p[1]!r}]" if p[1] != () else \
-        getattr(p[0], "var_name", "memory")
+    name = getattr(p[0], "var_name", "memory")
+    return name if isinstance(p[1], tuple) and p[1] == () else f"{name}[{p[1]!r}]"
 
 
+@trap_function
 def workgroup_uniform_load(p: Any) -> Awaitable[Any]:
     """WGSL ``workgroupUniformLoad(p)``: barrier, load, barrier. Every invocation of the
     workgroup gets the same value of the workgroup variable ``p`` (a variable, ``ptr(var, i)``

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from .bindings import bind_resources, signature_params
+from .collectives import WORKGROUP
 from .dispatch import (
     DispatchResult,
     check_replay,
@@ -32,9 +33,10 @@ from .dispatch import (
 )
 from .errors import BindingError, DispatchError
 from .instruments import Instrument
-from .memory import TracedBuffer, WorkgroupMemory, find_workgroup_vars, trace_vars
+from .memory import WorkgroupMemory, find_workgroup_vars, trace_vars, traced_storage
 from .schedule import Strategy, as_strategy
 from .scheduler import Group, Invocation, Scheduler
+from .source_checks import check_awaits
 from .types import Vec, vec3u
 
 COMPUTE_BUILTINS = ("global_invocation_id", "local_invocation_id", "local_invocation_index",
@@ -94,6 +96,7 @@ class ComputeKernel:
         if not inspect.iscoroutinefunction(fn):
             raise TypeError(f"@compute needs an `async def` shader; {fn.__qualname__} is a plain "
                             "function. Fix: write `async def " + fn.__name__ + "(...)`.")
+        check_awaits(fn)
         self.fn = fn
         self.__wrapped_kernel__ = fn
         functools.update_wrapper(self, fn)  # type: ignore[arg-type]
@@ -170,7 +173,8 @@ class ComputeRun:
     """One compute dispatch: validated configuration and the lazily built workgroups."""
 
     def __init__(self, kernel: ComputeKernel, workgroups: Any, schedule: Any,
-                 max_live_workgroups: int, instruments: Any, bindings: dict[str, Any]) -> None:
+                 max_live_workgroups: int, instruments: Any, bindings: dict[str, Any],
+                 max_points_per_invocation: int = 1_000_000) -> None:
         if not isinstance(kernel, ComputeKernel):
             raise TypeError(f"expected a @compute kernel, got {kernel!r}"
                             + (" (decorate the async def with @asyncshader.compute(...))"
@@ -198,11 +202,12 @@ class ComputeRun:
                              if i.wants_memory_access]
         self.args = dict(self.bindings)
         if self.access_hooks:  # storage buffers seen through access-reporting wrappers
-            self.args = {k: TracedBuffer(v, self) if _is_storage(v) else v
+            self.args = {k: traced_storage(v, self) if _is_storage(v) else v
                          for k, v in self.bindings.items()}
             self.instruments.append(_TraceVars(self.wg_vars))
         self.scheduler = Scheduler(self._units(), self.strategy, self.instruments,
                                    max_live=max_live_workgroups, single_scope=True,
+                                   max_points_per_invocation=max_points_per_invocation,
                                    max_key=int(np.prod(self.groups)) * int(np.prod(
                                        kernel.workgroup_size)))
 
@@ -216,17 +221,17 @@ class ComputeRun:
         lidx = [np.uint32(l) for l in range(n)]
         lids = [(l % sx, (l // sx) % sy, l // (sx * sy)) for l in range(n)]
         lid_vecs = [_builtin_vec(*t) for t in lids] if "local_invocation_id" in used else lids
-        lanes = [(l,) for l in range(n)]
+        lanes = [{WORKGROUP: l} for l in range(n)]
         nwg = _builtin_vec(gx, gy, gz)
         want_gid = "global_invocation_id" in used or "global_invocation_index" in used
         gid = gidx = None
         ids = _Ids(kernel.workgroup_size, self.groups)
         for w in range(gx * gy * gz):
             wx, wy, wz = w % gx, (w // gx) % gy, w // (gx * gy)
-            unit = Group(0, w, f"workgroup_id=({wx},{wy},{wz})", "local_invocation_index",
-                         WorkgroupMemory(self.wg_vars, self))
+            unit = Group(WORKGROUP, w, f"workgroup_id=({wx},{wy},{wz})",
+                         "local_invocation_index", WorkgroupMemory(self.wg_vars, self))
             wid, widx = _builtin_vec(wx, wy, wz), np.uint32(w)
-            groups = (unit,)
+            groups = {WORKGROUP: unit}
             key0 = w * n
             members = []
             for l in range(n):
@@ -236,7 +241,7 @@ class ComputeRun:
                     gid = _builtin_vec(gix, giy, giz)
                     gidx = np.uint32(gix + giy * sx * gx + giz * sx * gx * sy * gy)
                 coro = call(wid, widx, nwg, lidx[l], lid_vecs[l], gid, gidx)
-                members.append(Invocation(key0 + l, coro, groups, lanes[l], ids))
+                members.append(Invocation(key0 + l, coro, unit, groups, lanes[l], ids))
             unit.members = members
             unit.size = n
             yield unit
@@ -289,34 +294,41 @@ def _caller(fn: Callable, builtins: list[str], bindings: dict[str, Any]) -> Call
 
 
 def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedule: Any = None,
-        max_live_workgroups: int = 1, instruments: Any = (), **bindings: Any) -> DispatchResult:
+        max_live_workgroups: int = 1, instruments: Any = (),
+        max_points_per_invocation: int = 1_000_000, **bindings: Any) -> DispatchResult:
     """Dispatches ``kernel`` over ``workgroups`` and runs it to completion (synchronously).
 
     WGSL/WebGPU's ``dispatchWorkgroups(x, y, z)``. ``schedule`` is a strategy (``InOrder()``, the
     default, ``Random(seed)``, ``Replay(trace)``), a :class:`~asyncshader.Trace` or a trace file
     path. Bindings are the kernel's resources by name: numpy arrays are storage buffers, written in
-    place; other values are uniforms. Returns a :class:`~asyncshader.DispatchResult`.
+    place; other values are uniforms. ``max_points_per_invocation`` bounds the scheduling points
+    (atomics) one invocation may pass, so that a spin loop that cannot finish is an error
+    (:class:`~asyncshader.StepLimitError`), not a hang. Returns a
+    :class:`~asyncshader.DispatchResult`.
     """
-    job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings)
+    job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings,
+                   max_points_per_invocation)
     drive(job.scheduler.run())
     return job.result()
 
 
 async def dispatch(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *,
                    schedule: Any = None, max_live_workgroups: int = 1, instruments: Any = (),
+                   max_points_per_invocation: int = 1_000_000,
                    **bindings: Any) -> DispatchResult:
     """The awaitable form of :func:`run`, for asyncio or trio (through anyio).
 
     It yields to the host event loop every few thousand steps, so ``anyio.fail_after`` and
     cancel scopes can stop a long dispatch.
     """
-    job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings)
+    job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings,
+                   max_points_per_invocation)
     await drive_async(job.scheduler.run())
     return job.result()
 
 
 def _prepare(kernel: Any, workgroups: Any, schedule: Any, max_live: int, instruments: Any,
-             bindings: dict[str, Any]) -> ComputeRun:
+             bindings: dict[str, Any], max_points: int) -> ComputeRun:
     if "workgroup_size" in bindings:
         raise BindingError("workgroup_size belongs to the kernel: @compute(workgroup_size=...)")
-    return ComputeRun(kernel, workgroups, schedule, max_live, instruments, bindings)
+    return ComputeRun(kernel, workgroups, schedule, max_live, instruments, bindings, max_points)

@@ -24,18 +24,23 @@ from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
 __all__ = ["Ptr", "WorkgroupMemory", "WorkgroupVar", "find_workgroup_vars", "ptr", "workgroup"]
 
 
-class WorkgroupVar(np.ndarray):
+class _Managed(np.ndarray):
+    """An array asyncshader manages; arithmetic on it gives plain values, not managed memory."""
+
+    _run: Any = None  # the instrumented run whose hooks see this array's accesses
+    _origin: Any = None  # the array that accesses are reported against (None: this one)
+
+    def __array_wrap__(self, arr: Any, context: Any = None, return_scalar: bool = False) -> Any:
+        if return_scalar:
+            return arr[()]
+        return np.asarray(arr)
+
+
+class WorkgroupVar(_Managed):
     """A ``var<workgroup>``: a numpy array whose contents belong to the running workgroup."""
 
     wgsl_type: Any = None
     var_name: str = "<workgroup variable>"
-    _run: Any = None  # the instrumented run whose hooks see this variable's accesses
-
-    def __array_wrap__(self, arr: Any, context: Any = None, return_scalar: bool = False) -> Any:
-        # results of arithmetic on a workgroup variable are plain values, not managed memory
-        if return_scalar:
-            return arr[()]
-        return np.asarray(arr)
 
     @property
     def value(self) -> Any:
@@ -96,14 +101,19 @@ class _Traced:
 
     def __getitem__(self, index: Any) -> Any:
         value = super().__getitem__(index)  # type: ignore[misc]
-        if self._run is not None:  # type: ignore[attr-defined]
-            self._run.memory_access(self, index, "load")  # type: ignore[attr-defined]
+        run = self._run  # type: ignore[attr-defined]
+        if run is not None:
+            origin = self._origin  # type: ignore[attr-defined]
+            run.memory_access(self if origin is None else origin, index, "load")
         return value
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        super().__setitem__(index, value)  # type: ignore[misc]
-        if self._run is not None:  # type: ignore[attr-defined]
-            self._run.memory_access(self, index, "store")  # type: ignore[attr-defined]
+        # through a plain view: numpy's subclass path would call our __getitem__ (a false load)
+        np.ndarray.__setitem__(self.view(np.ndarray), index, value)  # type: ignore[attr-defined]
+        run = self._run  # type: ignore[attr-defined]
+        if run is not None:
+            origin = self._origin  # type: ignore[attr-defined]
+            run.memory_access(self if origin is None else origin, index, "store")
 
 
 _TRACED = {cls: type(f"Traced{cls.__name__}", (_Traced, cls), {"__module__": __name__})
@@ -122,36 +132,16 @@ def trace_vars(variables: list[WorkgroupVar], on: bool) -> None:
             v._run = None
 
 
-class TracedBuffer:
-    """A storage buffer seen through an instrumented run: reports plain loads and stores. Events
-    name the underlying numpy array, as atomics do."""
+class TracedStorage(_Traced, _Managed):
+    """A storage buffer seen through an instrumented run: a view of the caller's array (writes
+    land there) that reports plain loads and stores, naming the caller's array as atomics do."""
 
-    __slots__ = ("array", "run")
 
-    def __init__(self, array: np.ndarray, run: Any) -> None:
-        self.array = array
-        self.run = run
-
-    def __getitem__(self, index: Any) -> Any:
-        value = self.array[index]
-        self.run.memory_access(self.array, index, "load")
-        return value
-
-    def __setitem__(self, index: Any, value: Any) -> None:
-        self.array[index] = value
-        self.run.memory_access(self.array, index, "store")
-
-    def __len__(self) -> int:
-        return len(self.array)
-
-    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        return self.array if dtype is None else self.array.astype(dtype)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.array, name)
-
-    def __repr__(self) -> str:
-        return f"TracedBuffer({self.array!r})"
+def traced_storage(array: np.ndarray, run: Any) -> TracedStorage:
+    view = array.view(TracedStorage)
+    view._origin = array
+    view._run = run
+    return view
 
 
 def _read_whole(var: np.ndarray) -> Any:
@@ -232,8 +222,8 @@ def resolve_ptr(p: Any) -> tuple[Any, Any]:
         return p, ()
     else:
         memory = None
-    if isinstance(memory, TracedBuffer):
-        return memory.array, index
+    if isinstance(memory, _Managed) and memory._origin is not None:
+        return memory._origin, index
     if memory is not None:
         return memory, index
     raise TypeError(f"expected a pointer: ptr(buffer, index), (buffer, index) or a workgroup "

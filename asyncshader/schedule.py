@@ -82,8 +82,10 @@ class Random(Strategy):
         self.seed = seed
 
     def begin(self, scheduler: Any) -> None:
-        # the core calls `uniform` directly: pos = int(uniform() * len(runnable)), like pick()
-        self.uniform = self._random = _random.Random(self.seed).random
+        self._random = _random.Random(self.seed).random
+        # the core may call `uniform` directly: pos = int(uniform() * n), exactly what pick()
+        # does; a subclass that overrides pick() does not offer it
+        self.uniform = self._random if type(self).pick is Random.pick else None
 
     def pick(self, runnable: list) -> int:
         return int(self._random() * len(runnable))
@@ -228,7 +230,8 @@ class Replay(Strategy):
         return ReplayMismatchError(f"replay diverged from the trace: {what}.{self.source_note}")
 
     def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "of": self.trace.strategy}
+        """The recorded run's strategy: a replay's trace equals the original trace."""
+        return dict(self.trace.strategy)
 
 
 def _key(inv: Any) -> int:

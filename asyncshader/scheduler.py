@@ -30,6 +30,7 @@ from types import CoroutineType
 from typing import Any
 
 from .errors import (
+    AsyncShaderError,
     DeadlockError,
     DivergenceError,
     ForeignAwaitError,
@@ -58,13 +59,14 @@ class Invocation:
     points = 0  # scheduling points passed
     helper = False  # fragment helper invocation: no side effects
 
-    def __init__(self, key: int, coro: Any, groups: tuple, lanes: tuple, info: Any) -> None:
+    def __init__(self, key: int, coro: Any, unit: Group, groups: dict[str, Group],
+                 lanes: dict[str, int], info: Any) -> None:
         self.key = key
         self.coro = coro
         self.frame = coro.cr_frame
-        self.unit = groups[0]
-        self.groups = groups
-        self.lanes = lanes
+        self.unit = unit  # the top-level group: it owns the memory context
+        self.groups = groups  # scope name -> group (the unit is one of them)
+        self.lanes = lanes  # scope name -> this invocation's lane in that group
         self.info = info
 
     def __repr__(self) -> str:
@@ -112,7 +114,8 @@ def _sites(members: list[Invocation]) -> list:
 
 
 class Group:
-    """Members that meet at rendezvous: a workgroup (scope 0), a quad, a subgroup."""
+    """Members that meet at rendezvous. ``scope`` names the kind of group (the front-end picks
+    the names: ``"workgroup"``, ``"quad"``); a request's scope selects the group."""
 
     __slots__ = (
         "arrived",
@@ -127,7 +130,7 @@ class Group:
         "valued",
     )
 
-    def __init__(self, scope: int, index: int, label: str, lane_name: str,
+    def __init__(self, scope: str, index: int, label: str, lane_name: str,
                  context: Any = None) -> None:
         self.scope = scope
         self.index = index
@@ -280,7 +283,9 @@ class Scheduler:
             else:
                 del runnable[pos]
                 inv.req = req
-                group = inv.groups[req.scope]
+                group = inv.groups.get(req.scope)
+                if group is None:
+                    raise self._no_group(inv, req)
                 arrived = group.arrived
                 arrived.append(inv)
                 if len(arrived) + group.finished == group.size:
@@ -335,6 +340,8 @@ class Scheduler:
                             if req is None:
                                 finished += 1
                                 continue
+                        if req.scope != unit.scope:
+                            raise self._no_group(inv, req)
                         prev = req
                     deposit(req)
                     arrive(inv)
@@ -416,6 +423,8 @@ class Scheduler:
                             if inv.points > self.max_points:
                                 raise self._step_limit(inv)
                             continue
+                        if req.scope != unit.scope:
+                            raise self._no_group(inv, req)
                         prev = req
                     del runnable[pos]
                     reqs.append(req)
@@ -491,7 +500,7 @@ class Scheduler:
         if unit.context is not None:
             unit.context.exit()
         for m in unit.members:
-            m.groups = m.unit = None
+            m.groups = m.unit = None  # type: ignore[assignment]
         unit.members = []
 
     def _done(self, inv: Invocation) -> None:
@@ -525,21 +534,12 @@ class Scheduler:
             cur.context.save()
         return None
 
-    def _arrive(self, inv: Invocation, req: Any) -> None:
-        inv.req = req
-        inv.site = _site(inv)
-        group = inv.groups[req.scope]
-        arrived = group.arrived
-        arrived.append(inv)
-        if len(arrived) + group.finished == group.size:
-            self._complete(group)
-
     def _finished(self, inv: Invocation) -> None:
         inv.done = True
         for hook in self._hooks["invocation_finished"]:
             hook(inv)
         inv.coro = None
-        for group in inv.groups:
+        for group in inv.groups.values():
             group.finished += 1
             if group.arrived and len(group.arrived) + group.finished == group.size:
                 self._complete(group)  # raises: somebody returned while others wait
@@ -697,6 +697,14 @@ class Scheduler:
             "A shader may only await asyncshader operations (workgroup_barrier(), atomic_add(), "
             "dpdx(), ...); the scheduler cannot run other event loops' awaitables. Fix: call the "
             "code without awaiting it, or use the asyncshader operation it stands for.")
+
+    def _no_group(self, inv: Invocation, req: Any) -> AsyncShaderError:
+        name, line, text = inv.position()
+        have = ", ".join(inv.groups) or "none"
+        return AsyncShaderError(
+            f"invocation {inv} called {req.op}() at {_short(name)}:{line}: {text}\n"
+            f"{req.op}() works on a {req.scope} group, and this dispatch has none (its groups: "
+            f"{have}). {getattr(req, 'no_group_hint', '')}".rstrip())
 
     def _step_limit(self, inv: Invocation) -> StepLimitError:
         name, line, text = inv.position()

@@ -4,7 +4,7 @@ A shader coroutine suspends by awaiting :func:`suspend` with a request object; t
 the request and decides what happens. There are two kinds of request, and the scheduler core knows
 nothing else about them:
 
-* :class:`Rendezvous`: the invocation blocks until every member of its group (selected by
+* :class:`Rendezvous`: the invocation blocks until every member of its group (named by
   ``scope``) stands at the same rendezvous (same ``op``, same call site); then ``resolve`` turns
   the values the members deposited into the value each member gets back.
 * :class:`Point`: a scheduling point. The invocation stays runnable; when the schedule next picks
@@ -32,14 +32,14 @@ class Rendezvous:
     """A request to meet the other members of a group.
 
     ``op`` names the operation for messages and for matching (members at different ops or call
-    sites diverge); ``scope`` selects the group (0 is the dispatch's top-level group, e.g. the
-    workgroup); ``value`` is what this member deposits; ``resolve`` computes the results.
+    sites diverge); ``scope`` names the group (``"workgroup"``, ``"quad"``); ``value`` is what
+    this member deposits; ``resolve`` computes the results.
     """
 
     __slots__ = ("op", "resolve", "scope", "value")
     _ash_kind = RENDEZVOUS
 
-    def __init__(self, op: str, scope: int, value: Any = None,
+    def __init__(self, op: str, scope: str, value: Any = None,
                  resolve: Resolver | None = None) -> None:
         self.op = op
         self.scope = scope
@@ -60,6 +60,13 @@ class Point:
     def apply(self, invocation: Any) -> Any:
         """Performs the operation for ``invocation``; the result is the ``await``'s value."""
         return None
+
+
+def trap_function(fn: Any) -> Any:
+    """Marks a public function that returns a trap, so that decorators can check that every call
+    to it in a shader is awaited (:mod:`asyncshader.source_checks`)."""
+    fn.__ash_trap__ = True
+    return fn
 
 
 @types.coroutine

@@ -69,7 +69,7 @@ def _to_u32(x: Any) -> np.uint32:
     if isinstance(x, (int, np.integer)):
         return np.uint32(int(x) & _MASK)
     if isinstance(x, (float, np.floating)):  # WGSL: truncate toward zero, then clamp to the range
-        return np.uint32(min(max(int(x), 0), _MASK)) if x == x else np.uint32(0)
+        return np.uint32(int(min(max(float(x), 0.0), 4294967295.0))) if x == x else np.uint32(0)
     return np.uint32(1 if x else 0)
 
 
@@ -77,7 +77,8 @@ def _to_i32(x: Any) -> np.int32:
     if isinstance(x, (int, np.integer)):
         return np.int32(((int(x) + 0x80000000) & _MASK) - 0x80000000)
     if isinstance(x, (float, np.floating)):
-        return np.int32(min(max(int(x), -0x80000000), 0x7FFFFFFF)) if x == x else np.int32(0)
+        return np.int32(int(min(max(float(x), -2147483648.0), 2147483647.0))) if x == x \
+            else np.int32(0)
     return np.int32(1 if x else 0)
 
 
@@ -261,13 +262,26 @@ _CMPS = {"lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 
 
 def _operand(self: Vec, o: Any) -> Any:
-    """Checks a vector operand's type; returns it, or a tuple of a broadcast scalar."""
+    """Checks a vector operand's type; returns it, or a broadcast scalar of the vector's type."""
     if isinstance(o, Vec):
         if o.size != self.size or o.kind != self.kind:
             raise TypeError(f"cannot combine {type(self).__name__} with {type(o).__name__}: "
                             f"convert one side first, e.g. {type(self).__name__}(other)")
         return o
-    return _Splat(o)
+    return _Splat(_scalar_operand(self, o))
+
+
+def _scalar_operand(self: Vec, o: Any) -> Any:
+    """A scalar operand converted to the vector's component type, as WGSL's abstract literals
+    convert; a float with an integer vector is refused (WGSL has no implicit conversion)."""
+    kind = self.kind
+    if kind == "f":
+        return np.float32(o)
+    if isinstance(o, (float, np.floating)) and kind in "iu":
+        raise TypeError(f"cannot combine {type(self).__name__} with a float ({o!r}): WGSL "
+                        f"does not convert implicitly; use vec{self.size}f(v) or "
+                        f"{_SCALAR_BY_KIND[kind].wgsl}(x)")
+    return _CONVERT[kind](o)
 
 
 class _Splat:
@@ -299,34 +313,32 @@ def _gen_vec(n: int, kind: str) -> dict[str, Any]:
         ops.update({"lshift": "<<", "rshift": ">>"})
     elif kind == "b":
         ops = dict(_BITOPS)
+    def method(name: str, prep: str, expr: Any, make: str = "_R") -> str:
+        body = ", ".join(expr(c) for c in names)
+        return f"\ndef {name}(self, o):\n    o = {prep}\n    return {make}._make({body})\n"
+
+    same, rscalar = "_operand(self, o)", "_Splat(_scalar(self, o))"
     for name, sym in ops.items():
-        shift = name in ("lshift", "rshift")
-        rhs = (lambda c: f"(o.{c} & 31)") if shift else (lambda c: f"o.{c}")
-        src += (f"\ndef __{name}__(self, o):\n    o = _operand(self, o)\n    return _R._make("
-                + ", ".join(f"self.{c} {sym} {rhs(c)}" for c in names) + ")\n")
-        src += (f"\ndef __r{name}__(self, o):\n    o = _Splat(o)\n    return _R._make("
-                + ", ".join(f"o.{c} {sym} self.{c}" for c in names) + ")\n")
+        rhs = "& 31" if name in ("lshift", "rshift") else ""  # WGSL: shift modulo bit width
+        src += method(f"__{name}__", same,
+                      lambda c, sym=sym, rhs=rhs: f"self.{c} {sym} (o.{c} {rhs})")
+        src += method(f"__r{name}__", rscalar, lambda c, sym=sym: f"o.{c} {sym} self.{c}")
     for name, sym in _CMPS.items():
-        src += (f"\ndef __{name}__(self, o):\n    o = _operand(self, o)\n    return _B._make("
-                + ", ".join(f"self.{c} {sym} o.{c}" for c in names) + ")\n")
+        src += method(f"__{name}__", same, lambda c, sym=sym: f"self.{c} {sym} o.{c}", "_B")
     if kind in "iu":  # WGSL integer / and % truncate (and never trap)
         for name, fn in (("truediv", "_idiv"), ("mod", "_irem")):
-            src += (f"\ndef __{name}__(self, o):\n    o = _operand(self, o)\n    return _R._make("
-                    + ", ".join(f"{fn}(self.{c}, o.{c})" for c in names) + ")\n")
-            src += (f"\ndef __r{name}__(self, o):\n    o = _Splat(_conv(o))\n    return _R._make("
-                    + ", ".join(f"{fn}(o.{c}, self.{c})" for c in names) + ")\n")
+            src += method(f"__{name}__", same, lambda c, fn=fn: f"{fn}(self.{c}, o.{c})")
+            src += method(f"__r{name}__", rscalar, lambda c, fn=fn: f"{fn}(o.{c}, self.{c})")
         src += "\ndef __invert__(self):\n    return _R._make(" + ", ".join(
             f"~self.{c}" for c in names) + ")\n"
     elif kind == "f":  # WGSL float %: e1 - e2 * trunc(e1 / e2), which is C fmod
-        src += ("\ndef __truediv__(self, o):\n    o = _operand(self, o)\n    return _R._make("
-                + ", ".join(f"self.{c} / o.{c}" for c in names) + ")\n")
-        src += ("\ndef __rtruediv__(self, o):\n    o = _Splat(o)\n    return _R._make("
-                + ", ".join(f"o.{c} / self.{c}" for c in names) + ")\n")
-        src += ("\ndef __mod__(self, o):\n    o = _operand(self, o)\n    return _R._make("
-                + ", ".join(f"_fmod(self.{c}, o.{c})" for c in names) + ")\n")
+        src += method("__truediv__", same, lambda c: f"self.{c} / o.{c}")
+        src += method("__rtruediv__", rscalar, lambda c: f"o.{c} / self.{c}")
+        src += method("__mod__", same, lambda c: f"_fmod(self.{c}, o.{c})")
     ns: dict[str, Any] = {
         "_flatten": _flatten, "_conv": conv, "_new": object.__new__, "_operand": _operand,
         "_Splat": _Splat, "Vec": Vec, "_idiv": _idiv, "_irem": _irem, "_fmod": np.fmod,
+        "_scalar": _scalar_operand,
         "_isvec": lambda a: builtins.any(isinstance(x, (Vec, tuple, list)) for x in a),
     }
     helpers = set(ns)

@@ -137,7 +137,9 @@ class Accesses(ash.Instrument):
 
     def memory_access(self, inv, memory, index, kind):
         name = getattr(memory, "var_name", None) or f"buffer{memory.shape}"
-        self.events.append((inv.key, name, index if isinstance(index, tuple) else int(index), kind))
+        if not isinstance(index, (tuple, slice)):
+            index = int(index)
+        self.events.append((inv.key, name, index, kind))
 
 
 shared = ash.workgroup(ash.array(u32, 2))
@@ -180,3 +182,31 @@ def test_without_such_an_instrument_storage_is_the_callers_array_itself():
     buf = np.zeros(1, np.uint32)
     ash.run(identity, buf=buf)
     assert seen[0] is buf
+
+
+def test_instrumented_storage_behaves_like_the_array_itself():
+    @ash.compute(workgroup_size=1)
+    async def doubles(buf: ash.Storage):
+        buf[:] = buf * 2
+        await ash.atomic_add(ash.ptr(buf, 0), 1)
+
+    rec = Accesses()
+    buf = np.array([1, 2], np.uint32)
+    ash.run(doubles, buf=buf, instruments=[rec])
+    assert buf.tolist() == [3, 4]
+    # whole-array arithmetic reads through numpy, not indexing: only the store is reported
+    assert rec.events == [(0, "buffer(2,)", slice(None), "store")]
+
+
+def test_workgroup_uniform_load_accepts_a_u32_index():
+    table = ash.workgroup(ash.array(u32, 4))
+
+    @ash.compute(workgroup_size=4)
+    async def loads(out: ash.Storage, *, local_invocation_index: u32, workgroup_id: vec3u):
+        table[local_invocation_index] = local_invocation_index * 10
+        out[local_invocation_index] = await ash.workgroup_uniform_load(
+            ash.ptr(table, workgroup_id.x + 2))
+
+    out = np.zeros(4, np.uint32)
+    ash.run(loads, out=out)
+    assert out.tolist() == [20, 20, 20, 20]

@@ -212,3 +212,18 @@ def test_the_fast_paths_make_exactly_the_decisions_of_the_general_loop(schedule)
     assert fast.counters == general.counters
     for name in bufs_fast:
         np.testing.assert_array_equal(bufs_fast[name], bufs_general[name])
+
+
+def test_a_replayed_run_has_the_same_trace_as_the_original():
+    original, _ = run_racy(ash.Random(6))
+    replayed, _ = run_racy(ash.Replay(original.trace))
+    assert replayed.trace == original.trace
+
+
+def test_a_random_subclass_that_overrides_pick_is_asked():
+    class Last(ash.Random):
+        def pick(self, runnable):
+            return len(runnable) - 1
+
+    _, bufs = run_racy(Last(0))
+    assert bufs["log"].tolist() == list(range(7, -1, -1))

@@ -164,14 +164,12 @@ async def spins_forever(flag: ash.Storage):
         pass
 
 
-def test_a_spin_loop_that_cannot_finish_hits_the_step_limit_instead_of_hanging():
-    from asyncshader.compute import ComputeRun
-    from asyncshader.dispatch import drive
-
-    job = ComputeRun(spins_forever, 1, ash.Random(0), 1, (), {"flag": np.zeros(1, np.uint32)})
-    job.scheduler.max_points = 500
-    with pytest.raises(ash.StepLimitError, match="500 scheduling points"):
-        drive(job.scheduler.run())
+@pytest.mark.parametrize("schedule", [ash.InOrder(), ash.Random(0)], ids=repr)
+def test_a_spin_loop_that_cannot_finish_hits_the_step_limit_instead_of_hanging(schedule):
+    with pytest.raises(ash.StepLimitError, match="500 scheduling points") as info:
+        ash.run(spins_forever, flag=np.zeros(1, np.uint32), schedule=schedule,
+                max_points_per_invocation=500)
+    assert "spin loop" in str(info.value) and "atomic_load" in str(info.value)
 
 
 # --------------------------------------------------------------------------------- deadlock

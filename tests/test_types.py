@@ -107,3 +107,18 @@ def test_vectors_convert_to_numpy_and_store_into_buffers():
     buf[1] = vec3f(1, 2, 3)
     assert buf[1].tolist() == [1, 2, 3]
     assert np.asarray(vec3u(1, 2, 3)).dtype == np.uint32
+
+
+def test_scalar_operands_take_the_vector_component_type():
+    assert isinstance((vec3f(1, 2, 3) * u32(2)).x, np.float32)
+    assert (vec3u(1, 2, 3) + 1) == vec3u(2, 3, 4) and isinstance((vec3u(1) + 1).x, np.uint32)
+    with pytest.raises(TypeError, match="cannot combine vec3u with a float"):
+        vec3u(1) + 1.5
+    with pytest.raises(TypeError, match="cannot combine vec3i with a float"):
+        2.5 * vec3i(1)
+
+
+def test_float_to_integer_conversion_clamps_infinities():
+    assert u32(float("inf")) == 4294967295 and u32(float("-inf")) == 0
+    assert i32(float("inf")) == 2147483647 and i32(float("-inf")) == -2147483648
+    assert u32(float("nan")) == 0
