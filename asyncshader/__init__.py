@@ -18,7 +18,7 @@ from .atomics import (
     atomic_sub,
     atomic_xor,
 )
-from .bindings import Storage, Uniform
+from .bindings import Input, Storage, Uniform
 from .collectives import (
     storage_barrier,
     texture_barrier,
@@ -26,12 +26,24 @@ from .collectives import (
     workgroup_uniform_load,
 )
 from .compute import ComputeKernel, compute, dispatch, run
+from .derivatives import (
+    dpdx,
+    dpdx_coarse,
+    dpdx_fine,
+    dpdy,
+    dpdy_coarse,
+    dpdy_fine,
+    fwidth,
+    fwidth_coarse,
+    fwidth_fine,
+)
 from .dispatch import Counters, DispatchResult
 from .errors import (
     AsyncShaderError,
     BarrierDivergenceError,
     BindingError,
     DeadlockError,
+    DerivativeUniformityError,
     DispatchError,
     DivergenceError,
     ForeignAwaitError,
@@ -39,8 +51,17 @@ from .errors import (
     ShaderError,
     StepLimitError,
 )
+from .fragment import (
+    FragmentResult,
+    FragmentShader,
+    discard,
+    dispatch_fragments,
+    fragment,
+    run_fragments,
+)
 from .instruments import Instrument
 from .memory import Ptr, WorkgroupVar, ptr, workgroup
+from .quads import quad_broadcast, quad_swap_diagonal, quad_swap_x, quad_swap_y
 from .schedule import InOrder, Random, Replay, Strategy, Trace
 from .types import (
     all,
@@ -73,9 +94,13 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AsyncShaderError", "AtomicCompareExchangeResult", "BarrierDivergenceError", "BindingError",
-    "ComputeKernel", "Counters", "DeadlockError", "DispatchError", "DispatchResult",
+    "ComputeKernel", "Counters", "DeadlockError", "DerivativeUniformityError", "DispatchError",
+    "DispatchResult", "dpdx", "dpdx_coarse", "dpdx_fine", "dpdy", "dpdy_coarse", "dpdy_fine",
+    "fwidth", "fwidth_coarse", "fwidth_fine", "quad_broadcast", "quad_swap_diagonal",
+    "quad_swap_x", "quad_swap_y",
     "DivergenceError", "ForeignAwaitError", "InOrder", "Instrument", "Ptr", "Random", "Replay",
-    "ReplayMismatchError", "ShaderError", "StepLimitError", "Storage", "Strategy", "Trace",
+    "FragmentResult", "FragmentShader", "Input", "discard", "dispatch_fragments", "fragment",
+    "run_fragments", "ReplayMismatchError", "ShaderError", "StepLimitError", "Storage", "Strategy", "Trace",
     "Uniform", "WorkgroupVar", "all", "any", "array", "atomic", "atomic_add", "atomic_and",
     "atomic_compare_exchange_weak", "atomic_exchange", "atomic_load", "atomic_max", "atomic_min",
     "atomic_or", "atomic_store", "atomic_sub", "atomic_xor", "bool_", "compute", "dispatch",

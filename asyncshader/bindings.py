@@ -37,6 +37,13 @@ class Storage(metaclass=_Marker):
     element: Any = None
 
 
+class Input(metaclass=_Marker):
+    """Annotation for a per-pixel fragment input (WGSL ``@location``): a numpy array shaped
+    (height, width) or (height, width, n), or a callable ``(x, y) -> value``."""
+
+    element: Any = None
+
+
 class Uniform(metaclass=_Marker):
     """Annotation for a uniform parameter (``var<uniform>``): any value, read-only."""
 

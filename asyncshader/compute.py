@@ -24,6 +24,7 @@ from .bindings import bind_resources, signature_params
 from .collectives import WORKGROUP
 from .dispatch import (
     DispatchResult,
+    check_derivative_mode,
     check_replay,
     counters,
     drive,
@@ -33,7 +34,8 @@ from .dispatch import (
 )
 from .errors import BindingError, DispatchError
 from .instruments import Instrument
-from .memory import WorkgroupMemory, find_workgroup_vars, trace_vars, traced_storage
+from .memory import WorkgroupMemory, scan_kernel, trace_vars, traced_storage
+from .quads import QUAD
 from .schedule import Strategy, as_strategy
 from .scheduler import Group, Invocation, Scheduler
 from .source_checks import check_awaits
@@ -92,7 +94,8 @@ class ComputeKernel:
 
     stage = "compute"
 
-    def __init__(self, fn: Callable, workgroup_size: Any, derivatives: str | None) -> None:
+    def __init__(self, fn: Callable, workgroup_size: Any, derivatives: str | None,
+                 strict: bool = False) -> None:
         if not inspect.iscoroutinefunction(fn):
             raise TypeError(f"@compute needs an `async def` shader; {fn.__qualname__} is a plain "
                             "function. Fix: write `async def " + fn.__name__ + "(...)`.")
@@ -107,7 +110,19 @@ class ComputeKernel:
         if derivatives not in (None, "quads", "linear"):
             raise DispatchError(f"derivatives must be None, 'quads' or 'linear', got "
                                 f"{derivatives!r}")
+        sx, sy, sz = self.workgroup_size
+        if derivatives == "quads" and (sx % 2 or sy % 2):
+            raise DispatchError(
+                f"derivatives='quads' groups local ids (2x+i, 2y+j, z) into quads, so "
+                f"workgroup_size x and y must be even; got {self.workgroup_size} (VUID-"
+                "StandaloneSpirv-DerivativeGroupQuadsKHR-10151)")
+        if derivatives == "linear" and (sx * sy * sz) % 4:
+            raise DispatchError(
+                f"derivatives='linear' groups local indices 4n..4n+3 into quads, so the "
+                f"workgroup must hold a multiple of 4 invocations; got {self.workgroup_size} = "
+                f"{sx * sy * sz} (VUID-StandaloneSpirv-DerivativeGroupLinearKHR-10152)")
         self.derivatives = derivatives
+        self.strict = strict
         self.params = signature_params(fn)
         for name, p in self.params.items():
             if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY):
@@ -118,6 +133,13 @@ class ComputeKernel:
                                 f"compute shaders ({OTHER_STAGE_BUILTINS[name]} builtin)")
         self.builtins = [n for n in self.params if n in COMPUTE_BUILTINS]
         self.identity = kernel_identity(fn)
+        self.wg_vars, uses = scan_kernel(fn)
+        self.uses_quad_ops = any(getattr(f, "__ash_needs_quads__", False) for f in uses)
+        if self.uses_quad_ops and derivatives is None and (sx * sy * sz) % 4:
+            raise DispatchError(
+                f"{fn.__qualname__} uses quad operations; in compute a quad is 4 consecutive "
+                f"local invocation indices, so the workgroup must hold a multiple of 4 "
+                f"invocations, not {sx * sy * sz}")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"{self.fn.__qualname__} is a compute kernel; run it with "
@@ -128,18 +150,21 @@ class ComputeKernel:
         return f"<compute kernel {self.identity['name']} workgroup_size={self.workgroup_size}>"
 
 
-def compute(workgroup_size: int | tuple[int, ...], *, derivatives: str | None = None
-            ) -> Callable[[Callable], ComputeKernel]:
+def compute(workgroup_size: int | tuple[int, ...], *, derivatives: str | None = None,
+            strict: bool = False) -> Callable[[Callable], ComputeKernel]:
     """Decorator for a compute entry point, WGSL's ``@compute @workgroup_size(x, y, z)``.
 
-    ``derivatives`` selects a compute-derivative layout (``"quads"`` or ``"linear"``, as in
-    VK_KHR_compute_shader_derivatives).
+    ``derivatives`` selects a compute-derivative layout, as VK_KHR_compute_shader_derivatives:
+    ``"quads"`` makes quads of local ids (2x+i, 2y+j, z) (x and y sizes must be even),
+    ``"linear"`` of local indices 4n..4n+3 (the size must be a multiple of 4). Without a layout,
+    derivatives return zero (GLSL_NV_compute_shader_derivatives), or raise with ``strict=True``;
+    quad operations then use 4 consecutive local indices.
     """
     if callable(workgroup_size) and not isinstance(workgroup_size, (int, tuple)):
         raise TypeError("@compute needs a workgroup size: @compute(workgroup_size=64)")
 
     def decorate(fn: Callable) -> ComputeKernel:
-        return ComputeKernel(fn, workgroup_size, derivatives)
+        return ComputeKernel(fn, workgroup_size, derivatives, strict)
     return decorate
 
 
@@ -174,7 +199,8 @@ class ComputeRun:
 
     def __init__(self, kernel: ComputeKernel, workgroups: Any, schedule: Any,
                  max_live_workgroups: int, instruments: Any, bindings: dict[str, Any],
-                 max_points_per_invocation: int = 1_000_000) -> None:
+                 max_points_per_invocation: int = 1_000_000,
+                 derivatives: str = "coarse") -> None:
         if not isinstance(kernel, ComputeKernel):
             raise TypeError(f"expected a @compute kernel, got {kernel!r}"
                             + (" (decorate the async def with @asyncshader.compute(...))"
@@ -191,11 +217,18 @@ class ComputeRun:
         self.bindings = bind_resources(kernel.fn.__qualname__, kernel.params,
                                        set(kernel.builtins), bindings)
         self.max_live = max_live_workgroups
+        self.derivative_mode = check_derivative_mode(derivatives)
+        self.has_derivatives = kernel.derivatives is not None
+        self.strict = kernel.strict
+        self.quads = kernel.derivatives is not None or kernel.uses_quad_ops
         self.config = {"stage": "compute", "workgroups": list(self.groups),
                        "workgroup_size": list(kernel.workgroup_size),
                        "max_live_workgroups": max_live_workgroups}
+        if self.quads:
+            self.config["quads"] = kernel.derivatives or "linear"
+            self.config["derivatives"] = self.derivative_mode
         check_replay(self.strategy, kernel.identity, self.config)
-        self.wg_vars = list(find_workgroup_vars(kernel.fn).values())
+        self.wg_vars = list(kernel.wg_vars.values())
         self.atomic_hooks = [i.atomic for i in self.instruments
                              if type(i).atomic is not Instrument.atomic]
         self.access_hooks = [i.memory_access for i in self.instruments
@@ -206,7 +239,7 @@ class ComputeRun:
                          for k, v in self.bindings.items()}
             self.instruments.append(_TraceVars(self.wg_vars))
         self.scheduler = Scheduler(self._units(), self.strategy, self.instruments,
-                                   max_live=max_live_workgroups, single_scope=True,
+                                   max_live=max_live_workgroups, single_scope=not self.quads,
                                    max_points_per_invocation=max_points_per_invocation,
                                    max_key=int(np.prod(self.groups)) * int(np.prod(
                                        kernel.workgroup_size)))
@@ -221,17 +254,23 @@ class ComputeRun:
         lidx = [np.uint32(l) for l in range(n)]
         lids = [(l % sx, (l // sx) % sy, l // (sx * sy)) for l in range(n)]
         lid_vecs = [_builtin_vec(*t) for t in lids] if "local_invocation_id" in used else lids
-        lanes = [{WORKGROUP: l} for l in range(n)]
+        quad_of = _quad_layout(kernel.derivatives, lids, sx, sy) if self.quads else None
+        lanes = [{WORKGROUP: l} if quad_of is None else {WORKGROUP: l, QUAD: quad_of[l][1]}
+                 for l in range(n)]
         nwg = _builtin_vec(gx, gy, gz)
         want_gid = "global_invocation_id" in used or "global_invocation_index" in used
         gid = gidx = None
         ids = _Ids(kernel.workgroup_size, self.groups)
         for w in range(gx * gy * gz):
             wx, wy, wz = w % gx, (w // gx) % gy, w // (gx * gy)
-            unit = Group(WORKGROUP, w, f"workgroup_id=({wx},{wy},{wz})",
-                         "local_invocation_index", WorkgroupMemory(self.wg_vars, self))
+            label = f"workgroup_id=({wx},{wy},{wz})"
+            unit = Group(WORKGROUP, w, label, "local_invocation_index",
+                         WorkgroupMemory(self.wg_vars, self))
             wid, widx = _builtin_vec(wx, wy, wz), np.uint32(w)
-            groups = {WORKGROUP: unit}
+            groups = [{WORKGROUP: unit}]
+            if quad_of is not None:
+                quads = [Group(QUAD, q, f"quad {q} of {label}", "quad id") for q in range(n // 4)]
+                groups = [{WORKGROUP: unit, QUAD: quad} for quad in quads]
             key0 = w * n
             members = []
             for l in range(n):
@@ -241,7 +280,14 @@ class ComputeRun:
                     gid = _builtin_vec(gix, giy, giz)
                     gidx = np.uint32(gix + giy * sx * gx + giz * sx * gx * sy * gy)
                 coro = call(wid, widx, nwg, lidx[l], lid_vecs[l], gid, gidx)
-                members.append(Invocation(key0 + l, coro, unit, groups, lanes[l], ids))
+                inv = Invocation(key0 + l, coro, unit,
+                                 groups[0 if quad_of is None else quad_of[l][0]], lanes[l], ids)
+                members.append(inv)
+                if quad_of is not None:
+                    inv.groups[QUAD].members.append(inv)
+            if quad_of is not None:
+                for quad in quads:  # members stay in key order; lanes say the quad ids
+                    quad.size = 4
             unit.members = members
             unit.size = n
             yield unit
@@ -256,6 +302,17 @@ class ComputeRun:
         outputs = {k: v for k, v in self.bindings.items() if _is_storage(v)}
         trace = make_trace(self.scheduler, self.kernel.identity, self.config, self.strategy)
         return DispatchResult(outputs=outputs, trace=trace, counters=counters(self.scheduler))
+
+
+def _quad_layout(layout: str | None, lids: list, sx: int, sy: int) -> list[tuple[int, int]]:
+    """(quad index, quad id) of every local invocation index, for a compute-derivative layout:
+    ``"quads"``: local ids (2x+i, 2y+j, z) with quad id i + 2j; otherwise (``"linear"``, or
+    quad operations without a layout) local indices 4n..4n+3 with quad id index % 4."""
+    if layout == "quads":
+        qx, qy = sx // 2, sy // 2
+        return [((x // 2) + (y // 2) * qx + z * qx * qy, (x % 2) + 2 * (y % 2))
+                for x, y, z in lids]
+    return [(l // 4, l % 4) for l in range(len(lids))]
 
 
 def _is_storage(value: Any) -> bool:
@@ -295,7 +352,8 @@ def _caller(fn: Callable, builtins: list[str], bindings: dict[str, Any]) -> Call
 
 def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedule: Any = None,
         max_live_workgroups: int = 1, instruments: Any = (),
-        max_points_per_invocation: int = 1_000_000, **bindings: Any) -> DispatchResult:
+        max_points_per_invocation: int = 1_000_000, derivatives: str = "coarse",
+        **bindings: Any) -> DispatchResult:
     """Dispatches ``kernel`` over ``workgroups`` and runs it to completion (synchronously).
 
     WGSL/WebGPU's ``dispatchWorkgroups(x, y, z)``. ``schedule`` is a strategy (``InOrder()``, the
@@ -303,18 +361,20 @@ def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedul
     path. Bindings are the kernel's resources by name: numpy arrays are storage buffers, written in
     place; other values are uniforms. ``max_points_per_invocation`` bounds the scheduling points
     (atomics) one invocation may pass, so that a spin loop that cannot finish is an error
-    (:class:`~asyncshader.StepLimitError`), not a hang. Returns a
+    (:class:`~asyncshader.StepLimitError`), not a hang. ``derivatives`` (``"coarse"`` or
+    ``"fine"``) is what the plain ``dpdx``/``dpdy``/``fwidth`` compute, for kernels with a
+    derivative layout. Returns a
     :class:`~asyncshader.DispatchResult`.
     """
     job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings,
-                   max_points_per_invocation)
-    drive(job.scheduler.run())
+                   max_points_per_invocation, derivatives)
+    drive(job)
     return job.result()
 
 
 async def dispatch(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *,
                    schedule: Any = None, max_live_workgroups: int = 1, instruments: Any = (),
-                   max_points_per_invocation: int = 1_000_000,
+                   max_points_per_invocation: int = 1_000_000, derivatives: str = "coarse",
                    **bindings: Any) -> DispatchResult:
     """The awaitable form of :func:`run`, for asyncio or trio (through anyio).
 
@@ -322,13 +382,14 @@ async def dispatch(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1,
     cancel scopes can stop a long dispatch.
     """
     job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings,
-                   max_points_per_invocation)
-    await drive_async(job.scheduler.run())
+                   max_points_per_invocation, derivatives)
+    await drive_async(job)
     return job.result()
 
 
 def _prepare(kernel: Any, workgroups: Any, schedule: Any, max_live: int, instruments: Any,
-             bindings: dict[str, Any], max_points: int) -> ComputeRun:
+             bindings: dict[str, Any], max_points: int, derivatives: str) -> ComputeRun:
     if "workgroup_size" in bindings:
         raise BindingError("workgroup_size belongs to the kernel: @compute(workgroup_size=...)")
-    return ComputeRun(kernel, workgroups, schedule, max_live, instruments, bindings, max_points)
+    return ComputeRun(kernel, workgroups, schedule, max_live, instruments, bindings, max_points,
+                      derivatives)

@@ -3,20 +3,40 @@ kernel identity recorded in traces, and the checks a replay makes before it star
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import inspect
 from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
 import numpy as np
 
-from .errors import ReplayMismatchError
+from .errors import DispatchError, ReplayMismatchError
 from .schedule import Replay, Strategy, Trace
 from .scheduler import Scheduler
 
 _QUIET = {"over": "ignore", "divide": "ignore", "invalid": "ignore", "under": "ignore"}
+
+#: the dispatch whose shaders are running (operations that depend on the stage read it)
+CURRENT_RUN: ContextVar[Any] = ContextVar("asyncshader_current_run", default=None)
+
+
+def current_run() -> Any:
+    """The running dispatch (ComputeRun, FragmentRun), or None outside a dispatch."""
+    return CURRENT_RUN.get()
+
+
+@contextlib.contextmanager
+def _running(job: Any) -> Iterator[None]:
+    token = CURRENT_RUN.set(job)
+    try:
+        with np.errstate(**_QUIET):
+            yield
+    finally:
+        CURRENT_RUN.reset(token)
 
 
 @dataclass
@@ -45,6 +65,14 @@ class DispatchResult:
 
     def __getitem__(self, name: str) -> Any:
         return self.outputs[name]
+
+
+def check_derivative_mode(mode: Any) -> str:
+    """The ``derivatives=`` dispatch option: what plain dpdx, dpdy and fwidth compute."""
+    if mode not in ("coarse", "fine"):
+        raise DispatchError(f"derivatives= must be 'coarse' or 'fine' (what the plain dpdx, "
+                            f"dpdy and fwidth compute), got {mode!r}")
+    return mode
 
 
 def kernel_identity(fn: Any) -> dict[str, str]:
@@ -91,20 +119,20 @@ def counters(sched: Scheduler) -> Counters:
                     context_switches=sched.switches, points=sched.points)
 
 
-def drive(run: Iterator[None]) -> None:
-    """Runs a scheduler generator to the end, synchronously."""
-    with np.errstate(**_QUIET):
-        for _ in run:
+def drive(job: Any) -> None:
+    """Runs a dispatch's scheduler to the end, synchronously."""
+    with _running(job):
+        for _ in job.scheduler.run():
             pass
 
 
-async def drive_async(run: Iterator[None]) -> None:
-    """Runs a scheduler generator, letting the host event loop run (and cancel) at checkpoints."""
+async def drive_async(job: Any) -> None:
+    """Runs a dispatch's scheduler, letting the host event loop run (and cancel) at
+    checkpoints."""
+    run = job.scheduler.run()
     try:
-        with np.errstate(**_QUIET):
+        with _running(job):
             for _ in run:
                 await anyio.lowlevel.checkpoint()
     finally:
-        close = getattr(run, "close", None)
-        if close is not None:
-            close()
+        run.close()

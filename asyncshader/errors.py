@@ -41,6 +41,12 @@ class BarrierDivergenceError(DivergenceError):
     wait at one. WGSL requires workgroupBarrier & co. to be called in uniform control flow."""
 
 
+class DerivativeUniformityError(DivergenceError):
+    """The members of a quad did not all reach the same derivative or quad operation (one
+    returned, or waits at another line). WGSL calls this non-uniform control flow
+    (``derivative_uniformity``)."""
+
+
 class DeadlockError(DivergenceError):
     """Nothing can run but some invocations are still blocked at a rendezvous."""
 

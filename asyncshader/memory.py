@@ -267,7 +267,14 @@ class WorkgroupMemory:
 
 def find_workgroup_vars(fn: Any) -> dict[str, WorkgroupVar]:
     """The workgroup variables ``fn`` (and the functions it calls) refer to by name."""
+    return scan_kernel(fn)[0]
+
+
+def scan_kernel(fn: Any) -> tuple[dict[str, WorkgroupVar], set]:
+    """What ``fn`` and the functions it calls refer to by name: workgroup variables (by name),
+    and asyncshader operations (trap functions), like WGSL's "statically accessed"."""
     found: dict[str, WorkgroupVar] = {}
+    uses: set = set()
     seen: set[int] = set()
 
     def visit_code(code: types.CodeType, globs: dict) -> None:
@@ -281,7 +288,9 @@ def find_workgroup_vars(fn: Any) -> dict[str, WorkgroupVar]:
                 visit_code(const, globs)
 
     def visit_value(name: str, value: Any, globs: dict, names: tuple) -> None:
-        if isinstance(value, WorkgroupVar):
+        if getattr(value, "__ash_trap__", False) is True:
+            uses.add(value)
+        elif isinstance(value, WorkgroupVar):
             if value.var_name == WorkgroupVar.var_name:
                 value.var_name = name
             found.setdefault(name, value)
@@ -308,4 +317,4 @@ def find_workgroup_vars(fn: Any) -> dict[str, WorkgroupVar]:
                 visit_value(name, value, f.__globals__, ())
 
     visit_function(getattr(fn, "__wrapped_kernel__", fn))
-    return found
+    return found, uses

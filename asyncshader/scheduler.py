@@ -56,6 +56,7 @@ class Invocation:
     req: Any = None  # the rendezvous request it waits at
     site: Any = None  # the call site of that rendezvous
     done = False
+    result: Any = None  # what the shader returned
     points = 0  # scheduling points passed
     helper = False  # fragment helper invocation: no side effects
 
@@ -261,8 +262,9 @@ class Scheduler:
             steps += 1
             try:
                 req = inv.coro.send(value)
-            except StopIteration:
+            except StopIteration as stop:
                 del runnable[pos]
+                inv.result = stop.value
                 self._finished(inv)
                 continue
             except BaseException as exc:
@@ -321,8 +323,8 @@ class Scheduler:
                 for inv in batch:
                     try:
                         req = inv.coro.send(inv.value)
-                    except StopIteration:
-                        self._done(inv)
+                    except StopIteration as stop:
+                        self._done(inv, stop.value)
                         finished += 1
                         continue
                     except BaseException as exc:
@@ -404,9 +406,9 @@ class Scheduler:
                     steps += 1
                     try:
                         req = inv.coro.send(value)
-                    except StopIteration:
+                    except StopIteration as stop:
                         del runnable[pos]
-                        self._done(inv)
+                        self._done(inv, stop.value)
                         finished += 1
                         continue
                     except BaseException as exc:
@@ -482,8 +484,8 @@ class Scheduler:
             steps += 1
             try:
                 req = coro.send(value)
-            except StopIteration:
-                self._done(inv)
+            except StopIteration as stop:
+                self._done(inv, stop.value)
                 return None, steps
             except BaseException as exc:
                 raise self._shader_error(inv, exc) from exc
@@ -503,8 +505,9 @@ class Scheduler:
             m.groups = m.unit = None  # type: ignore[assignment]
         unit.members = []
 
-    def _done(self, inv: Invocation) -> None:
+    def _done(self, inv: Invocation, result: Any) -> None:
         inv.done = True
+        inv.result = result
         inv.coro = None
 
     # ---------------------------------------------------------------------------- bookkeeping

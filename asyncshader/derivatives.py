@@ -1,0 +1,127 @@
+"""WGSL derivative built-ins: ``dpdx``, ``dpdy``, ``fwidth`` and their ``_coarse``/``_fine``
+variants, for f32 and vec2/3/4 f32.
+
+Each is a rendezvous of the quad (:mod:`asyncshader.quads`). With P0..P3 the values at quad ids
+0..3, computed in f32 with round-to-nearest-even (Vulkan / SPIR-V, as the WebGPU CTS checks):
+
+* fine: ``dpdx`` = P1 - P0 on the top row, P3 - P2 on the bottom row; ``dpdy`` = P2 - P0 on the
+  left column, P3 - P1 on the right column;
+* coarse: one value per quad, from quad id 0: ``dpdx`` = P1 - P0, ``dpdy`` = P2 - P0;
+* ``fwidth*`` = ``abs(dpdx*) + abs(dpdy*)`` of the same variant;
+* the plain ``dpdx``, ``dpdy``, ``fwidth`` follow the dispatch's ``derivatives="coarse"|"fine"``
+  option (default ``"coarse"``), the same choice for all three, as SPIR-V requires.
+
+In a compute dispatch, derivatives need a layout (``@compute(derivatives="quads"|"linear")``);
+without one they return zero, as GLSL_NV_compute_shader_derivatives says, or raise with
+``strict=True``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import numpy as np
+
+from .dispatch import current_run
+from .quads import QUAD, QuadRendezvous, copy_value
+from .traps import suspend, trap_function
+from .types import Vec
+
+_Resolver = Callable[[list, Any], list]
+
+
+def _fine_x(v: list, group: Any) -> list:
+    top, bottom = v[1] - v[0], v[3] - v[2]
+    return [top, copy_value(top), bottom, copy_value(bottom)]
+
+
+def _fine_y(v: list, group: Any) -> list:
+    left, right = v[2] - v[0], v[3] - v[1]
+    return [left, right, copy_value(left), copy_value(right)]
+
+
+def _coarse_x(v: list, group: Any) -> list:
+    d = v[1] - v[0]
+    return [d] + [copy_value(d) for _ in range(3)]
+
+
+def _coarse_y(v: list, group: Any) -> list:
+    d = v[2] - v[0]
+    return [d] + [copy_value(d) for _ in range(3)]
+
+
+def _fwidth(dx: _Resolver, dy: _Resolver) -> _Resolver:
+    def resolve(v: list, group: Any) -> list:
+        return [abs(a) + abs(b) for a, b in zip(dx(v, group), dy(v, group))]
+    return resolve
+
+
+_RESOLVERS: dict[str, _Resolver] = {
+    "dpdx_fine": _fine_x, "dpdy_fine": _fine_y,
+    "dpdx_coarse": _coarse_x, "dpdy_coarse": _coarse_y,
+    "fwidth_fine": _fwidth(_fine_x, _fine_y), "fwidth_coarse": _fwidth(_coarse_x, _coarse_y),
+}
+
+
+def _f32(op: str, e: Any) -> Any:
+    if isinstance(e, Vec):
+        if e.kind != "f":
+            raise TypeError(f"{op}() takes f32 or vecNf, not {type(e).__name__}: convert with "
+                            f"vec{e.size}f(v)")
+        return e
+    if isinstance(e, (bool, np.bool_)) or not isinstance(e, (int, float, np.integer,
+                                                             np.floating)):
+        raise TypeError(f"{op}() takes f32 or vecNf, not {type(e).__name__}")
+    return np.float32(e)
+
+
+def _zero(e: Any) -> Any:
+    return type(e)(0) if isinstance(e, Vec) else np.float32(0)
+
+
+def _derivative(op: str, variant: str | None, e: Any) -> Awaitable[Any]:
+    value = _f32(op, e)
+    run = current_run()
+    if run is not None and not run.has_derivatives:
+        if run.strict:
+            raise TypeError(
+                f"{op}() in a compute kernel without a derivative layout: declare "
+                "@compute(..., derivatives=\"quads\" | \"linear\") (VK_KHR_compute_shader_"
+                "derivatives), or drop strict=True to get zero as GLSL_NV_compute_shader_"
+                "derivatives specifies")
+        return _ready(_zero(value))
+    if variant is None:
+        variant = run.derivative_mode if run is not None else "coarse"
+    return suspend(QuadRendezvous(op, QUAD, value, _RESOLVERS[f"{op.split('_')[0]}_{variant}"]))
+
+
+async def _ready(value: Any) -> Any:
+    return value
+
+
+def _builtin(op: str, variant: str | None, wgsl: str, what: str) -> Callable[[Any], Any]:
+    def derivative(e: Any) -> Awaitable[Any]:
+        return _derivative(op, variant, e)
+    derivative.__name__ = derivative.__qualname__ = op
+    derivative.__doc__ = f"WGSL ``{wgsl}(e)``: {what}"
+    derivative.__module__ = __name__
+    return trap_function(derivative)
+
+
+_PLAIN = "the fine or coarse variant, as the dispatch's derivatives= option says."
+dpdx = _builtin("dpdx", None, "dpdx", "partial derivative along x; " + _PLAIN)
+dpdx_coarse = _builtin("dpdx_coarse", "coarse", "dpdxCoarse", "P1 - P0 for the whole quad.")
+dpdx_fine = _builtin("dpdx_fine", "fine", "dpdxFine", "P1 - P0 on the top row, P3 - P2 below.")
+dpdy = _builtin("dpdy", None, "dpdy", "partial derivative along y; " + _PLAIN)
+dpdy_coarse = _builtin("dpdy_coarse", "coarse", "dpdyCoarse", "P2 - P0 for the whole quad.")
+dpdy_fine = _builtin("dpdy_fine", "fine", "dpdyFine",
+                     "P2 - P0 in the left column, P3 - P1 in the right one.")
+fwidth = _builtin("fwidth", None, "fwidth", "abs(dpdx(e)) + abs(dpdy(e)); " + _PLAIN)
+fwidth_coarse = _builtin("fwidth_coarse", "coarse", "fwidthCoarse",
+                         "abs(dpdxCoarse(e)) + abs(dpdyCoarse(e)).")
+fwidth_fine = _builtin("fwidth_fine", "fine", "fwidthFine",
+                       "abs(dpdxFine(e)) + abs(dpdyFine(e)).")
+
+DERIVATIVES = (dpdx, dpdx_coarse, dpdx_fine, dpdy, dpdy_coarse, dpdy_fine, fwidth,
+               fwidth_coarse, fwidth_fine)

@@ -1,0 +1,417 @@
+"""The fragment stage: ``@fragment``, :func:`run_fragments`, :func:`dispatch_fragments`,
+:func:`discard`.
+
+A fragment dispatch shades a ``width`` x ``height`` grid of pixels, in 2x2 quads (quad ids 0
+upper-left, 1 upper-right, 2 lower-left, 3 lower-right; y grows downward). A grid with an odd
+width or height is padded to whole quads with *helper invocations*: they run the shader and feed
+derivatives and quad operations, but their storage writes and atomics have no effect (atomics
+return 0) and they produce no output. :func:`discard` turns the calling invocation into a helper
+(WGSL's demote-to-helper semantics): it keeps running for its neighbours' derivatives.
+
+What a helper sees: ``position`` is its own pixel centre (outside the grid); a per-pixel input
+given as a callable is evaluated at its own coordinates; one given as an array is extended past
+the edge, linearly for float arrays (as interpolated attributes would be, so a ramp stays a
+ramp) and by repeating the edge for integer and bool arrays.
+
+Parameters are the WGSL fragment builtins by name (``position``, ``front_facing``,
+``sample_index``, ``sample_mask``), per-pixel inputs (:class:`~asyncshader.Input`, or an array
+shaped (height, width[, n]), or a callable), storage buffers and uniforms as in compute. The
+returned value is the fragment's output: a scalar or vector becomes an array (height, width[, n]),
+a dataclass or mapping of located fields one array per field.
+
+Quads start lazily in row-major order; at most ``max_live_quads`` are alive at once (default 1):
+raise it to let a schedule interleave invocations of different quads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import numpy as np
+
+from .bindings import Input, Storage, Uniform, bind_resources, signature_params
+from .dispatch import (
+    DispatchResult,
+    check_derivative_mode,
+    check_replay,
+    counters,
+    current_run,
+    drive,
+    drive_async,
+    kernel_identity,
+    make_trace,
+)
+from .errors import BindingError, DispatchError
+from .instruments import Instrument
+from .memory import _Managed, scan_kernel
+from .quads import QUAD
+from .scheduler import Group, Invocation, Scheduler
+from .schedule import Strategy, as_strategy
+from .source_checks import check_awaits
+from .types import _VECS, Vec, vec4f
+
+FRAGMENT_BUILTINS = ("position", "front_facing", "sample_index", "sample_mask")
+_LANES = [{QUAD: lane} for lane in range(4)]
+
+
+class FragmentShader:
+    """A fragment entry point, made by :func:`fragment`."""
+
+    stage = "fragment"
+
+    def __init__(self, fn: Callable) -> None:
+        if not inspect.iscoroutinefunction(fn):
+            raise TypeError(f"@fragment needs an `async def` shader; {fn.__qualname__} is a "
+                            f"plain function. Fix: write `async def {fn.__name__}(...)`.")
+        check_awaits(fn)
+        self.fn = fn
+        self.__wrapped_kernel__ = fn
+        functools.update_wrapper(self, fn)  # type: ignore[arg-type]
+        self.params = signature_params(fn)
+        for name, p in self.params.items():
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY):
+                raise TypeError(f"{fn.__qualname__}: parameter {p} is not supported; a shader "
+                                "takes named builtins, inputs and resources")
+        self.builtins = [n for n in self.params if n in FRAGMENT_BUILTINS]
+        wg_vars, _ = scan_kernel(fn)
+        if wg_vars:
+            raise TypeError(f"{fn.__qualname__} uses workgroup memory ({', '.join(wg_vars)}); "
+                            "var<workgroup> exists only in compute shaders")
+        self.identity = kernel_identity(fn)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(f"{self.fn.__qualname__} is a fragment shader; run it with "
+                        f"asyncshader.run_fragments({self.fn.__name__}, width, height, ...)")
+
+    def __repr__(self) -> str:
+        return f"<fragment shader {self.identity['name']}>"
+
+
+def fragment(fn: Callable | None = None) -> Any:
+    """Decorator for a fragment entry point, WGSL's ``@fragment``; use as ``@fragment`` or
+    ``@fragment()``."""
+    if fn is None:
+        return FragmentShader
+    return FragmentShader(fn)
+
+
+def discard() -> None:
+    """WGSL ``discard``: turns the calling fragment invocation into a helper invocation. It goes
+    on running (its neighbours' derivatives need its values), but its later storage writes and
+    atomics have no effect and its output is dropped; ``result.mask`` is False there."""
+    run = current_run()
+    if not isinstance(run, FragmentRun):
+        raise RuntimeError("discard() is a fragment shader statement; call it from a shader run "
+                           "by asyncshader.run_fragments()")
+    run.invocation_of(sys._getframe(1)).helper = True
+
+
+@dataclasses.dataclass
+class FragmentResult(DispatchResult):
+    """The result of a fragment dispatch: ``output`` (an array (height, width[, n]) for a scalar
+    or vector return, a dict of arrays for located fields, None without a return value),
+    ``mask`` (height, width): True where a fragment was shaded and not discarded."""
+
+    output: Any = None
+    mask: Any = None
+
+
+class FragmentStorage(_Managed):
+    """A storage buffer as one fragment invocation sees it: writes by a helper (or a discarded
+    invocation) are dropped, as WGSL requires; reads are plain numpy reads."""
+
+    _inv: Any = None
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if self._inv.helper:
+            self._run.suppressed_writes += 1
+            return
+        self._origin[index] = value
+
+
+class _FragmentIds:
+    def __init__(self, qw: int, width: int, height: int) -> None:
+        self.qw, self.width, self.height = qw, width, height
+
+    def pixel(self, key: int) -> tuple[int, int]:
+        q, lane = divmod(key, 4)
+        return 2 * (q % self.qw) + (lane & 1), 2 * (q // self.qw) + (lane >> 1)
+
+    def describe(self, inv: Invocation) -> str:
+        x, y = self.pixel(inv.key)
+        kind = ""
+        if x >= self.width or y >= self.height:
+            kind = ", helper (padding)"
+        elif inv.helper:
+            kind = ", helper (discarded)"
+        return f"fragment ({x},{y}) [quad id {inv.key % 4}{kind}]"
+
+
+class _QuadOutputs:
+    """The context of a quad: when it retires, its covered fragments' outputs are gathered."""
+
+    __slots__ = ("run", "unit")
+
+    def __init__(self, run: FragmentRun, unit: Group) -> None:
+        self.run, self.unit = run, unit
+
+    def enter(self, previous: Any) -> None:
+        pass
+
+    def save(self) -> None:
+        pass
+
+    def exit(self) -> None:
+        run = self.run
+        for inv in self.unit.members:
+            run.frames.pop(inv.frame, None)
+            if inv.done:
+                x, y = run.ids.pixel(inv.key)
+                if x < run.width and y < run.height and not inv.helper:
+                    run.store_output(x, y, inv.result)
+
+
+class FragmentRun:
+    """One fragment dispatch: validated configuration and lazily built quads."""
+
+    def __init__(self, shader: FragmentShader, width: int, height: int, schedule: Any,
+                 derivatives: str, max_live_quads: int, instruments: Any,
+                 options: dict[str, Any], given: dict[str, Any],
+                 max_points_per_invocation: int = 1_000_000) -> None:
+        if not isinstance(shader, FragmentShader):
+            raise TypeError(f"expected a @fragment shader, got {shader!r}")
+        for name, v in (("width", width), ("height", height)):
+            if not isinstance(v, (int, np.integer)) or v < 0:
+                raise DispatchError(f"{name} must be a non-negative int, got {v!r}")
+        if not isinstance(max_live_quads, int) or max_live_quads < 1:
+            raise DispatchError(f"max_live_quads must be a positive int, got {max_live_quads!r}")
+        self.shader = shader
+        self.width, self.height = int(width), int(height)
+        self.strategy: Strategy = as_strategy(schedule)
+        self.instruments: list[Instrument] = list(instruments or ())
+        self.derivative_mode = check_derivative_mode(derivatives)
+        self.has_derivatives, self.strict = True, False
+        self.options = options
+        self.qw, self.qh = (self.width + 1) // 2, (self.height + 1) // 2
+        self.inputs, resources = self._split_inputs(given)
+        self.bindings = bind_resources(shader.fn.__qualname__, shader.params,
+                                       set(shader.builtins) | set(self.inputs), resources)
+        self.storage = {k: v for k, v in self.bindings.items()
+                        if isinstance(v, np.ndarray) and v.flags.writeable}
+        self.uniforms = {k: v for k, v in self.bindings.items() if k not in self.storage}
+        self.config = {"stage": "fragment", "size": [self.width, self.height],
+                       "max_live_quads": max_live_quads, "derivatives": self.derivative_mode}
+        check_replay(self.strategy, shader.identity, self.config)
+        self.ids = _FragmentIds(self.qw, self.width, self.height)
+        self.frames: dict[Any, Invocation] = {}
+        self.output: Any = None
+        self.mask = np.zeros((self.height, self.width), bool)
+        self.suppressed_writes = 0
+        self.atomic_hooks = [i.atomic for i in self.instruments
+                             if type(i).atomic is not Instrument.atomic]
+        self.access_hooks: list = []
+        self.scheduler = Scheduler(self._units(), self.strategy, self.instruments,
+                                   max_live=max_live_quads, single_scope=True,
+                                   max_points_per_invocation=max_points_per_invocation,
+                                   max_key=4 * self.qw * self.qh)
+
+    # ------------------------------------------------------------------------------- inputs
+    def _split_inputs(self, given: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Per-pixel inputs (by annotation, shape or callability) and the other bindings."""
+        inputs, resources = {}, {}
+        params = self.shader.params
+        for name, value in given.items():
+            ann = params[name].annotation if name in params else inspect.Parameter.empty
+            declared = isinstance(ann, type) and issubclass(ann, Input)
+            other = isinstance(ann, type) and issubclass(ann, (Storage, Uniform))
+            per_pixel = isinstance(value, np.ndarray) and value.shape[:2] == (
+                self.height, self.width) and value.ndim in (2, 3)
+            if name in params and (declared or (not other and (per_pixel or callable(value)))):
+                inputs[name] = self._input(name, value)
+            else:
+                resources[name] = value
+        return inputs, resources
+
+    def _input(self, name: str, value: Any) -> Any:
+        if callable(value) and not isinstance(value, np.ndarray):
+            return value
+        if not isinstance(value, np.ndarray) or value.shape[:2] != (self.height, self.width) \
+                or value.ndim not in (2, 3) or (value.ndim == 3 and value.shape[2] > 4):
+            raise BindingError(
+                f"fragment input {name!r} must be an array shaped (height, width) or "
+                f"(height, width, n<=4) = ({self.height}, {self.width}[, n]), or a callable "
+                f"(x, y) -> value; got {getattr(value, 'shape', type(value).__name__)}")
+        kind = value.dtype.kind
+        dtype = {"f": np.float32, "i": np.int32, "u": np.uint32, "b": np.bool_}.get(kind)
+        if dtype is None:
+            raise BindingError(f"fragment input {name!r} has dtype {value.dtype}; use float, "
+                               "int, uint or bool values")
+        arr = value.astype(dtype)
+        pad = ((0, 2 * self.qh - self.height), (0, 2 * self.qw - self.width))
+        pad += ((0, 0),) * (arr.ndim - 2)
+        if any(p[1] for p in pad):
+            # helpers past the edge: linear extension for floats (like interpolated attributes)
+            linear = kind == "f" and min(arr.shape[:2]) >= 2
+            arr = np.pad(arr, pad, mode="reflect", reflect_type="odd") if linear \
+                else np.pad(arr, pad, mode="edge")
+        vec = _VECS[(arr.shape[2], {"f": "f", "i": "i", "u": "u", "b": "b"}[kind])] \
+            if arr.ndim == 3 and arr.shape[2] > 1 else None
+        return (arr, vec)
+
+    def _value(self, source: Any, x: int, y: int) -> Any:
+        if callable(source):
+            return source(x, y)
+        arr, vec = source
+        if vec is None:
+            v = arr[y, x]
+            return v[0] if arr.ndim == 3 else v
+        return vec(*arr[y, x].tolist())
+
+    # -------------------------------------------------------------------------------- quads
+    def _units(self) -> Iterator[Group]:
+        fn = self.shader.fn
+        opts = self.options
+        z, w = opts["position_z"], opts["position_w"]
+        front, index, mask = bool(opts["front_facing"]), np.uint32(0), np.uint32(1)
+        builtins = set(self.shader.builtins)
+        for q in range(self.qw * self.qh):
+            qx, qy = q % self.qw, q // self.qw
+            unit = Group(QUAD, q, f"quad at ({2 * qx},{2 * qy})", "quad id")
+            unit.context = _QuadOutputs(self, unit)
+            groups = {QUAD: unit}
+            for lane in range(4):
+                x, y = 2 * qx + (lane & 1), 2 * qy + (lane >> 1)
+                kw: dict[str, Any] = dict(self.uniforms)
+                for name, source in self.inputs.items():
+                    kw[name] = self._value(source, x, y)
+                views = {}
+                for name, arr in self.storage.items():
+                    view = views[name] = arr.view(FragmentStorage)
+                    view._origin, view._run = arr, self
+                    kw[name] = view
+                if builtins:
+                    for name, value in (("position", vec4f(x + 0.5, y + 0.5, z, w)),
+                                        ("front_facing", front), ("sample_index", index),
+                                        ("sample_mask", mask)):
+                        if name in builtins:
+                            kw[name] = value
+                inv = Invocation(4 * q + lane, fn(**kw), unit, groups, _LANES[lane], self.ids)
+                for view in views.values():
+                    view._inv = inv
+                if x >= self.width or y >= self.height:
+                    inv.helper = True
+                self.frames[inv.frame] = inv
+                unit.members.append(inv)
+            unit.size = 4
+            yield unit
+
+    def invocation_of(self, frame: Any) -> Invocation:
+        """The invocation whose shader (or a function it called) runs ``frame``."""
+        f = frame
+        while f is not None:
+            inv = self.frames.get(f)
+            if inv is not None:
+                return inv
+            f = f.f_back
+        raise RuntimeError("discard() was called outside the shader's own code")
+
+    # ------------------------------------------------------------------------------- outputs
+    def store_output(self, x: int, y: int, value: Any) -> None:
+        self.mask[y, x] = True
+        if value is None:
+            return
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            value = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        if isinstance(value, Mapping):
+            if self.output is None:
+                self.output = {k: _allocate(self.height, self.width, v, k)
+                               for k, v in value.items()}
+            if not isinstance(self.output, dict) or set(value) != set(self.output):
+                raise TypeError(f"fragment ({x},{y}) returned fields {sorted(value)}; others "
+                                f"returned {_shape_of(self.output)}")
+            for k, v in value.items():
+                self.output[k][y, x] = _component(v)
+        else:
+            if self.output is None:
+                self.output = _allocate(self.height, self.width, value, "output")
+            if isinstance(self.output, dict):
+                raise TypeError(f"fragment ({x},{y}) returned {type(value).__name__}; others "
+                                f"returned fields {sorted(self.output)}")
+            self.output[y, x] = _component(value)
+
+    def result(self) -> FragmentResult:
+        outputs = dict(self.storage)
+        if isinstance(self.output, dict):
+            outputs.update(self.output)
+        elif self.output is not None:
+            outputs["output"] = self.output
+        trace = make_trace(self.scheduler, self.shader.identity, self.config, self.strategy)
+        return FragmentResult(outputs=outputs, trace=trace, counters=counters(self.scheduler),
+                              output=self.output, mask=self.mask)
+
+
+def _allocate(height: int, width: int, value: Any, name: str) -> np.ndarray:
+    if isinstance(value, Vec):
+        dtype = value.scalar.dtype
+        return np.zeros((height, width, value.size), dtype)
+    if isinstance(value, (bool, np.bool_)):
+        return np.zeros((height, width), np.bool_)
+    if isinstance(value, (np.float32, float, np.floating)):
+        return np.zeros((height, width), np.float32)
+    if isinstance(value, (np.uint32, np.unsignedinteger)):
+        return np.zeros((height, width), np.uint32)
+    if isinstance(value, (int, np.integer)):
+        return np.zeros((height, width), np.int32)
+    raise TypeError(f"a fragment output ({name}) must be a scalar, a vector, or a dataclass or "
+                    f"mapping of them; got {type(value).__name__}")
+
+
+def _component(value: Any) -> Any:
+    return list(value) if isinstance(value, Vec) else value
+
+
+def _shape_of(output: Any) -> str:
+    return f"fields {sorted(output)}" if isinstance(output, dict) else "a single value"
+
+
+_OPTIONS = {"position_z": 0.0, "position_w": 1.0, "front_facing": True}
+
+
+def _prepare(shader: Any, width: int, height: int, schedule: Any, derivatives: str,
+             max_live_quads: int, instruments: Any, max_points: int,
+             inputs: dict[str, Any]) -> FragmentRun:
+    options = {k: inputs.pop(k, default) for k, default in _OPTIONS.items()}
+    return FragmentRun(shader, width, height, schedule, derivatives, max_live_quads,
+                       instruments, options, inputs, max_points)
+
+
+def run_fragments(shader: FragmentShader, width: int, height: int, *, schedule: Any = None,
+                  derivatives: str = "coarse", max_live_quads: int = 1, instruments: Any = (),
+                  max_points_per_invocation: int = 1_000_000,
+                  **inputs: Any) -> FragmentResult:
+    """Shades a ``width`` x ``height`` grid with ``shader`` (synchronously) and gathers its
+    outputs. ``derivatives`` (``"coarse"``, the default, or ``"fine"``) is what the plain
+    ``dpdx``, ``dpdy`` and ``fwidth`` compute, the same for all three. ``position_z``,
+    ``position_w`` (default 0 and 1) and ``front_facing`` (default True) set those builtins.
+    Other keywords are per-pixel inputs, storage buffers and uniforms."""
+    job = _prepare(shader, width, height, schedule, derivatives, max_live_quads, instruments,
+                   max_points_per_invocation, inputs)
+    drive(job)
+    return job.result()
+
+
+async def dispatch_fragments(shader: FragmentShader, width: int, height: int, *,
+                             schedule: Any = None, derivatives: str = "coarse",
+                             max_live_quads: int = 1, instruments: Any = (),
+                             max_points_per_invocation: int = 1_000_000,
+                             **inputs: Any) -> FragmentResult:
+    """The awaitable form of :func:`run_fragments` (asyncio or trio, through anyio)."""
+    job = _prepare(shader, width, height, schedule, derivatives, max_live_quads, instruments,
+                   max_points_per_invocation, inputs)
+    await drive_async(job)
+    return job.result()
