@@ -50,8 +50,8 @@ from .errors import BindingError, DispatchError
 from .instruments import Instrument
 from .memory import _Managed, scan_kernel
 from .quads import QUAD
-from .scheduler import Group, Invocation, Scheduler
 from .schedule import Strategy, as_strategy
+from .scheduler import Group, Invocation, Scheduler
 from .source_checks import check_awaits
 from .types import _VECS, Vec, vec4f
 
@@ -73,7 +73,7 @@ class FragmentShader:
         self.__wrapped_kernel__ = fn
         functools.update_wrapper(self, fn)  # type: ignore[arg-type]
         self.params = signature_params(fn)
-        for name, p in self.params.items():
+        for p in self.params.values():
             if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY):
                 raise TypeError(f"{fn.__qualname__}: parameter {p} is not supported; a shader "
                                 "takes named builtins, inputs and resources")

@@ -61,7 +61,7 @@ def _numeric(op: str, e: Any) -> Any:
 
 
 @trap_function
-def quad_broadcast(e: Any, id: int) -> Awaitable[Any]:  # noqa: A002 - WGSL's parameter name
+def quad_broadcast(e: Any, id: int) -> Awaitable[Any]:
     """WGSL ``quadBroadcast(e, id)``: the value of ``e`` from quad invocation ``id`` (a constant
     0 to 3), to every member of the quad."""
     if isinstance(id, bool) or not isinstance(id, int) or not 0 <= id <= 3:
