@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .dispatch import current_run
+from .dispatch import CURRENT_RUN as _CURRENT_RUN
 from .quads import QUAD, QuadRendezvous, copy_value
 from .traps import suspend, trap_function
 from .types import Vec
@@ -33,22 +33,26 @@ _Resolver = Callable[[list, Any], list]
 
 def _fine_x(v: list, group: Any) -> list:
     top, bottom = v[1] - v[0], v[3] - v[2]
-    return [top, copy_value(top), bottom, copy_value(bottom)]
+    if isinstance(top, Vec):
+        return [top, copy_value(top), bottom, copy_value(bottom)]
+    return [top, top, bottom, bottom]
 
 
 def _fine_y(v: list, group: Any) -> list:
     left, right = v[2] - v[0], v[3] - v[1]
-    return [left, right, copy_value(left), copy_value(right)]
+    if isinstance(left, Vec):
+        return [left, right, copy_value(left), copy_value(right)]
+    return [left, right, left, right]
 
 
 def _coarse_x(v: list, group: Any) -> list:
     d = v[1] - v[0]
-    return [d] + [copy_value(d) for _ in range(3)]
+    return [d, copy_value(d), copy_value(d), copy_value(d)] if isinstance(d, Vec) else [d] * 4
 
 
 def _coarse_y(v: list, group: Any) -> list:
     d = v[2] - v[0]
-    return [d] + [copy_value(d) for _ in range(3)]
+    return [d, copy_value(d), copy_value(d), copy_value(d)] if isinstance(d, Vec) else [d] * 4
 
 
 def _fwidth(dx: _Resolver, dy: _Resolver) -> _Resolver:
@@ -80,10 +84,12 @@ def _zero(e: Any) -> Any:
     return type(e)(0) if isinstance(e, Vec) else np.float32(0)
 
 
-def _derivative(op: str, variant: str | None, e: Any) -> Awaitable[Any]:
-    value = _f32(op, e)
-    run = current_run()
-    if run is not None and not run.has_derivatives:
+def _derivative(op: str, resolvers: dict[str, _Resolver], e: Any) -> Awaitable[Any]:
+    value = e if e.__class__ is np.float32 else _f32(op, e)
+    run = _CURRENT_RUN.get()
+    if run is not None and run.has_derivatives:
+        return suspend(QuadRendezvous(op, QUAD, value, resolvers[run.derivative_mode]))
+    if run is not None:
         if run.strict:
             raise TypeError(
                 f"{op}() in a compute kernel without a derivative layout: declare "
@@ -91,9 +97,7 @@ def _derivative(op: str, variant: str | None, e: Any) -> Awaitable[Any]:
                 "derivatives), or drop strict=True to get zero as GLSL_NV_compute_shader_"
                 "derivatives specifies")
         return _ready(_zero(value))
-    if variant is None:
-        variant = run.derivative_mode if run is not None else "coarse"
-    return suspend(QuadRendezvous(op, QUAD, value, _RESOLVERS[f"{op.split('_')[0]}_{variant}"]))
+    return suspend(QuadRendezvous(op, QUAD, value, resolvers["coarse"]))
 
 
 async def _ready(value: Any) -> Any:
@@ -101,8 +105,11 @@ async def _ready(value: Any) -> Any:
 
 
 def _builtin(op: str, variant: str | None, wgsl: str, what: str) -> Callable[[Any], Any]:
+    axis = op.split("_")[0]
+    resolvers = {mode: _RESOLVERS[f"{axis}_{variant or mode}"] for mode in ("coarse", "fine")}
+
     def derivative(e: Any) -> Awaitable[Any]:
-        return _derivative(op, variant, e)
+        return _derivative(op, resolvers, e)
     derivative.__name__ = derivative.__qualname__ = op
     derivative.__doc__ = f"WGSL ``{wgsl}(e)``: {what}"
     derivative.__module__ = __name__

@@ -168,12 +168,12 @@ class _QuadOutputs:
 
     def exit(self) -> None:
         run = self.run
+        frames = run.frames
         for inv in self.unit.members:
-            run.frames.pop(inv.frame, None)
-            if inv.done:
+            del frames[inv.frame]
+            if inv.done and not inv.helper:  # covered (padding helpers are helpers from birth)
                 x, y = run.ids.pixel(inv.key)
-                if x < run.width and y < run.height and not inv.helper:
-                    run.store_output(x, y, inv.result)
+                run.store(x, y, inv.result)
 
 
 class FragmentRun:
@@ -274,39 +274,39 @@ class FragmentRun:
 
     # -------------------------------------------------------------------------------- quads
     def _units(self) -> Iterator[Group]:
-        fn = self.shader.fn
         opts = self.options
-        z, w = opts["position_z"], opts["position_w"]
+        inputs, storage = list(self.inputs.values()), list(self.storage.items())
+        call = _caller(self.shader.fn, self.shader.builtins, list(self.inputs),
+                       [k for k, _ in storage], self.uniforms)
+        xs = [np.float32(x + 0.5) for x in range(2 * self.qw)]
+        ys = [np.float32(y + 0.5) for y in range(2 * self.qh)]
+        z, w = np.float32(opts["position_z"]), np.float32(opts["position_w"])
         front, index, mask = bool(opts["front_facing"]), np.uint32(0), np.uint32(1)
-        builtins = set(self.shader.builtins)
+        make_position = vec4f._make
+        frames, ids, width, height = self.frames, self.ids, self.width, self.height
         for q in range(self.qw * self.qh):
-            qx, qy = q % self.qw, q // self.qw
-            unit = Group(QUAD, q, f"quad at ({2 * qx},{2 * qy})", "quad id")
+            qx, qy = 2 * (q % self.qw), 2 * (q // self.qw)
+            unit = Group(QUAD, q, f"quad at ({qx},{qy})", "quad id")
             unit.context = _QuadOutputs(self, unit)
             groups = {QUAD: unit}
+            members = unit.members
             for lane in range(4):
-                x, y = 2 * qx + (lane & 1), 2 * qy + (lane >> 1)
-                kw: dict[str, Any] = dict(self.uniforms)
-                for name, source in self.inputs.items():
-                    kw[name] = self._value(source, x, y)
-                views = {}
-                for name, arr in self.storage.items():
-                    view = views[name] = arr.view(FragmentStorage)
+                x, y = qx + (lane & 1), qy + (lane >> 1)
+                values = [self._value(src, x, y) for src in inputs] if inputs else ()
+                views = []
+                for _, arr in storage:
+                    view = arr.view(FragmentStorage)
                     view._origin, view._run = arr, self
-                    kw[name] = view
-                if builtins:
-                    for name, value in (("position", vec4f(x + 0.5, y + 0.5, z, w)),
-                                        ("front_facing", front), ("sample_index", index),
-                                        ("sample_mask", mask)):
-                        if name in builtins:
-                            kw[name] = value
-                inv = Invocation(4 * q + lane, fn(**kw), unit, groups, _LANES[lane], self.ids)
-                for view in views.values():
+                    views.append(view)
+                coro = call(make_position(xs[x], ys[y], z, w), front, index, mask, *values,
+                            *views)
+                inv = Invocation(4 * q + lane, coro, unit, groups, _LANES[lane], ids)
+                for view in views:
                     view._inv = inv
-                if x >= self.width or y >= self.height:
+                if x >= width or y >= height:
                     inv.helper = True
-                self.frames[inv.frame] = inv
-                unit.members.append(inv)
+                frames[inv.frame] = inv
+                members.append(inv)
             unit.size = 4
             yield unit
 
@@ -321,6 +321,19 @@ class FragmentRun:
         raise RuntimeError("discard() was called outside the shader's own code")
 
     # ------------------------------------------------------------------------------- outputs
+    def store(self, x: int, y: int, value: Any) -> None:
+        """Records a covered fragment's output (the first one chooses the layout)."""
+        self.store_output(x, y, value)
+        if isinstance(self.output, np.ndarray) and not isinstance(value, Vec):
+            out, mask, kind = self.output, self.mask, type(value)
+
+            def store_scalar(x: int, y: int, value: Any) -> None:
+                if type(value) is not kind:  # another type: the general path says what is wrong
+                    return self.store_output(x, y, value)
+                mask[y, x] = True
+                out[y, x] = value
+            self.store = store_scalar  # type: ignore[method-assign]
+
     def store_output(self, x: int, y: int, value: Any) -> None:
         self.mask[y, x] = True
         if value is None:
@@ -353,6 +366,22 @@ class FragmentRun:
         trace = make_trace(self.scheduler, self.shader.identity, self.config, self.strategy)
         return FragmentResult(outputs=outputs, trace=trace, counters=counters(self.scheduler),
                               output=self.output, mask=self.mask)
+
+
+def _caller(fn: Callable, builtins: list[str], inputs: list[str], storage: list[str],
+            uniforms: dict[str, Any]) -> Callable:
+    """``call(position, front_facing, sample_index, sample_mask, *inputs, *storage)`` creating
+    the shader's coroutine with keyword arguments (generated once per dispatch: a kwargs dict
+    per invocation is slow)."""
+    names = [f"_i{k}" for k in range(len(inputs))] + [f"_s{k}" for k in range(len(storage))]
+    args = [f"{b}={b}" for b in builtins]
+    args += [f"{n}={v}" for n, v in zip(inputs + storage, names)]
+    args += [f"{n}=_u[{n!r}]" for n in uniforms]
+    src = (f"def call(position, front_facing, sample_index, sample_mask"
+           f"{''.join(', ' + n for n in names)}):\n    return _fn({', '.join(args)})\n")
+    ns: dict[str, Any] = {"_fn": fn, "_u": uniforms}
+    exec(src, ns)  # noqa: S102 - parameter names are identifiers from the signature
+    return ns["call"]
 
 
 def _allocate(height: int, width: int, value: Any, name: str) -> np.ndarray:

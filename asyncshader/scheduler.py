@@ -169,6 +169,7 @@ class Scheduler:
         self._next_checkpoint = checkpoint_every
         self.runnable: list[Invocation] = []
         self.live: list[Group] = []
+        self.live_size = 0  # invocations in live units
         self.exhausted = False
         self.current: Invocation | None = None
         # trace of decisions: pairs (canonical picks before, key chosen); canonical = position 0.
@@ -306,12 +307,11 @@ class Scheduler:
         steps = 0
         last_unit = None
         while True:
-            self._fill()
-            self.runnable.clear()  # this loop keeps its own batches
+            self._fill(runnable=False)  # this loop keeps its own batches
             if not live:
                 break
             unit = last_unit = self._switch(last_unit, live[0])
-            others = sum(u.size for u in live) - unit.size  # unstarted, so all runnable
+            others = self.live_size - unit.size  # the other live units: unstarted, runnable
             batch = unit.members
             prev: Any = _NOTHING  # the last rendezvous request seen (skips re-checking it)
             while batch:
@@ -369,8 +369,7 @@ class Scheduler:
         canon = steps = 0
         last_unit = None
         while True:
-            self._fill()
-            self.runnable.clear()  # this loop keeps its own rounds
+            self._fill(runnable=False)  # this loop keeps its own rounds
             if not live:
                 break
             unit = last_unit = self._switch(last_unit, live[0])
@@ -455,12 +454,12 @@ class Scheduler:
         n = len(arrived)
         first = reqs[0]
         if finished or sites.count(sites[0]) != n or (
-                reqs.count(first) != n and any(r.op != first.op for r in reqs)):
+                reqs.count(first) != n and [r.op for r in reqs].count(first.op) != n):
             for inv, r, site in zip(arrived, reqs, sites):
                 inv.req, inv.site = r, site
             unit.arrived = arrived
             raise self._divergence(unit)
-        if first.resolve is not None:
+        if first.resolve is not None:  # arrivals come in schedule order: map them by lane
             for inv, r in zip(arrived, reqs):
                 inv.req = r
             unit.valued = True
@@ -499,6 +498,7 @@ class Scheduler:
     def _retire(self, unit: Group) -> None:
         """A unit whose members all finished: drop it (and the cycles through its members)."""
         self.live.remove(unit)
+        self.live_size -= unit.size
         if unit.context is not None:
             unit.context.exit()
         for m in unit.members:
@@ -511,16 +511,19 @@ class Scheduler:
         inv.coro = None
 
     # ---------------------------------------------------------------------------- bookkeeping
-    def _fill(self) -> None:
-        """Starts units until ``max_live`` are alive or none is left."""
+    def _fill(self, runnable: bool = True) -> None:
+        """Starts units until ``max_live`` are alive or none is left; their members become
+        runnable (unless a fast path keeps its own lists)."""
         while len(self.live) < self.max_live and not self.exhausted:
             unit = next(self.units, None)
             if unit is None:
                 self.exhausted = True
                 return
             self.live.append(unit)
+            self.live_size += unit.size
             self.invocations += unit.size
-            self.runnable.extend(unit.members)  # keys grow with units: the list stays sorted
+            if runnable:
+                self.runnable.extend(unit.members)  # keys grow with units: the list stays sorted
 
     def _switch(self, old: Group | None, new: Group) -> Group:
         """Makes ``new``'s memory context current."""

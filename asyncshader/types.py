@@ -210,10 +210,13 @@ def _flatten(args: tuple, n: int, cls: type) -> list:
 
 
 _VECS: dict[tuple[int, str], type] = {}
+#: argument types a vector constructor converts one to one (anything else goes through _flatten)
+_SCALARISH = frozenset({int, float, bool, np.float32, np.float64, np.int32, np.uint32, np.int64,
+                        np.uint64, np.bool_, np.int16, np.uint16, np.int8, np.uint8, np.float16})
 
 _TEMPLATE = """
 def __init__(self, *a):
-    if len(a) != {n} or _isvec(a):
+    if len(a) != {n} or not _SCALARISH.issuperset(map(type, a)):
         a = _flatten(a, {n}, type(self))
     {init}
 
@@ -339,7 +342,7 @@ def _gen_vec(n: int, kind: str) -> dict[str, Any]:
         "_flatten": _flatten, "_conv": conv, "_new": object.__new__, "_operand": _operand,
         "_Splat": _Splat, "Vec": Vec, "_idiv": _idiv, "_irem": _irem, "_fmod": np.fmod,
         "_scalar": _scalar_operand,
-        "_isvec": lambda a: builtins.any(isinstance(x, (Vec, tuple, list)) for x in a),
+        "_SCALARISH": _SCALARISH,
     }
     helpers = set(ns)
     exec(src, ns)

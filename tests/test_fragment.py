@@ -1,0 +1,194 @@
+"""The fragment stage: quads, helpers, discard, inputs, outputs, errors."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+import asyncshader as ash
+from asyncshader import vec2f, vec4f
+
+SCHEDULES = [ash.InOrder(), ash.Random(0), ash.Random(1)]
+
+
+@ash.fragment
+async def product_derivatives(*, position: vec4f):
+    f = position.x * position.y
+    return vec2f(await ash.dpdx_fine(f), await ash.dpdy_fine(f))
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES, ids=repr)
+@pytest.mark.parametrize("live", [1, 3])
+def test_fine_derivatives_of_x_times_y_are_the_neighbour_differences(schedule, live):
+    """f = x*y at pixel centres: dpdx on a row is the centre's y, dpdy on a column its x."""
+    r = ash.run_fragments(product_derivatives, 6, 4, schedule=schedule, max_live_quads=live)
+    ys, xs = np.mgrid[0:4, 0:6].astype(np.float32) + np.float32(0.5)
+    np.testing.assert_array_equal(r.output[..., 0], ys)
+    np.testing.assert_array_equal(r.output[..., 1], xs)
+    assert r.mask.all() and r.output.shape == (4, 6, 2) and r.output.dtype == np.float32
+
+
+@ash.fragment
+async def coarse_and_plain(*, position: vec4f):
+    f = position.x * position.x + 10 * position.y
+    return ash.vec4f(await ash.dpdx_coarse(f), await ash.dpdy_coarse(f), await ash.dpdx(f),
+                     await ash.fwidth(f))
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES, ids=repr)
+def test_coarse_derivatives_are_taken_from_quad_id_0_for_the_whole_quad(schedule):
+    r = ash.run_fragments(coarse_and_plain, 4, 2, schedule=schedule)
+    # quad x in {0,1}: f(1.5) - f(0.5) = 2; quad x in {2,3}: f(3.5) - f(2.5) = 6
+    np.testing.assert_array_equal(r.output[..., 0], [[2, 2, 6, 6], [2, 2, 6, 6]])
+    np.testing.assert_array_equal(r.output[..., 1], np.full((2, 4), 10))
+    np.testing.assert_array_equal(r.output[..., 2], r.output[..., 0])  # default: coarse
+    np.testing.assert_array_equal(r.output[..., 3], r.output[..., 0] + 10)
+
+
+def test_the_derivatives_option_switches_plain_variants_to_fine_consistently():
+    r = ash.run_fragments(coarse_and_plain, 4, 2, derivatives="fine")
+    np.testing.assert_array_equal(r.output[..., 2], [[2, 2, 6, 6], [2, 2, 6, 6]])
+    with pytest.raises(ash.DispatchError, match="'coarse' or 'fine'"):
+        ash.run_fragments(coarse_and_plain, 4, 2, derivatives="medium")
+
+
+@ash.fragment
+async def ramp(v: ash.Input, *, position: vec4f):
+    return vec2f(await ash.dpdx_fine(v), await ash.fwidth_fine(position.x + position.y))
+
+
+@pytest.mark.parametrize("size", [(5, 3), (1, 1), (3, 4), (7, 7)])
+def test_odd_grids_are_padded_with_helpers_that_keep_ramps_exact(size):
+    w, h = size
+    v = np.tile(np.arange(w, dtype=np.float32) * 3, (h, 1))  # a ramp along x: dpdx = 3
+    r = ash.run_fragments(ramp, w, h, v=v)
+    assert r.output.shape == (h, w, 2) and r.mask.all()
+    expected = 3 if w > 1 else 0  # a 1-pixel-wide array cannot say how it continues
+    np.testing.assert_array_equal(r.output[..., 0], np.full((h, w), expected))
+    np.testing.assert_array_equal(r.output[..., 1], np.full((h, w), 2))
+    assert r.counters.invocations == 4 * ((w + 1) // 2) * ((h + 1) // 2)
+
+
+@ash.fragment
+async def marks(out: ash.Storage, counter: ash.Storage, *, position: vec4f):
+    x, y = int(position.x), int(position.y)
+    out[y * 3 + x] = 1
+    await ash.atomic_add(ash.ptr(counter, 0), 1)
+    return position.x
+
+
+def test_helpers_write_nothing_and_their_atomics_have_no_effect():
+    out = np.zeros(3 * 4, np.uint32)  # room for helper pixels too: they must stay 0
+    counter = np.zeros(1, np.uint32)
+    r = ash.run_fragments(marks, 3, 3, out=out, counter=counter)
+    assert counter[0] == 9  # 16 invocations ran, 9 covered
+    assert out.reshape(4, 3)[:3].all() and not out.reshape(4, 3)[3:].any()
+    assert r.output.shape == (3, 3) and r.mask.all()
+
+
+@ash.fragment
+async def discards_left_column(v: ash.Input, out: ash.Storage, *, position: vec4f):
+    x, y = int(position.x), int(position.y)
+    if x == 0:
+        ash.discard()
+    out[y * 4 + x] = 7
+    return vec2f(await ash.dpdx_coarse(v), await ash.dpdy_coarse(v))
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES, ids=repr)
+def test_discard_demotes_to_a_helper_that_still_feeds_derivatives(schedule):
+    """CTS discard.spec 'derivatives': quad values [4, 1, 7, 4]; dx = -3, dy = 3 survive."""
+    v = np.array([[4, 1, 4, 1], [7, 4, 7, 4]], np.float32)
+    out = np.zeros(8, np.uint32)
+    r = ash.run_fragments(discards_left_column, 4, 2, v=v, out=out, schedule=schedule)
+    assert r.mask.tolist() == [[False, True, True, True], [False, True, True, True]]
+    assert out.reshape(2, 4)[:, 0].tolist() == [0, 0]  # the discarded column wrote nothing
+    assert (out.reshape(2, 4)[:, 1:] == 7).all()
+    np.testing.assert_array_equal(r.output[..., 0][r.mask], -3)
+    np.testing.assert_array_equal(r.output[..., 1][r.mask], 3)
+    np.testing.assert_array_equal(r.output[~r.mask], 0)
+
+
+@dataclasses.dataclass
+class GBuffer:
+    color: vec4f
+    depth: float
+    id: np.uint32
+
+
+@ash.fragment
+async def gbuffer(tint: ash.vec4f, *, position: vec4f):
+    return GBuffer(tint * position.x, position.y / 10, np.uint32(position.x))
+
+
+def test_struct_outputs_become_one_array_per_field_and_uniforms_convert():
+    r = ash.run_fragments(gbuffer, 2, 2, tint=(1, 2, 3, 4))
+    assert set(r.output) == {"color", "depth", "id"}
+    assert r["color"].shape == (2, 2, 4) and r["color"].dtype == np.float32
+    np.testing.assert_allclose(r["color"][1, 1], [1.5, 3, 4.5, 6])
+    assert r["depth"].dtype == np.float32 and r["depth"][1, 0] == np.float32(0.15)
+    assert r["id"].dtype == np.uint32 and r["id"].tolist() == [[0, 1], [0, 1]]
+
+
+def test_inputs_from_callables_and_vector_arrays_and_builtins():
+    seen = {}
+
+    @ash.fragment
+    async def probe(uv: ash.Input, c, *, position: vec4f, front_facing: bool,
+                    sample_index, sample_mask):
+        seen[int(position.x), int(position.y)] = (uv, c, front_facing, sample_index, sample_mask)
+
+    uv = np.arange(2 * 2 * 2, dtype=np.float64).reshape(2, 2, 2)
+    r = ash.run_fragments(probe, 2, 2, uv=uv, c=lambda x, y: x * 10 + y, front_facing=False)
+    assert r.output is None and r.mask.all()
+    uv11, c11, front, index, mask = seen[1, 1]
+    assert isinstance(uv11, ash.vec2f) and list(uv11) == [6, 7]
+    assert c11 == 11 and front is False and index == 0 and mask == 1
+
+
+def test_position_has_pixel_centres_and_the_given_z_and_w():
+    @ash.fragment
+    async def pos(*, position: vec4f):
+        return position
+
+    r = ash.run_fragments(pos, 3, 1, position_z=0.25, position_w=2)
+    np.testing.assert_array_equal(r.output[0, 2], [2.5, 0.5, 0.25, 2])
+
+
+@ash.fragment
+async def early_return(*, position: vec4f):
+    if int(position.x) == 1 and int(position.y) == 0:
+        return 0.0
+    return await ash.dpdx(position.x)
+
+
+def test_a_quad_member_returning_before_a_derivative_is_a_uniformity_error():
+    with pytest.raises(ash.DerivativeUniformityError) as info:
+        ash.run_fragments(early_return, 2, 2)
+    msg = str(info.value)
+    assert "quad at (0,0)" in msg and "non-uniform control flow" in msg
+    assert "quad id 1 (1 invocation): returned" in msg
+    assert "quad id 0, 2-3 (3 invocations): waits at" in msg and "in dpdx()" in msg
+
+
+def test_bad_fragment_arguments_are_clear_errors():
+    with pytest.raises(ash.DispatchError, match="width must be a non-negative int"):
+        ash.run_fragments(ramp, -1, 2, v=np.zeros((2, 1), np.float32))
+    with pytest.raises(ash.BindingError, match="must be an array shaped"):
+        ash.run_fragments(ramp, 2, 2, v=np.zeros((3, 3, 7), np.float32))
+    with pytest.raises(ValueError, match="id must be a constant int from 0 to 3"):
+        ash.quad_broadcast(1.0, 4)
+    with pytest.raises(RuntimeError, match="fragment shader statement"):
+        ash.discard()
+    with pytest.raises(TypeError, match="async def"):
+        ash.fragment(lambda: None)
+
+
+def test_fragment_runs_replay_and_the_trace_names_the_stage(tmp_path):
+    r = ash.run_fragments(product_derivatives, 4, 4, schedule=ash.Random(5), max_live_quads=4)
+    assert r.trace.dispatch["stage"] == "fragment" and r.trace.dispatch["size"] == [4, 4]
+    r.trace.save(tmp_path / "t.json")
+    again = ash.run_fragments(product_derivatives, 4, 4, schedule=ash.Replay(tmp_path / "t.json"),
+                              max_live_quads=4)
+    assert again.trace == r.trace
+    np.testing.assert_array_equal(again.output, r.output)
