@@ -380,7 +380,7 @@ def _caller(fn: Callable, builtins: list[str], inputs: list[str], storage: list[
     src = (f"def call(position, front_facing, sample_index, sample_mask"
            f"{''.join(', ' + n for n in names)}):\n    return _fn({', '.join(args)})\n")
     ns: dict[str, Any] = {"_fn": fn, "_u": uniforms}
-    exec(src, ns)  # noqa: S102 - parameter names are identifiers from the signature
+    exec(src, ns)
     return ns["call"]
 
 

@@ -21,8 +21,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-import asyncshader as ash  # noqa: E402
-from asyncshader import vec4f  # noqa: E402
+import asyncshader as ash
+from asyncshader import vec4f
 
 
 @ash.fragment
