@@ -252,13 +252,17 @@ class FragmentRun:
             raise BindingError(f"fragment input {name!r} has dtype {value.dtype}; use float, "
                                "int, uint or bool values")
         arr = value.astype(dtype)
-        pad = ((0, 2 * self.qh - self.height), (0, 2 * self.qw - self.width))
-        pad += ((0, 0),) * (arr.ndim - 2)
-        if any(p[1] for p in pad):
+        for axis, extra in ((0, 2 * self.qh - self.height), (1, 2 * self.qw - self.width)):
+            if not extra:
+                continue
             # helpers past the edge: linear extension for floats (like interpolated attributes)
-            linear = kind == "f" and min(arr.shape[:2]) >= 2
-            arr = np.pad(arr, pad, mode="reflect", reflect_type="odd") if linear \
-                else np.pad(arr, pad, mode="edge")
+            # along an axis with two values to extend from; otherwise the edge value repeats
+            pad = [(0, 0)] * arr.ndim
+            pad[axis] = (0, extra)
+            if kind == "f" and arr.shape[axis] >= 2:
+                arr = np.pad(arr, pad, mode="reflect", reflect_type="odd")
+            else:
+                arr = np.pad(arr, pad, mode="edge")
         vec = _VECS[(arr.shape[2], {"f": "f", "i": "i", "u": "u", "b": "b"}[kind])] \
             if arr.ndim == 3 and arr.shape[2] > 1 else None
         return (arr, vec)

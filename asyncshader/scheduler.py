@@ -20,23 +20,13 @@ Rules:
 
 from __future__ import annotations
 
-import linecache
-import os
-import sysconfig
 from array import array
 from collections.abc import Iterator
 from operator import attrgetter
 from types import CoroutineType
 from typing import Any
 
-from .errors import (
-    AsyncShaderError,
-    DeadlockError,
-    DivergenceError,
-    ForeignAwaitError,
-    ShaderError,
-    StepLimitError,
-)
+from .diagnostics import Diagnostics, position_of
 from .instruments import bound_hooks
 from .traps import POINT
 
@@ -77,20 +67,7 @@ class Invocation:
         """(filename, line, source text) where this invocation stands now: the innermost frame
         of its await chain that is user code (not the standard library, not installed
         packages)."""
-        frame = self.frame
-        aw = self.coro.cr_await if self.coro is not None else None
-        while isinstance(aw, CoroutineType) and aw.cr_frame is not None:
-            if not aw.cr_code.co_filename.startswith(_LIBRARY_DIRS):
-                frame = aw.cr_frame
-            aw = aw.cr_await
-        return _where(frame)
-
-
-def _where(frame: Any) -> tuple[str, int, str]:
-    if frame is None:
-        return ("?", 0, "")
-    name, line = frame.f_code.co_filename, frame.f_lineno
-    return (name, line, linecache.getline(name, line).strip())
+        return position_of(self)
 
 
 def _site(inv: Invocation) -> Any:
@@ -148,7 +125,7 @@ class Group:
         return f"<group {self.label}>"
 
 
-class Scheduler:
+class Scheduler(Diagnostics):
     """Runs ``units`` (an iterator of top-level :class:`Group` s, built lazily) to completion.
 
     :meth:`run` is a generator: it yields every ``checkpoint_every`` steps so that an async host
@@ -352,7 +329,7 @@ class Scheduler:
                 # decisions: all steps but those taken while only one invocation was runnable
                 self.canonical_tail += batch_steps - (1 + last_extra if others == 0 else 0)
                 self.steps = steps
-                batch = self._end_round(unit, arrived, reqs, finished)
+                batch = self._end_round(unit, arrived, reqs, finished, in_lane_order=True)
                 if steps >= self._next_checkpoint:
                     self._next_checkpoint = steps + self.checkpoint_every
                     self._checkpoint(unit)
@@ -440,7 +417,7 @@ class Scheduler:
             self._retire(unit)
 
     def _end_round(self, unit: Group, arrived: list[Invocation], reqs: list,
-                   finished: int) -> list[Invocation]:
+                   finished: int, in_lane_order: bool = False) -> list[Invocation]:
         """Fast paths, after every member of ``unit`` arrived or finished: check uniformity,
         resolve, and return the members (in key order) that run next (none when all finished)."""
         unit.finished += finished
@@ -459,11 +436,18 @@ class Scheduler:
                 inv.req, inv.site = r, site
             unit.arrived = arrived
             raise self._divergence(unit)
-        if first.resolve is not None:  # arrivals come in schedule order: map them by lane
-            for inv, r in zip(arrived, reqs):
-                inv.req = r
+        resolve = first.resolve
+        if resolve is not None:
             unit.valued = True
-        self._resolve(unit, arrived, first)
+            if in_lane_order:  # the in-order path: arrivals are the members, in lane order
+                for inv, value in zip(arrived, resolve([r.value for r in reqs], unit)):
+                    inv.value = value
+            else:  # arrivals come in schedule order: map them by lane
+                for inv, r in zip(arrived, reqs):
+                    inv.req = r
+                self._resolve(unit, arrived, first)
+                return unit.members
+        self.rendezvous += 1
         return unit.members
 
     def _run_points(self, inv: Invocation, req: Any) -> tuple[Any, int]:
@@ -615,133 +599,3 @@ class Scheduler:
                     if m.key == key:
                         return m
         return None
-
-    # --------------------------------------------------------------------------------- errors
-    def describe_position(self, inv: Invocation) -> str:
-        """Where ``inv`` stands, for messages: ``file:line (op)``, ``returned``, ..."""
-        if inv.done:
-            return "returned (finished the shader)"
-        if inv.coro is None or inv.frame.f_lasti < 0:
-            return "not started"
-        name, line, text = inv.position()
-        op = inv.req.op if inv.req is not None and inv not in self.runnable else None
-        if inv.pending is not None:
-            op = getattr(inv.pending, "op", "scheduling point")
-        if inv in self.runnable and inv.pending is None:
-            return f"runnable at {_short(name)}:{line}: {text}"
-        return f"waits at {_short(name)}:{line} in {op}(): {text}"
-
-    def _positions(self, members: list[Invocation]) -> list[tuple[str, list[Invocation]]]:
-        where: dict[str, list[Invocation]] = {}
-        for m in members:
-            where.setdefault(self.describe_position(m), []).append(m)
-        return list(where.items())
-
-    def _format_positions(self, group: Group, positions: list) -> str:
-        scope = group.scope
-        lines = []
-        for where, invs in positions:
-            lanes = _ranges(sorted(m.lanes[scope] for m in invs))
-            lines.append(f"  {group.lane_name} {lanes} ({len(invs)} invocation"
-                         f"{'s' if len(invs) != 1 else ''}): {where}")
-        return "\n".join(lines)
-
-    def _divergence(self, group: Group) -> DivergenceError:
-        positions = self._positions(group.members)
-        first = group.arrived[0]
-        err_cls = getattr(first.req, "divergence_error", DivergenceError)
-        hint = getattr(first.req, "divergence_hint", "")
-        if group.finished:
-            what = "some invocations returned while others wait at a rendezvous"
-        else:
-            what = "invocations stopped at different rendezvous (operation or call site)"
-        msg = (f"{err_cls.__name__ if err_cls is not DivergenceError else 'Divergence'} in "
-               f"{group.label}: {what}. This is non-uniform control flow.\n"
-               f"{self._format_positions(group, positions)}")
-        if hint:
-            msg += f"\nFix: {hint}"
-        return err_cls(msg, [(w, [str(m) for m in ms]) for w, ms in positions])
-
-    def _deadlock(self) -> DeadlockError:
-        parts = []
-        all_positions: list = []
-        for unit in self.live:
-            positions = self._positions(unit.members)
-            all_positions += [(w, [str(m) for m in ms]) for w, ms in positions]
-            parts.append(f"{unit.label}:\n{self._format_positions(unit, positions)}")
-        msg = ("Deadlock: no invocation can run, but some are blocked at a rendezvous that can "
-               "never complete (members of a group wait at different operations).\n"
-               + "\n".join(parts))
-        return DeadlockError(msg, all_positions)
-
-    def _shader_error(self, inv: Invocation, exc: BaseException,
-                      suspended: bool = False) -> BaseException:
-        if isinstance(exc, (GeneratorExit, KeyboardInterrupt, SystemExit, ShaderError)):
-            return exc
-        name, line, text = inv.position() if suspended else ("?", 0, "")
-        tb = exc.__traceback__
-        while tb is not None and not suspended:  # the innermost frame in user code
-            fname = tb.tb_frame.f_code.co_filename
-            if not fname.startswith(_PKG_DIR):
-                name, line = fname, tb.tb_lineno
-                text = linecache.getline(name, line).strip()
-            tb = tb.tb_next
-        where = f" at {_short(name)}:{line}: {text}" if line else ""
-        msg = f"invocation {inv} raised {type(exc).__name__}: {exc}{where}"
-        return ShaderError(msg, str(inv), exc)
-
-    def _foreign(self, inv: Invocation, obj: Any) -> ForeignAwaitError:
-        name, line, text = inv.position()
-        awaited = inv.coro.cr_await
-        chain = []
-        while isinstance(awaited, CoroutineType):
-            chain.append(awaited.cr_code.co_qualname)
-            awaited = awaited.cr_await
-        what = f"{'.'.join(chain) or type(awaited).__name__}() which yielded {obj!r}"
-        return ForeignAwaitError(
-            f"invocation {inv} awaited {what} at {_short(name)}:{line}: {text}\n"
-            "A shader may only await asyncshader operations (workgroup_barrier(), atomic_add(), "
-            "dpdx(), ...); the scheduler cannot run other event loops' awaitables. Fix: call the "
-            "code without awaiting it, or use the asyncshader operation it stands for.")
-
-    def _no_group(self, inv: Invocation, req: Any) -> AsyncShaderError:
-        name, line, text = inv.position()
-        have = ", ".join(inv.groups) or "none"
-        return AsyncShaderError(
-            f"invocation {inv} called {req.op}() at {_short(name)}:{line}: {text}\n"
-            f"{req.op}() works on a {req.scope} group, and this dispatch has none (its groups: "
-            f"{have}). {getattr(req, 'no_group_hint', '')}".rstrip())
-
-    def _step_limit(self, inv: Invocation) -> StepLimitError:
-        name, line, text = inv.position()
-        return StepLimitError(
-            f"invocation {inv} passed {self.max_points:,} scheduling points without "
-            f"finishing, last at {_short(name)}:{line}: {text}\nA spin loop waiting for another "
-            "invocation or workgroup? WGSL gives no forward-progress guarantee between "
-            "workgroups. Fix the loop, or raise max_points_per_invocation.")
-
-
-_PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
-_LIBRARY_DIRS = tuple({p + os.sep for k, p in sysconfig.get_paths().items()
-                       if k in ("stdlib", "platstdlib", "purelib", "platlib")} | {_PKG_DIR})
-
-
-def _short(path: str) -> str:
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return path
-    return rel if not rel.startswith("..") else path
-
-
-def _ranges(nums: list[int]) -> str:
-    """``[0, 1, 2, 5, 7, 8]`` -> ``"0-2, 5, 7-8"``."""
-    out = []
-    i = 0
-    while i < len(nums):
-        j = i
-        while j + 1 < len(nums) and nums[j + 1] == nums[j] + 1:
-            j += 1
-        out.append(str(nums[i]) if i == j else f"{nums[i]}-{nums[j]}")
-        i = j + 1
-    return ", ".join(out)

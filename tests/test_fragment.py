@@ -192,3 +192,12 @@ def test_fragment_runs_replay_and_the_trace_names_the_stage(tmp_path):
                               max_live_quads=4)
     assert again.trace == r.trace
     np.testing.assert_array_equal(again.output, r.output)
+
+
+def test_a_one_row_float_input_still_extends_linearly_along_x():
+    @ash.fragment
+    async def neighbour(t: ash.Input):
+        return await ash.quad_swap_x(t)
+
+    r = ash.run_fragments(neighbour, 3, 1, t=np.array([[0, 10, 20]], np.float32))
+    np.testing.assert_array_equal(r.output, [[10, 0, 30]])  # the helper at x=3 sees 30
