@@ -115,52 +115,24 @@ def atomic_store(p: Any, value: Any) -> Awaitable[None]:
     return _atomic("atomic_store", p, value)
 
 
-@trap_function
-def atomic_add(p: Any, value: Any) -> Awaitable[Any]:
-    """WGSL ``atomicAdd(p, v)``: adds (wrapping), returns the old value."""
-    return _atomic("atomic_add", p, value)
+def _read_modify_write(op: str, wgsl: str, what: str) -> Any:
+    def atomic_rmw(p: Any, value: Any) -> Awaitable[Any]:
+        return _atomic(op, p, value)
+    atomic_rmw.__name__ = atomic_rmw.__qualname__ = op
+    atomic_rmw.__doc__ = f"WGSL ``{wgsl}(p, v)``: {what}; returns the old value."
+    return trap_function(atomic_rmw)
 
 
-@trap_function
-def atomic_sub(p: Any, value: Any) -> Awaitable[Any]:
-    """WGSL ``atomicSub(p, v)``: subtracts (wrapping), returns the old value."""
-    return _atomic("atomic_sub", p, value)
-
-
-@trap_function
-def atomic_max(p: Any, value: Any) -> Awaitable[Any]:
-    """WGSL ``atomicMax(p, v)`` (signed for i32, unsigned for u32); returns the old value."""
-    return _atomic("atomic_max", p, value)
-
-
-@trap_function
-def atomic_min(p: Any, value: Any) -> Awaitable[Any]:
-    """WGSL ``atomicMin(p, v)`` (signed for i32, unsigned for u32); returns the old value."""
-    return _atomic("atomic_min", p, value)
-
-
-@trap_function
-def atomic_and(p: Any, value: Any) -> Awaitable[Any]:
-    """WGSL ``atomicAnd(p, v)``; returns the old value."""
-    return _atomic("atomic_and", p, value)
-
-
-@trap_function
-def atomic_or(p: Any, value: Any) -> Awaitable[Any]:
-    """WGSL ``atomicOr(p, v)``; returns the old value."""
-    return _atomic("atomic_or", p, value)
-
-
-@trap_function
-def atomic_xor(p: Any, value: Any) -> Awaitable[Any]:
-    """WGSL ``atomicXor(p, v)``; returns the old value."""
-    return _atomic("atomic_xor", p, value)
-
-
-@trap_function
-def atomic_exchange(p: Any, value: Any) -> Awaitable[Any]:
-    """WGSL ``atomicExchange(p, v)``: stores ``v``, returns the old value."""
-    return _atomic("atomic_exchange", p, value)
+atomic_add = _read_modify_write("atomic_add", "atomicAdd", "adds v, wrapping around")
+atomic_sub = _read_modify_write("atomic_sub", "atomicSub", "subtracts v, wrapping around")
+atomic_max = _read_modify_write("atomic_max", "atomicMax",
+                                "keeps the larger (signed for i32, unsigned for u32)")
+atomic_min = _read_modify_write("atomic_min", "atomicMin",
+                                "keeps the smaller (signed for i32, unsigned for u32)")
+atomic_and = _read_modify_write("atomic_and", "atomicAnd", "bitwise and with v")
+atomic_or = _read_modify_write("atomic_or", "atomicOr", "bitwise or with v")
+atomic_xor = _read_modify_write("atomic_xor", "atomicXor", "bitwise exclusive or with v")
+atomic_exchange = _read_modify_write("atomic_exchange", "atomicExchange", "stores v")
 
 
 @trap_function

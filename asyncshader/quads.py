@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import Any
 
+import numpy as np
+
 from .errors import DerivativeUniformityError
 from .traps import Rendezvous, suspend, trap_function
 from .types import Vec
@@ -64,11 +66,12 @@ def _numeric(op: str, e: Any) -> Any:
 def quad_broadcast(e: Any, id: int) -> Awaitable[Any]:
     """WGSL ``quadBroadcast(e, id)``: the value of ``e`` from quad invocation ``id`` (a constant
     0 to 3), to every member of the quad."""
-    if isinstance(id, bool) or not isinstance(id, int) or not 0 <= id <= 3:
-        raise ValueError(f"quad_broadcast(e, id): id must be a constant int from 0 to 3 (WGSL "
-                         f"requires a const-expression), got {id!r}")
+    if isinstance(id, (bool, np.bool_)) or not isinstance(id, (int, np.integer)) \
+            or not 0 <= id <= 3:
+        raise ValueError(f"quad_broadcast(e, id): id must be a constant int from 0 to 3 (an int, "
+                         f"i32 or u32; WGSL requires a const-expression), got {id!r}")
     return suspend(QuadRendezvous("quad_broadcast", QUAD, _numeric("quad_broadcast", e),
-                                  _BROADCAST[id]))
+                                  _BROADCAST[int(id)]))
 
 
 @trap_function
