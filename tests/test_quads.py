@@ -21,6 +21,7 @@ Mirrored CTS tests (``webgpu:shader,execution,expression,call,builtin,quadBroadc
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -57,6 +58,14 @@ async def _all_ops(e):
     return [await ash.quad_swap_x(e), await ash.quad_swap_y(e), await ash.quad_swap_diagonal(e),
             await ash.quad_broadcast(e, 0), await ash.quad_broadcast(e, 1),
             await ash.quad_broadcast(e, 2), await ash.quad_broadcast(e, 3)]
+
+
+def test_vector_file_is_the_documented_copy():
+    """tests/data/README.md: the file is the digest's copy, byte for byte (sha256 given there)."""
+    data_dir = Path(__file__).parent / "data"
+    digest = hashlib.sha256((data_dir / "quad_cases.json").read_bytes()).hexdigest()
+    assert digest == "63e2b5c145c8d7900228caabd118f9a0b0d35d97746c3f96fea03335d3fdd363"
+    assert digest in (data_dir / "README.md").read_text()
 
 
 # --------------------------------------------------------------------------------- data_types
@@ -113,7 +122,7 @@ async def data_types_fragment(v: ash.Input):
 @pytest.mark.parametrize("case", DATA_TYPES, ids=[c["type"] for c in DATA_TYPES])
 def test_data_types_fragment(case):
     """quadBroadcast/quadSwap:data_types on a 2x2 fragment quad: bit-exact and type-preserving."""
-    dtype, make, n = _type_info(case["type"])
+    dtype, _, n = _type_info(case["type"])
     inputs = _inputs_of(case)
     grid = np.zeros((2, 2, n), dtype)
     for quad_id in range(4):
@@ -151,7 +160,7 @@ def test_compute_all_active(wg_size, layout):
 
 
 def test_compute_all_active_covers_the_json_sizes():
-    """compute,all_active: every workgroup size in the JSON is exercised, the CTS model sizes too."""
+    """compute,all_active: every workgroup size of the JSON is run; its model sizes are 4/32/64."""
     assert sorted(ALL_ACTIVE) == sorted({int(np.prod(s)) for s in ALL_ACTIVE_SIZES})
     assert {c["model_subgroup_size"] for c in DATA["compute_all_active"]} == {4, 32, 64}
 
@@ -266,7 +275,8 @@ def test_padding_helpers_take_part_in_quad_ops_with_their_own_position():
     assert r.output[2, 0].tolist() == [1.5, 3.5, 0.0, 1.0]
 
 
-@pytest.mark.parametrize("bad_id", [4, -1, True, 1.5, "1", None])
+@pytest.mark.parametrize("bad_id", [4, -1, True, np.bool_(True), 1.5, "1", None, u32(4),
+                                    ash.i32(-1)])
 def test_quad_broadcast_id_must_be_a_constant_0_to_3(bad_id):
     """WGSL quadBroadcast: id must be a const-expression in [0, 4) (shader-creation error)."""
     with pytest.raises(ValueError, match="constant int from 0 to 3"):
@@ -286,8 +296,6 @@ def test_quad_broadcast_with_a_bad_id_inside_a_kernel_names_the_invocation():
     assert isinstance(info.value.original, ValueError)
 
 
-@pytest.mark.xfail(strict=True, reason="asyncshader bug: quad_broadcast rejects typed i32/u32 "
-                                       "constant ids (WGSL: I is i32 or u32, e.g. 1u)")
 @pytest.mark.parametrize("typed_id", [u32(2), ash.i32(2)], ids=["u32", "i32"])
 def test_quad_broadcast_accepts_a_typed_constant_id(typed_id):
     """WGSL quadBroadcast(e, id: I), I = i32 or u32: a typed constant like 2u is a valid id."""
