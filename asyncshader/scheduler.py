@@ -352,9 +352,11 @@ class Scheduler(Diagnostics):
             unit = last_unit = self._switch(last_unit, live[0])
             runnable = list(unit.members)
             prev: Any = _NOTHING
+            points: dict[Invocation, Any] = {}  # invocations waiting to apply a point
             while runnable:
                 arrived: list[Invocation] = []
                 reqs: list = []
+                arrive, deposit = arrived.append, reqs.append
                 finished = 0
                 while runnable:
                     n = len(runnable)
@@ -370,15 +372,14 @@ class Scheduler(Diagnostics):
                     else:
                         pos = 0
                         inv = runnable[0]
-                    pending = inv.pending
-                    if pending is None:
-                        value = inv.value
-                    else:
+                    if points and inv in points:
                         inv.pending = None
                         try:
-                            value = pending.apply(inv)
+                            value = points.pop(inv).apply(inv)
                         except BaseException as exc:
                             raise self._shader_error(inv, exc, suspended=True) from exc
+                    else:
+                        value = inv.value
                     steps += 1
                     try:
                         req = inv.coro.send(value)
@@ -395,7 +396,7 @@ class Scheduler(Diagnostics):
                         except AttributeError:
                             raise self._foreign(inv, req) from None
                         if kind is POINT:
-                            inv.pending = req
+                            points[inv] = inv.pending = req
                             self.points += 1
                             inv.points += 1
                             if inv.points > self.max_points:
@@ -405,8 +406,8 @@ class Scheduler(Diagnostics):
                             raise self._no_group(inv, req)
                         prev = req
                     del runnable[pos]
-                    reqs.append(req)
-                    arrived.append(inv)
+                    deposit(req)
+                    arrive(inv)
                 self.steps, self.canonical_tail = steps, canon
                 runnable = list(self._end_round(unit, arrived, reqs, finished))
                 if steps >= self._next_checkpoint:

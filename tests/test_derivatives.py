@@ -30,6 +30,8 @@ follow the dispatch's ``derivatives=`` option.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import math
 from pathlib import Path
@@ -240,8 +242,16 @@ def assert_rule(result, layout, rule, unchecked=frozenset()) -> None:
 
 
 # ------------------------------------------------------------------------------- data sanity
+def test_vector_file_is_the_documented_copy():
+    """tests/data/README.md: the file is the digest's copy, byte for byte (sha256 given there)."""
+    data_dir = Path(__file__).parent / "data"
+    digest = hashlib.sha256((data_dir / "derivative_cases.json").read_bytes()).hexdigest()
+    assert digest == "5ef180bbebdcaa8b50c7436b3d4d065806053942cec5744d5475d80f5a8ed2b2"
+    assert digest in (data_dir / "README.md").read_text()
+
+
 def test_interval_parsing_accepts_the_stored_rne_results():
-    """derivatives.cache.ts: the JSON's RNE f32 difference lies in its CTS interval (parser check)."""
+    """derivatives.cache.ts: each stored RNE difference lies in its CTS interval (parser check)."""
     for case in SCALAR_CASES:
         iv = interval(case["expected_interval"])
         rne = bits_to_f32(case["f32_rne_bits"])
@@ -267,6 +277,33 @@ def test_scalar_packing_reproduces_the_cts_quads(axis):
     assert from_quads.alternatives == from_cases.alternatives
 
 
+# ------------------------------------------------------------------------------------- runs
+@functools.cache
+def run_case(builtin: str, cases: str, n: int, mode: str,
+             discard: bool) -> tuple[QuadLayout, ash.FragmentResult, frozenset]:
+    """One CTS run (cached, so that the CTS-rule and documented-variant tests share it):
+    ``cases`` is "cts" for dpdx/dpdy, "subset" or "edge" for fwidth."""
+    if builtin.startswith("dpd"):
+        axis = builtin[3]
+        layout = dpd_layout(axis, n)
+        unchecked = frozenset(CTS_QUADS[axis][0]["discard_variant_unchecked_quad_ids"]) \
+            if discard else frozenset()
+        assert unchecked in (frozenset(), frozenset({0, 2 if axis == "x" else 1}))
+    else:
+        layout = fwidth_layout(FWIDTH_CASES[cases], n)
+        unchecked = frozenset({0}) if discard else frozenset()
+    result = run_layout(builtin, layout, mode, unchecked, seed=len(builtin) + n)
+    assert result.output.shape == ((2, 2 * len(layout.values)) + ((n,) if n > 1 else ()))
+    return layout, result, unchecked
+
+
+def documented_rule(builtin: str, mode: str) -> str:
+    """The library's choice (spec §1.4): fine variants their own pair, coarse ones quad id 0's
+    pair, the plain ones whatever ``derivatives=`` says."""
+    variant = builtin.split("_")[1] if "_" in builtin else mode
+    return "fine" if variant == "fine" else "id0"
+
+
 # ------------------------------------------------------------------------------ dpdx and dpdy
 @pytest.mark.parametrize("discard", [False, True], ids=["all", "non_uniform_discard"])
 @pytest.mark.parametrize("n", VECTORIZE, ids=["f32", "vec2", "vec3", "vec4"])
@@ -274,29 +311,18 @@ def test_scalar_packing_reproduces_the_cts_quads(axis):
 @pytest.mark.parametrize("builtin", DPD_BUILTINS)
 def test_dpdx_dpdy_meet_cts_intervals(builtin, mode, n, discard):
     """builtin,dpdx*/dpdy*:f32 (derivatives.ts): every checked invocation within the CTS rule."""
-    axis = builtin[3]
-    layout = dpd_layout(axis, n)
-    unchecked = frozenset(CTS_QUADS[axis][0]["discard_variant_unchecked_quad_ids"]) \
-        if discard else frozenset()
-    assert unchecked in (frozenset(), frozenset({0, 2 if axis == "x" else 1}))
-    result = run_layout(builtin, layout, mode, unchecked, seed=len(builtin) + n)
-    assert result.output.shape == ((2, 2 * len(layout.values)) + ((n,) if n > 1 else ()))
+    layout, result, unchecked = run_case(builtin, "cts", n, mode, discard)
     assert_rule(result, layout, "fine" if builtin.endswith("fine") else "cts_loose", unchecked)
 
 
 @pytest.mark.parametrize("discard", [False, True], ids=["all", "non_uniform_discard"])
-@pytest.mark.parametrize("n", [1, 3])
+@pytest.mark.parametrize("n", VECTORIZE, ids=["f32", "vec2", "vec3", "vec4"])
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("axis", ["x", "y"])
-def test_dpdx_dpdy_follow_the_documented_variant(axis, mode, n, discard):
-    """derivatives.ts intervals, spec §1.4: coarse = quad id 0's pair; plain follows derivatives=."""
-    layout = dpd_layout(axis, n)
-    unchecked = frozenset(CTS_QUADS[axis][0]["discard_variant_unchecked_quad_ids"]) \
-        if discard else frozenset()
-    coarse = run_layout(f"dpd{axis}_coarse", layout, mode, unchecked)
-    assert_rule(coarse, layout, "id0", unchecked)
-    plain = run_layout(f"dpd{axis}", layout, mode, unchecked)
-    assert_rule(plain, layout, "fine" if mode == "fine" else "id0", unchecked)
+@pytest.mark.parametrize("builtin", ["dpdx", "dpdx_coarse", "dpdy", "dpdy_coarse"])
+def test_dpdx_dpdy_follow_the_documented_variant(builtin, mode, n, discard):
+    """derivatives.ts intervals, spec §1.4: coarse = id 0's pair; plain follows derivatives=."""
+    layout, result, unchecked = run_case(builtin, "cts", n, mode, discard)
+    assert_rule(result, layout, documented_rule(builtin, mode), unchecked)
 
 
 # ------------------------------------------------------------------------------------- fwidth
@@ -307,22 +333,19 @@ def test_dpdx_dpdy_follow_the_documented_variant(axis, mode, n, discard):
 @pytest.mark.parametrize("cases", ["subset", "edge"])
 def test_fwidth_meets_cts_intervals(cases, builtin, mode, n, discard):
     """builtin,fwidth*:f32 (fwidth.ts): Fine per invocation, fwidth/fwidthCoarse anyOf the 4."""
-    layout = fwidth_layout(FWIDTH_CASES[cases], n)
-    unchecked = frozenset({0}) if discard else frozenset()
-    result = run_layout(builtin, layout, mode, unchecked, seed=n)
+    layout, result, unchecked = run_case(builtin, cases, n, mode, discard)
     assert_rule(result, layout, "fine" if builtin.endswith("fine") else "cts_loose", unchecked)
 
 
 @pytest.mark.parametrize("discard", [False, True], ids=["all", "non_uniform_discard"])
+@pytest.mark.parametrize("n", VECTORIZE, ids=["f32", "vec2", "vec3", "vec4"])
 @pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("builtin", ["fwidth", "fwidth_coarse"])
 @pytest.mark.parametrize("cases", ["subset", "edge"])
-def test_fwidth_follows_the_documented_variant(cases, mode, discard):
-    """fwidth.ts intervals, spec §1.4: fwidthCoarse = id 0's interval; fwidth follows derivatives=."""
-    layout = fwidth_layout(FWIDTH_CASES[cases], 1)
-    unchecked = frozenset({0}) if discard else frozenset()
-    assert_rule(run_layout("fwidth_coarse", layout, mode, unchecked), layout, "id0", unchecked)
-    assert_rule(run_layout("fwidth", layout, mode, unchecked), layout,
-                "fine" if mode == "fine" else "id0", unchecked)
+def test_fwidth_follows_the_documented_variant(cases, builtin, mode, n, discard):
+    """fwidth.ts intervals, spec §1.4: fwidthCoarse = id 0's interval; fwidth obeys derivatives=."""
+    layout, result, unchecked = run_case(builtin, cases, n, mode, discard)
+    assert_rule(result, layout, documented_rule(builtin, mode), unchecked)
 
 
 def test_fwidth_edge_cases_include_unbounded_intervals():
