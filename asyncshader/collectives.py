@@ -1,7 +1,8 @@
 """Workgroup collectives: control barriers and ``workgroupUniformLoad``.
 
-Each is a small :class:`~asyncshader.traps.Rendezvous` over the workgroup (scope 0) plus, where
-it returns something, a resolver. The scheduler core does the waiting and the uniformity checks.
+Each is a small :class:`~asyncshader.traps.Rendezvous` over the workgroup (scope
+``"workgroup"``) plus, where it returns something, a resolver. The scheduler core does the
+waiting and the uniformity checks.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ class _Barrier(Rendezvous):
     __slots__ = ()
     divergence_error = BarrierDivergenceError
     divergence_hint = _BARRIER_HINT
+    no_group_hint = ("Workgroup barriers and workgroup_uniform_load exist only in compute "
+                     "shaders (WGSL: compute stage only).")
 
 
 _WORKGROUP_BARRIER = _Barrier("workgroup_barrier", WORKGROUP)

@@ -133,13 +133,19 @@ class ComputeKernel:
                                 f"compute shaders ({OTHER_STAGE_BUILTINS[name]} builtin)")
         self.builtins = [n for n in self.params if n in COMPUTE_BUILTINS]
         self.identity = kernel_identity(fn)
-        self.wg_vars, uses = scan_kernel(fn)
-        self.uses_quad_ops = any(getattr(f, "__ash_needs_quads__", False) for f in uses)
-        if self.uses_quad_ops and derivatives is None and (sx * sy * sz) % 4:
+
+    def scan(self) -> tuple[list, bool]:
+        """The workgroup variables the kernel uses, and whether it uses quad operations. Read at
+        every dispatch: variables may be declared after the kernel (like WGSL module scope)."""
+        variables, uses = scan_kernel(self.fn)
+        quad_ops = any(getattr(f, "__ash_needs_quads__", False) for f in uses)
+        n = self.workgroup_size[0] * self.workgroup_size[1] * self.workgroup_size[2]
+        if quad_ops and self.derivatives is None and n % 4:
             raise DispatchError(
-                f"{fn.__qualname__} uses quad operations; in compute a quad is 4 consecutive "
-                f"local invocation indices, so the workgroup must hold a multiple of 4 "
-                f"invocations, not {sx * sy * sz}")
+                f"{self.fn.__qualname__} uses quad operations; in compute a quad is 4 "
+                f"consecutive local invocation indices, so the workgroup must hold a multiple "
+                f"of 4 invocations, not {n}")
+        return list(variables.values()), quad_ops
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"{self.fn.__qualname__} is a compute kernel; run it with "
@@ -220,7 +226,8 @@ class ComputeRun:
         self.derivative_mode = check_derivative_mode(derivatives)
         self.has_derivatives = kernel.derivatives is not None
         self.strict = kernel.strict
-        self.quads = kernel.derivatives is not None or kernel.uses_quad_ops
+        self.wg_vars, quad_ops = kernel.scan()
+        self.quads = kernel.derivatives is not None or quad_ops
         self.config = {"stage": "compute", "workgroups": list(self.groups),
                        "workgroup_size": list(kernel.workgroup_size),
                        "max_live_workgroups": max_live_workgroups}
@@ -228,7 +235,6 @@ class ComputeRun:
             self.config["quads"] = kernel.derivatives or "linear"
             self.config["derivatives"] = self.derivative_mode
         check_replay(self.strategy, kernel.identity, self.config)
-        self.wg_vars = list(kernel.wg_vars.values())
         self.atomic_hooks = [i.atomic for i in self.instruments
                              if type(i).atomic is not Instrument.atomic]
         self.access_hooks = [i.memory_access for i in self.instruments

@@ -133,6 +133,20 @@ class FragmentStorage(_Managed):
             return
         self._origin[index] = value
 
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, out: Any = None,
+                        **kwargs: Any) -> Any:
+        """In-place operations (``buf += 1``) write through ``out=``: drop them for helpers too,
+        and keep the name bound to this view (so later writes are still checked)."""
+        args = [np.asarray(x) if isinstance(x, FragmentStorage) else x for x in inputs]
+        if out is None:
+            return getattr(ufunc, method)(*args, **kwargs)
+        if any(isinstance(t, FragmentStorage) and t._inv.helper for t in out):
+            self._run.suppressed_writes += 1
+            return self
+        plain = tuple(t._origin if isinstance(t, FragmentStorage) else t for t in out)
+        getattr(ufunc, method)(*args, out=plain, **kwargs)
+        return self if any(t is self for t in out) else (plain[0] if len(plain) == 1 else plain)
+
 
 class _FragmentIds:
     def __init__(self, qw: int, width: int, height: int) -> None:
@@ -174,6 +188,8 @@ class _QuadOutputs:
             if inv.done and not inv.helper:  # covered (padding helpers are helpers from birth)
                 x, y = run.ids.pixel(inv.key)
                 run.store(x, y, inv.result)
+            elif inv.done and run.output is None and inv.result is not None:
+                run.shape_output(inv.result)  # discarded, but the output still gets its shape
 
 
 class FragmentRun:
@@ -338,16 +354,22 @@ class FragmentRun:
                 out[y, x] = value
             self.store = store_scalar  # type: ignore[method-assign]
 
+    def shape_output(self, value: Any) -> None:
+        """Allocates the output arrays (zeros) for results shaped like ``value``."""
+        value = _fields(value)
+        if isinstance(value, Mapping):
+            self.output = {k: _allocate(self.height, self.width, v, k) for k, v in value.items()}
+        else:
+            self.output = _allocate(self.height, self.width, value, "output")
+
     def store_output(self, x: int, y: int, value: Any) -> None:
         self.mask[y, x] = True
         if value is None:
             return
-        if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            value = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        value = _fields(value)
         if isinstance(value, Mapping):
             if self.output is None:
-                self.output = {k: _allocate(self.height, self.width, v, k)
-                               for k, v in value.items()}
+                self.shape_output(value)
             if not isinstance(self.output, dict) or set(value) != set(self.output):
                 raise TypeError(f"fragment ({x},{y}) returned fields {sorted(value)}; others "
                                 f"returned {_shape_of(self.output)}")
@@ -355,7 +377,7 @@ class FragmentRun:
                 self.output[k][y, x] = _component(v)
         else:
             if self.output is None:
-                self.output = _allocate(self.height, self.width, value, "output")
+                self.shape_output(value)
             if isinstance(self.output, dict):
                 raise TypeError(f"fragment ({x},{y}) returned {type(value).__name__}; others "
                                 f"returned fields {sorted(self.output)}")
@@ -402,6 +424,13 @@ def _allocate(height: int, width: int, value: Any, name: str) -> np.ndarray:
         return np.zeros((height, width), np.int32)
     raise TypeError(f"a fragment output ({name}) must be a scalar, a vector, or a dataclass or "
                     f"mapping of them; got {type(value).__name__}")
+
+
+def _fields(value: Any) -> Any:
+    """A dataclass instance as a mapping of its fields; anything else unchanged."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    return value
 
 
 def _component(value: Any) -> Any:

@@ -2,9 +2,10 @@
 
 A shader that calls ``workgroup_barrier()`` without ``await`` gets back an awaitable and throws
 it away: nothing waits, and nothing says so. Python cannot warn about that cheaply at run time
-(the traps are generators), so the decorators read the source instead: every call to an
-asyncshader operation inside an ``async def`` (the shader and the async helpers it calls by name)
-must be awaited directly.
+(the traps are generators), so the decorators read the source instead: a call to an asyncshader
+operation whose value is thrown away (a statement of its own) inside an ``async def`` (the shader
+and the async helpers it calls by name) is an error. Keeping the awaitable to await later is
+fine.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def _check(fn: Any, seen: set[int]) -> None:
             continue
         target = _resolve(node.func, scope)
         if is_trap_function(target) and _in_async_def(node, parents) \
-                and not isinstance(parents.get(node), ast.Await):
+                and isinstance(parents.get(node), ast.Expr):  # the value is thrown away
             line = first + node.lineno - 1
             name = ast.unparse(node.func)
             raise TypeError(

@@ -201,3 +201,49 @@ def test_a_one_row_float_input_still_extends_linearly_along_x():
 
     r = ash.run_fragments(neighbour, 3, 1, t=np.array([[0, 10, 20]], np.float32))
     np.testing.assert_array_equal(r.output, [[10, 0, 30]])  # the helper at x=3 sees 30
+
+
+def test_a_discarded_fragment_cannot_write_storage_even_in_place():
+    @ash.fragment
+    async def writes_after_discard(buf: ash.Storage, *, position: vec4f):
+        ash.discard()
+        buf += 1
+        buf[0] = 100
+        return ash.f32(1)
+
+    buf = np.zeros(2, np.float32)
+    r = ash.run_fragments(writes_after_discard, 2, 2, buf=buf)
+    assert buf.tolist() == [0, 0]
+    assert not r.mask.any()
+    assert r.output.shape == (2, 2) and not r.output.any()  # shaped, though nothing was covered
+
+
+def test_in_place_storage_updates_by_covered_fragments_land():
+    @ash.fragment
+    async def bumps(buf: ash.Storage, *, position: vec4f):
+        if int(position.x) == 0 and int(position.y) == 0:
+            buf += 1
+
+    buf = np.zeros(2, np.float32)
+    ash.run_fragments(bumps, 3, 3, buf=buf)
+    assert buf.tolist() == [1, 1]
+
+
+def test_keeping_an_operation_to_await_it_later_is_not_a_forgotten_await():
+    @ash.compute(workgroup_size=2)
+    async def deferred(out: ash.Storage):
+        pending = ash.atomic_add(ash.ptr(out, 0), 1)
+        await pending
+
+    out = np.zeros(1, np.uint32)
+    ash.run(deferred, out=out)
+    assert out[0] == 2
+
+
+def test_a_workgroup_barrier_in_a_fragment_shader_says_it_is_compute_only():
+    @ash.fragment
+    async def barrier():
+        await ash.workgroup_barrier()
+
+    with pytest.raises(ash.AsyncShaderError, match="exist only in compute shaders"):
+        ash.run_fragments(barrier, 2, 2)

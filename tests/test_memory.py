@@ -210,3 +210,16 @@ def test_workgroup_uniform_load_accepts_a_u32_index():
     out = np.zeros(4, np.uint32)
     ash.run(loads, out=out)
     assert out.tolist() == [20, 20, 20, 20]
+
+
+def test_a_workgroup_variable_declared_after_the_kernel_is_still_per_workgroup():
+    @ash.compute(workgroup_size=1)
+    async def counts_up(out: ash.Storage, *, workgroup_id: vec3u):
+        late.value = late.value + 1
+        out[workgroup_id.x] = late.value
+
+    global late
+    late = ash.workgroup(u32)
+    out = np.zeros(3, np.uint32)
+    ash.run(counts_up, 3, out=out)
+    assert out.tolist() == [1, 1, 1]

@@ -339,6 +339,10 @@ def test_fragment_quad_members_at_different_quad_ops_is_a_uniformity_error():
 
 
 def test_quad_ops_without_a_layout_need_a_multiple_of_4_invocations():
-    """CTS quad tests use thread counts % 4 == 0: a kernel with quad ops and 6 invocations fails."""
+    """CTS quad tests use thread counts % 4 == 0: a kernel with quad ops and 6 invocations fails
+    at dispatch, before any invocation runs."""
+    kernel = ash.compute(workgroup_size=6)(_all_active)
+    results = np.zeros((7, 6), np.uint32)
     with pytest.raises(ash.DispatchError, match="multiple of 4"):
-        ash.compute(workgroup_size=6)(_all_active)
+        ash.run(kernel, results=results)
+    assert not results.any()
