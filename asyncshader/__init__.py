@@ -51,6 +51,14 @@ from .errors import (
     ShaderError,
     StepLimitError,
 )
+from .explore import (
+    DeterminismError,
+    Exhaustive,
+    ExploreReport,
+    Failure,
+    Footprints,
+    explore,
+)
 from .fragment import (
     FragmentResult,
     FragmentShader,
@@ -62,7 +70,19 @@ from .fragment import (
 from .instruments import Instrument
 from .memory import Ptr, WorkgroupVar, ptr, workgroup
 from .quads import quad_broadcast, quad_swap_diagonal, quad_swap_x, quad_swap_y
-from .schedule import InOrder, Random, Replay, Strategy, Trace
+from .races import (
+    DataRace,
+    DataRaceError,
+    Finding,
+    HelperSideEffect,
+    OutOfBounds,
+    RaceDetector,
+    assert_race_free,
+    findings_json,
+    render_findings,
+)
+from .schedule import PCT, InOrder, Random, Replay, Reverse, Strategy, Trace
+from .shrink import ScheduleStats, ShrinkReport, schedule_stats, shrink
 from .types import (
     all,
     any,
@@ -93,28 +113,43 @@ from .types import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "PCT",
     "AsyncShaderError",
     "AtomicCompareExchangeResult",
     "BarrierDivergenceError",
     "BindingError",
     "ComputeKernel",
     "Counters",
+    "DataRace",
+    "DataRaceError",
     "DeadlockError",
     "DerivativeUniformityError",
+    "DeterminismError",
     "DispatchError",
     "DispatchResult",
     "DivergenceError",
+    "Exhaustive",
+    "ExploreReport",
+    "Failure",
+    "Finding",
+    "Footprints",
     "ForeignAwaitError",
     "FragmentResult",
     "FragmentShader",
+    "HelperSideEffect",
     "InOrder",
     "Input",
     "Instrument",
+    "OutOfBounds",
     "Ptr",
+    "RaceDetector",
     "Random",
     "Replay",
     "ReplayMismatchError",
+    "Reverse",
+    "ScheduleStats",
     "ShaderError",
+    "ShrinkReport",
     "StepLimitError",
     "Storage",
     "Strategy",
@@ -124,6 +159,7 @@ __all__ = [
     "all",
     "any",
     "array",
+    "assert_race_free",
     "atomic",
     "atomic_add",
     "atomic_and",
@@ -147,7 +183,9 @@ __all__ = [
     "dpdy",
     "dpdy_coarse",
     "dpdy_fine",
+    "explore",
     "f32",
+    "findings_json",
     "fragment",
     "fwidth",
     "fwidth_coarse",
@@ -158,9 +196,12 @@ __all__ = [
     "quad_swap_diagonal",
     "quad_swap_x",
     "quad_swap_y",
+    "render_findings",
     "run",
     "run_fragments",
+    "schedule_stats",
     "select",
+    "shrink",
     "storage_barrier",
     "texture_barrier",
     "u32",

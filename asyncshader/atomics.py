@@ -68,6 +68,9 @@ class AtomicOp(Point):
         memory, index, op = self.memory, self.index, self.op
         dtype = memory.dtype
         if inv.helper:  # helper invocations: no effect, indeterminate (0) result
+            run = getattr(inv.unit.context, "run", None)
+            if run is not None:
+                run.helper_effect(inv, memory, op)
             zero = dtype.type(0)
             return AtomicCompareExchangeResult(zero, False) if self.compare is not None else \
                 (None if op == "atomic_store" else zero)

@@ -1,21 +1,271 @@
-"""The ``asyncshader`` command line."""
+"""The ``asyncshader`` command line.
+
+``run FILE::KERNEL``, ``explore FILE::KERNEL``, ``replay TRACE`` and ``demo``. A kernel file
+defines the kernel, ``setup()`` returning fresh bindings (resources and dispatch options such
+as ``workgroups=``) and optionally ``check(result)``, which raises or returns False on a bad
+outcome. Exit codes: 0 no failure, 1 a failure found, 2 a usage error.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import os
 import sys
+from collections.abc import Callable
+from typing import Any
+
+EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 
 
-def main(argv: list[str] | None = None) -> int:
+class UsageError(Exception):
+    """A command-line mistake: exit code 2 with a message that names the fix."""
+
+
+def load_target(spec: str) -> tuple[Any, Callable, Callable | None, str, str]:
+    """``FILE::KERNEL`` -> (kernel, setup, check or None, absolute file, kernel name)."""
+    if "::" not in spec:
+        raise UsageError(f"expected FILE::KERNEL (e.g. examples/lost_update.py::lost_update), "
+                         f"got {spec!r}")
+    path, name = spec.rsplit("::", 1)
+    path = os.path.abspath(path)
+    if not os.path.isfile(path):
+        raise UsageError(f"no such file: {path}")
+    module_name = os.path.splitext(os.path.basename(path))[0]
+    mod_spec = importlib.util.spec_from_file_location(module_name, path)
+    if mod_spec is None or mod_spec.loader is None:
+        raise UsageError(f"cannot import {path}: is it a Python file?")
+    module = importlib.util.module_from_spec(mod_spec)
+    sys.modules[module_name] = module
+    sys.path.insert(0, os.path.dirname(path))
+    try:
+        mod_spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(os.path.dirname(path))
+    kernel = getattr(module, name, None)
+    if kernel is None or getattr(kernel, "stage", None) not in ("compute", "fragment"):
+        found = [k for k, v in vars(module).items()
+                 if getattr(v, "stage", None) in ("compute", "fragment")]
+        raise UsageError(f"{os.path.basename(path)} has no kernel named {name!r}"
+                         + (f"; kernels there: {', '.join(found)}" if found else ""))
+    setup = getattr(module, "setup", None)
+    if not callable(setup):
+        raise UsageError(f"{os.path.basename(path)} must define setup() returning the bindings "
+                         "of one run, e.g. def setup(): return {'out': np.zeros(64, np.float32)}")
+    check = getattr(module, "check", None)
+    return kernel, setup, check if callable(check) else None, path, name
+
+
+def _strategy(args: argparse.Namespace) -> Any:
+    from .explore import Exhaustive, strategy_from_name
+
+    try:
+        s = strategy_from_name(args.strategy, seed=args.seed, depth=args.depth)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if isinstance(s, Exhaustive):
+        s = Exhaustive(args.max_preemptions)
+    return s
+
+
+def _print_table(report: Any, out: Callable) -> None:
+    try:
+        from rich.console import Console
+        from rich.table import Table
+    except ImportError:
+        out("outcomes:")
+        out(f"  {'status':6} {'outcome':32} {'runs':>8}  first run")
+        for outcome, n in report.outcomes.items():
+            mark = "FAIL" if outcome in report.failing_outcomes else "ok"
+            out(f"  {mark:6} {outcome[:32]:32} {n:8,}  {report.examples[outcome]}")
+        return
+    table = Table(title="outcomes")
+    for col in ("status", "outcome", "runs", "first run"):
+        table.add_column(col)
+    for outcome, n in report.outcomes.items():
+        mark = "FAIL" if outcome in report.failing_outcomes else "ok"
+        table.add_row(mark, outcome, f"{n:,}", str(report.examples[outcome]))
+    Console().print(table)
+
+
+class _Progress:
+    """A progress bar (rich, when installed) for long explorations; silent for short ones."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.bar: Any = None
+        self.task: Any = None
+        if not enabled:
+            return
+        try:
+            from rich.progress import Progress
+        except ImportError:
+            self.bar = "text"
+            self.total = total
+            self.last = 0
+            return
+        self.bar = Progress(transient=True)
+        self.bar.start()
+        self.task = self.bar.add_task("exploring", total=total)
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            return
+        if self.bar == "text":
+            if done - self.last >= max(1, self.total // 10):
+                self.last = done
+                print(f"  ... {done:,}/{self.total:,} runs", file=sys.stderr)
+            return
+        self.bar.update(self.task, completed=done, total=total)
+
+    def close(self) -> None:
+        if self.bar is not None and self.bar != "text":
+            self.bar.stop()
+
+
+def cmd_run(args: argparse.Namespace, out: Callable) -> int:
+    from .explore import Recorded, _run_checked
+
+    kernel, setup, check, path, name = load_target(args.target)
+    rec = Recorded(_strategy(args))
+    result, outcome, failure, _ = _run_checked(kernel, setup, check, rec, [])
+    trace = result.trace if result is not None else rec.trace()
+    if trace is not None:
+        trace.origin = {"file": path, "kernel": name}
+    if result is not None:
+        for key, value in result.outputs.items():
+            out(f"{key} = {_short(value)}")
+        c = result.counters
+        out(f"{c.invocations} invocations, {c.steps} steps, {c.decisions} decisions, "
+            f"outcome {outcome}")
+    if trace is not None and args.trace:
+        if args.trace.endswith(".json"):
+            trace.save(args.trace)
+        else:
+            with open(args.trace, "w", encoding="utf-8") as f:
+                f.write(trace.to_string() + "\n")
+        out(f"trace saved to {args.trace}")
+    if failure is not None:
+        out(f"FAILED: {failure}")
+        if trace is not None:
+            out(f"replay: asyncshader replay {trace.to_string()}")
+        return EXIT_FAILURE
+    out("ok" + (" (check passed)" if check is not None else ""))
+    return EXIT_OK
+
+
+def cmd_explore(args: argparse.Namespace, out: Callable) -> int:
+    from .explore import explore
+    from .shrink import shrink
+
+    kernel, setup, check, path, name = load_target(args.target)
+    strategy = _strategy(args)
+    progress = _Progress(args.runs, enabled=args.runs >= 200 and not args.quiet)
+    try:
+        report = explore(kernel, setup, check, strategy, runs=args.runs,
+                         time_budget=args.time_budget, stop_on_failure=not args.keep_going,
+                         recheck=args.recheck, progress=progress)
+    finally:
+        progress.close()
+    out(report.summary().splitlines()[0])
+    _print_table(report, out)
+    for f in report.failures[:3]:
+        if f.trace is not None:
+            f.trace.origin = {"file": path, "kernel": name}
+        out(f"run {f.run} failed: {f.error}")
+        if f.trace is not None:
+            out(f"  replay: asyncshader replay {f.trace.to_string()}")
+    if report.failures and args.shrink and report.failures[0].trace is not None:
+        s = shrink(kernel, setup, report.failures[0].trace, check)
+        s.trace.origin = {"file": path, "kernel": name}
+        out(f"shrunk: {s.before} -> {s.after}")
+        out(f"  replay: asyncshader replay {s.trace.to_string()}")
+    return EXIT_FAILURE if report.failures else EXIT_OK
+
+
+def cmd_replay(args: argparse.Namespace, out: Callable) -> int:
+    from .errors import ReplayMismatchError
+    from .explore import _run_checked
+    from .schedule import Replay, Trace
+
+    try:
+        trace = Trace.load(args.trace)
+    except (OSError, ValueError, KeyError) as exc:
+        raise UsageError(f"cannot read the trace: {exc}") from None
+    target = args.kernel
+    if target is None:
+        if not trace.origin:
+            raise UsageError("the trace does not say which file holds the kernel (it was not "
+                             "made by the CLI): pass --kernel FILE::KERNEL")
+        target = f"{trace.origin['file']}::{trace.origin['kernel']}"
+    kernel, setup, check, _, _ = load_target(target)
+    try:
+        _, outcome, failure, _ = _run_checked(kernel, setup, check, Replay(trace), [])
+    except ReplayMismatchError as exc:
+        out(f"replay failed: {exc}")
+        return EXIT_FAILURE
+    out(f"replayed {trace.decision_count} decisions of {trace.kernel.get('name')}: "
+        f"outcome {outcome}")
+    if failure is not None:
+        out(f"FAILED: {failure}")
+        return EXIT_FAILURE
+    out("ok" + (" (check passed)" if check is not None else ""))
+    return EXIT_OK
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _add_strategy_options(p: argparse.ArgumentParser, default: str) -> None:
+    p.add_argument("--strategy", default=default,
+                   help="random, pct, exhaustive, in_order or reverse (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=0, help="seed (run i of explore uses seed + i)")
+    p.add_argument("--depth", type=int, default=3, help="PCT depth (default: 3)")
+    p.add_argument("--max-preemptions", type=int, default=2,
+                   help="exhaustive: preemption bound (default: 2)")
+
+
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="asyncshader",
                                      description="Run GPU shaders on the CPU as coroutines.")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("demo", help="a racy counter: different seeds, different results; replay")
-    args = parser.parse_args(argv)
+    p = sub.add_parser("run", help="run FILE::KERNEL once under one schedule")
+    p.add_argument("target", metavar="FILE::KERNEL")
+    _add_strategy_options(p, "in_order")
+    p.add_argument("--trace", metavar="OUT",
+                   help="save the trace: JSON if OUT ends in .json, else the one-line string")
+    p = sub.add_parser("explore", help="run FILE::KERNEL under many schedules")
+    p.add_argument("target", metavar="FILE::KERNEL")
+    _add_strategy_options(p, "random")
+    p.add_argument("--runs", type=int, default=1000, help="schedules to try (default: 1000)")
+    p.add_argument("--time-budget", type=float, default=None, metavar="SECONDS")
+    p.add_argument("--keep-going", action="store_true", help="do not stop at the first failure")
+    p.add_argument("--recheck", type=float, default=0.0, metavar="FRACTION",
+                   help="rerun this fraction of runs to check determinism")
+    p.add_argument("--shrink", action="store_true", help="shrink the first failing schedule")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p = sub.add_parser("replay", help="replay a trace (a file or a trace string)")
+    p.add_argument("trace", metavar="TRACE")
+    p.add_argument("--kernel", metavar="FILE::KERNEL",
+                   help="where the kernel is (default: the file the trace names)")
+    return parser
+
+
+def main(argv: list[str] | None = None, out: Callable = print) -> int:
+    args = build_parser().parse_args(argv)
     if args.command == "demo":
         from .demo import main as demo
         return demo()
-    return 2  # pragma: no cover - argparse rejects unknown commands
+    commands = {"run": cmd_run, "explore": cmd_explore, "replay": cmd_replay}
+    try:
+        if getattr(args, "runs", 1) < 1:
+            raise UsageError("--runs must be at least 1")
+        return commands[args.command](args, out)
+    except UsageError as exc:
+        print(f"asyncshader {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":

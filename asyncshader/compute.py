@@ -36,6 +36,7 @@ from .errors import BindingError, DispatchError
 from .instruments import Instrument
 from .memory import WorkgroupMemory, scan_kernel, trace_vars, traced_storage
 from .quads import QUAD
+from .races import SanitizedRun
 from .schedule import Strategy, as_strategy
 from .scheduler import Group, Invocation, Scheduler
 from .source_checks import check_awaits
@@ -200,13 +201,14 @@ def _c(t: tuple) -> str:
     return ",".join(str(v) for v in t)
 
 
-class ComputeRun:
+class ComputeRun(SanitizedRun):
     """One compute dispatch: validated configuration and the lazily built workgroups."""
 
     def __init__(self, kernel: ComputeKernel, workgroups: Any, schedule: Any,
                  max_live_workgroups: int, instruments: Any, bindings: dict[str, Any],
                  max_points_per_invocation: int = 1_000_000,
-                 derivatives: str = "coarse") -> None:
+                 derivatives: str = "coarse", sanitize: str = "off",
+                 allow_races: Any = ()) -> None:
         if not isinstance(kernel, ComputeKernel):
             raise TypeError(f"expected a @compute kernel, got {kernel!r}"
                             + (" (decorate the async def with @asyncshader.compute(...))"
@@ -223,6 +225,7 @@ class ComputeRun:
         self.bindings = bind_resources(kernel.fn.__qualname__, kernel.params,
                                        set(kernel.builtins), bindings)
         self.max_live = max_live_workgroups
+        self.ids = _Ids(kernel.workgroup_size, self.groups)
         self.derivative_mode = check_derivative_mode(derivatives)
         self.has_derivatives = kernel.derivatives is not None
         self.strict = kernel.strict
@@ -235,6 +238,9 @@ class ComputeRun:
             self.config["quads"] = kernel.derivatives or "linear"
             self.config["derivatives"] = self.derivative_mode
         check_replay(self.strategy, kernel.identity, self.config)
+        self.setup_sanitizer(sanitize, allow_races,
+                             {k: v for k, v in self.bindings.items() if _is_storage(v)},
+                             self.instruments)
         self.atomic_hooks = [i.atomic for i in self.instruments
                              if type(i).atomic is not Instrument.atomic]
         self.access_hooks = [i.memory_access for i in self.instruments
@@ -266,7 +272,7 @@ class ComputeRun:
         nwg = _builtin_vec(gx, gy, gz)
         want_gid = "global_invocation_id" in used or "global_invocation_index" in used
         gid = gidx = None
-        ids = _Ids(kernel.workgroup_size, self.groups)
+        ids = self.ids
         for w in range(gx * gy * gz):
             wx, wy, wz = w % gx, (w // gx) % gy, w // (gx * gy)
             label = f"workgroup_id=({wx},{wy},{wz})"
@@ -307,7 +313,8 @@ class ComputeRun:
     def result(self) -> DispatchResult:
         outputs = {k: v for k, v in self.bindings.items() if _is_storage(v)}
         trace = make_trace(self.scheduler, self.kernel.identity, self.config, self.strategy)
-        return DispatchResult(outputs=outputs, trace=trace, counters=counters(self.scheduler))
+        return DispatchResult(outputs=outputs, trace=trace, counters=counters(self.scheduler),
+                              findings=self.findings())
 
 
 def _quad_layout(layout: str | None, lids: list, sx: int, sy: int) -> list[tuple[int, int]]:
@@ -359,7 +366,7 @@ def _caller(fn: Callable, builtins: list[str], bindings: dict[str, Any]) -> Call
 def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedule: Any = None,
         max_live_workgroups: int = 1, instruments: Any = (),
         max_points_per_invocation: int = 1_000_000, derivatives: str = "coarse",
-        **bindings: Any) -> DispatchResult:
+        sanitize: str = "off", allow_races: Any = (), **bindings: Any) -> DispatchResult:
     """Dispatches ``kernel`` over ``workgroups`` and runs it to completion (synchronously).
 
     WGSL/WebGPU's ``dispatchWorkgroups(x, y, z)``. ``schedule`` is a strategy (``InOrder()``, the
@@ -369,11 +376,14 @@ def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedul
     (atomics) one invocation may pass, so that a spin loop that cannot finish is an error
     (:class:`~asyncshader.StepLimitError`), not a hang. ``derivatives`` (``"coarse"`` or
     ``"fine"``) is what the plain ``dpdx``/``dpdy``/``fwidth`` compute, for kernels with a
-    derivative layout. Returns a
+    derivative layout. ``sanitize`` is ``"off"`` (the default for now, the fastest),
+    ``"report"`` (data races, out-of-bounds accesses and helper side effects become
+    ``result.findings``) or ``"error"`` (any finding raises :class:`~asyncshader.DataRaceError`);
+    ``allow_races`` names bindings or workgroup variables whose races are intentional. Returns a
     :class:`~asyncshader.DispatchResult`.
     """
     job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings,
-                   max_points_per_invocation, derivatives)
+                   max_points_per_invocation, derivatives, sanitize, allow_races)
     drive(job)
     return job.result()
 
@@ -381,6 +391,7 @@ def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedul
 async def dispatch(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *,
                    schedule: Any = None, max_live_workgroups: int = 1, instruments: Any = (),
                    max_points_per_invocation: int = 1_000_000, derivatives: str = "coarse",
+                   sanitize: str = "off", allow_races: Any = (),
                    **bindings: Any) -> DispatchResult:
     """The awaitable form of :func:`run`, for asyncio or trio (through anyio).
 
@@ -388,14 +399,15 @@ async def dispatch(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1,
     cancel scopes can stop a long dispatch.
     """
     job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings,
-                   max_points_per_invocation, derivatives)
+                   max_points_per_invocation, derivatives, sanitize, allow_races)
     await drive_async(job)
     return job.result()
 
 
 def _prepare(kernel: Any, workgroups: Any, schedule: Any, max_live: int, instruments: Any,
-             bindings: dict[str, Any], max_points: int, derivatives: str) -> ComputeRun:
+             bindings: dict[str, Any], max_points: int, derivatives: str, sanitize: str,
+             allow_races: Any) -> ComputeRun:
     if "workgroup_size" in bindings:
         raise BindingError("workgroup_size belongs to the kernel: @compute(workgroup_size=...)")
     return ComputeRun(kernel, workgroups, schedule, max_live, instruments, bindings, max_points,
-                      derivatives)
+                      derivatives, sanitize, allow_races)

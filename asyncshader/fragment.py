@@ -50,6 +50,7 @@ from .errors import BindingError, DispatchError
 from .instruments import Instrument
 from .memory import _Managed, scan_kernel
 from .quads import QUAD
+from .races import SanitizedRun
 from .schedule import Strategy, as_strategy
 from .scheduler import Group, Invocation, Scheduler
 from .source_checks import check_awaits
@@ -130,6 +131,7 @@ class FragmentStorage(_Managed):
     def __setitem__(self, index: Any, value: Any) -> None:
         if self._inv.helper:
             self._run.suppressed_writes += 1
+            self._run.helper_effect(self._inv, self._origin, "store")
             return
         self._origin[index] = value
 
@@ -142,6 +144,7 @@ class FragmentStorage(_Managed):
             return getattr(ufunc, method)(*args, **kwargs)
         if any(isinstance(t, FragmentStorage) and t._inv.helper for t in out):
             self._run.suppressed_writes += 1
+            self._run.helper_effect(self._inv, self._origin, "store")
             return self
         plain = tuple(t._origin if isinstance(t, FragmentStorage) else t for t in out)
         getattr(ufunc, method)(*args, out=plain, **kwargs)
@@ -192,13 +195,14 @@ class _QuadOutputs:
                 run.shape_output(inv.result)  # discarded, but the output still gets its shape
 
 
-class FragmentRun:
+class FragmentRun(SanitizedRun):
     """One fragment dispatch: validated configuration and lazily built quads."""
 
     def __init__(self, shader: FragmentShader, width: int, height: int, schedule: Any,
                  derivatives: str, max_live_quads: int, instruments: Any,
                  options: dict[str, Any], given: dict[str, Any],
-                 max_points_per_invocation: int = 1_000_000) -> None:
+                 max_points_per_invocation: int = 1_000_000, sanitize: str = "off",
+                 allow_races: Any = ()) -> None:
         if not isinstance(shader, FragmentShader):
             raise TypeError(f"expected a @fragment shader, got {shader!r}")
         for name, v in (("width", width), ("height", height)):
@@ -228,9 +232,10 @@ class FragmentRun:
         self.output: Any = None
         self.mask = np.zeros((self.height, self.width), bool)
         self.suppressed_writes = 0
+        self.setup_sanitizer(sanitize, allow_races, self.storage, self.instruments)
         self.atomic_hooks = [i.atomic for i in self.instruments
                              if type(i).atomic is not Instrument.atomic]
-        self.access_hooks: list = []
+        self.access_hooks: list = []  # plain accesses in fragments are not reported yet
         self.scheduler = Scheduler(self._units(), self.strategy, self.instruments,
                                    max_live=max_live_quads, single_scope=True,
                                    max_points_per_invocation=max_points_per_invocation,
@@ -391,7 +396,7 @@ class FragmentRun:
             outputs["output"] = self.output
         trace = make_trace(self.scheduler, self.shader.identity, self.config, self.strategy)
         return FragmentResult(outputs=outputs, trace=trace, counters=counters(self.scheduler),
-                              output=self.output, mask=self.mask)
+                              findings=self.findings(), output=self.output, mask=self.mask)
 
 
 def _caller(fn: Callable, builtins: list[str], inputs: list[str], storage: list[str],
@@ -448,8 +453,10 @@ def _prepare(shader: Any, width: int, height: int, schedule: Any, derivatives: s
              max_live_quads: int, instruments: Any, max_points: int,
              inputs: dict[str, Any]) -> FragmentRun:
     options = {k: inputs.pop(k, default) for k, default in _OPTIONS.items()}
+    sanitize = inputs.pop("sanitize", "off")
+    allow_races = inputs.pop("allow_races", ())
     return FragmentRun(shader, width, height, schedule, derivatives, max_live_quads,
-                       instruments, options, inputs, max_points)
+                       instruments, options, inputs, max_points, sanitize, allow_races)
 
 
 def run_fragments(shader: FragmentShader, width: int, height: int, *, schedule: Any = None,

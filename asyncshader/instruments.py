@@ -31,6 +31,9 @@ class Instrument:
     def rendezvous_completed(self, group: Any, op: str, members: list) -> None:
         """Every member of ``group`` met at ``op``; they are runnable again."""
 
+    def unit_retired(self, unit: Any) -> None:
+        """Every member of the top-level group ``unit`` (a workgroup, a quad) has finished."""
+
     def memory_access(self, inv: Any, memory: Any, index: Any, kind: str) -> None:
         """A plain ``"load"`` or ``"store"`` by ``inv`` (only with ``wants_memory_access``)."""
 
@@ -42,7 +45,7 @@ class Instrument:
 
 
 HOOKS = ("run_started", "invocation_resumed", "invocation_suspended", "invocation_finished",
-         "rendezvous_completed", "memory_access", "atomic", "run_finished")
+         "rendezvous_completed", "unit_retired", "memory_access", "atomic", "run_finished")
 
 
 def bound_hooks(instruments: list[Instrument], name: str) -> list:

@@ -100,20 +100,44 @@ class _Traced:
     __slots__ = ()
 
     def __getitem__(self, index: Any) -> Any:
-        value = super().__getitem__(index)  # type: ignore[misc]
         run = self._run  # type: ignore[attr-defined]
+        origin = self._origin  # type: ignore[attr-defined]
+        memory = self if origin is None else origin
+        if run is not None and not in_bounds(memory, index):
+            run.out_of_bounds(memory, index, "load")
+            return _zero_element(memory)  # WGSL robust access: a load may return zero
+        value = super().__getitem__(index)  # type: ignore[misc]
         if run is not None:
-            origin = self._origin  # type: ignore[attr-defined]
-            run.memory_access(self if origin is None else origin, index, "load")
+            run.memory_access(memory, index, "load")
         return value
 
     def __setitem__(self, index: Any, value: Any) -> None:
+        run = self._run  # type: ignore[attr-defined]
+        origin = self._origin  # type: ignore[attr-defined]
+        memory = self if origin is None else origin
+        if run is not None and not in_bounds(memory, index):
+            run.out_of_bounds(memory, index, "store")
+            return  # WGSL robust access: a store may be dropped
         # through a plain view: numpy's subclass path would call our __getitem__ (a false load)
         np.ndarray.__setitem__(self.view(np.ndarray), index, value)  # type: ignore[attr-defined]
-        run = self._run  # type: ignore[attr-defined]
         if run is not None:
-            origin = self._origin  # type: ignore[attr-defined]
-            run.memory_access(self if origin is None else origin, index, "store")
+            run.memory_access(memory, index, "store")
+
+
+def in_bounds(memory: Any, index: Any) -> bool:
+    """False for an integer index (or tuple of them) outside the array, negative ones included:
+    WGSL has no negative indexing, so Python's ``a[-1]`` is out of bounds here."""
+    if isinstance(index, (int, np.integer)):
+        return 0 <= index < (memory.shape[0] if memory.ndim else 0)
+    if isinstance(index, tuple) and all(isinstance(i, (int, np.integer)) for i in index):
+        return len(index) <= memory.ndim and all(
+            0 <= i < n for i, n in zip(index, memory.shape))
+    return True
+
+
+def _zero_element(memory: Any) -> Any:
+    row = np.zeros(memory.shape[1:], memory.dtype)
+    return row[()] if row.ndim == 0 else row
 
 
 _TRACED = {cls: type(f"Traced{cls.__name__}", (_Traced, cls), {"__module__": __name__})

@@ -16,10 +16,14 @@ from __future__ import annotations
 import base64
 import bisect
 import json
+import operator
 import os
 import random as _random
+import re
 import zlib
 from array import array
+from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +33,14 @@ from .errors import ReplayMismatchError
 
 TRACE_FORMAT = "asyncshader.trace"
 TRACE_VERSION = 1
+#: prefix of the one-line text form of a trace (the digit is the format version)
+TRACE_STRING_PREFIX = "ash1"
+_STRING_RE = re.compile(r"^ash(\d+):([A-Za-z0-9_.-]*):([0-9a-f]*):([A-Za-z0-9_-]+)$")
+
+#: who supplies the strategy of a dispatch made with ``schedule=None`` (the pytest plugin sets
+#: it): a callable returning a fresh Strategy, or None for InOrder
+DEFAULT_SCHEDULE: ContextVar[Callable[[], Any] | None] = ContextVar(
+    "asyncshader_default_schedule", default=None)
 
 
 class Strategy:
@@ -94,6 +106,95 @@ class Random(Strategy):
         return {"name": self.name, "seed": self.seed}
 
 
+class Reverse(Strategy):
+    """Runs the highest runnable invocation until it blocks: the mirror image of InOrder.
+
+    Cheap second opinion: a kernel that silently depends on invocations running in local-index
+    order usually changes its result under Reverse.
+    """
+
+    name = "reverse"
+
+    def pick(self, runnable: list) -> int:
+        return len(runnable) - 1
+
+
+class PCT(Strategy):
+    """Probabilistic Concurrency Testing (Burckhardt, Kothari, Musuvathi, Nagarakatte, ASPLOS
+    2010): every invocation gets a random priority; the highest-priority runnable invocation runs;
+    at ``depth - 1`` change points, chosen uniformly among the first ``steps`` decisions, the
+    invocation that runs has its priority dropped below all others.
+
+    A bug of depth ``d`` (``d`` ordering constraints between steps) is found by one run with
+    probability at least ``1 / (n * k**(d-1))`` for ``n`` invocations and ``k`` decisions, far
+    better than uniform random choice for bugs that need one invocation to stall while another
+    runs far ahead. ``steps`` is the estimate ``k`` of decisions per run (``None``: four per
+    invocation of the dispatch); :func:`asyncshader.explore` measures it. Deterministic: the
+    same ``(seed, depth, steps)`` gives the same schedule.
+    """
+
+    name = "pct"
+
+    def __init__(self, seed: int = 0, depth: int = 3, steps: int | None = None) -> None:
+        if not isinstance(seed, int):
+            raise TypeError(f"PCT(seed) takes an int seed, got {seed!r}")
+        if not isinstance(depth, int) or depth < 1:
+            raise ValueError(f"PCT depth must be an int >= 1 (1 + the number of priority "
+                             f"change points), got {depth!r}")
+        if steps is not None and (not isinstance(steps, int) or steps < 1):
+            raise ValueError(f"PCT steps (the estimated decisions per run) must be a positive "
+                             f"int or None, got {steps!r}")
+        self.seed, self.depth, self.steps = seed, depth, steps
+        self._k = steps
+
+    def begin(self, scheduler: Any) -> None:
+        k = self.steps if self.steps is not None else _estimate_decisions()
+        self._k = k
+        rng = _random.Random(f"pct:{self.seed}")
+        self._rand = rng.random
+        points = sorted(rng.sample(range(1, k + 1), min(self.depth - 1, k)))
+        # decision number -> the priority given to the invocation picked there
+        self._change = {c: float(self.depth - 1 - i) for i, c in enumerate(points)}
+        self._count = 0
+
+    def pick(self, runnable: list) -> int:
+        # priorities live on the invocations (fresh objects every run), so that the highest is
+        # found by max() in C: PCT decides at every step
+        try:
+            best = max(runnable, key=_PCT_PRIORITY)
+        except AttributeError:
+            for inv in runnable:  # first sight: initial priorities above every change point
+                if not hasattr(inv, "_ash_pct"):
+                    inv._ash_pct = self.depth + self._rand()
+            best = max(runnable, key=_PCT_PRIORITY)
+        self._count += 1
+        low = self._change.get(self._count)
+        if low is not None:
+            best._ash_pct = low
+        return runnable.index(best)
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "seed": self.seed, "depth": self.depth, "steps": self._k}
+
+
+_PCT_PRIORITY = operator.attrgetter("_ash_pct")
+
+
+def _estimate_decisions() -> int:
+    """Four decisions per invocation of the running dispatch (PCT without ``steps``)."""
+    from .dispatch import current_run
+
+    job = current_run()
+    config = getattr(job, "config", None) or {}
+    n = 0
+    if "workgroups" in config:
+        n = int(np.prod(config["workgroups"])) * int(np.prod(config["workgroup_size"]))
+    elif "size" in config:
+        w, h = config["size"]
+        n = (w + w % 2) * (h + h % 2)
+    return max(4 * n, 16)
+
+
 # ------------------------------------------------------------------------------------------ traces
 @dataclass
 class Trace:
@@ -112,6 +213,9 @@ class Trace:
     canonical_tail: int = 0
     steps: int = 0
     decision_count: int = 0
+    #: where the kernel lives, for tools that replay a trace on their own (the CLI):
+    #: ``{"file": path, "kernel": attribute name}``; optional
+    origin: dict[str, Any] | None = None
 
     # ---- views
     def choices(self) -> list[tuple[int, int]]:
@@ -132,7 +236,62 @@ class Trace:
             "steps": self.steps, "decision_count": self.decision_count,
             "canonical_tail": self.canonical_tail,
             "decisions": base64.b64encode(zlib.compress(raw, 6)).decode("ascii"),
-        }
+        } | ({"origin": self.origin} if self.origin else {})
+
+    # ---- the one-line text form
+    def to_string(self) -> str:
+        """The compact one-line form, ``ash1:<kernel>:<source hash>:<payload>``.
+
+        Safe to paste into a shell or a test unquoted (letters, digits and ``:_.-`` only);
+        :class:`Replay` and :meth:`Trace.load` accept it. The kernel name and source hash are
+        repeated in clear for people; the payload (zlib-compressed JSON, base64url) holds
+        everything :meth:`to_dict` does.
+        """
+        doc = {"k": self.kernel, "d": self.dispatch, "s": self.strategy, "n": self.steps,
+               "c": self.decision_count, "t": self.canonical_tail,
+               "x": list(self.decisions)}
+        if self.origin:
+            doc["o"] = self.origin
+        raw = json.dumps(doc, separators=(",", ":"), sort_keys=True).encode()
+        payload = base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode("ascii").rstrip("=")
+        name = re.sub(r"[^A-Za-z0-9_.-]", "_", str(self.kernel.get("name", "")).rsplit(".", 1)[-1])
+        digest = str(self.kernel.get("source_hash", "")).split(":")[-1][:8]
+        return f"{TRACE_STRING_PREFIX}:{name}:{digest}:{payload}"
+
+    @classmethod
+    def from_string(cls, text: str) -> Trace:
+        """Parses :meth:`to_string`'s form."""
+        m = _STRING_RE.match(text.strip())
+        if m is None:
+            raise ValueError(
+                f"not an asyncshader trace string: {_clip(text)!r}. A trace string looks like "
+                f"'{TRACE_STRING_PREFIX}:<kernel>:<hash>:<payload>' (from Trace.to_string(), the "
+                "pytest plugin or `asyncshader explore`); check that it was not cut when copied.")
+        if m.group(1) != TRACE_STRING_PREFIX[3:]:
+            raise ValueError(f"trace string version {m.group(1)} is not supported by this "
+                             f"asyncshader (reads version {TRACE_STRING_PREFIX[3:]}); upgrade "
+                             "asyncshader or re-record the trace")
+        payload = m.group(4)
+        try:
+            raw = zlib.decompress(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+            doc = json.loads(raw)
+        except (ValueError, zlib.error) as exc:
+            raise ValueError(f"the trace string's payload is damaged ({exc}); copy the whole "
+                             "string, it has no spaces") from None
+        values = doc["x"]
+        code = "I" if all(0 <= v < 2**32 for v in values) else "q"
+        return cls(kernel=doc["k"], dispatch=doc["d"], strategy=doc["s"],
+                   decisions=array(code, values), canonical_tail=doc["t"], steps=doc["n"],
+                   decision_count=doc["c"], origin=doc.get("o"))
+
+    def digest(self) -> str:
+        """A short hash of the schedule (kernel, configuration and decisions): equal digests,
+        same schedule. Used by the determinism self-check."""
+        import hashlib
+
+        doc = self.to_dict()
+        doc.pop("origin", None)
+        return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1, sort_keys=True)
@@ -157,15 +316,28 @@ class Trace:
         decisions = array(code, values.tolist())
         return cls(kernel=doc["kernel"], dispatch=doc["dispatch"], strategy=doc["strategy"],
                    decisions=decisions, canonical_tail=doc["canonical_tail"],
-                   steps=doc["steps"], decision_count=doc["decision_count"])
+                   steps=doc["steps"], decision_count=doc["decision_count"],
+                   origin=doc.get("origin"))
 
     @classmethod
     def load(cls, source: str | os.PathLike) -> Trace:
-        """Reads a trace from a JSON file path or a JSON string."""
+        """Reads a trace from a JSON file path, a JSON string, a trace string
+        (:meth:`to_string`) or a file holding one."""
         if isinstance(source, str) and source.lstrip().startswith("{"):
             return cls.from_dict(json.loads(source))
+        if isinstance(source, str) and _STRING_RE.match(source.strip()):
+            return cls.from_string(source)
+        if isinstance(source, str) and source.startswith("ash") and not os.path.exists(source):
+            return cls.from_string(source)  # raises, naming what is wrong with it
         with open(source, encoding="utf-8") as f:
-            return cls.from_dict(json.load(f))
+            text = f.read()
+        if text.lstrip().startswith("{"):
+            return cls.from_dict(json.loads(text))
+        return cls.from_string(text)
+
+
+def _clip(text: str, n: int = 60) -> str:
+    return text if len(text) <= n else text[:n] + "..."
 
 
 class Replay(Strategy):
@@ -239,9 +411,11 @@ def _key(inv: Any) -> int:
 
 
 def as_strategy(schedule: Any) -> Strategy:
-    """Accepts a Strategy, None (InOrder), a Trace, or a path to a trace file."""
+    """Accepts a Strategy, None (InOrder, or what :data:`DEFAULT_SCHEDULE` supplies), a Trace,
+    a trace string, or a path to a trace file."""
     if schedule is None:
-        return InOrder()
+        provider = DEFAULT_SCHEDULE.get()
+        return InOrder() if provider is None else provider()
     if isinstance(schedule, Strategy):
         return schedule
     if isinstance(schedule, (Trace, str, os.PathLike)):

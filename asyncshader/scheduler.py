@@ -162,7 +162,7 @@ class Scheduler(Diagnostics):
         self.invocations = 0
         self._hooks = {name: bound_hooks(self.instruments, name) for name in (
             "invocation_resumed", "invocation_suspended", "invocation_finished",
-            "rendezvous_completed")}
+            "rendezvous_completed", "unit_retired")}
 
     # ------------------------------------------------------------------------------ the run loop
     def run(self) -> Iterator[None]:
@@ -171,7 +171,11 @@ class Scheduler(Diagnostics):
             hook(self)
         try:
             self.strategy.begin(self)
-            fast = self.single_scope and not self.instruments
+            # the fast paths track `current` and report rendezvous; instruments that watch
+            # every resume, suspension or finish need the general loop
+            fast = self.single_scope and not (
+                self._hooks["invocation_resumed"] or self._hooks["invocation_suspended"]
+                or self._hooks["invocation_finished"])
             if fast and getattr(self.strategy, "in_order", False):
                 loop = self._loop_in_order()
             elif fast and self.max_live == 1 and getattr(self.strategy, "uniform", None):
@@ -298,6 +302,7 @@ class Scheduler(Diagnostics):
                 finished = extra = last_extra = 0
                 last = batch[-1]
                 for inv in batch:
+                    self.current = inv
                     try:
                         req = inv.coro.send(inv.value)
                     except StopIteration as stop:
@@ -372,6 +377,7 @@ class Scheduler(Diagnostics):
                     else:
                         pos = 0
                         inv = runnable[0]
+                    self.current = inv
                     if points and inv in points:
                         inv.pending = None
                         try:
@@ -449,6 +455,8 @@ class Scheduler(Diagnostics):
                 self._resolve(unit, arrived, first)
                 return unit.members
         self.rendezvous += 1
+        for hook in self._hooks["rendezvous_completed"]:
+            hook(unit, first.op, arrived)
         return unit.members
 
     def _run_points(self, inv: Invocation, req: Any) -> tuple[Any, int]:
@@ -486,6 +494,8 @@ class Scheduler(Diagnostics):
         self.live_size -= unit.size
         if unit.context is not None:
             unit.context.exit()
+        for hook in self._hooks["unit_retired"]:
+            hook(unit)
         for m in unit.members:
             m.groups = m.unit = None  # type: ignore[assignment]
         unit.members = []

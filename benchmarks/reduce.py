@@ -142,6 +142,8 @@ def main(argv=None):
         ("asyncshader InOrder", lambda out: ash.run(reduce256, g, inp=inp, out=out)),
         ("asyncshader Random(seed=1)",
          lambda out: ash.run(reduce256, g, inp=inp, out=out, schedule=ash.Random(1))),
+        ("asyncshader InOrder, race detector on",
+         lambda out: ash.run(reduce256, g, inp=inp, out=out, sanitize="report")),
     ]
     rows = interleaved(variants, g, expect, args.repeat)
     base = rows[0][1]

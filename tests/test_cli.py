@@ -35,3 +35,48 @@ def test_usage_errors_exit_with_code_2():
     done = subprocess.run([sys.executable, "-m", "asyncshader", "nonsense"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "invalid choice" in done.stderr
+
+
+# ---- run / explore / replay
+EXAMPLE = "examples/lost_update.py::lost_update"
+
+
+def test_run_in_order_passes_and_saves_a_trace(tmp_path):
+    lines = []
+    out = tmp_path / "t.json"
+    assert main(["run", EXAMPLE, "--trace", str(out)], out=lines.append) == 0
+    assert lines[-1] == "ok (check passed)" and out.exists()
+    import asyncshader as ash
+
+    assert ash.Trace.load(str(out)).origin["kernel"] == "lost_update"
+
+
+def test_explore_finds_the_bug_exits_1_and_its_replay_line_reproduces_it(tmp_path):
+    lines = []
+    code = main(["explore", EXAMPLE, "--strategy", "exhaustive", "--shrink", "--quiet"],
+                out=lines.append)
+    assert code == 1
+    text = "\n".join(lines)
+    assert "FAIL" in text and "outcomes" in text and "shrunk: 2 preemption(s)" in text
+    trace = next(l for l in lines if "replay: asyncshader replay" in l).split()[-1]
+    replayed = []
+    assert main(["replay", trace], out=replayed.append) == 1
+    assert any("lost update" in l for l in replayed)
+
+
+def test_explore_without_a_failure_exits_0():
+    lines = []
+    assert main(["explore", EXAMPLE, "--strategy", "in_order", "--quiet"],
+                out=lines.append) == 0
+    assert "1 schedules (in_order)" in lines[0]
+
+
+def test_usage_errors_name_the_fix(capsys):
+    assert main(["explore", "examples/lost_update.py"]) == 2
+    assert "expected FILE::KERNEL" in capsys.readouterr().err
+    assert main(["run", "examples/lost_update.py::nope"]) == 2
+    assert "kernels there: lost_update" in capsys.readouterr().err
+    assert main(["run", EXAMPLE, "--strategy", "bogus"]) == 2
+    assert "use random, pct, exhaustive" in capsys.readouterr().err
+    assert main(["replay", "ash1:x:00:AAAA"]) == 2
+    assert "cannot read the trace" in capsys.readouterr().err

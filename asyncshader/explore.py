@@ -1,0 +1,675 @@
+"""Exploring schedules: many runs of one kernel under a strategy, with a report of the outcomes.
+
+:func:`explore` runs a kernel again and again, each time on fresh bindings from ``setup()`` and
+under the next schedule of a strategy, checks each result with ``check(result)`` and gathers an
+:class:`ExploreReport`: distinct outcomes (outputs hashed) with counts, the failing runs with
+their traces, schedules per second, and, for :class:`Exhaustive`, whether the whole bounded
+space was covered.
+
+:class:`Exhaustive` is a stateless depth-first search of schedules in the manner of CHESS and
+loom: every run replays a prefix of decisions recorded by the previous one and then tries the
+next untried choice. It bounds the number of *preemptions* (switching away from an invocation
+that could have gone on) and prunes with *sleep sets* built from the memory each step touched
+(see the class docstring for exactly what is reduced).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random as _random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .dispatch import current_run
+from .errors import AsyncShaderError, ReplayMismatchError
+from .instruments import Instrument
+from .schedule import PCT, InOrder, Random, Replay, Reverse, Strategy, Trace
+from .traps import POINT
+
+__all__ = ["DeterminismError", "Exhaustive", "ExploreReport", "Failure", "explore",
+           "strategy_from_name"]
+
+
+class DeterminismError(AsyncShaderError):
+    """The same schedule gave a different trace or outcome: something outside the scheduler's
+    control (wall clock, ``id()``, set order, shared Python state) leaks into the kernel."""
+
+
+class _SleepBlocked(Exception):
+    """Every runnable invocation is asleep: the rest of this run repeats an explored one."""
+
+
+# --------------------------------------------------------------------------------- footprints
+class StepInfo:
+    """What one scheduling step touched: locations read and written (a step is one resume of
+    an invocation: the atomic it was waiting on lands, then plain code runs to the next
+    suspension)."""
+
+    __slots__ = ("key", "ra", "reads", "rspaces", "rwhole", "writes", "wspaces", "wwhole")
+
+    def __init__(self, key: int, reads: set, writes: set) -> None:
+        self.key = key
+        self.reads, self.writes = frozenset(reads), frozenset(writes)
+        self.rspaces = frozenset(s for s, _ in self.reads)
+        self.wspaces = frozenset(s for s, _ in self.writes)
+        self.rwhole = frozenset(s for s, i in self.reads if i is None)
+        self.wwhole = frozenset(s for s, i in self.writes if i is None)
+        self.ra: bool | None = None  # the invocation is still runnable after the step
+
+    def dependent(self, other: StepInfo) -> bool:
+        """Two steps are dependent when one writes a location the other reads or writes
+        (a whole-buffer access overlaps every element of that buffer)."""
+        if self.writes & other.writes or self.writes & other.reads or other.writes & self.reads:
+            return True
+        if self.wwhole & (other.rspaces | other.wspaces):
+            return True
+        if other.wwhole & (self.rspaces | self.wspaces):
+            return True
+        return bool(self.rwhole & other.wspaces or other.rwhole & self.wspaces)
+
+
+class Footprints(Instrument):
+    """Records, for every step of a run, which invocation ran and which memory locations and
+    atomics it touched. :class:`Exhaustive` reads it to decide which steps commute.
+
+    Locations are named stably across runs: storage buffers by binding name, workgroup
+    variables by (workgroup, variable name), with normalised indices; an index that is not a
+    plain element (slices, fancy indexing) stands for the whole buffer. Arriving at a
+    rendezvous or returning counts as a write to a pseudo-location of each of the invocation's
+    groups, so that steps which can complete a rendezvous are never treated as independent.
+    """
+
+    wants_memory_access = True
+
+    def __init__(self) -> None:
+        self.steps: list[StepInfo] = []
+
+    def run_started(self, scheduler: Any) -> None:
+        self.steps = []
+        self._reads: set = set()
+        self._writes: set = set()
+        self._key: int | None = None
+        job = current_run()
+        names: dict[int, str] = {}
+        for name, value in (getattr(job, "bindings", None) or {}).items():
+            if isinstance(value, np.ndarray):
+                names[id(value)] = name
+        self._names = names
+
+    def _space(self, inv: Any, memory: Any) -> Any:
+        name = self._names.get(id(memory))
+        if name is not None:
+            return ("buf", name)
+        var = getattr(memory, "var_name", None)
+        if var is not None:
+            unit = inv.unit.index if inv.unit is not None else -1
+            return ("wg", unit, var)
+        return ("anon",)
+
+    def _loc(self, inv: Any, memory: Any, index: Any) -> tuple:
+        space = self._space(inv, memory)
+        if space == ("anon",):
+            return (space, None)
+        shape = getattr(memory, "shape", ())
+        if isinstance(index, (int, np.integer)) and len(shape) == 1:
+            i = int(index)
+            return (space, i + shape[0] if i < 0 else i)
+        if (isinstance(index, tuple) and index and len(index) == len(shape)
+                and all(isinstance(i, (int, np.integer)) for i in index)):
+            return (space, tuple(int(i) + (n if i < 0 else 0) for i, n in zip(index, shape)))
+        return (space, None)
+
+    def memory_access(self, inv: Any, memory: Any, index: Any, kind: str) -> None:
+        (self._writes if kind == "store" else self._reads).add(self._loc(inv, memory, index))
+
+    def atomic(self, inv: Any, op: str, memory: Any, index: Any, old: Any, new: Any) -> None:
+        (self._reads if op == "atomic_load" else self._writes).add(self._loc(inv, memory, index))
+
+    def invocation_resumed(self, inv: Any) -> None:
+        self._key = inv.key
+
+    def _close(self, inv: Any, rendezvous: bool) -> None:
+        if rendezvous:
+            unit = inv.unit.index if inv.unit is not None else -1
+            for scope, group in (inv.groups or {}).items():
+                self._writes.add((("rv", scope, unit, group.index), None))
+        self.steps.append(StepInfo(inv.key, self._reads, self._writes))
+        self._reads, self._writes = set(), set()
+
+    def invocation_suspended(self, inv: Any, request: Any) -> None:
+        self._close(inv, request._ash_kind is not POINT)
+
+    def invocation_finished(self, inv: Any) -> None:
+        self._close(inv, True)
+
+
+# ------------------------------------------------------------------------------- exhaustive
+class _Node:
+    """A decision of the current path: what could run, what ran, what was explored."""
+
+    __slots__ = ("choice", "done", "info", "last", "last_runnable", "pre", "runnable", "sleep")
+
+    def __init__(self, runnable: tuple, last: int | None, last_runnable: bool, pre: int,
+                 sleep: dict) -> None:
+        self.runnable = runnable
+        self.last = last
+        self.last_runnable = last_runnable
+        self.pre = pre  # preemptions before this decision
+        self.sleep = sleep  # key -> StepInfo asleep on entry
+        self.done: list[int] = []  # choices whose subtrees are explored, in order
+        self.info: dict[int, StepInfo] = {}  # choice -> its step
+        self.choice: int = -1
+
+    def cost(self, key: int) -> int:
+        return 1 if self.last_runnable and key != self.last else 0
+
+    def order(self) -> list[int]:
+        """Choices in exploration order: going on with the running invocation first, then by
+        dispatch order."""
+        keys = list(self.runnable)
+        if self.last_runnable:
+            keys.remove(self.last)
+            keys.insert(0, self.last)
+        return keys
+
+    def may_sleep(self, u: int, b: int) -> bool:
+        """Whether explored choice ``u`` may sleep in the subtree of a later choice ``b``.
+
+        Sleep-set pruning of ``u`` below ``b`` relies on the schedule with ``u``'s step moved
+        in front of ``b``, explored in ``u``'s subtree. That holds under a preemption bound only
+        if moving it back cannot add preemptions: ``cost(u) + [u still runnable after its step]
+        <= cost(b)``. Otherwise ``u`` stays awake (sound, less reduction)."""
+        ra = self.info[u].ra
+        return self.cost(u) + (1 if ra or ra is None else 0) <= self.cost(b)
+
+
+class Exhaustive(Strategy):
+    """Bounded exhaustive search: a depth-first enumeration of distinct schedules, each with at
+    most ``max_preemptions`` preemptions, with partial-order reduction. Use it through
+    :func:`explore`, which repeats runs until the space is covered.
+
+    *Preemption*: a decision that picks another invocation while the one that ran last is still
+    runnable (switching after it blocked at a rendezvous or returned is free). Most concurrency
+    bugs need two or three (CHESS, loom).
+
+    *Reduction* (``por=True``): sleep sets (Godefroid) over the steps' footprints, as recorded by
+    :class:`Footprints`: two steps are independent when they touch no common memory location or
+    atomic with a write among them (storage elements by binding and index, workgroup variables
+    per workgroup, atomics as writes except atomicLoad) and neither arrives at a rendezvous of a
+    group the other belongs to or returns. After the subtree of choice ``u`` at a decision is
+    explored, ``u`` sleeps in later siblings' subtrees until a dependent step runs; a sleeping
+    invocation is not picked, and a run in which only sleeping invocations are left is cut
+    short (it repeats an explored one). Naive sleep sets are unsound under a preemption bound
+    (Coons, Musuvathi, McKinley, OOPSLA 2013): ``u`` is put to sleep below ``b`` only when
+    moving ``u``'s step back in front of ``b`` cannot add a preemption (:meth:`_Node.may_sleep`),
+    so every schedule within the bound is explored or equivalent to an explored schedule within
+    the bound. Not reduced: anything the footprints do not see (numpy whole-array methods on a
+    binding, Python state shared outside the bindings): pass ``por=False`` for such kernels.
+    """
+
+    name = "exhaustive"
+
+    def __init__(self, max_preemptions: int = 2, por: bool = True) -> None:
+        if not isinstance(max_preemptions, int) or max_preemptions < 0:
+            raise ValueError(f"max_preemptions must be an int >= 0, got {max_preemptions!r}")
+        self.max_preemptions = max_preemptions
+        self.por = por
+        self.stack: list[_Node] = []
+        self.exhausted = False
+        self.runs = 0  # complete runs (distinct schedules)
+        self.pruned = 0  # runs cut short by sleep sets
+        self._run_index = 0
+
+    # ---- one run
+    def begin(self, scheduler: Any) -> None:
+        rec = next((i for i in scheduler.instruments if isinstance(i, Footprints)), None)
+        if rec is None:
+            raise TypeError("Exhaustive explores many runs: use asyncshader.explore(kernel, setup, "
+                            "strategy=Exhaustive(...)), which repeats the runs and records "
+                            "the steps it needs")
+        if self.exhausted:
+            raise RuntimeError("this Exhaustive search is complete; make a new Exhaustive()")
+        self._rec = rec
+        self._depth = 0
+        self._seen = 0  # steps processed
+        self._pre = 0
+        self._sleep: dict[int, StepInfo] = {}
+        self._chosen: _Node | None = None  # node whose choice ran as the next step
+        self._blocked = False
+
+    def _advance_steps(self, runnable_keys: tuple | None) -> None:
+        steps = self._rec.steps
+        por = self.por
+        for i in range(self._seen, len(steps)):
+            s = steps[i]
+            prev = steps[i - 1] if i else None
+            if prev is not None and prev.ra is None:
+                prev.ra = s.key == prev.key  # a forced step by another: prev was not runnable
+            if self._chosen is not None:
+                self._chosen.info[self._chosen.choice] = s
+                self._chosen = None
+            if por and self._sleep:
+                if s.key in self._sleep:
+                    self._blocked = True
+                self._sleep = {k: v for k, v in self._sleep.items() if not v.dependent(s)}
+        self._seen = len(steps)
+        if steps and runnable_keys is not None and steps[-1].ra is None:
+            steps[-1].ra = steps[-1].key in runnable_keys
+
+    def pick(self, runnable: list) -> int:
+        keys = tuple(inv.key for inv in runnable)
+        self._advance_steps(keys)
+        if self._blocked:
+            raise _SleepBlocked
+        steps = self._rec.steps
+        last = steps[-1].key if steps else None
+        d = self._depth
+        if d < len(self.stack):
+            node = self.stack[d]
+            if node.runnable != keys:
+                raise DeterminismError(
+                    f"decision {d + 1}: the runnable invocations {list(keys)} differ from those "
+                    f"of the same decision in an earlier run ({list(node.runnable)}); the kernel "
+                    "or setup() is not deterministic (fresh bindings every run? no shared Python "
+                    "state, wall clock or randomness?)")
+            choice = node.choice
+        else:
+            node = _Node(keys, last, last in keys, self._pre, self._sleep)
+            choice = self._first_choice(node)
+            if choice is None:
+                raise _SleepBlocked
+            node.choice = choice
+            self.stack.append(node)
+        # sleep set below the choice: the entry set plus explored siblings that may sleep
+        sleep = {k: v for k, v in node.sleep.items() if k != choice}
+        if self.por:
+            for u in node.done:
+                if u != choice and node.may_sleep(u, choice):
+                    sleep[u] = node.info[u]
+        self._sleep = sleep
+        self._pre = node.pre + node.cost(choice)
+        self._chosen = node
+        self._depth = d + 1
+        return keys.index(choice)
+
+    def _first_choice(self, node: _Node) -> int | None:
+        budget = self.max_preemptions - node.pre
+        for k in node.order():
+            if k not in node.sleep and node.cost(k) <= budget:
+                return k
+        return None
+
+    def end(self, scheduler: Any) -> None:
+        self._advance_steps(None)
+
+    # ---- between runs
+    def advance(self, completed: bool) -> None:
+        """Called by :func:`explore` after each run (completed or cut short): moves the
+        search to the next unexplored choice, or marks it exhausted."""
+        self._advance_steps(None)
+        if completed:
+            self.runs += 1
+        else:
+            self.pruned += 1
+        self._run_index += 1
+        stack = self.stack
+        del stack[self._depth:]  # nodes past a run cut short are not on the path
+        while stack:
+            node = stack[-1]
+            if node.choice not in node.done:
+                node.done.append(node.choice)
+            budget = self.max_preemptions - node.pre
+            nxt = next((k for k in node.order() if k not in node.done and k not in node.sleep
+                        and node.cost(k) <= budget), None)
+            if nxt is not None:
+                node.choice = nxt
+                return
+            stack.pop()
+        self.exhausted = True
+
+    def for_run(self, index: int) -> Exhaustive:
+        return self
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "max_preemptions": self.max_preemptions, "por": self.por,
+                "run": self._run_index}
+
+
+# ------------------------------------------------------------------------------ recording
+class Recorded(Strategy):
+    """Wraps a strategy and keeps what is needed for a complete trace even when the run stops
+    with an error (the scheduler writes its canonical tail only at the end of a run)."""
+
+    def __init__(self, inner: Strategy) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.scheduler: Any = None
+        self.job: Any = None
+        self.canon = 0
+        self.count = 0
+
+    def begin(self, scheduler: Any) -> None:
+        self.scheduler, self.job = scheduler, current_run()
+        self.canon = self.count = 0
+        self.inner.begin(scheduler)
+
+    def pick(self, runnable: list) -> int:
+        pos = self.inner.pick(runnable)
+        self.count += 1
+        self.canon = 0 if pos else self.canon + 1
+        return pos
+
+    def end(self, scheduler: Any) -> None:
+        self.inner.end(scheduler)
+
+    def describe(self) -> dict[str, Any]:
+        return self.inner.describe()
+
+    def trace(self) -> Trace | None:
+        """The trace of the run so far (None before the run started)."""
+        from array import array
+
+        sched, job = self.scheduler, self.job
+        if sched is None or job is None:
+            return None
+        kernel = getattr(job, "kernel", None) or getattr(job, "shader", None)
+        d = array(sched.decisions.typecode, sched.decisions)
+        return Trace(kernel=dict(kernel.identity), dispatch=dict(job.config),
+                     strategy=self.inner.describe(), decisions=d, canonical_tail=self.canon,
+                     steps=sched.steps, decision_count=self.count)
+
+
+# -------------------------------------------------------------------------------- families
+def strategy_from_name(name: str, seed: int = 0, depth: int = 3,
+                       max_preemptions: int = 2) -> Strategy:
+    """``"random"``, ``"pct"``, ``"exhaustive"``, ``"in_order"`` or ``"reverse"`` as a strategy
+    (the names the CLI and the pytest marker take)."""
+    name = name.lower().replace("-", "_")
+    if name == "random":
+        return Random(seed)
+    if name == "pct":
+        return PCT(seed, depth)
+    if name == "exhaustive":
+        return Exhaustive(max_preemptions)
+    if name in ("in_order", "inorder"):
+        return InOrder()
+    if name == "reverse":
+        return Reverse()
+    raise ValueError(f"unknown strategy {name!r}: use random, pct, exhaustive, in_order or "
+                     "reverse")
+
+
+def _family(strategy: Any) -> Callable[[int, int | None], Strategy]:
+    """``make(run_index, measured_decisions)`` -> the strategy of that run."""
+    if isinstance(strategy, str):
+        strategy = strategy_from_name(strategy)
+    if isinstance(strategy, Exhaustive):
+        return lambda i, k: strategy
+    if isinstance(strategy, PCT):
+        base, depth, steps = strategy.seed, strategy.depth, strategy.steps
+        return lambda i, k: PCT(base + i, depth, steps if steps is not None else k)
+    if type(strategy) is Random:
+        return lambda i, k: Random(strategy.seed + i)
+    if isinstance(strategy, (InOrder, Reverse)):
+        return lambda i, k: type(strategy)()
+    if isinstance(strategy, Strategy):
+        return lambda i, k: strategy
+    raise TypeError(f"strategy must be a Strategy or one of 'random', 'pct', 'exhaustive', "
+                    f"'in_order', 'reverse', not {strategy!r}")
+
+
+def _single_schedule(strategy: Strategy) -> bool:
+    return isinstance(strategy, (InOrder, Reverse, Replay))
+
+
+# ---------------------------------------------------------------------------------- report
+@dataclass
+class Failure:
+    """A failing run: its index, what went wrong, and the trace that replays it."""
+
+    run: int
+    error: str
+    trace: Trace | None
+    exception: BaseException | None = None
+
+    @property
+    def trace_string(self) -> str:
+        return self.trace.to_string() if self.trace is not None else ""
+
+
+@dataclass
+class ExploreReport:
+    """What :func:`explore` found: ``runs`` done, ``outcomes`` (outcome hash -> count, in order of
+    first appearance; an error counts as the outcome ``"error: <type>"``), ``failures``,
+    ``schedules_per_second``, and ``complete``: True when an exhaustive search covered its whole
+    bounded space (or the strategy has a single schedule)."""
+
+    kernel: str
+    strategy: dict[str, Any]
+    runs: int = 0
+    outcomes: dict[str, int] = field(default_factory=dict)
+    examples: dict[str, int] = field(default_factory=dict)  # outcome -> first run giving it
+    failing_outcomes: set = field(default_factory=set)
+    failures: list[Failure] = field(default_factory=list)
+    elapsed: float = 0.0
+    complete: bool = False
+    pruned: int = 0
+    rechecked: int = 0
+    stopped: str = ""
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.failures)
+
+    @property
+    def schedules_per_second(self) -> float:
+        return self.runs / self.elapsed if self.elapsed > 0 else math.inf
+
+    def summary(self) -> str:
+        """A few lines for people."""
+        lines = [f"{self.kernel}: {self.runs:,} schedules ({self.strategy.get('name')}) in "
+                 f"{self.elapsed:.2f} s, {self.schedules_per_second:,.0f}/s; "
+                 f"{len(self.outcomes)} distinct outcome(s); {len(self.failures)} failing run(s)"
+                 + ("; the bounded space is covered" if self.complete else "")
+                 + (f"; stopped: {self.stopped}" if self.stopped else "")]
+        for outcome, n in self.outcomes.items():
+            mark = "FAIL" if outcome in self.failing_outcomes else "ok"
+            lines.append(f"  {mark:4} {outcome[:60]:60} x{n}")
+        return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------- running
+def dispatch_once(kernel: Any, bindings: dict[str, Any], schedule: Any,
+                  instruments: list | tuple = ()) -> Any:
+    """One synchronous dispatch of a compute kernel or fragment shader with ``bindings`` (what
+    ``setup()`` returned: resources plus dispatch options such as ``workgroups``, or ``width``
+    and ``height`` for a fragment shader)."""
+    from .compute import run
+    from .fragment import run_fragments
+
+    kw = dict(bindings)
+    if getattr(kernel, "stage", None) == "fragment":
+        try:
+            width, height = kw.pop("width"), kw.pop("height")
+        except KeyError:
+            raise TypeError("setup() for a fragment shader must return width= and height= "
+                            "among the bindings") from None
+        return run_fragments(kernel, width, height, schedule=schedule,
+                             instruments=instruments, **kw)
+    return run(kernel, schedule=schedule, instruments=instruments, **kw)
+
+
+def outcome_hash(result: Any) -> str:
+    """A short hash of a run's outputs (storage buffers and fragment outputs, by name)."""
+    h = hashlib.sha256()
+    for name, value in sorted(result.outputs.items()):
+        arr = np.ascontiguousarray(np.asarray(value))
+        h.update(f"{name}:{arr.dtype.str}:{arr.shape}:".encode())
+        h.update(arr.tobytes())
+    return h.hexdigest()[:12]
+
+
+def _describe_error(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}".strip()
+
+
+def _run_checked(kernel: Any, setup: Callable, check: Callable | None, schedule: Strategy,
+                 instruments: list) -> tuple[Any, str, str | None, BaseException | None]:
+    """(result or None, outcome, failure text or None, exception)."""
+    try:
+        result = dispatch_once(kernel, setup(), schedule, instruments)
+    except _SleepBlocked:
+        raise
+    except ReplayMismatchError:
+        raise
+    except DeterminismError:
+        raise
+    except Exception as exc:
+        return None, f"error: {type(exc).__name__}", _describe_error(exc), exc
+    outcome = outcome_hash(result)
+    if check is not None:
+        try:
+            verdict = check(result)
+        except Exception as exc:
+            return result, outcome, f"check failed: {_describe_error(exc)}", exc
+        if verdict is False:
+            return result, outcome, "check returned False", None
+    return result, outcome, None, None
+
+
+def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
+            check: Callable[[Any], Any] | None = None, strategy: Any = "random", *,
+            runs: int = 100, time_budget: float | None = None, stop_on_failure: bool = True,
+            recheck: float = 0.0, progress: Callable[[int, int], None] | None = None
+            ) -> ExploreReport:
+    """Runs ``kernel`` under up to ``runs`` schedules of ``strategy`` and reports the outcomes.
+
+    The schedule-exploration loop of Shuttle's ``check_random``/``check_pct``/``check_dfs`` and
+    Coyote's test engine. ``setup()`` returns fresh bindings for every run (resources, plus
+    dispatch options like ``workgroups=``; ``width``/``height`` for fragment shaders).
+    ``check(result)`` raises or returns False on a bad outcome; a run that raises (a shader
+    error, a deadlock, a divergence) fails too. ``strategy`` is a Strategy (``Random(seed)``:
+    run ``i`` uses seed ``seed + i``; ``PCT(seed, depth)``: likewise, with the decision count
+    measured on the previous runs; ``Exhaustive(max_preemptions)``: until the bounded space is
+    covered) or one of their names. ``time_budget`` (seconds) stops early; ``stop_on_failure``
+    stops at the first failing run. ``recheck`` (a fraction, e.g. 0.05) reruns that share of the
+    runs and compares trace digests and outcomes: a mismatch raises :class:`DeterminismError`.
+    ``progress(done, total)`` is called after each run.
+    """
+    make = _family(strategy)
+    template = make(0, None)
+    exhaustive = template if isinstance(template, Exhaustive) else None
+    single = _single_schedule(template)
+    name = getattr(kernel, "identity", {}).get("name", repr(kernel))
+    report = ExploreReport(kernel=name, strategy=template.describe())
+    if not isinstance(runs, int) or runs < 1:
+        raise ValueError(f"runs must be a positive int, got {runs!r}")
+    if not 0.0 <= recheck <= 1.0:
+        raise ValueError(f"recheck is a fraction of the runs (0 to 1), got {recheck!r}")
+    recheck_rng = _random.Random(f"recheck:{report.strategy}")
+    measured: int | None = None
+    start = time.perf_counter()
+    limit = 1 if single else runs
+    i = 0
+    while i < limit:
+        strat = make(i, measured)
+        recorded = Recorded(strat) if not _fast(strat) else None
+        instruments: list = [Footprints()] if exhaustive is not None else []
+        completed = True
+        try:
+            result, outcome, failure, exc = _run_checked(
+                kernel, setup, check, recorded or strat, instruments)
+        except _SleepBlocked:
+            completed = False
+            result = None
+        if exhaustive is not None:
+            exhaustive.advance(completed)
+        if completed:
+            report.runs += 1
+            trace = result.trace if result is not None else None
+            if trace is None:
+                trace = recorded.trace() if recorded is not None else _retrace(
+                    kernel, setup, make(i, measured))
+            if trace is not None:
+                measured = max(measured or 0, trace.decision_count)
+            report.outcomes[outcome] = report.outcomes.get(outcome, 0) + 1
+            report.examples.setdefault(outcome, i)
+            if failure is not None:
+                report.failing_outcomes.add(outcome)
+                report.failures.append(Failure(i, failure, trace, exc))
+            if recheck and recheck_rng.random() < recheck and trace is not None:
+                _recheck(kernel, setup, check, make(i, measured), trace, outcome, i,
+                         exhaustive is not None)
+                report.rechecked += 1
+        if progress is not None:
+            progress(report.runs, limit)
+        i += 1
+        if exhaustive is not None:
+            if exhaustive.exhausted:
+                report.complete = True
+                break
+            limit = runs + exhaustive.pruned  # cut-short runs do not count
+        if failure_stop(report, stop_on_failure):
+            report.stopped = "failure found"
+            break
+        if time_budget is not None and time.perf_counter() - start > time_budget:
+            report.stopped = f"time budget of {time_budget} s spent"
+            break
+    else:
+        if single:
+            report.complete = True
+        elif exhaustive is None or not exhaustive.exhausted:
+            report.stopped = report.stopped or f"{runs} runs done"
+    if exhaustive is not None:
+        report.pruned = exhaustive.pruned
+        report.complete = exhaustive.exhausted
+    report.elapsed = time.perf_counter() - start
+    return report
+
+
+def failure_stop(report: ExploreReport, stop_on_failure: bool) -> bool:
+    return stop_on_failure and bool(report.failures)
+
+
+def _fast(strategy: Strategy) -> bool:
+    """Strategies the scheduler may run on a fast path (no pick() calls): wrapping them would
+    cost speed; their failing runs are re-run to get a trace."""
+    return getattr(strategy, "in_order", False) or type(strategy) is Random
+
+
+def _retrace(kernel: Any, setup: Callable, strategy: Strategy) -> Trace | None:
+    """Re-runs a run that raised, under a recording wrapper, to get its complete trace."""
+    rec = Recorded(strategy)
+    try:
+        dispatch_once(kernel, setup(), rec)
+    except Exception:
+        pass
+    return rec.trace()
+
+
+def _recheck(kernel: Any, setup: Callable, check: Callable | None, strategy: Strategy,
+             trace: Trace, outcome: str, index: int, exhaustive: bool) -> None:
+    again = Replay(trace) if exhaustive or not _fast(strategy) else strategy
+    rec = Recorded(again)
+    result, outcome2, _, _ = _run_checked(kernel, setup, check, rec, [])
+    trace2 = result.trace if result is not None else rec.trace()
+    if trace2 is None or trace2.digest() != trace.digest() or outcome2 != outcome:
+        raise DeterminismError(
+            f"determinism self-check failed on run {index}: the same schedule gave "
+            f"trace {trace2.digest() if trace2 else '?'} and outcome {outcome2} the second "
+            f"time, {trace.digest()} and {outcome} the first. Something outside the scheduler "
+            "leaks into the kernel: setup() must return fresh bindings, and the kernel must not "
+            "read the clock, id(), set order, randomness or shared Python state.")
+
+
+def iter_strategies(strategy: Any, runs: int) -> Iterator[Strategy]:
+    """The strategies :func:`explore` would use for ``runs`` runs (not for Exhaustive)."""
+    make = _family(strategy)
+    for i in range(runs):
+        yield make(i, None)

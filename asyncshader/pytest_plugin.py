@@ -1,0 +1,201 @@
+"""The pytest plugin: run a test's dispatches under many schedules, and replay a failing one.
+
+Installed with asyncshader (entry point ``pytest11``), so it loads by itself::
+
+    @pytest.mark.schedules(runs=200, strategy="pct")
+    def test_histogram():
+        counts = np.zeros(16, np.uint32)
+        ash.run(histogram, data=make_data(), counts=counts)   # no schedule= given
+        assert counts.sum() == 1024
+
+The test body runs ``runs`` times; every dispatch made in it with ``schedule=None`` gets the
+next schedule of the strategy (``"random"``, ``"pct"``, ``"reverse"``, ``"in_order"``). Run
+``r`` uses seed ``--asyncshader-seed + r``. On failure the traces of that run's dispatches are
+saved under ``.asyncshader/`` and the failure report ends with one line that reproduces it::
+
+    pytest 'tests/test_h.py::test_histogram' --asyncshader-replay=ash1:histogram:...
+
+Works for ``async def`` tests under ``@pytest.mark.anyio`` too (the body is awaited ``runs``
+times). Fixtures are set up once per test, not per run: make fresh buffers in the body.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import os
+import re
+from typing import Any
+
+import pytest
+
+from .explore import Recorded
+from .schedule import DEFAULT_SCHEDULE, PCT, InOrder, Random, Replay, Reverse, Strategy, Trace
+
+_STRATEGIES = ("random", "pct", "reverse", "in_order")
+
+
+def pytest_addoption(parser: Any) -> None:
+    group = parser.getgroup("asyncshader", "asyncshader schedule exploration")
+    group.addoption("--asyncshader-replay", default=None, metavar="TRACE",
+                    help="replay the schedule(s) of a failing run of a @pytest.mark.schedules "
+                         "test: a trace string (several joined by ','), or a file holding one")
+    group.addoption("--asyncshader-seed", default=None, type=int, metavar="N",
+                    help="base seed of @pytest.mark.schedules runs (run r uses N + r; "
+                         "default 0)")
+
+
+def pytest_configure(config: Any) -> None:
+    config.addinivalue_line(
+        "markers",
+        "schedules(runs=100, strategy='random', depth=3, seed=None): run the test's "
+        "asyncshader dispatches (those with schedule=None) under `runs` schedules of "
+        "`strategy` (random, pct, reverse, in_order)")
+
+
+class _Provider:
+    """Supplies the schedule of each dispatch of one run of a test and keeps its traces."""
+
+    def __init__(self, make: Any) -> None:
+        self.make = make
+        self.recorded: list[Recorded] = []
+
+    def __call__(self) -> Strategy:
+        rec = Recorded(self.make(len(self.recorded)))
+        self.recorded.append(rec)
+        return rec
+
+    def traces(self) -> list[Trace]:
+        return [t for t in (r.trace() for r in self.recorded) if t is not None]
+
+
+def _strategy_maker(name: str, seed: int, depth: int, steps: list[int | None]) -> Any:
+    def make(j: int) -> Strategy:
+        s = seed * 1009 + j  # dispatch j of the run
+        if name == "random":
+            return Random(s)
+        if name == "pct":
+            return PCT(s, depth, steps[j] if j < len(steps) else None)
+        return Reverse() if name == "reverse" else InOrder()
+    return make
+
+
+def _replay_maker(traces: list[Trace]) -> Any:
+    def make(j: int) -> Strategy:
+        if j >= len(traces):
+            raise pytest.UsageError(
+                f"--asyncshader-replay holds {len(traces)} trace(s), but the test makes "
+                f"dispatch number {j + 1}: the test changed since the traces were recorded")
+        return Replay(traces[j])
+    return make
+
+
+def _load_replay(value: str) -> list[Trace]:
+    if os.path.exists(value):
+        with open(value, encoding="utf-8") as f:
+            value = f.read().strip()
+    if value.lstrip().startswith("{"):
+        return [Trace.load(value)]
+    return [Trace.from_string(part) for part in value.split(",") if part]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: Any) -> Any:
+    marker = item.get_closest_marker("schedules")
+    if marker is None or not hasattr(item, "obj"):
+        yield
+        return
+    opts = dict(marker.kwargs)
+    if marker.args:
+        opts.setdefault("runs", marker.args[0])
+    runs = int(opts.pop("runs", 100))
+    name = str(opts.pop("strategy", "random")).lower().replace("-", "_")
+    depth = int(opts.pop("depth", 3))
+    seed = opts.pop("seed", None)
+    if opts:
+        raise pytest.UsageError(f"@pytest.mark.schedules got unknown options {sorted(opts)}; it "
+                                "takes runs=, strategy=, depth=, seed=")
+    if name == "exhaustive":
+        raise pytest.UsageError("@pytest.mark.schedules does not run exhaustive searches: they "
+                                "need fresh bindings per run; use asyncshader.explore(kernel, "
+                                "setup, check, strategy=Exhaustive()) in the test")
+    if name not in _STRATEGIES:
+        raise pytest.UsageError(f"@pytest.mark.schedules(strategy={name!r}): use one of "
+                                f"{', '.join(_STRATEGIES)}")
+    option = item.config.getoption("--asyncshader-seed")
+    base = option if option is not None else (seed if seed is not None else 0)
+    replay = item.config.getoption("--asyncshader-replay")
+    original = item.obj
+    plan: list[Any]
+    if replay:
+        plan = [(None, _replay_maker(_load_replay(replay)))]
+    else:
+        steps: list[int | None] = []
+        plan = [(base + r, _strategy_maker(name, base + r, depth, steps)) for r in range(runs)]
+
+    def note_failure(exc: BaseException, r: int, seed_r: int | None, provider: _Provider
+                     ) -> None:
+        traces = provider.traces()
+        if replay:
+            exc.add_note(f"asyncshader: replayed {len(traces)} schedule(s) from "
+                         "--asyncshader-replay")
+            return
+        if not traces:
+            exc.add_note(f"asyncshader: run {r + 1}/{runs} (seed {seed_r}) failed before any "
+                         "dispatch; nothing to replay")
+            return
+        text = ",".join(t.to_string() for t in traces)
+        folder = os.path.join(str(item.config.rootpath), ".asyncshader")
+        os.makedirs(folder, exist_ok=True)
+        stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", item.nodeid)[-120:]
+        path = os.path.join(folder, f"{stem}.trace")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+        for j, t in enumerate(traces):
+            t.save(os.path.join(folder, f"{stem}.{j}.json"))
+        exc.add_note(f"asyncshader: run {r + 1}/{runs} ({name}, seed {seed_r}) failed; "
+                     f"trace saved to {os.path.relpath(path, str(item.config.rootpath))}")
+        exc.add_note(f"reproduce: pytest '{item.nodeid}' --asyncshader-replay={text}")
+
+    def learn(provider: _Provider, steps_list: list) -> None:
+        for j, t in enumerate(provider.traces()):
+            while len(steps_list) <= j:
+                steps_list.append(None)
+            steps_list[j] = max(steps_list[j] or 0, t.decision_count) or None
+
+    if inspect.iscoroutinefunction(original):
+        @functools.wraps(original)
+        async def wrapper(*args: Any, **kwargs: Any) -> Any:
+            for r, (seed_r, make) in enumerate(plan):
+                provider = _Provider(make)
+                token = DEFAULT_SCHEDULE.set(provider)
+                try:
+                    await original(*args, **kwargs)
+                except BaseException as exc:
+                    note_failure(exc, r, seed_r, provider)
+                    raise
+                finally:
+                    DEFAULT_SCHEDULE.reset(token)
+                if not replay:
+                    learn(provider, steps)
+    else:
+        @functools.wraps(original)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            for r, (seed_r, make) in enumerate(plan):
+                provider = _Provider(make)
+                token = DEFAULT_SCHEDULE.set(provider)
+                try:
+                    original(*args, **kwargs)
+                except BaseException as exc:
+                    note_failure(exc, r, seed_r, provider)
+                    raise
+                finally:
+                    DEFAULT_SCHEDULE.reset(token)
+                if not replay:
+                    learn(provider, steps)
+
+    item.obj = wrapper
+    try:
+        yield
+    finally:
+        item.obj = original

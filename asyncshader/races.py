@@ -1,0 +1,461 @@
+"""Sanitizers: data races, out-of-bounds accesses and helper side effects, as findings.
+
+The race detector is an instrument on the memory-access and atomic events. Its verdict does not
+depend on the schedule: it does not ask which access happened first, only whether two accesses
+are *ordered*, and in WGSL only control barriers order accesses (atomics are relaxed):
+
+* workgroup memory (``var<workgroup>``) is ordered by ``workgroup_barrier()`` and
+  ``workgroup_uniform_load()``; storage memory by ``storage_barrier()`` (WGSL memory model:
+  each barrier affects its own address space; ``texture_barrier`` orders neither);
+* the invocations of a workgroup cross every barrier together (it is a rendezvous), so the number
+  of barriers of the right kind a workgroup has completed, its *phase*, tells whether two of its
+  accesses are ordered: the same phase means unordered;
+* accesses from different workgroups are never ordered within a dispatch.
+
+Two accesses to one location by different invocations, at least one a write, not both atomic,
+and not ordered, are a data race. One run finds every race of its input: a racy pair in the same
+phase is reported whichever order the schedule ran it in.
+"""
+
+from __future__ import annotations
+
+import json
+import linecache
+import os
+import sys
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .errors import AsyncShaderError
+from .instruments import Instrument
+
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_WORKGROUP_ORDERING = frozenset({"workgroup_barrier", "workgroup_uniform_load"})
+_STORAGE_ORDERING = frozenset({"storage_barrier"})
+
+
+class DataRaceError(AsyncShaderError):
+    """``sanitize="error"``: the dispatch had data races (or other findings); the message is the
+    rendered findings, and :attr:`findings` holds them."""
+
+    def __init__(self, message: str, findings: list) -> None:
+        super().__init__(message)
+        self.findings = findings
+
+
+@dataclass
+class Access:
+    """One side of a finding: who accessed, how, and where in the source."""
+
+    invocation: str
+    kind: str  # "load", "store", or an atomic operation's name
+    file: str
+    line: int
+    source: str
+
+    @property
+    def where(self) -> str:
+        return f"{_short(self.file)}:{self.line}"
+
+
+@dataclass
+class Finding:
+    """Base of the findings; ``count`` is how many times the same finding occurred."""
+
+    count: int = field(default=1, init=False)
+
+    def render(self) -> str:  # pragma: no cover - every subclass renders
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": type(self).__name__, **asdict(self)}
+
+
+@dataclass
+class DataRace(Finding):
+    """Two unordered accesses to one location, at least one a write, not both atomic."""
+
+    race: str  # "write-write" or "read-write"
+    memory: str  # binding or workgroup variable name
+    address_space: str  # "workgroup" or "storage"
+    index: Any
+    first: Access
+    second: Access
+    same_workgroup: bool
+    hint: str
+    same_value: bool = False
+
+    def render(self) -> str:
+        title = (f"{self.race.capitalize()} data race on {self.address_space} memory "
+                 f"{self.memory}[{self.index}]")
+        if self.same_value:
+            title += " (both wrote the same value)"
+        lines = [title + (f" ({self.count} times)" if self.count > 1 else "") + ":"]
+        for label, a in (("First", self.first), ("Second", self.second)):
+            lines.append(f"  {label} access: {a.kind} by {a.invocation}")
+            lines.append(f"    at {a.where}: {a.source}")
+        lines.append(f"  Hint: {self.hint}")
+        return "\n".join(lines)
+
+
+@dataclass
+class OutOfBounds(Finding):
+    """An access past the end of a buffer or workgroup array. The access then follows WGSL's
+    robust-access behaviour as asyncshader implements it: a load returns zero, a store is
+    dropped (WGSL allows either these or an in-bounds access)."""
+
+    memory: str
+    index: Any
+    length: int
+    access: Access
+
+    def render(self) -> str:
+        return (f"Out-of-bounds {self.access.kind} of {self.memory}[{self.index}] (length "
+                f"{self.length}){f' ({self.count} times)' if self.count > 1 else ''}:\n"
+                f"  by {self.access.invocation}\n  at {self.access.where}: "
+                f"{self.access.source}\n  The {self.access.kind} was "
+                f"{'dropped' if self.access.kind == 'store' else 'given zero'} (WGSL robust "
+                "access). Check the index arithmetic (u32 wrap-around: 0 - 1 is 4294967295).")
+
+
+@dataclass
+class HelperSideEffect(Finding):
+    """A helper invocation (fragment padding, or after ``discard()``) tried to write storage or
+    run an atomic; WGSL makes that a no-op."""
+
+    memory: str
+    access: Access
+
+    def render(self) -> str:
+        return (f"Helper invocation side effect dropped: {self.access.kind} to {self.memory}"
+                f"{f' ({self.count} times)' if self.count > 1 else ''}\n  by "
+                f"{self.access.invocation}\n  at {self.access.where}: {self.access.source}\n"
+                "  Helper invocations (and discarded fragments) run for their neighbours' "
+                "derivatives only: their writes and atomics have no effect.")
+
+
+def render_findings(findings: list[Finding]) -> str:
+    """The findings as text, one block each."""
+    if not findings:
+        return "No findings."
+    return "\n\n".join(f.render() for f in findings)
+
+
+def findings_json(findings: list[Finding]) -> str:
+    """The findings as a JSON array."""
+    return json.dumps([f.to_dict() for f in findings], indent=1, default=str)
+
+
+def assert_race_free(result: Any) -> None:
+    """Fails (AssertionError) with the rendered findings if ``result`` has any; for pytest."""
+    findings = getattr(result, "findings", result)
+    if findings:
+        raise AssertionError(render_findings(findings))
+
+
+# ----------------------------------------------------------------------------------- detection
+# Shadow memory: for every element of every memory object the detector keeps four access slots
+# in numpy arrays: the last write (W), the last read (R1), the last read by another invocation
+# than R1's (R2) and the last read from another workgroup than R1's (RX). That is enough to find,
+# for a new access, a conflicting earlier one whenever one exists: a write conflicts with W or
+# with some read, and R1/R2/RX always include a reader other than any given invocation and a
+# reader from another workgroup than any given one, when such readers exist.
+_W, _R1, _R2, _RX = range(4)
+_NONE = -1
+
+
+class _Shadow:
+    """Per-element access slots of one memory object (storage buffer, or one workgroup's
+    instance of a workgroup variable): invocation key, workgroup, phase, site, atomic flag."""
+
+    __slots__ = ("atomic", "key", "phase", "site", "value", "wg")
+
+    def __init__(self, size: int) -> None:
+        self.key = np.full((4, size), _NONE, np.int64)
+        self.wg = np.zeros((4, size), np.int64)
+        self.phase = np.zeros((4, size), np.int64)
+        self.site = np.zeros((4, size), np.int32)
+        self.atomic = np.zeros((4, size), np.bool_)
+        self.value = np.zeros(size, np.float64)  # what the last write stored (same-value note)
+
+
+class RaceDetector(Instrument):
+    """The data-race detector (an instrument). ``allow`` names bindings or workgroup variables
+    whose races are intentional (benign) and not reported."""
+
+    wants_memory_access = True
+
+    def __init__(self, run: Any, allow: Any = ()) -> None:
+        self.run = run
+        self.allow = set(allow)
+        self.findings: list[Finding] = []
+        self._seen: dict[tuple, Finding] = {}
+        self._shadows: dict[tuple, _Shadow] = {}
+        self._phases: dict[tuple[int, str], int] = {}
+        self._flat: dict[tuple, list] = {}
+        self._sites: list[tuple[str, int]] = [("?", 0)]
+        self._site_ids: dict[tuple[str, int], int] = {}
+        self._package_code: dict[Any, bool] = {}
+
+    # ---- events
+    def rendezvous_completed(self, group: Any, op: str, members: list) -> None:
+        space = "workgroup" if op in _WORKGROUP_ORDERING else \
+            "storage" if op in _STORAGE_ORDERING else None
+        if space is not None:
+            key = (group.index, space)
+            self._phases[key] = self._phases.get(key, 0) + 1
+
+    def memory_access(self, inv: Any, memory: Any, index: Any, kind: str) -> None:
+        self._access(inv, memory, index, kind == "store", False, kind)
+
+    def atomic(self, inv: Any, op: str, memory: Any, index: Any, old: Any, new: Any) -> None:
+        self._access(inv, memory, index, op != "atomic_load", True, op)
+
+    def unit_retired(self, unit: Any) -> None:
+        """A workgroup ended: its workgroup memory can no longer race."""
+        for key in [k for k in self._shadows if len(k) == 2 and k[1] == unit.index]:
+            del self._shadows[key]
+
+    def out_of_bounds(self, inv: Any, memory: Any, index: Any, kind: str) -> None:
+        name, _ = self.run.memory_name(memory)
+        site = self._site()
+        self._add(("oob", name, kind, site), lambda: OutOfBounds(
+            memory=name, index=_plain(index), length=int(np.shape(memory)[0]),
+            access=_access_at(str(inv), kind, self._sites[site])))
+
+    def helper_effect(self, inv: Any, memory: Any, kind: str) -> None:
+        name, _ = self.run.memory_name(memory)
+        site = self._site()
+        self._add(("helper", name, kind, site), lambda: HelperSideEffect(
+            memory=name, access=_access_at(str(inv), kind, self._sites[site])))
+
+    def _add(self, key: tuple, make: Any) -> None:
+        seen = self._seen.get(key)
+        if seen is not None:
+            seen.count += 1
+            return
+        finding = self._seen[key] = make()
+        self.findings.append(finding)
+
+    # ---- the check
+    def _access(self, inv: Any, memory: Any, index: Any, write: bool, atomic: bool,
+                op: str) -> None:
+        if inv is None:
+            return
+        name, space = self.run.memory_name(memory)
+        if name in self.allow:
+            return
+        wg = inv.unit.index if inv.unit is not None else 0
+        sk = (id(memory), wg) if space == "workgroup" else (id(memory),)
+        shadow = self._shadows.get(sk)
+        if shadow is None:
+            shadow = self._shadows[sk] = _Shadow(int(np.size(memory)))
+        phase = self._phases.get((wg, space), 0)
+        site = self._site()
+        key = inv.key
+        for flat in self._flat_indices(memory, index):
+            self._check(shadow, flat, key, wg, phase, write, atomic, site, memory, name, space,
+                        inv, op)
+            if write:
+                _put(shadow, _W, flat, key, wg, phase, site, atomic)
+                shadow.value[flat] = float(np.asarray(memory).reshape(-1)[flat])
+            else:
+                k1 = shadow.key[_R1, flat]
+                if k1 != key:
+                    if k1 != _NONE:
+                        _move(shadow, _R1, _R2, flat)
+                        if shadow.wg[_R1, flat] != wg:
+                            _move(shadow, _R1, _RX, flat)
+                _put(shadow, _R1, flat, key, wg, phase, site, atomic)
+
+    def _check(self, shadow: _Shadow, flat: int, key: int, wg: int, phase: int, write: bool,
+               atomic: bool, site: int, memory: Any, name: str, space: str, inv: Any,
+               op: str) -> None:
+        for slot in ((_W, _R1, _R2, _RX) if write else (_W,)):
+            k = shadow.key[slot, flat]
+            if k == _NONE or k == key or (atomic and shadow.atomic[slot, flat]):
+                continue
+            other = int(shadow.wg[slot, flat])
+            if other != wg or shadow.phase[slot, flat] == phase:
+                race = "write-write" if write and slot == _W else "read-write"
+                self._report(race, shadow, slot, flat, memory, name, space, other == wg, site,
+                             str(inv), op)
+                return
+
+    def _report(self, race: str, shadow: _Shadow, slot: int, flat: int, memory: Any, name: str,
+                space: str, same_wg: bool, site: int, inv: str, op: str) -> None:
+        prev_site = int(shadow.site[slot, flat])
+        key = (race, name, prev_site, site)
+        seen = self._seen.get(key)
+        if seen is not None:
+            seen.count += 1
+            return
+        prev_op = "store" if slot == _W else "load"
+        if shadow.atomic[slot, flat]:
+            prev_op = "atomic " + prev_op
+        a, b = self._sites[prev_site], self._sites[site]
+        same_value = race == "write-write" and bool(
+            shadow.value[flat] == float(np.asarray(memory).reshape(-1)[flat]))
+        finding = DataRace(
+            race=race, memory=name, address_space=space, index=_unflatten(memory, flat),
+            first=_access_at(self.run.describe_key(int(shadow.key[slot, flat])), prev_op, a),
+            second=_access_at(inv, op, b), same_workgroup=same_wg,
+            hint=_hint(space, same_wg, a, b, bool(shadow.atomic[slot, flat]) or "atomic" in op),
+            same_value=same_value)
+        self._seen[key] = finding
+        self.findings.append(finding)
+
+    def _site(self) -> int:
+        """The user's source line running now (outside this package), as a small int."""
+        f = sys._getframe(2)
+        package = self._package_code
+        while f is not None:
+            code = f.f_code
+            inside = package.get(code)
+            if inside is None:
+                inside = package[code] = code.co_filename.startswith(_PKG_DIR)
+            if not inside:
+                break
+            f = f.f_back
+        where = (f.f_code.co_filename, f.f_lineno) if f is not None else ("?", 0)
+        site = self._site_ids.get(where)
+        if site is None:
+            site = self._site_ids[where] = len(self._sites)
+            self._sites.append(where)
+        return site
+
+    def _flat_indices(self, memory: Any, index: Any) -> Any:
+        shape = np.shape(memory)
+        if isinstance(index, (int, np.integer)) and len(shape) == 1:
+            return (int(index),)
+        try:
+            key = (shape, index)
+            flat = self._flat.get(key)
+        except TypeError:  # an unhashable index (a list, an array)
+            key, flat = None, None
+        if flat is None:
+            flat = np.arange(int(np.prod(shape))).reshape(shape)[index].ravel().tolist()
+            if key is not None:
+                self._flat[key] = flat
+        return flat
+
+
+def _put(shadow: _Shadow, slot: int, flat: int, key: int, wg: int, phase: int, site: int,
+         atomic: bool) -> None:
+    shadow.key[slot, flat] = key
+    shadow.wg[slot, flat] = wg
+    shadow.phase[slot, flat] = phase
+    shadow.site[slot, flat] = site
+    shadow.atomic[slot, flat] = atomic
+
+
+def _move(shadow: _Shadow, src: int, dst: int, flat: int) -> None:
+    for arr in (shadow.key, shadow.wg, shadow.phase, shadow.site, shadow.atomic):
+        arr[dst, flat] = arr[src, flat]
+
+
+SANITIZE_MODES = ("report", "error", "off")
+
+
+class _KeyOnly:
+    """Stands for a finished invocation when describing it by key."""
+
+    helper = False
+
+    def __init__(self, key: int) -> None:
+        self.key = key
+
+
+class SanitizedRun:
+    """Mixin for the dispatch runs: the sanitizer options and what the memory layer reports."""
+
+    detector: RaceDetector | None = None
+    sanitize = "off"
+    scheduler: Any
+
+    def describe_key(self, key: int) -> str:
+        """An invocation's description from its key (it may have finished long ago)."""
+        inv = self.scheduler.find(key)
+        if inv is not None:
+            return str(inv)
+        return self.ids.describe(_KeyOnly(key))
+
+    def setup_sanitizer(self, sanitize: str, allow_races: Any, storage: dict[str, Any],
+                        instruments: list) -> None:
+        if sanitize not in SANITIZE_MODES:
+            raise ValueError(f"sanitize= takes 'report' (findings in result.findings), 'error' "
+                             f"(raise DataRaceError) or 'off', not {sanitize!r}")
+        if isinstance(allow_races, str):
+            allow_races = (allow_races,)
+        self.sanitize = sanitize
+        self._names = {id(v): k for k, v in storage.items()}
+        if sanitize != "off":
+            self.detector = RaceDetector(self, set(allow_races))
+            instruments.append(self.detector)
+
+    def memory_name(self, memory: Any) -> tuple[str, str]:
+        """(name, address space) of a workgroup variable or a bound buffer."""
+        name = getattr(memory, "var_name", None)
+        if name is not None:
+            return name, "workgroup"
+        return self._names.get(id(memory), "buffer"), "storage"
+
+    def out_of_bounds(self, memory: Any, index: Any, kind: str) -> None:
+        if self.detector is not None:
+            self.detector.out_of_bounds(self.scheduler.current, memory, index, kind)
+
+    def helper_effect(self, inv: Any, memory: Any, kind: str) -> None:
+        if self.detector is not None:
+            self.detector.helper_effect(inv, memory, kind)
+
+    def findings(self) -> list[Finding]:
+        """The run's findings; with ``sanitize="error"`` any finding raises DataRaceError."""
+        found = list(self.detector.findings) if self.detector is not None else []
+        if found and self.sanitize == "error":
+            raise DataRaceError(render_findings(found), found)
+        return found
+
+
+def _access_at(inv: str, kind: str, site: tuple[str, int]) -> Access:
+    return Access(invocation=inv, kind=kind, file=site[0], line=site[1],
+                  source=linecache.getline(site[0], site[1]).strip())
+
+
+def _plain(index: Any) -> Any:
+    if isinstance(index, tuple):
+        return tuple(_plain(i) for i in index)
+    return int(index) if isinstance(index, (int, np.integer)) else repr(index)
+
+
+def _hint(space: str, same_wg: bool, a: tuple, b: tuple, atomic: bool) -> str:
+    if not same_wg:
+        return ("the accesses come from different workgroups, which nothing orders within a "
+                "dispatch: make both accesses atomic (atomic_add, atomic_store, ...), give each "
+                "workgroup its own locations, or split the work into two dispatches")
+    barrier = "workgroup_barrier()" if space == "workgroup" else "storage_barrier()"
+    lines = sorted({a[1], b[1]})
+    between = (f"between line {lines[0]} and line {lines[-1]}" if len(lines) > 1
+               else f"around line {lines[0]}")
+    fix = f"a {barrier} {between} orders these"
+    if atomic:
+        fix += ", or make the plain access atomic too"
+    elif space == "storage":
+        fix += " (a workgroup_barrier() does not order storage memory in WGSL)"
+    return fix
+
+
+def _unflatten(memory: Any, flat: int) -> Any:
+    shape = np.shape(memory)
+    if len(shape) <= 1:
+        return flat
+    return tuple(int(i) for i in np.unravel_index(flat, shape))
+
+
+def _short(path: str) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return rel if not rel.startswith("..") else path

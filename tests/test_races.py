@@ -1,0 +1,280 @@
+"""The sanitizer: data races (schedule-independent), out-of-bounds accesses, helper effects."""
+
+import inspect
+import json
+
+import numpy as np
+import pytest
+
+import asyncshader as ash
+from asyncshader import u32, vec3u, vec4f, workgroup_barrier
+
+SCHEDULES = [ash.InOrder(), ash.Random(0), ash.Random(3)]
+
+
+def line(fn, text):
+    src, start = inspect.getsourcelines(fn)
+    return start + next(i for i, s in enumerate(src) if text in s)
+
+
+def races(result):
+    return [f for f in result.findings if isinstance(f, ash.DataRace)]
+
+
+def lines_of(race):
+    return sorted({race.first.line, race.second.line})
+
+
+# ----------------------------------------------------------------- reduction, missing barrier
+partial = ash.workgroup(ash.array(ash.f32, 8))
+
+
+@ash.compute(workgroup_size=8)
+async def reduce_missing_barrier(inp: ash.Storage, out: ash.Storage, *,
+                                 local_invocation_index: u32):
+    i = local_invocation_index
+    partial[i] = inp[i]
+    await workgroup_barrier()
+    s = 4
+    while s > 0:
+        if i < s:
+            partial[i] += partial[i + s]  # reads a neighbour's slot, writes its own
+        s //= 2  # the barrier that belongs here is missing
+    if i == 0:
+        out[0] = partial[0]
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES, ids=repr)
+def test_a_reduction_without_its_loop_barrier_races_whatever_the_schedule(schedule):
+    r = ash.run(reduce_missing_barrier, inp=np.ones(8, np.float32), out=np.zeros(1, np.float32),
+                schedule=schedule, sanitize="report")
+    found = races(r)
+    assert found, "the race must be found even when the schedule ran it in a harmless order"
+    race = found[0]
+    assert race.race == "read-write" and race.memory == "partial"
+    assert race.address_space == "workgroup" and race.same_workgroup
+    assert lines_of(race) == [line(reduce_missing_barrier.fn, "partial[i] += partial[i + s]")]
+    assert "workgroup_barrier()" in race.hint
+
+
+@ash.compute(workgroup_size=8)
+async def reduce_correct(inp: ash.Storage, out: ash.Storage, *, local_invocation_index: u32,
+                         workgroup_id: vec3u):
+    i = local_invocation_index
+    partial[i] = inp[i]
+    await workgroup_barrier()
+    s = 4
+    while s > 0:
+        if i < s:
+            partial[i] += partial[i + s]
+        await workgroup_barrier()
+        s //= 2
+    if i == 0:
+        out[workgroup_id.x] = partial[0]
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES, ids=repr)
+def test_the_correct_reduction_is_race_free(schedule):
+    out = np.zeros(3, np.float32)
+    r = ash.run(reduce_correct, 3, inp=np.arange(8, dtype=np.float32), out=out,
+                schedule=schedule, sanitize="report", max_live_workgroups=2)
+    ash.assert_race_free(r)
+    assert out.tolist() == [28, 28, 28]
+
+
+def test_every_workgroup_writing_the_same_result_slot_is_caught():
+    """The same kernel writing out[0] from three workgroups: a write-write race between them."""
+    r = ash.run(reduce_missing_barrier, 3, inp=np.ones(8, np.float32),
+                out=np.zeros(1, np.float32), sanitize="report")
+    cross = [f for f in races(r) if not f.same_workgroup]
+    assert cross and cross[0].memory == "out" and cross[0].race == "write-write"
+
+
+# ------------------------------------------------------------ tiled matmul, missing barrier
+tile_a = ash.workgroup(ash.array(ash.f32, 4))
+
+
+@ash.compute(workgroup_size=(2, 2))
+async def matmul_missing_barrier(a: ash.Storage, b: ash.Storage, c: ash.Storage, *,
+                                 local_invocation_id: vec3u):
+    x, y = int(local_invocation_id.x), int(local_invocation_id.y)
+    acc = 0.0
+    for t in range(2):
+        tile_a[y * 2 + x] = a[y * 4 + t * 2 + x]  # load this tile
+        await workgroup_barrier()
+        for k in range(2):
+            acc += tile_a[y * 2 + k] * b[(t * 2 + k) * 2 + x]  # use it
+        # missing: await workgroup_barrier() before the next tile overwrites tile_a
+    c[y * 2 + x] = acc
+
+
+def test_tiled_matmul_without_the_second_barrier_races_between_use_and_reload():
+    r = ash.run(matmul_missing_barrier, a=np.ones(8, np.float32), b=np.ones(8, np.float32),
+                c=np.zeros(4, np.float32), sanitize="report")
+    race = races(r)[0]
+    assert race.memory == "tile_a" and race.race == "read-write"
+    assert lines_of(race) == sorted([line(matmul_missing_barrier.fn, "# load this tile"),
+                                     line(matmul_missing_barrier.fn, "# use it")])
+
+
+# ------------------------------------------------------------ between workgroups, atomics
+@ash.compute(workgroup_size=2)
+async def same_slot_from_every_workgroup(out: ash.Storage, *, local_invocation_index: u32,
+                                         workgroup_id: vec3u):
+    if local_invocation_index == 0:
+        out[0] = workgroup_id.x  # every workgroup writes slot 0
+
+
+def test_write_write_between_workgroups_is_a_race_no_barrier_can_fix():
+    r = ash.run(same_slot_from_every_workgroup, 2, out=np.zeros(1, np.uint32),
+                sanitize="report")
+    race = races(r)[0]
+    assert race.race == "write-write" and race.address_space == "storage"
+    assert not race.same_workgroup and race.memory == "out"
+    assert "different workgroups" in race.hint and not race.same_value
+    assert "workgroup_id=(0,0,0)" in race.first.invocation
+    assert "workgroup_id=(1,0,0)" in race.second.invocation
+
+
+@ash.compute(workgroup_size=8)
+async def atomic_counter(counter: ash.Storage, hist: ash.Storage, data: ash.Storage, *,
+                         global_invocation_id: vec3u):
+    await ash.atomic_add(ash.ptr(counter, 0), 1)
+    await ash.atomic_add(ash.ptr(hist, data[global_invocation_id.x] % 4), 1)
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES, ids=repr)
+def test_atomic_counter_and_histogram_are_race_free(schedule):
+    counter, hist = np.zeros(1, np.uint32), np.zeros(4, np.uint32)
+    data = np.arange(32, dtype=np.uint32)
+    r = ash.run(atomic_counter, 4, counter=counter, hist=hist, data=data, schedule=schedule,
+                sanitize="report", max_live_workgroups=4)
+    ash.assert_race_free(r)
+    assert counter[0] == 32 and hist.tolist() == [8, 8, 8, 8]
+
+
+shared_value = ash.workgroup(u32)
+
+
+@ash.compute(workgroup_size=4)
+async def broadcast(out: ash.Storage, *, local_invocation_index: u32):
+    if local_invocation_index == 3:
+        shared_value.value = 42
+    out[local_invocation_index] = await ash.workgroup_uniform_load(shared_value)
+
+
+def test_workgroup_uniform_load_broadcast_is_race_free():
+    out = np.zeros(4, np.uint32)
+    r = ash.run(broadcast, out=out, sanitize="report", schedule=ash.Random(2))
+    ash.assert_race_free(r)
+    assert out.tolist() == [42] * 4
+
+
+@ash.compute(workgroup_size=1)
+async def flag_handoff(data: ash.Storage, flag: ash.Storage, out: ash.Storage, *,
+                       workgroup_id: vec3u):
+    if workgroup_id.x == 0:
+        data[0] = 7  # producer writes the payload
+        await ash.atomic_store(ash.ptr(flag, 0), 1)
+    else:
+        if await ash.atomic_load(ash.ptr(flag, 0)) == 1:
+            out[0] = data[0]  # consumer reads it: relaxed atomics order nothing
+
+
+def test_a_flag_hand_off_between_workgroups_through_storage_races():
+    r = ash.run(flag_handoff, 2, data=np.zeros(1, np.uint32), flag=np.zeros(1, np.uint32),
+                out=np.zeros(1, np.uint32), sanitize="report")
+    race = races(r)[0]
+    assert race.memory == "data" and race.race == "read-write" and not race.same_workgroup
+    assert lines_of(race) == sorted([line(flag_handoff.fn, "# producer"),
+                                     line(flag_handoff.fn, "# consumer")])
+
+
+@ash.compute(workgroup_size=4)
+async def everyone_writes_one(flag: ash.Storage):
+    flag[0] = 1
+
+
+def test_several_invocations_writing_the_same_value_race_and_say_so_or_are_allowed():
+    r = ash.run(everyone_writes_one, flag=np.zeros(1, np.uint32), sanitize="report")
+    race = races(r)[0]
+    assert race.race == "write-write" and race.same_value and race.count == 3
+    assert "(both wrote the same value)" in race.render()
+    allowed = ash.run(everyone_writes_one, flag=np.zeros(1, np.uint32), sanitize="report",
+                      allow_races=["flag"])
+    ash.assert_race_free(allowed)
+
+
+@ash.compute(workgroup_size=2)
+async def storage_only_workgroup_barrier(buf: ash.Storage, *, local_invocation_index: u32):
+    buf[local_invocation_index] = 1
+    await workgroup_barrier()  # orders workgroup memory only
+    _ = buf[1 - local_invocation_index]
+
+
+@ash.compute(workgroup_size=2)
+async def storage_with_storage_barrier(buf: ash.Storage, *, local_invocation_index: u32):
+    buf[local_invocation_index] = 1
+    await ash.storage_barrier()
+    _ = buf[1 - local_invocation_index]
+
+
+def test_storage_is_ordered_by_storage_barrier_not_by_workgroup_barrier():
+    r = ash.run(storage_only_workgroup_barrier, buf=np.zeros(2, np.uint32), sanitize="report")
+    race = races(r)[0]
+    assert "storage_barrier()" in race.hint and "does not order storage" in race.hint
+    ok = ash.run(storage_with_storage_barrier, buf=np.zeros(2, np.uint32), sanitize="report")
+    ash.assert_race_free(ok)
+
+
+# --------------------------------------------------------------------- other findings, modes
+@ash.compute(workgroup_size=4)
+async def off_by_one(buf: ash.Storage, out: ash.Storage, *, local_invocation_index: u32):
+    out[local_invocation_index] = buf[local_invocation_index + 1]  # reads past the end
+
+
+def test_out_of_bounds_reads_are_findings_and_return_zero():
+    out = np.full(4, 9, np.float32)
+    r = ash.run(off_by_one, buf=np.arange(4, dtype=np.float32), out=out, sanitize="report")
+    assert out.tolist() == [1, 2, 3, 0]  # robust access: the bad load gave zero
+    oob = [f for f in r.findings if isinstance(f, ash.OutOfBounds)]
+    assert len(oob) == 1 and oob[0].memory == "buf" and oob[0].index == 4
+    assert oob[0].length == 4 and oob[0].access.line == line(off_by_one.fn, "past the end")
+
+
+@ash.fragment
+async def writes_everywhere(out: ash.Storage, *, position: vec4f):
+    out[0] = 1  # helpers (the padding column) try too
+
+
+def test_helper_writes_are_reported_as_helper_side_effects():
+    r = ash.run_fragments(writes_everywhere, 3, 2, out=np.zeros(1, np.uint32),
+                          sanitize="report")
+    helpers = [f for f in r.findings if isinstance(f, ash.HelperSideEffect)]
+    assert len(helpers) == 1 and helpers[0].count == 2 and helpers[0].memory == "out"
+    assert "helper (padding)" in helpers[0].access.invocation
+
+
+def test_sanitize_error_raises_with_the_rendered_findings_and_off_finds_nothing():
+    with pytest.raises(ash.DataRaceError) as info:
+        ash.run(everyone_writes_one, flag=np.zeros(1, np.uint32), sanitize="error")
+    assert "Write-write data race on storage memory flag[0]" in str(info.value)
+    assert len(info.value.findings) == 1
+    r = ash.run(everyone_writes_one, flag=np.zeros(1, np.uint32))
+    assert r.findings == []  # the default is off
+    with pytest.raises(ValueError, match="sanitize= takes"):
+        ash.run(everyone_writes_one, flag=np.zeros(1, np.uint32), sanitize="loud")
+
+
+def test_findings_render_as_text_and_json():
+    r = ash.run(same_slot_from_every_workgroup, 2, out=np.zeros(1, np.uint32),
+                sanitize="report")
+    text = ash.render_findings(r.findings)
+    assert text.startswith("Write-write data race on storage memory out[0]")
+    assert "First access: store by global_invocation_id=(0,0,0)" in text
+    assert "test_races.py:" in text and "out[0] = workgroup_id.x" in text
+    doc = json.loads(ash.findings_json(r.findings))
+    assert doc[0]["type"] == "DataRace" and doc[0]["race"] == "write-write"
+    assert doc[0]["first"]["line"] == line(same_slot_from_every_workgroup.fn, "every workgroup")
+    with pytest.raises(AssertionError, match="Write-write data race"):
+        ash.assert_race_free(r)
