@@ -304,12 +304,6 @@ class ComputeRun(SanitizedRun):
             unit.size = n
             yield unit
 
-    def memory_access(self, memory: Any, index: Any, kind: str) -> None:
-        """Reports a plain load or store by the running invocation to the instruments."""
-        inv = self.scheduler.current
-        for hook in self.access_hooks:
-            hook(inv, memory, index, kind)
-
     def result(self) -> DispatchResult:
         outputs = {k: v for k, v in self.bindings.items() if _is_storage(v)}
         trace = make_trace(self.scheduler, self.kernel.identity, self.config, self.strategy)

@@ -48,7 +48,7 @@ from .dispatch import (
 )
 from .errors import BindingError, DispatchError
 from .instruments import Instrument
-from .memory import _Managed, scan_kernel
+from .memory import _Managed, in_bounds, scan_kernel
 from .quads import QUAD
 from .races import SanitizedRun
 from .schedule import Strategy, as_strategy
@@ -151,6 +151,30 @@ class FragmentStorage(_Managed):
         return self if any(t is self for t in out) else (plain[0] if len(plain) == 1 else plain)
 
 
+class TracedFragmentStorage(FragmentStorage):
+    """A fragment's storage view in an instrumented run: loads and stores are reported, and
+    out-of-bounds indices follow WGSL robust access (zero loads, dropped stores)."""
+
+    def __getitem__(self, index: Any) -> Any:
+        origin = self._origin
+        if not in_bounds(origin, index):
+            self._run.out_of_bounds(origin, index, "load")
+            return np.zeros(origin.shape[1:], origin.dtype)[()]
+        value = origin[index]
+        self._run.memory_access(origin, index, "load")
+        return value
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        origin = self._origin
+        if self._inv.helper:
+            FragmentStorage.__setitem__(self, index, value)  # dropped, reported
+        elif not in_bounds(origin, index):
+            self._run.out_of_bounds(origin, index, "store")
+        else:
+            origin[index] = value
+            self._run.memory_access(origin, index, "store")
+
+
 class _FragmentIds:
     def __init__(self, qw: int, width: int, height: int) -> None:
         self.qw, self.width, self.height = qw, width, height
@@ -235,7 +259,9 @@ class FragmentRun(SanitizedRun):
         self.setup_sanitizer(sanitize, allow_races, self.storage, self.instruments)
         self.atomic_hooks = [i.atomic for i in self.instruments
                              if type(i).atomic is not Instrument.atomic]
-        self.access_hooks: list = []  # plain accesses in fragments are not reported yet
+        self.access_hooks = [i.memory_access for i in self.instruments
+                             if i.wants_memory_access]
+        self.view_class = TracedFragmentStorage if self.access_hooks else FragmentStorage
         self.scheduler = Scheduler(self._units(), self.strategy, self.instruments,
                                    max_live=max_live_quads, single_scope=True,
                                    max_points_per_invocation=max_points_per_invocation,
@@ -320,7 +346,7 @@ class FragmentRun(SanitizedRun):
                 values = [self._value(src, x, y) for src in inputs] if inputs else ()
                 views = []
                 for _, arr in storage:
-                    view = arr.view(FragmentStorage)
+                    view = arr.view(self.view_class)
                     view._origin, view._run = arr, self
                     views.append(view)
                 coro = call(make_position(xs[x], ys[y], z, w), front, index, mask, *values,

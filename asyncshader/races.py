@@ -374,6 +374,7 @@ class SanitizedRun:
     detector: RaceDetector | None = None
     sanitize = "off"
     scheduler: Any
+    access_hooks: list
 
     def describe_key(self, key: int) -> str:
         """An invocation's description from its key (it may have finished long ago)."""
@@ -394,6 +395,12 @@ class SanitizedRun:
         if sanitize != "off":
             self.detector = RaceDetector(self, set(allow_races))
             instruments.append(self.detector)
+
+    def memory_access(self, memory: Any, index: Any, kind: str) -> None:
+        """Reports a plain load or store by the running invocation to the instruments."""
+        inv = self.scheduler.current
+        for hook in self.access_hooks:
+            hook(inv, memory, index, kind)
 
     def memory_name(self, memory: Any) -> tuple[str, str]:
         """(name, address space) of a workgroup variable or a bound buffer."""

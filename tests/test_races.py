@@ -278,3 +278,21 @@ def test_findings_render_as_text_and_json():
     assert doc[0]["first"]["line"] == line(same_slot_from_every_workgroup.fn, "every workgroup")
     with pytest.raises(AssertionError, match="Write-write data race"):
         ash.assert_race_free(r)
+
+
+@ash.fragment
+async def fragments_share_a_slot(out: ash.Storage, hits: ash.Storage, *, position: vec4f):
+    x, y = int(position.x), int(position.y)
+    out[y * 4 + x] = 1  # own slot: fine
+    hits[0] = hits[0] + 1  # everybody: a race between fragments
+    await ash.atomic_add(ash.ptr(hits, 1), 1)  # atomic: fine
+
+
+def test_fragments_racing_on_storage_are_found_and_own_slots_are_not():
+    out, hits = np.zeros(8, np.uint32), np.zeros(2, np.uint32)
+    r = ash.run_fragments(fragments_share_a_slot, 4, 2, out=out, hits=hits, sanitize="report")
+    found = races(r)
+    assert {f.memory for f in found} == {"hits"} and hits[1] == 8
+    assert all(f.first.line == f.second.line == line(fragments_share_a_slot.fn,
+                                                      "everybody") for f in found)
+    assert out.tolist() == [1] * 8
