@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -12,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import load_example, numpy_tree_sum
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -30,21 +30,6 @@ KEY_LINES = {
 BAD_MARKERS = ("match: NO", "np.cumsum: NO", "DIFFERENT")
 
 
-def load_example(name: str):
-    """Imports examples/<name> from its file path, as its own module."""
-    path = EXAMPLES / name
-    mod_name = f"asyncshader_example_{path.stem}"
-    if mod_name in sys.modules:
-        return sys.modules[mod_name]
-    spec = importlib.util.spec_from_file_location(mod_name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[mod_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[mod_name]
-        raise
-    return module
 
 
 def _env() -> dict[str, str]:
@@ -85,21 +70,6 @@ def test_example_has_docstring_and_main(name):
 
 
 # ---------------------------------------------------------------- values, against numpy
-def numpy_tree_sum(values: np.ndarray, width: int) -> np.float32:
-    """The example's multi-pass tree reduction redone in numpy float32 (same order of adds)."""
-    data = values.astype(np.float32)
-    while True:
-        groups = -(-data.size // width)
-        blocks = np.zeros(groups * width, np.float32)
-        blocks[:data.size] = data
-        blocks = blocks.reshape(groups, width)
-        stride = width // 2
-        while stride:
-            blocks[:, :stride] += blocks[:, stride:2 * stride]
-            stride //= 2
-        data = blocks[:, 0].copy()
-        if groups == 1:
-            return data[0]
 
 
 def test_reduce_main_matches_numpy(capsys):

@@ -4,33 +4,17 @@ numpy (never from asyncshader's own derivatives), and the PNGs they write are re
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import load_example
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
 
-def load_example(name: str):
-    """Imports examples/<name> from its file path, as its own module."""
-    path = EXAMPLES / name
-    mod_name = f"asyncshader_example_{path.stem}"
-    if mod_name in sys.modules:
-        return sys.modules[mod_name]
-    spec = importlib.util.spec_from_file_location(mod_name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[mod_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[mod_name]
-        raise
-    return module
 
 
 def _pil():

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import importlib.util
 import os
 import subprocess
 import sys
@@ -19,27 +18,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import load_example, numpy_tree_sum
 
 import asyncshader as ash
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def load_example(name: str):
-    """Imports examples/<name> from its file path, as its own module."""
-    path = ROOT / "examples" / name
-    mod_name = f"asyncshader_example_{path.stem}"
-    if mod_name in sys.modules:
-        return sys.modules[mod_name]
-    spec = importlib.util.spec_from_file_location(mod_name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[mod_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[mod_name]
-        raise
-    return module
 
 
 reduce_ex = load_example("reduce.py")
@@ -65,20 +50,6 @@ def bits(a) -> bytes:
 
 
 # -------------------------------------------------------------- numpy float32 models (same order)
-def model_tree_sum(values: np.ndarray, width: int) -> np.float32:
-    data = values.astype(np.float32)
-    while True:
-        groups = -(-data.size // width)
-        blocks = np.zeros(groups * width, np.float32)
-        blocks[:data.size] = data
-        blocks = blocks.reshape(groups, width)
-        stride = width // 2
-        while stride:
-            blocks[:, :stride] += blocks[:, stride:2 * stride]
-            stride //= 2
-        data = blocks[:, 0].copy()
-        if groups == 1:
-            return data[0]
 
 
 def model_scan(values: np.ndarray, width: int) -> np.ndarray:
@@ -119,7 +90,7 @@ def test_tree_reduction_all_sizes(schedule, live):
         total, passes = reduce_ex.reduce_sum(values, schedule=SCHEDULES[schedule](),
                                              max_live_workgroups=live)
         assert passes == (1 if n <= 256 else 2)
-        assert bits(total) == bits(model_tree_sum(values, reduce_ex.WG)), n
+        assert bits(total) == bits(numpy_tree_sum(values, reduce_ex.WG)), n
         assert float(total) == pytest.approx(values.sum(dtype=np.float64), rel=1e-4, abs=1e-4)
 
 

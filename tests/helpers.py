@@ -1,0 +1,45 @@
+"""Helpers shared by the tests: loading the examples, numpy models of their algorithms."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+def load_example(name: str):
+    """Imports examples/<name> from its file path, as its own module."""
+    path = EXAMPLES / name
+    mod_name = f"asyncshader_example_{path.stem}"
+    if mod_name in sys.modules:
+        return sys.modules[mod_name]
+    spec = importlib.util.spec_from_file_location(mod_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[mod_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[mod_name]
+        raise
+    return module
+
+
+def numpy_tree_sum(values: np.ndarray, width: int) -> np.float32:
+    """A multi-pass tree reduction done in numpy float32, adding in the kernels' order: each
+    pass halves blocks of ``width`` (zero padded), until one block is left."""
+    data = values.astype(np.float32)
+    while True:
+        groups = -(-data.size // width)
+        blocks = np.zeros(groups * width, np.float32)
+        blocks[:data.size] = data
+        blocks = blocks.reshape(groups, width)
+        stride = width // 2
+        while stride:
+            blocks[:, :stride] += blocks[:, stride:2 * stride]
+            stride //= 2
+        data = blocks[:, 0].copy()
+        if groups == 1:
+            return data[0]
