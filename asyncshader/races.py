@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from .diagnostics import position_of
 from .errors import AsyncShaderError
 from .instruments import Instrument
 
@@ -208,10 +209,12 @@ class RaceDetector(Instrument):
             self._phases[key] = self._phases.get(key, 0) + 1
 
     def memory_access(self, inv: Any, memory: Any, index: Any, kind: str) -> None:
-        self._access(inv, memory, index, kind == "store", False, kind)
+        self._access(inv, memory, index, kind == "store", False, kind, self._site())
 
     def atomic(self, inv: Any, op: str, memory: Any, index: Any, old: Any, new: Any) -> None:
-        self._access(inv, memory, index, op != "atomic_load", True, op)
+        # an atomic lands while its invocation is suspended at the await: that is its line
+        name, line, _ = position_of(inv)
+        self._access(inv, memory, index, op != "atomic_load", True, op, self._intern((name, line)))
 
     def unit_retired(self, unit: Any) -> None:
         """A workgroup ended: its workgroup memory can no longer race."""
@@ -241,7 +244,7 @@ class RaceDetector(Instrument):
 
     # ---- the check
     def _access(self, inv: Any, memory: Any, index: Any, write: bool, atomic: bool,
-                op: str) -> None:
+                op: str, site: int) -> None:
         if inv is None:
             return
         name, space = self.run.memory_name(memory)
@@ -253,7 +256,6 @@ class RaceDetector(Instrument):
         if shadow is None:
             shadow = self._shadows[sk] = _Shadow(int(np.size(memory)))
         phase = self._phases.get((wg, space), 0)
-        site = self._site()
         key = inv.key
         for flat in self._flat_indices(memory, index):
             self._check(shadow, flat, key, wg, phase, write, atomic, site, memory, name, space,
@@ -319,7 +321,9 @@ class RaceDetector(Instrument):
             if not inside:
                 break
             f = f.f_back
-        where = (f.f_code.co_filename, f.f_lineno) if f is not None else ("?", 0)
+        return self._intern((f.f_code.co_filename, f.f_lineno) if f is not None else ("?", 0))
+
+    def _intern(self, where: tuple[str, int]) -> int:
         site = self._site_ids.get(where)
         if site is None:
             site = self._site_ids[where] = len(self._sites)

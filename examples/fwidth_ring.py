@@ -41,11 +41,7 @@ import numpy as np
 
 import asyncshader as ash
 from asyncshader import f32, vec2f, vec4f
-
-try:  # Pillow is optional (the "images" extra): without it the example only prints its stats
-    from PIL import Image
-except ImportError:  # pragma: no cover - depends on the environment
-    Image = None
+from asyncshader.images import save_png  # Pillow is optional (the "images" extra)
 
 #: The image size in pixels; odd on purpose, so the last column and row are padded with helpers.
 WIDTH = HEIGHT = 127
@@ -131,15 +127,6 @@ def picture(aa: np.ndarray, hard: np.ndarray, zoom: int = ZOOM) -> np.ndarray:
     image = np.concatenate([shade(aa), gap, shade(hard)], axis=1)
     return np.round(image).astype(np.uint8)
 
-
-def save_png(image: np.ndarray, path: str | Path) -> Path | None:
-    """Writes an RGB picture with Pillow; returns None (and writes nothing) without Pillow."""
-    if Image is None:
-        return None
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    Image.fromarray(image, "RGB").save(path, optimize=True)
-    return path
 
 
 def main(png_path: str | Path | None = None) -> dict:

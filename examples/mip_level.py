@@ -45,11 +45,7 @@ import numpy as np
 
 import asyncshader as ash
 from asyncshader import f32, i32, vec2f, vec4f
-
-try:  # Pillow is optional (the "images" extra): without it the example only prints its stats
-    from PIL import Image
-except ImportError:  # pragma: no cover - depends on the environment
-    Image = None
+from asyncshader.images import save_png  # Pillow is optional (the "images" extra)
 
 #: The image size in pixels (odd in both directions: helper invocations pad the last quads).
 WIDTH, HEIGHT = 161, 97
@@ -158,15 +154,6 @@ def picture(coarse: dict, fine: dict, zoom: int = ZOOM) -> np.ndarray:
     white = np.full((2 * zoom, top.shape[1], 3), 255.0)
     return np.round(np.concatenate([top, white, strip])).astype(np.uint8)
 
-
-def save_png(image: np.ndarray, path: str | Path) -> Path | None:
-    """Writes an RGB picture with Pillow; returns None (and writes nothing) without Pillow."""
-    if Image is None:
-        return None
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    Image.fromarray(image, "RGB").save(path, optimize=True)
-    return path
 
 
 def main(png_path: str | Path | None = None) -> dict:

@@ -5,6 +5,7 @@ numpy (never from asyncshader's own derivatives), and the PNGs they write are re
 from __future__ import annotations
 
 import math
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -173,7 +174,7 @@ def test_ring_png(ring, ring_mod):
 
 
 def test_ring_runs_without_pillow(ring_mod, monkeypatch, tmp_path, capsys):
-    monkeypatch.setattr(ring_mod, "Image", None)
+    monkeypatch.setitem(sys.modules, "PIL", None)  # as if Pillow were not installed
     out = ring_mod.main(tmp_path / "ring.png")
     assert out["png"] is None and not (tmp_path / "ring.png").exists()
     assert out["partial_pixels"] > 0
@@ -346,7 +347,7 @@ def test_mip_png(mip, mip_mod):
 
 
 def test_mip_save_png_without_pillow(mip_mod, monkeypatch, tmp_path):
-    monkeypatch.setattr(mip_mod, "Image", None)
+    monkeypatch.setitem(sys.modules, "PIL", None)  # as if Pillow were not installed
     image = np.zeros((4, 4, 3), np.uint8)
     assert mip_mod.save_png(image, tmp_path / "x.png") is None
     assert not (tmp_path / "x.png").exists()
