@@ -226,6 +226,7 @@ class ComputeRun(SanitizedRun):
                                        set(kernel.builtins), bindings)
         self.max_live = max_live_workgroups
         self.ids = _Ids(kernel.workgroup_size, self.groups)
+        self.unit_size = int(np.prod(kernel.workgroup_size))  # invocations per workgroup
         self.derivative_mode = check_derivative_mode(derivatives)
         self.has_derivatives = kernel.derivatives is not None
         self.strict = kernel.strict

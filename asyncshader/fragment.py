@@ -252,6 +252,7 @@ class FragmentRun(SanitizedRun):
                        "max_live_quads": max_live_quads, "derivatives": self.derivative_mode}
         check_replay(self.strategy, shader.identity, self.config)
         self.ids = _FragmentIds(self.qw, self.width, self.height)
+        self.unit_size = 4  # invocations per quad
         self.frames: dict[Any, Invocation] = {}
         self.output: Any = None
         self.mask = np.zeros((self.height, self.width), bool)

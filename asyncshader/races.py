@@ -157,29 +157,30 @@ def assert_race_free(result: Any) -> None:
 
 
 # ----------------------------------------------------------------------------------- detection
-# Shadow memory: for every element of every memory object the detector keeps four access slots
-# in numpy arrays: the last write (W), the last read (R1), the last read by another invocation
-# than R1's (R2) and the last read from another workgroup than R1's (RX). That is enough to find,
-# for a new access, a conflicting earlier one whenever one exists: a write conflicts with W or
-# with some read, and R1/R2/RX always include a reader other than any given invocation and a
-# reader from another workgroup than any given one, when such readers exist.
+# Shadow memory: for every element of every memory object the detector keeps four access slots:
+# the last write (W), the last read (R1), the last read by another invocation than R1's (R2) and
+# the last read from another workgroup than R1's (RX). That is enough to find, for a new access,
+# a conflicting earlier one whenever one exists: a write conflicts with W or with some read, and
+# R1/R2/RX always include a reader other than any given invocation and a reader from another
+# workgroup than any given one, when such readers exist. A slot is one Python int:
+#   bits 0-31 invocation key, 32-51 phase, 52 atomic, 53 and up the source-site id
+# (the workgroup is key // invocations per unit); -1 is an empty slot.
 _W, _R1, _R2, _RX = range(4)
-_NONE = -1
+_KEY = 0xFFFFFFFF
+_PHASE_SHIFT, _PHASE = 32, 0xFFFFF
+_ATOMIC = 1 << 52
+_SITE_SHIFT = 53
 
 
 class _Shadow:
-    """Per-element access slots of one memory object (storage buffer, or one workgroup's
-    instance of a workgroup variable): invocation key, workgroup, phase, site, atomic flag."""
+    """The four access slots of every element of one memory object (a storage buffer, or one
+    workgroup's instance of a workgroup variable), and what the last write stored."""
 
-    __slots__ = ("atomic", "key", "phase", "site", "value", "wg")
+    __slots__ = ("slots", "value")
 
     def __init__(self, size: int) -> None:
-        self.key = np.full((4, size), _NONE, np.int64)
-        self.wg = np.zeros((4, size), np.int64)
-        self.phase = np.zeros((4, size), np.int64)
-        self.site = np.zeros((4, size), np.int32)
-        self.atomic = np.zeros((4, size), np.bool_)
-        self.value = np.zeros(size, np.float64)  # what the last write stored (same-value note)
+        self.slots = [[-1] * size for _ in range(4)]
+        self.value: list[Any] = [None] * size
 
 
 class RaceDetector(Instrument):
@@ -193,7 +194,8 @@ class RaceDetector(Instrument):
         self.allow = set(allow)
         self.findings: list[Finding] = []
         self._seen: dict[tuple, Finding] = {}
-        self._shadows: dict[tuple, _Shadow] = {}
+        self._shadows: dict[Any, _Shadow] = {}
+        self._names: dict[int, tuple[str, str]] = {}
         self._phases: dict[tuple[int, str], int] = {}
         self._flat: dict[tuple, list] = {}
         self._sites: list[tuple[str, int]] = [("?", 0)]
@@ -218,7 +220,7 @@ class RaceDetector(Instrument):
 
     def unit_retired(self, unit: Any) -> None:
         """A workgroup ended: its workgroup memory can no longer race."""
-        for key in [k for k in self._shadows if len(k) == 2 and k[1] == unit.index]:
+        for key in [k for k in self._shadows if isinstance(k, tuple) and k[1] == unit.index]:
             del self._shadows[key]
 
     def out_of_bounds(self, inv: Any, memory: Any, index: Any, kind: str) -> None:
@@ -247,65 +249,79 @@ class RaceDetector(Instrument):
                 op: str, site: int) -> None:
         if inv is None:
             return
-        name, space = self.run.memory_name(memory)
+        name, space = self._names.get(id(memory)) or self._name(memory)
         if name in self.allow:
             return
-        wg = inv.unit.index if inv.unit is not None else 0
-        sk = (id(memory), wg) if space == "workgroup" else (id(memory),)
+        key = inv.key
+        n = self.run.unit_size
+        wg = key // n
+        sk = (id(memory), wg) if space == "workgroup" else id(memory)
         shadow = self._shadows.get(sk)
         if shadow is None:
-            shadow = self._shadows[sk] = _Shadow(int(np.size(memory)))
+            shadow = self._shadows[sk] = _Shadow(memory.size)
         phase = self._phases.get((wg, space), 0)
-        key = inv.key
-        for flat in self._flat_indices(memory, index):
-            self._check(shadow, flat, key, wg, phase, write, atomic, site, memory, name, space,
-                        inv, op)
+        rec = key | (phase << _PHASE_SHIFT) | (_ATOMIC if atomic else 0) | (site << _SITE_SHIFT)
+        w, r1, r2, rx = shadow.slots
+        if memory.ndim == 1 and (index.__class__ is int or isinstance(index, np.integer)):
+            flats: Any = (int(index),)
+        else:
+            flats = self._flat_indices(memory, index)
+        for flat in flats:
+            prev = w[flat]
+            if prev >= 0 and self._conflicts(prev, key, wg, n, phase, atomic):
+                self._report("write-write" if write else "read-write", shadow, prev, flat,
+                             memory, name, space, (prev & _KEY) // n == wg, site, str(inv), op)
+            elif write:
+                for prev in (r1[flat], r2[flat], rx[flat]):
+                    if prev >= 0 and self._conflicts(prev, key, wg, n, phase, atomic):
+                        self._report("read-write", shadow, prev, flat, memory, name, space,
+                                     (prev & _KEY) // n == wg, site, str(inv), op)
+                        break
             if write:
-                _put(shadow, _W, flat, key, wg, phase, site, atomic)
-                shadow.value[flat] = float(np.asarray(memory).reshape(-1)[flat])
+                w[flat] = rec
+                shadow.value[flat] = np.ndarray.item(memory, flat)
             else:
-                k1 = shadow.key[_R1, flat]
-                if k1 != key:
-                    if k1 != _NONE:
-                        _move(shadow, _R1, _R2, flat)
-                        if shadow.wg[_R1, flat] != wg:
-                            _move(shadow, _R1, _RX, flat)
-                _put(shadow, _R1, flat, key, wg, phase, site, atomic)
+                old = r1[flat]
+                if old >= 0 and old & _KEY != key:
+                    r2[flat] = old
+                    if (old & _KEY) // n != wg:
+                        rx[flat] = old
+                r1[flat] = rec
 
-    def _check(self, shadow: _Shadow, flat: int, key: int, wg: int, phase: int, write: bool,
-               atomic: bool, site: int, memory: Any, name: str, space: str, inv: Any,
-               op: str) -> None:
-        for slot in ((_W, _R1, _R2, _RX) if write else (_W,)):
-            k = shadow.key[slot, flat]
-            if k == _NONE or k == key or (atomic and shadow.atomic[slot, flat]):
-                continue
-            other = int(shadow.wg[slot, flat])
-            if other != wg or shadow.phase[slot, flat] == phase:
-                race = "write-write" if write and slot == _W else "read-write"
-                self._report(race, shadow, slot, flat, memory, name, space, other == wg, site,
-                             str(inv), op)
-                return
+    @staticmethod
+    def _conflicts(prev: int, key: int, wg: int, n: int, phase: int, atomic: bool) -> bool:
+        """Whether the recorded access ``prev`` and a new one by ``key`` are unordered and not
+        both atomic (the caller knows that one of them writes)."""
+        k = prev & _KEY
+        if k == key or (atomic and prev & _ATOMIC):
+            return False
+        return k // n != wg or (prev >> _PHASE_SHIFT) & _PHASE == phase
 
-    def _report(self, race: str, shadow: _Shadow, slot: int, flat: int, memory: Any, name: str,
+    def _name(self, memory: Any) -> tuple[str, str]:
+        named = self._names[id(memory)] = self.run.memory_name(memory)
+        return named
+
+    def _report(self, race: str, shadow: _Shadow, prev: int, flat: int, memory: Any, name: str,
                 space: str, same_wg: bool, site: int, inv: str, op: str) -> None:
-        prev_site = int(shadow.site[slot, flat])
+        prev_site = prev >> _SITE_SHIFT
         key = (race, name, prev_site, site)
         seen = self._seen.get(key)
         if seen is not None:
             seen.count += 1
             return
-        prev_op = "store" if slot == _W else "load"
-        if shadow.atomic[slot, flat]:
+        is_write = race == "write-write" or (shadow.slots[_W][flat] == prev)
+        prev_op = "store" if is_write else "load"
+        if prev & _ATOMIC:
             prev_op = "atomic " + prev_op
         a, b = self._sites[prev_site], self._sites[site]
-        same_value = race == "write-write" and bool(
-            shadow.value[flat] == float(np.asarray(memory).reshape(-1)[flat]))
+        same_value = race == "write-write" and shadow.value[flat] == np.ndarray.item(memory,
+                                                                                     flat)
         finding = DataRace(
             race=race, memory=name, address_space=space, index=_unflatten(memory, flat),
-            first=_access_at(self.run.describe_key(int(shadow.key[slot, flat])), prev_op, a),
+            first=_access_at(self.run.describe_key(prev & _KEY), prev_op, a),
             second=_access_at(inv, op, b), same_workgroup=same_wg,
-            hint=_hint(space, same_wg, a, b, bool(shadow.atomic[slot, flat]) or "atomic" in op),
-            same_value=same_value)
+            hint=_hint(space, same_wg, a, b, bool(prev & _ATOMIC) or "atomic" in op),
+            same_value=bool(same_value))
         self._seen[key] = finding
         self.findings.append(finding)
 
@@ -331,7 +347,7 @@ class RaceDetector(Instrument):
         return site
 
     def _flat_indices(self, memory: Any, index: Any) -> Any:
-        shape = np.shape(memory)
+        shape = memory.shape
         if isinstance(index, (int, np.integer)) and len(shape) == 1:
             return (int(index),)
         try:
@@ -344,20 +360,6 @@ class RaceDetector(Instrument):
             if key is not None:
                 self._flat[key] = flat
         return flat
-
-
-def _put(shadow: _Shadow, slot: int, flat: int, key: int, wg: int, phase: int, site: int,
-         atomic: bool) -> None:
-    shadow.key[slot, flat] = key
-    shadow.wg[slot, flat] = wg
-    shadow.phase[slot, flat] = phase
-    shadow.site[slot, flat] = site
-    shadow.atomic[slot, flat] = atomic
-
-
-def _move(shadow: _Shadow, src: int, dst: int, flat: int) -> None:
-    for arr in (shadow.key, shadow.wg, shadow.phase, shadow.site, shadow.atomic):
-        arr[dst, flat] = arr[src, flat]
 
 
 SANITIZE_MODES = ("report", "error", "off")
@@ -379,6 +381,7 @@ class SanitizedRun:
     sanitize = "off"
     scheduler: Any
     access_hooks: list
+    unit_size: int  # invocations per unit: an invocation's unit is key // unit_size
 
     def describe_key(self, key: int) -> str:
         """An invocation's description from its key (it may have finished long ago)."""
@@ -399,6 +402,14 @@ class SanitizedRun:
         if sanitize != "off":
             self.detector = RaceDetector(self, set(allow_races))
             instruments.append(self.detector)
+            if not any(getattr(i, "wants_memory_access", False) for i in instruments[:-1]):
+                self.memory_access = self._detector_access  # type: ignore[method-assign]
+
+    def _detector_access(self, memory: Any, index: Any, kind: str) -> None:
+        """memory_access when the race detector is the only instrument that wants it."""
+        det = self.detector
+        det._access(self.scheduler.current, memory, index, kind == "store", False, kind,
+                    det._site())
 
     def memory_access(self, memory: Any, index: Any, kind: str) -> None:
         """Reports a plain load or store by the running invocation to the instruments."""
