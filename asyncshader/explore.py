@@ -26,8 +26,16 @@ from typing import Any
 import numpy as np
 
 from .dispatch import current_run
-from .errors import AsyncShaderError, ReplayMismatchError
+from .errors import (
+    AsyncShaderError,
+    DivergenceError,
+    ForeignAwaitError,
+    ReplayMismatchError,
+    ShaderError,
+    StepLimitError,
+)
 from .instruments import Instrument
+from .races import DataRaceError
 from .schedule import PCT, InOrder, Random, Replay, Reverse, Strategy, Trace
 from .traps import POINT
 
@@ -184,7 +192,10 @@ class _Node:
         in front of ``b``, explored in ``u``'s subtree. That holds under a preemption bound only
         if moving it back cannot add preemptions: ``cost(u) + [u still runnable after its step]
         <= cost(b)``. Otherwise ``u`` stays awake (sound, less reduction)."""
-        ra = self.info[u].ra
+        info = self.info.get(u)
+        if info is None:  # u's step raised: nothing is known of it, so it stays awake
+            return False
+        ra = info.ra
         return self.cost(u) + (1 if ra or ra is None else 0) <= self.cost(b)
 
 
@@ -519,6 +530,10 @@ def _describe_error(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0] if text else ''}".strip()
 
 
+#: errors a run of the kernel can end with (outcomes); strategy bugs and usage errors propagate
+_KERNEL_ERRORS = (ShaderError, DivergenceError, StepLimitError, ForeignAwaitError, DataRaceError)
+
+
 def _run_checked(kernel: Any, setup: Callable, check: Callable | None, schedule: Strategy,
                  instruments: list) -> tuple[Any, str, str | None, BaseException | None]:
     """(result or None, outcome, failure text or None, exception)."""
@@ -530,7 +545,7 @@ def _run_checked(kernel: Any, setup: Callable, check: Callable | None, schedule:
         raise
     except DeterminismError:
         raise
-    except Exception as exc:
+    except _KERNEL_ERRORS as exc:  # what the kernel did; anything else is a bug or a misuse
         return None, f"error: {type(exc).__name__}", _describe_error(exc), exc
     outcome = outcome_hash(result)
     if check is not None:

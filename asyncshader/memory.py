@@ -29,6 +29,7 @@ class _Managed(np.ndarray):
 
     _run: Any = None  # the instrumented run whose hooks see this array's accesses
     _origin: Any = None  # the array that accesses are reported against (None: this one)
+    _map: Any = None  # for a view: the flat positions of its elements in _origin
 
     def __array_wrap__(self, arr: Any, context: Any = None, return_scalar: bool = False) -> Any:
         if return_scalar:
@@ -94,8 +95,22 @@ class WorkgroupAtomic(WorkgroupVar):
         raise TypeError(f"{self.var_name} is atomic: use `await atomic_store({self.var_name}, v)`")
 
 
+class FlatIndex:
+    """Elements of a memory object by their flat positions: what an access through a sub-array
+    view (``x[i]`` of a 2-D buffer, then ``[j]``) is reported as."""
+
+    __slots__ = ("flat",)
+
+    def __init__(self, flat: np.ndarray) -> None:
+        self.flat = flat
+
+    def __repr__(self) -> str:
+        return f"flat{self.flat.tolist()}"
+
+
 class _Traced:
-    """Mixin for the instrumented classes: plain loads and stores are reported to the run."""
+    """Mixin for the instrumented classes: plain loads and stores are reported to the run.
+    Sub-array views keep reporting, against the array they are a view of."""
 
     __slots__ = ()
 
@@ -103,25 +118,44 @@ class _Traced:
         run = self._run  # type: ignore[attr-defined]
         origin = self._origin  # type: ignore[attr-defined]
         memory = self if origin is None else origin
-        if run is not None and not in_bounds(memory, index):
+        if run is not None and not in_bounds(self, index):
             run.out_of_bounds(memory, index, "load")
-            return _zero_element(memory)  # WGSL robust access: a load may return zero
+            return _zero_element(self)  # WGSL robust access: a load may return zero
         value = super().__getitem__(index)  # type: ignore[misc]
         if run is not None:
-            run.memory_access(memory, index, "load")
+            if isinstance(value, np.ndarray) and np.may_share_memory(value, memory):
+                # a view reads nothing yet: the accesses through it are reported
+                value._run, value._origin = run, memory
+                value._map = _positions(self)[index]
+            else:
+                run.memory_access(memory, _reported(self, index), "load")
         return value
 
     def __setitem__(self, index: Any, value: Any) -> None:
         run = self._run  # type: ignore[attr-defined]
         origin = self._origin  # type: ignore[attr-defined]
         memory = self if origin is None else origin
-        if run is not None and not in_bounds(memory, index):
+        if run is not None and not in_bounds(self, index):
             run.out_of_bounds(memory, index, "store")
             return  # WGSL robust access: a store may be dropped
         # through a plain view: numpy's subclass path would call our __getitem__ (a false load)
         np.ndarray.__setitem__(self.view(np.ndarray), index, value)  # type: ignore[attr-defined]
         if run is not None:
-            run.memory_access(memory, index, "store")
+            run.memory_access(memory, _reported(self, index), "store")
+
+
+def _positions(array: Any) -> np.ndarray:
+    """The flat positions, in the array accesses are reported against, of ``array``'s
+    elements."""
+    mapping = getattr(array, "_map", None)
+    return np.arange(array.size).reshape(array.shape) if mapping is None else mapping
+
+
+def _reported(array: Any, index: Any) -> Any:
+    """The index an access is reported with: as given, or (through a view) flat positions."""
+    if getattr(array, "_map", None) is None:
+        return index
+    return FlatIndex(np.ravel(array._map[index]))
 
 
 def in_bounds(memory: Any, index: Any) -> bool:

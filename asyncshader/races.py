@@ -31,6 +31,7 @@ import numpy as np
 from .diagnostics import position_of
 from .errors import AsyncShaderError
 from .instruments import Instrument
+from .memory import FlatIndex
 
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _WORKGROUP_ORDERING = frozenset({"workgroup_barrier", "workgroup_uniform_load"})
@@ -347,6 +348,8 @@ class RaceDetector(Instrument):
         return site
 
     def _flat_indices(self, memory: Any, index: Any) -> Any:
+        if isinstance(index, FlatIndex):
+            return index.flat.tolist()
         shape = memory.shape
         if isinstance(index, (int, np.integer)) and len(shape) == 1:
             return (int(index),)

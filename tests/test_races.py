@@ -296,3 +296,16 @@ def test_fragments_racing_on_storage_are_found_and_own_slots_are_not():
     assert all(f.first.line == f.second.line == line(fragments_share_a_slot.fn,
                                                       "everybody") for f in found)
     assert out.tolist() == [1] * 8
+
+
+@ash.compute(workgroup_size=2)
+async def chained_2d(x: ash.Storage, *, local_invocation_index: u32):
+    x[1][local_invocation_index] = 1  # own element, through a row view: fine
+    x[0][0] = local_invocation_index  # the same element from both: a race
+
+
+def test_accesses_through_sub_array_views_are_seen_at_the_right_elements():
+    r = ash.run(chained_2d, x=np.zeros((2, 2), np.uint32), sanitize="report")
+    found = races(r)
+    assert len(found) == 1 and found[0].race == "write-write" and found[0].index == (0, 0)
+    assert found[0].first.line == line(chained_2d.fn, "the same element")
