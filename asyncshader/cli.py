@@ -200,9 +200,8 @@ def cmd_replay(args: argparse.Namespace, out: Callable) -> int:
     kernel, setup, check, _, _ = load_target(target)
     try:
         _, outcome, failure, _ = _run_checked(kernel, setup, check, Replay(trace), [])
-    except ReplayMismatchError as exc:
-        out(f"replay failed: {exc}")
-        return EXIT_FAILURE
+    except ReplayMismatchError as exc:  # the trace does not fit this program: not a failure
+        raise UsageError(f"the trace cannot be replayed: {exc}") from None
     out(f"replayed {trace.decision_count} decisions of {trace.kernel.get('name')}: "
         f"outcome {outcome}")
     if failure is not None:
@@ -254,6 +253,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None, out: Callable = print) -> int:
+    from .errors import BindingError, DispatchError
+    from .explore import DeterminismError
+
     args = build_parser().parse_args(argv)
     if args.command == "demo":
         from .demo import main as demo
@@ -263,9 +265,12 @@ def main(argv: list[str] | None = None, out: Callable = print) -> int:
         if getattr(args, "runs", 1) < 1:
             raise UsageError("--runs must be at least 1")
         return commands[args.command](args, out)
-    except UsageError as exc:
+    except (UsageError, BindingError, DispatchError) as exc:  # the call, setup() or options
         print(f"asyncshader {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except DeterminismError as exc:
+        print(f"asyncshader {args.command}: determinism check failed: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
 
 
 if __name__ == "__main__":

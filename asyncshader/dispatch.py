@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import inspect
+import os
 from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -76,13 +77,19 @@ def check_derivative_mode(mode: Any) -> str:
 
 
 def kernel_identity(fn: Any) -> dict[str, str]:
-    """Qualified name and a hash of the source (or of the bytecode when there is no source)."""
+    """Name (module and qualified name) and a hash of the source (or of the bytecode when there
+    is no source)."""
     try:
         text = inspect.getsource(fn).encode()
     except (OSError, TypeError):
         code = fn.__code__
         text = code.co_code + repr(code.co_consts).encode()
-    return {"name": f"{fn.__module__}.{fn.__qualname__}",
+    # the same kernel is "__main__" when its file runs as a script and "pkg.mod" or "mod" when
+    # imported (pytest's import modes differ too): name it by its module's last part, or file
+    module = fn.__module__
+    if module == "__main__":
+        module = os.path.splitext(os.path.basename(fn.__code__.co_filename))[0]
+    return {"name": f"{module.rsplit('.', 1)[-1]}.{fn.__qualname__}",
             "source_hash": "sha256:" + hashlib.sha256(text).hexdigest()[:16]}
 
 

@@ -41,7 +41,8 @@ def pytest_addoption(parser: Any) -> None:
                     help="replay the schedule(s) of a failing run of a @pytest.mark.schedules "
                          "test: a trace string (several joined by ','), or a file holding one")
     group.addoption("--asyncshader-seed", default=None, type=int, metavar="N",
-                    help="base seed of @pytest.mark.schedules runs (run r uses N + r; "
+                    help="base seed of @pytest.mark.schedules runs (run r uses N + r, its "
+                         "dispatch j the strategy seed (N + r) * 1009 + j; "
                          "default 0)")
 
 

@@ -80,3 +80,39 @@ def test_usage_errors_name_the_fix(capsys):
     assert "use random, pct, exhaustive" in capsys.readouterr().err
     assert main(["replay", "ash1:x:00:AAAA"]) == 2
     assert "cannot read the trace" in capsys.readouterr().err
+
+
+KERNEL_FILE = '''
+import numpy as np
+import asyncshader as ash
+
+@ash.compute(workgroup_size=2)
+async def k(out: ash.Storage, *, local_invocation_index):
+    await ash.atomic_add(ash.ptr(out, 0), 1)
+
+def setup():
+    return {BINDINGS}
+'''
+
+
+def _kernel_file(tmp_path, bindings):
+    path = tmp_path / "kern.py"
+    path.write_text(KERNEL_FILE.replace("{BINDINGS}", bindings))
+    return path
+
+
+def test_a_setup_with_a_wrong_binding_is_a_usage_error_not_a_failure(tmp_path, capsys):
+    path = _kernel_file(tmp_path, '{"outt": np.zeros(1, np.uint32)}')
+    assert main(["explore", f"{path}::k", "--runs", "3", "--quiet"]) == 2
+    assert "unknown binding 'outt'" in capsys.readouterr().err
+
+
+def test_a_trace_that_no_longer_fits_the_program_is_a_usage_error(tmp_path, capsys):
+    path = _kernel_file(tmp_path, '{"out": np.zeros(1, np.uint32)}')
+    trace = tmp_path / "t.json"
+    assert main(["run", f"{path}::k", "--strategy", "random", "--trace", str(trace)]) == 0
+    other = tmp_path / "other.py"  # the same kernel name, four invocations: another program
+    other.write_text(path.read_text().replace("workgroup_size=2", "workgroup_size=4"))
+    capsys.readouterr()
+    assert main(["replay", str(trace), "--kernel", f"{other}::k"]) == 2
+    assert "cannot be replayed" in capsys.readouterr().err

@@ -72,11 +72,12 @@ def test_report():
     print("SEEN", SEEN)
 ''')
     outs = []
-    for _ in range(2):
-        r = pytester.runpytest("-p", "no:cacheprovider", "-s", "--asyncshader-seed=123")
+    for seed in (123, 123, 7):
+        r = pytester.runpytest("-p", "no:cacheprovider", "-s", f"--asyncshader-seed={seed}")
         r.assert_outcomes(passed=2)
         outs.append(next(l for l in r.stdout.str().splitlines() if "SEEN" in l))
-    assert outs[0] == outs[1]
+    assert outs[0] == outs[1]  # the same seed: the same schedules, the same results
+    assert outs[0] != outs[2]  # another seed: other schedules (lost updates differ)
 
 
 def test_anyio_async_tests_run_every_schedule(pytester):
