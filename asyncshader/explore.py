@@ -423,7 +423,8 @@ def _family(strategy: Any) -> Callable[[int, int | None], Strategy]:
         return lambda i, k: strategy
     if isinstance(strategy, PCT):
         base, depth, steps = strategy.seed, strategy.depth, strategy.steps
-        return lambda i, k: PCT(base + i, depth, steps if steps is not None else k)
+        cls = type(strategy)  # a subclass stays itself
+        return lambda i, k: cls(base + i, depth, steps if steps is not None else k)
     if type(strategy) is Random:
         return lambda i, k: Random(strategy.seed + i)
     if isinstance(strategy, (InOrder, Reverse)):
@@ -593,7 +594,8 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
     limit = 1 if single else runs
     i = 0
     while i < limit:
-        strat = make(i, measured)
+        made_with = measured  # run i's strategy is make(i, made_with), for reruns too
+        strat = make(i, made_with)
         recorded = Recorded(strat) if not _fast(strat) else None
         instruments: list = [Footprints()] if exhaustive is not None else []
         completed = True
@@ -610,7 +612,7 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
             trace = result.trace if result is not None else None
             if trace is None:
                 trace = recorded.trace() if recorded is not None else _retrace(
-                    kernel, setup, make(i, measured))
+                    kernel, setup, make(i, made_with))
             if trace is not None:
                 measured = max(measured or 0, trace.decision_count)
             report.outcomes[outcome] = report.outcomes.get(outcome, 0) + 1
@@ -619,7 +621,7 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
                 report.failing_outcomes.add(outcome)
                 report.failures.append(Failure(i, failure, trace, exc))
             if recheck and recheck_rng.random() < recheck and trace is not None:
-                _recheck(kernel, setup, check, make(i, measured), trace, outcome, i,
+                _recheck(kernel, setup, check, make(i, made_with), trace, outcome, i,
                          exhaustive is not None)
                 report.rechecked += 1
         if progress is not None:
@@ -670,7 +672,10 @@ def _retrace(kernel: Any, setup: Callable, strategy: Strategy) -> Trace | None:
 
 def _recheck(kernel: Any, setup: Callable, check: Callable | None, strategy: Strategy,
              trace: Trace, outcome: str, index: int, exhaustive: bool) -> None:
-    again = Replay(trace) if exhaustive or not _fast(strategy) else strategy
+    # rerun the strategy itself (a fresh instance, same seed): replaying the trace would force
+    # the same decisions and could not notice a strategy that is not deterministic; an
+    # exhaustive search's runs depend on the ones before, so those are replayed
+    again = Replay(trace) if exhaustive else strategy
     rec = Recorded(again)
     result, outcome2, _, _ = _run_checked(kernel, setup, check, rec, [])
     trace2 = result.trace if result is not None else rec.trace()

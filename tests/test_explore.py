@@ -119,3 +119,26 @@ def test_recheck_reruns_a_share_and_catches_nondeterminism():
 def test_exhaustive_alone_says_to_use_explore():
     with pytest.raises(TypeError, match="use asyncshader.explore"):
         ash.run(shared_add, **two(), schedule=ash.Exhaustive())
+
+
+def test_recheck_catches_a_strategy_that_is_not_deterministic():
+    """recheck reruns the strategy itself (not the recorded trace): a strategy whose picks
+    depend on state outside the run gives another schedule the second time, and explore says
+    so."""
+    import itertools
+
+    calls = itertools.count()
+
+    class Drifting(ash.Strategy):
+        name = "drifting"
+
+        def pick(self, runnable):
+            return next(calls) % len(runnable)  # a global counter: never the same twice
+
+    @ash.compute(workgroup_size=4)
+    async def k(out: ash.Storage, *, local_invocation_index):
+        out[local_invocation_index] = await ash.atomic_add(ash.ptr(out, 4), 1)
+
+    with pytest.raises(ash.DeterminismError, match="determinism self-check failed"):
+        ash.explore(k, lambda: {"out": np.zeros(5, np.uint32)}, None, Drifting(), runs=20,
+                    recheck=1.0)
