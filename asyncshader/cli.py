@@ -187,8 +187,17 @@ def cmd_replay(args: argparse.Namespace, out: Callable) -> int:
     from .explore import _run_checked
     from .schedule import Replay, Trace
 
+    text = args.trace
     try:
-        trace = Trace.load(args.trace)
+        if not text.startswith("ash") and os.path.exists(text):
+            with open(text, encoding="utf-8") as f:
+                text = f.read().strip()
+        if text.startswith("ash") and "," in text:
+            raise UsageError(
+                f"this holds the traces of {text.count(',') + 1} dispatches (one pytest run of a "
+                "@pytest.mark.schedules test): replay them with pytest <test> "
+                "--asyncshader-replay=<that file or string>")
+        trace = Trace.load(text)
     except (OSError, ValueError, KeyError) as exc:
         raise UsageError(f"cannot read the trace: {exc}") from None
     target = args.kernel

@@ -187,21 +187,26 @@ def shrink(kernel: Any, setup: Callable[[], dict[str, Any]], trace: Trace | str,
     for bound in range(best.preemptions):
         if runs >= budget:
             break
-        found = explore(kernel, setup, check, Exhaustive(bound), runs=budget - runs)
+        # all the failures within this bound: another way of failing must not end the search
+        found = explore(kernel, setup, check, Exhaustive(bound), runs=budget - runs,
+                        stop_on_failure=False)
         runs += found.runs + found.pruned
-        hit = next((f for f in found.failures if f.trace is not None), None)
-        if hit is not None:
+        same_kind = False
+        for hit in (f for f in found.failures if f.trace is not None):
             probe = _Guided(inner=Replay(hit.trace))
             k, stats, _ = _attempt(kernel, setup, check, probe)
             runs += 1
-            if k == kind and stats.key() < best.key():
+            if k != kind:
+                continue
+            same_kind = True
+            if stats.key() < best.key():
                 cand = _overrides(probe.decisions)
                 k2, stats2, t2 = _attempt(kernel, setup, check, _Guided(cand))
                 runs += 1
                 if k2 == kind and t2 is not None and stats2.key() < best.key():
                     best, best_trace, current = stats2, t2, cand
             break
-        if not found.complete:
+        if same_kind or not found.complete:
             break
 
     def fails(cand: dict[int, int]) -> bool:

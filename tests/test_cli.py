@@ -116,3 +116,14 @@ def test_a_trace_that_no_longer_fits_the_program_is_a_usage_error(tmp_path, caps
     capsys.readouterr()
     assert main(["replay", str(trace), "--kernel", f"{other}::k"]) == 2
     assert "cannot be replayed" in capsys.readouterr().err
+
+
+def test_replaying_the_traces_of_a_multi_dispatch_test_points_to_pytest(tmp_path, capsys):
+    path = _kernel_file(tmp_path, '{"out": np.zeros(1, np.uint32)}')
+    single = tmp_path / "one.trace"
+    assert main(["run", f"{path}::k", "--strategy", "random", "--trace", str(single)]) == 0
+    both = tmp_path / "both.trace"
+    both.write_text(single.read_text().strip() + "," + single.read_text().strip())
+    capsys.readouterr()
+    assert main(["replay", str(both), "--kernel", f"{path}::k"]) == 2
+    assert "the traces of 2 dispatches" in capsys.readouterr().err
