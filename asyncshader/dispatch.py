@@ -7,6 +7,8 @@ import contextlib
 import hashlib
 import inspect
 import os
+import sys
+import warnings
 from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -93,6 +95,19 @@ def kernel_identity(fn: Any) -> dict[str, str]:
             "source_hash": "sha256:" + hashlib.sha256(text).hexdigest()[:16]}
 
 
+class TraceSourceWarning(UserWarning):
+    """A trace is replayed against a kernel whose source changed since it was recorded."""
+
+
+def _user_stacklevel() -> int:
+    """The warnings stacklevel of the first caller outside this package."""
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    level, frame = 2, sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def check_replay(strategy: Strategy, identity: dict[str, str], config: dict[str, Any]) -> None:
     """Before a replay: the trace must be for this kernel and this configuration."""
     if not isinstance(strategy, Replay):
@@ -110,6 +125,11 @@ def check_replay(strategy: Strategy, identity: dict[str, str], config: dict[str,
         strategy.source_note = (
             f" Note: the kernel's source changed since the trace was recorded "
             f"({trace.kernel.get('source_hash')} then, {identity['source_hash']} now).")
+        warnings.warn(TraceSourceWarning(
+            f"replaying a trace of {identity['name']} recorded from other source code "
+            f"({trace.kernel.get('source_hash')} then, {identity['source_hash']} now): its "
+            "decisions are followed while they fit, and the first one that does not is an "
+            "error"), stacklevel=_user_stacklevel())
 
 
 def make_trace(sched: Scheduler, identity: dict, config: dict, strategy: Strategy) -> Trace:

@@ -116,6 +116,7 @@ async def racy_changed(counter: ash.Storage, tickets: ash.Storage, log: ash.Stor
     counter[0] = seen + 1
 
 
+@pytest.mark.filterwarnings("ignore::asyncshader.dispatch.TraceSourceWarning")
 def test_replay_against_a_changed_program_names_the_first_decision_that_differs():
     original, _ = run_racy(ash.Random(3))
     trace = original.trace
@@ -227,3 +228,14 @@ def test_a_random_subclass_that_overrides_pick_is_asked():
 
     _, bufs = run_racy(Last(0))
     assert bufs["log"].tolist() == list(range(7, -1, -1))
+
+
+def test_replaying_against_edited_source_that_still_fits_warns():
+    original, _ = run_racy(ash.Random(3))
+    trace = ash.Trace.load(original.trace.to_json())
+    trace.kernel = dict(trace.kernel, source_hash="sha256:0000000000000000")
+    from asyncshader.dispatch import TraceSourceWarning
+
+    with pytest.warns(TraceSourceWarning, match="recorded from other source code"):
+        replayed, _ = run_racy(ash.Replay(trace))
+    assert replayed.trace.choices() == original.trace.choices()
