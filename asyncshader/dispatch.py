@@ -149,8 +149,21 @@ def counters(sched: Scheduler) -> Counters:
 def drive(job: Any) -> None:
     """Runs a dispatch's scheduler to the end, synchronously."""
     with _running(job):
-        for _ in job.scheduler.run():
-            pass
+        try:
+            for _ in job.scheduler.run():
+                pass
+        except Exception as exc:
+            _attach_trace(exc, job)
+            raise
+
+
+def _attach_trace(exc: BaseException, job: Any) -> None:
+    """Gives an error that ends a dispatch the trace of the run up to it, as
+    ``exc.asyncshader_trace``: replaying it reproduces the error."""
+    kernel = getattr(job, "kernel", None) or getattr(job, "shader", None)
+    if kernel is not None and not hasattr(exc, "asyncshader_trace"):
+        exc.asyncshader_trace = make_trace(  # type: ignore[attr-defined]
+            job.scheduler, kernel.identity, job.config, job.strategy)
 
 
 async def drive_async(job: Any) -> None:
@@ -161,5 +174,8 @@ async def drive_async(job: Any) -> None:
         with _running(job):
             for _ in run:
                 await anyio.lowlevel.checkpoint()
+    except Exception as exc:
+        _attach_trace(exc, job)
+        raise
     finally:
         run.close()

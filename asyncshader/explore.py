@@ -596,12 +596,11 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
     while i < limit:
         made_with = measured  # run i's strategy is make(i, made_with), for reruns too
         strat = make(i, made_with)
-        recorded = Recorded(strat) if not _fast(strat) else None
         instruments: list = [Footprints()] if exhaustive is not None else []
         completed = True
         try:
             result, outcome, failure, exc = _run_checked(
-                kernel, setup, check, recorded or strat, instruments)
+                kernel, setup, check, strat, instruments)
         except _SleepBlocked:
             completed = False
             result = None
@@ -611,7 +610,7 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
             report.runs += 1
             trace = result.trace if result is not None else None
             if trace is None:
-                trace = recorded.trace() if recorded is not None else _retrace(
+                trace = getattr(exc, "asyncshader_trace", None) or _retrace(
                     kernel, setup, make(i, made_with))
             if trace is not None:
                 measured = max(measured or 0, trace.decision_count)

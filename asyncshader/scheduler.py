@@ -209,76 +209,80 @@ class Scheduler(Diagnostics):
         next_checkpoint = self.checkpoint_every
         cur_unit = None
         self._fill()
-        while runnable:
-            n = len(runnable)
-            if n == 1:
-                pos = 0
-            elif in_order:
-                pos = 0
-                canon += 1
-            else:
-                pos = int(uniform() * n) if uniform is not None else pick(runnable)
-                if pos:
-                    record(canon)
-                    record(runnable[pos].key)
-                    canon = 0
-                else:
+        try:
+            while runnable:
+                n = len(runnable)
+                if n == 1:
+                    pos = 0
+                elif in_order:
+                    pos = 0
                     canon += 1
-            inv = runnable[pos]
-            if inv.unit is not cur_unit:
-                cur_unit = self._switch(cur_unit, inv.unit)
-            pending = inv.pending
-            if pending is None:
-                value = inv.value
-                inv.value = None
-            else:
-                inv.pending = None
+                else:
+                    pos = int(uniform() * n) if uniform is not None else pick(runnable)
+                    if pos:
+                        record(canon)
+                        record(runnable[pos].key)
+                        canon = 0
+                    else:
+                        canon += 1
+                inv = runnable[pos]
+                if inv.unit is not cur_unit:
+                    cur_unit = self._switch(cur_unit, inv.unit)
+                pending = inv.pending
+                if pending is None:
+                    value = inv.value
+                    inv.value = None
+                else:
+                    inv.pending = None
+                    try:
+                        value = pending.apply(inv)
+                    except BaseException as exc:
+                        raise self._shader_error(inv, exc, suspended=True) from exc
+                if observed:
+                    self.current = inv
+                    for hook in resumed:
+                        hook(inv)
+                steps += 1
                 try:
-                    value = pending.apply(inv)
+                    req = inv.coro.send(value)
+                except StopIteration as stop:
+                    del runnable[pos]
+                    inv.result = stop.value
+                    self._finished(inv)
+                    continue
                 except BaseException as exc:
-                    raise self._shader_error(inv, exc, suspended=True) from exc
-            if observed:
-                self.current = inv
-                for hook in resumed:
-                    hook(inv)
-            steps += 1
-            try:
-                req = inv.coro.send(value)
-            except StopIteration as stop:
-                del runnable[pos]
-                inv.result = stop.value
-                self._finished(inv)
-                continue
-            except BaseException as exc:
-                raise self._shader_error(inv, exc) from exc
-            try:
-                kind = req._ash_kind
-            except AttributeError:
-                raise self._foreign(inv, req) from None
-            if observed:
-                for hook in suspended:
-                    hook(inv, req)
-            if kind is POINT:
-                inv.pending = req
-                self.points += 1
-                inv.points += 1
-                if inv.points > self.max_points:
-                    raise self._step_limit(inv)
-            else:
-                del runnable[pos]
-                inv.req = req
-                group = inv.groups.get(req.scope)
-                if group is None:
-                    raise self._no_group(inv, req)
-                arrived = group.arrived
-                arrived.append(inv)
-                if len(arrived) + group.finished == group.size:
-                    self._complete(group)
-            if steps >= next_checkpoint:
-                next_checkpoint = steps + self.checkpoint_every
-                self.steps, self.canonical_tail = steps, canon
-                cur_unit = self._checkpoint(cur_unit)
-                yield
+                    raise self._shader_error(inv, exc) from exc
+                try:
+                    kind = req._ash_kind
+                except AttributeError:
+                    raise self._foreign(inv, req) from None
+                if observed:
+                    for hook in suspended:
+                        hook(inv, req)
+                if kind is POINT:
+                    inv.pending = req
+                    self.points += 1
+                    inv.points += 1
+                    if inv.points > self.max_points:
+                        raise self._step_limit(inv)
+                else:
+                    del runnable[pos]
+                    inv.req = req
+                    group = inv.groups.get(req.scope)
+                    if group is None:
+                        raise self._no_group(inv, req)
+                    arrived = group.arrived
+                    arrived.append(inv)
+                    if len(arrived) + group.finished == group.size:
+                        self._complete(group)
+                if steps >= next_checkpoint:
+                    next_checkpoint = steps + self.checkpoint_every
+                    self.steps, self.canonical_tail = steps, canon
+                    cur_unit = self._checkpoint(cur_unit)
+                    yield
+        except BaseException:
+            self.steps, self.canonical_tail = steps, canon  # exact, for a partial trace
+            raise
         self.steps, self.canonical_tail = steps, canon
 
     def _loop_in_order(self) -> Iterator[None]:
@@ -350,78 +354,82 @@ class Scheduler(Diagnostics):
         live = self.live
         canon = steps = 0
         last_unit = None
-        while True:
-            self._fill(runnable=False)  # this loop keeps its own rounds
-            if not live:
-                break
-            unit = last_unit = self._switch(last_unit, live[0])
-            runnable = list(unit.members)
-            prev: Any = _NOTHING
-            points: dict[Invocation, Any] = {}  # invocations waiting to apply a point
-            while runnable:
-                arrived: list[Invocation] = []
-                reqs: list = []
-                arrive, deposit = arrived.append, reqs.append
-                finished = 0
+        try:
+            while True:
+                self._fill(runnable=False)  # this loop keeps its own rounds
+                if not live:
+                    break
+                unit = last_unit = self._switch(last_unit, live[0])
+                runnable = list(unit.members)
+                prev: Any = _NOTHING
+                points: dict[Invocation, Any] = {}  # invocations waiting to apply a point
                 while runnable:
-                    n = len(runnable)
-                    if n > 1:
-                        pos = int(uniform() * n)
-                        inv = runnable[pos]
-                        if pos:
-                            record(canon)
-                            record(inv.key)
-                            canon = 0
+                    arrived: list[Invocation] = []
+                    reqs: list = []
+                    arrive, deposit = arrived.append, reqs.append
+                    finished = 0
+                    while runnable:
+                        n = len(runnable)
+                        if n > 1:
+                            pos = int(uniform() * n)
+                            inv = runnable[pos]
+                            if pos:
+                                record(canon)
+                                record(inv.key)
+                                canon = 0
+                            else:
+                                canon += 1
                         else:
-                            canon += 1
-                    else:
-                        pos = 0
-                        inv = runnable[0]
-                    self.current = inv
-                    if points and inv in points:
-                        inv.pending = None
+                            pos = 0
+                            inv = runnable[0]
+                        self.current = inv
+                        if points and inv in points:
+                            inv.pending = None
+                            try:
+                                value = points.pop(inv).apply(inv)
+                            except BaseException as exc:
+                                raise self._shader_error(inv, exc, suspended=True) from exc
+                        else:
+                            value = inv.value
+                        steps += 1
                         try:
-                            value = points.pop(inv).apply(inv)
-                        except BaseException as exc:
-                            raise self._shader_error(inv, exc, suspended=True) from exc
-                    else:
-                        value = inv.value
-                    steps += 1
-                    try:
-                        req = inv.coro.send(value)
-                    except StopIteration as stop:
-                        del runnable[pos]
-                        self._done(inv, stop.value)
-                        finished += 1
-                        continue
-                    except BaseException as exc:
-                        raise self._shader_error(inv, exc) from exc
-                    if req is not prev:
-                        try:
-                            kind = req._ash_kind
-                        except AttributeError:
-                            raise self._foreign(inv, req) from None
-                        if kind is POINT:
-                            points[inv] = inv.pending = req
-                            self.points += 1
-                            inv.points += 1
-                            if inv.points > self.max_points:
-                                raise self._step_limit(inv)
+                            req = inv.coro.send(value)
+                        except StopIteration as stop:
+                            del runnable[pos]
+                            self._done(inv, stop.value)
+                            finished += 1
                             continue
-                        if req.scope != unit.scope:
-                            raise self._no_group(inv, req)
-                        prev = req
-                    del runnable[pos]
-                    deposit(req)
-                    arrive(inv)
-                self.steps, self.canonical_tail = steps, canon
-                runnable = list(self._end_round(unit, arrived, reqs, finished))
-                if steps >= self._next_checkpoint:
-                    self._next_checkpoint = steps + self.checkpoint_every
-                    self._checkpoint(unit)
-                    yield
-                    self._switch(None, unit)
-            self._retire(unit)
+                        except BaseException as exc:
+                            raise self._shader_error(inv, exc) from exc
+                        if req is not prev:
+                            try:
+                                kind = req._ash_kind
+                            except AttributeError:
+                                raise self._foreign(inv, req) from None
+                            if kind is POINT:
+                                points[inv] = inv.pending = req
+                                self.points += 1
+                                inv.points += 1
+                                if inv.points > self.max_points:
+                                    raise self._step_limit(inv)
+                                continue
+                            if req.scope != unit.scope:
+                                raise self._no_group(inv, req)
+                            prev = req
+                        del runnable[pos]
+                        deposit(req)
+                        arrive(inv)
+                    self.steps, self.canonical_tail = steps, canon
+                    runnable = list(self._end_round(unit, arrived, reqs, finished))
+                    if steps >= self._next_checkpoint:
+                        self._next_checkpoint = steps + self.checkpoint_every
+                        self._checkpoint(unit)
+                        yield
+                        self._switch(None, unit)
+                self._retire(unit)
+        except BaseException:
+            self.steps, self.canonical_tail = steps, canon  # exact, for a partial trace
+            raise
 
     def _end_round(self, unit: Group, arrived: list[Invocation], reqs: list,
                    finished: int, in_lane_order: bool = False) -> list[Invocation]:
