@@ -21,10 +21,12 @@ times). Fixtures are set up once per test, not per run: make fresh buffers in th
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import os
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -164,36 +166,34 @@ def pytest_runtest_call(item: Any) -> Any:
                 steps_list.append(None)
             steps_list[j] = max(steps_list[j] or 0, t.decision_count) or None
 
+
+    @contextlib.contextmanager
+    def scheduled(r: int, seed_r: int | None, make: Any) -> Iterator[None]:
+        """Run ``r`` of the test: its dispatches take their schedules from ``make``."""
+        provider = _Provider(make)
+        token = DEFAULT_SCHEDULE.set(provider)
+        try:
+            yield
+        except BaseException as exc:
+            note_failure(exc, r, seed_r, provider)
+            raise
+        finally:
+            DEFAULT_SCHEDULE.reset(token)
+        if not replay:
+            learn(provider, steps)
+
     if inspect.iscoroutinefunction(original):
         @functools.wraps(original)
         async def wrapper(*args: Any, **kwargs: Any) -> Any:
             for r, (seed_r, make) in enumerate(plan):
-                provider = _Provider(make)
-                token = DEFAULT_SCHEDULE.set(provider)
-                try:
+                with scheduled(r, seed_r, make):
                     await original(*args, **kwargs)
-                except BaseException as exc:
-                    note_failure(exc, r, seed_r, provider)
-                    raise
-                finally:
-                    DEFAULT_SCHEDULE.reset(token)
-                if not replay:
-                    learn(provider, steps)
     else:
         @functools.wraps(original)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             for r, (seed_r, make) in enumerate(plan):
-                provider = _Provider(make)
-                token = DEFAULT_SCHEDULE.set(provider)
-                try:
+                with scheduled(r, seed_r, make):
                     original(*args, **kwargs)
-                except BaseException as exc:
-                    note_failure(exc, r, seed_r, provider)
-                    raise
-                finally:
-                    DEFAULT_SCHEDULE.reset(token)
-                if not replay:
-                    learn(provider, steps)
 
     item.obj = wrapper
     try:

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from .diagnostics import position_of
+from .diagnostics import _short, position_of
 from .errors import AsyncShaderError
 from .instruments import Instrument
 from .memory import FlatIndex
@@ -476,11 +476,3 @@ def _unflatten(memory: Any, flat: int) -> Any:
     if len(shape) <= 1:
         return flat
     return tuple(int(i) for i in np.unravel_index(flat, shape))
-
-
-def _short(path: str) -> str:
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return path
-    return rel if not rel.startswith("..") else path
