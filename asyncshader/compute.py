@@ -207,7 +207,7 @@ class ComputeRun(SanitizedRun):
     def __init__(self, kernel: ComputeKernel, workgroups: Any, schedule: Any,
                  max_live_workgroups: int, instruments: Any, bindings: dict[str, Any],
                  max_points_per_invocation: int = 1_000_000,
-                 derivatives: str = "coarse", sanitize: str = "off",
+                 derivatives: str = "coarse", sanitize: str | None = None,
                  allow_races: Any = ()) -> None:
         if not isinstance(kernel, ComputeKernel):
             raise TypeError(f"expected a @compute kernel, got {kernel!r}"
@@ -361,7 +361,7 @@ def _caller(fn: Callable, builtins: list[str], bindings: dict[str, Any]) -> Call
 def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedule: Any = None,
         max_live_workgroups: int = 1, instruments: Any = (),
         max_points_per_invocation: int = 1_000_000, derivatives: str = "coarse",
-        sanitize: str = "off", allow_races: Any = (), **bindings: Any) -> DispatchResult:
+        sanitize: str | None = None, allow_races: Any = (), **bindings: Any) -> DispatchResult:
     """Dispatches ``kernel`` over ``workgroups`` and runs it to completion (synchronously).
 
     WGSL/WebGPU's ``dispatchWorkgroups(x, y, z)``. ``schedule`` is a strategy (``InOrder()``, the
@@ -371,7 +371,8 @@ def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedul
     (atomics) one invocation may pass, so that a spin loop that cannot finish is an error
     (:class:`~asyncshader.StepLimitError`), not a hang. ``derivatives`` (``"coarse"`` or
     ``"fine"``) is what the plain ``dpdx``/``dpdy``/``fwidth`` compute, for kernels with a
-    derivative layout. ``sanitize`` is ``"off"`` (the default for now, the fastest),
+    derivative layout. ``sanitize`` is ``"off"`` (the default for now, the fastest; inside
+    a ``@pytest.mark.schedules`` test, ``"report"``),
     ``"report"`` (data races, out-of-bounds accesses and helper side effects become
     ``result.findings``) or ``"error"`` (any finding raises :class:`~asyncshader.DataRaceError`);
     ``allow_races`` names bindings or workgroup variables whose races are intentional. Returns a
@@ -386,7 +387,7 @@ def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedul
 async def dispatch(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *,
                    schedule: Any = None, max_live_workgroups: int = 1, instruments: Any = (),
                    max_points_per_invocation: int = 1_000_000, derivatives: str = "coarse",
-                   sanitize: str = "off", allow_races: Any = (),
+                   sanitize: str | None = None, allow_races: Any = (),
                    **bindings: Any) -> DispatchResult:
     """The awaitable form of :func:`run`, for asyncio or trio (through anyio).
 
@@ -400,7 +401,7 @@ async def dispatch(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1,
 
 
 def _prepare(kernel: Any, workgroups: Any, schedule: Any, max_live: int, instruments: Any,
-             bindings: dict[str, Any], max_points: int, derivatives: str, sanitize: str,
+             bindings: dict[str, Any], max_points: int, derivatives: str, sanitize: str | None,
              allow_races: Any) -> ComputeRun:
     if "workgroup_size" in bindings:
         raise BindingError("workgroup_size belongs to the kernel: @compute(workgroup_size=...)")

@@ -225,7 +225,7 @@ class FragmentRun(SanitizedRun):
     def __init__(self, shader: FragmentShader, width: int, height: int, schedule: Any,
                  derivatives: str, max_live_quads: int, instruments: Any,
                  options: dict[str, Any], given: dict[str, Any],
-                 max_points_per_invocation: int = 1_000_000, sanitize: str = "off",
+                 max_points_per_invocation: int = 1_000_000, sanitize: str | None = None,
                  allow_races: Any = ()) -> None:
         if not isinstance(shader, FragmentShader):
             raise TypeError(f"expected a @fragment shader, got {shader!r}")
@@ -480,7 +480,7 @@ def _prepare(shader: Any, width: int, height: int, schedule: Any, derivatives: s
              max_live_quads: int, instruments: Any, max_points: int,
              inputs: dict[str, Any]) -> FragmentRun:
     options = {k: inputs.pop(k, default) for k, default in _OPTIONS.items()}
-    sanitize = inputs.pop("sanitize", "off")
+    sanitize = inputs.pop("sanitize", None)
     allow_races = inputs.pop("allow_races", ())
     return FragmentRun(shader, width, height, schedule, derivatives, max_live_quads,
                        instruments, options, inputs, max_points, sanitize, allow_races)

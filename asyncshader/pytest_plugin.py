@@ -32,6 +32,7 @@ from typing import Any
 import pytest
 
 from .explore import Recorded
+from .races import DEFAULT_SANITIZE, render_findings
 from .schedule import DEFAULT_SCHEDULE, PCT, InOrder, Random, Replay, Reverse, Strategy, Trace
 
 _STRATEGIES = ("random", "pct", "reverse", "in_order")
@@ -51,7 +52,7 @@ def pytest_addoption(parser: Any) -> None:
 def pytest_configure(config: Any) -> None:
     config.addinivalue_line(
         "markers",
-        "schedules(runs=100, strategy='random', depth=3, seed=None): run the test's "
+        "schedules(runs=100, strategy='random', depth=3, seed=None, races=True): run the test's "
         "asyncshader dispatches (those with schedule=None) under `runs` schedules of "
         "`strategy` (random, pct, reverse, in_order)")
 
@@ -70,6 +71,11 @@ class _Provider:
 
     def traces(self) -> list[Trace]:
         return [t for t in (r.trace() for r in self.recorded) if t is not None]
+
+    def findings(self) -> list[Any]:
+        """The sanitizer's findings in this run's dispatches."""
+        return [f for r in self.recorded if r.job is not None
+                for f in (r.job.detector.findings if r.job.detector is not None else ())]
 
 
 def _strategy_maker(name: str, seed: int, depth: int, steps: list[int | None]) -> Any:
@@ -115,9 +121,10 @@ def pytest_runtest_call(item: Any) -> Any:
     name = str(opts.pop("strategy", "random")).lower().replace("-", "_")
     depth = int(opts.pop("depth", 3))
     seed = opts.pop("seed", None)
+    check_races = bool(opts.pop("races", True))
     if opts:
         raise pytest.UsageError(f"@pytest.mark.schedules got unknown options {sorted(opts)}; it "
-                                "takes runs=, strategy=, depth=, seed=")
+                                "takes runs=, strategy=, depth=, seed=, races=")
     if name == "exhaustive":
         raise pytest.UsageError("@pytest.mark.schedules does not run exhaustive searches: they "
                                 "need fresh bindings per run; use asyncshader.explore(kernel, "
@@ -172,13 +179,21 @@ def pytest_runtest_call(item: Any) -> Any:
         """Run ``r`` of the test: its dispatches take their schedules from ``make``."""
         provider = _Provider(make)
         token = DEFAULT_SCHEDULE.set(provider)
+        sanitizing = DEFAULT_SANITIZE.set("report" if check_races else None)
         try:
             yield
+            found = provider.findings() if check_races else []
+            if found:
+                raise AssertionError(
+                    f"the sanitizer found {len(found)} problem(s) (data races, out-of-bounds "
+                    "accesses, helper side effects); pass races=False to "
+                    "@pytest.mark.schedules to allow them\n" + render_findings(found))
         except BaseException as exc:
             note_failure(exc, r, seed_r, provider)
             raise
         finally:
             DEFAULT_SCHEDULE.reset(token)
+            DEFAULT_SANITIZE.reset(sanitizing)
         if not replay:
             learn(provider, steps)
 

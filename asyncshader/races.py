@@ -23,6 +23,7 @@ import json
 import linecache
 import os
 import sys
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -367,6 +368,11 @@ class RaceDetector(Instrument):
 
 SANITIZE_MODES = ("report", "error", "off")
 
+#: what ``sanitize=None`` (the dispatch default) means: "off" unless this says otherwise (the
+#: pytest plugin sets "report" inside @pytest.mark.schedules tests)
+DEFAULT_SANITIZE: ContextVar[str | None] = ContextVar("asyncshader_default_sanitize",
+                                                      default=None)
+
 
 class _KeyOnly:
     """Stands for a finished invocation when describing it by key."""
@@ -393,8 +399,10 @@ class SanitizedRun:
             return str(inv)
         return self.ids.describe(_KeyOnly(key))
 
-    def setup_sanitizer(self, sanitize: str, allow_races: Any, storage: dict[str, Any],
-                        instruments: list) -> None:
+    def setup_sanitizer(self, sanitize: str | None, allow_races: Any,
+                        storage: dict[str, Any], instruments: list) -> None:
+        if sanitize is None:
+            sanitize = DEFAULT_SANITIZE.get() or "off"
         if sanitize not in SANITIZE_MODES:
             raise ValueError(f"sanitize= takes 'report' (findings in result.findings), 'error' "
                              f"(raise DataRaceError) or 'off', not {sanitize!r}")
