@@ -247,3 +247,19 @@ def test_a_workgroup_barrier_in_a_fragment_shader_says_it_is_compute_only():
 
     with pytest.raises(ash.AsyncShaderError, match="exist only in compute shaders"):
         ash.run_fragments(barrier, 2, 2)
+
+
+class _Observer(ash.Instrument):
+    """Any resume hook forces the general loop."""
+
+    def invocation_resumed(self, inv):
+        pass
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES, ids=repr)
+def test_fragment_fast_paths_and_the_general_loop_agree_on_values_and_traces(schedule):
+    fast = ash.run_fragments(product_derivatives, 6, 4, schedule=schedule)
+    general = ash.run_fragments(product_derivatives, 6, 4, schedule=schedule,
+                                instruments=[_Observer()])
+    np.testing.assert_array_equal(fast.output, general.output)
+    assert fast.trace == general.trace and fast.counters == general.counters
