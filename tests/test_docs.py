@@ -1,5 +1,6 @@
-"""The documentation runs: every ```python block of docs/*.md (pytest files under pytest), and
-every relative link and #anchor resolves. Illustrative fragments are ```text blocks."""
+"""The documentation runs: every ```python block of README.md and docs/*.md (pytest files under
+pytest), and every relative link and #anchor in docs/ resolves. Illustrative fragments are
+```text blocks."""
 
 import os
 import pathlib
@@ -14,7 +15,7 @@ DOCS = ROOT / "docs"
 
 
 def _blocks():
-    for page in sorted(DOCS.glob("*.md")):
+    for page in [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]:
         text = page.read_text(encoding="utf-8")
         for n, code in enumerate(re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)):
             yield pytest.param(code, id=f"{page.name}#{n}")
