@@ -13,6 +13,7 @@ let it interleave invocations of different workgroups too.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import inspect
 from collections.abc import Callable, Iterator
@@ -132,6 +133,12 @@ class ComputeKernel:
             if name in OTHER_STAGE_BUILTINS:
                 raise TypeError(f"{fn.__qualname__}: builtin {name!r} is not available in "
                                 f"compute shaders ({OTHER_STAGE_BUILTINS[name]} builtin)")
+            if p.kind == p.KEYWORD_ONLY and name not in COMPUTE_BUILTINS:
+                close = difflib.get_close_matches(name, COMPUTE_BUILTINS, n=2, cutoff=0.75)
+                if close:
+                    raise TypeError(f"{fn.__qualname__}: keyword-only parameter {name!r} is not "
+                                    f"a builtin; did you mean {' or '.join(map(repr, close))}? "
+                                    "(A resource would be bound by that name.)")
         self.builtins = [n for n in self.params if n in COMPUTE_BUILTINS]
         self.identity = kernel_identity(fn)
 

@@ -406,14 +406,14 @@ class FragmentRun(SanitizedRun):
                 raise TypeError(f"fragment ({x},{y}) returned fields {sorted(value)}; others "
                                 f"returned {_shape_of(self.output)}")
             for k, v in value.items():
-                self.output[k][y, x] = _component(v)
+                _put_output(self.output[k], x, y, v, k)
         else:
             if self.output is None:
                 self.shape_output(value)
             if isinstance(self.output, dict):
                 raise TypeError(f"fragment ({x},{y}) returned {type(value).__name__}; others "
                                 f"returned fields {sorted(self.output)}")
-            self.output[y, x] = _component(value)
+            _put_output(self.output, x, y, value, "output")
 
     def result(self) -> FragmentResult:
         outputs = dict(self.storage)
@@ -463,6 +463,27 @@ def _fields(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
     return value
+
+
+def _put_output(out: np.ndarray, x: int, y: int, value: Any, name: str) -> None:
+    """Stores one fragment's output, refusing a value of another kind or shape than the first
+    fragment's (a float into an int image would be truncated silently)."""
+    like = _allocate(1, 1, value, name)
+    if like.shape[2:] != out.shape[2:] or (like.dtype != out.dtype and not (
+            out.dtype.kind == "f" and like.dtype.kind in "iu")):
+        raise TypeError(
+            f"fragment ({x},{y}) returned {_kind(value)} for {name}, but the first fragment "
+            f"returned {_kind_of_array(out)}: every fragment must return the same type (WGSL "
+            "fixes it in the signature). Convert, e.g. ash.f32(...)")
+    out[y, x] = _component(value)
+
+
+def _kind(value: Any) -> str:
+    return type(value).__name__
+
+
+def _kind_of_array(out: np.ndarray) -> str:
+    return f"{out.dtype}" + (f" x{out.shape[2]}" if out.ndim == 3 else "")
 
 
 def _component(value: Any) -> Any:

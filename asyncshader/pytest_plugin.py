@@ -32,7 +32,7 @@ from typing import Any
 import pytest
 
 from .explore import Recorded
-from .races import DEFAULT_SANITIZE, render_findings
+from .races import DEFAULT_SANITIZE, errors_of, render_findings
 from .schedule import DEFAULT_SCHEDULE, PCT, InOrder, Random, Replay, Reverse, Strategy, Trace
 
 _STRATEGIES = ("random", "pct", "reverse", "in_order")
@@ -177,12 +177,13 @@ def pytest_runtest_call(item: Any) -> Any:
     @contextlib.contextmanager
     def scheduled(r: int, seed_r: int | None, make: Any) -> Iterator[None]:
         """Run ``r`` of the test: its dispatches take their schedules from ``make``."""
+        __tracebackhide__ = True
         provider = _Provider(make)
         token = DEFAULT_SCHEDULE.set(provider)
         sanitizing = DEFAULT_SANITIZE.set("report" if check_races else None)
         try:
             yield
-            found = provider.findings() if check_races else []
+            found = errors_of(provider.findings()) if check_races else []
             if found:
                 raise AssertionError(
                     f"the sanitizer found {len(found)} problem(s) (data races, out-of-bounds "
@@ -200,12 +201,14 @@ def pytest_runtest_call(item: Any) -> Any:
     if inspect.iscoroutinefunction(original):
         @functools.wraps(original)
         async def wrapper(*args: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True
             for r, (seed_r, make) in enumerate(plan):
                 with scheduled(r, seed_r, make):
                     await original(*args, **kwargs)
     else:
         @functools.wraps(original)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True
             for r, (seed_r, make) in enumerate(plan):
                 with scheduled(r, seed_r, make):
                     original(*args, **kwargs)

@@ -65,9 +65,13 @@ class Access:
 
 @dataclass
 class Finding:
-    """Base of the findings; ``count`` is how many times the same finding occurred."""
+    """Base of the findings; ``count`` is how many times the same finding occurred. ``severity``
+    is ``"error"`` (a bug: data races, out-of-bounds accesses) or ``"note"`` (worth knowing,
+    not wrong: a helper's dropped write); only errors fail ``sanitize="error"``, the pytest
+    marker and :func:`assert_race_free`."""
 
     count: int = field(default=1, init=False)
+    severity = "error"
 
     def render(self) -> str:  # pragma: no cover - every subclass renders
         raise NotImplementedError
@@ -126,7 +130,9 @@ class OutOfBounds(Finding):
 @dataclass
 class HelperSideEffect(Finding):
     """A helper invocation (fragment padding, or after ``discard()``) tried to write storage or
-    run an atomic; WGSL makes that a no-op."""
+    run an atomic; WGSL makes that a no-op (a note: correct shaders do this at odd edges)."""
+
+    severity = "note"
 
     memory: str
     access: Access
@@ -151,10 +157,16 @@ def findings_json(findings: list[Finding]) -> str:
     return json.dumps([f.to_dict() for f in findings], indent=1, default=str)
 
 
+def errors_of(findings: list[Finding]) -> list[Finding]:
+    """The findings that are bugs (severity "error"), not notes."""
+    return [f for f in findings if f.severity == "error"]
+
+
 def assert_race_free(result: Any) -> None:
-    """Fails (AssertionError) with the rendered findings if ``result`` has any; for pytest."""
+    """Fails (AssertionError) with the rendered findings if ``result`` (or a list of findings)
+    has any error-level finding (data races, out-of-bounds accesses); for pytest."""
     findings = getattr(result, "findings", result)
-    if findings:
+    if errors_of(findings):
         raise AssertionError(render_findings(findings))
 
 
@@ -322,7 +334,8 @@ class RaceDetector(Instrument):
             race=race, memory=name, address_space=space, index=_unflatten(memory, flat),
             first=_access_at(self.run.describe_key(prev & _KEY), prev_op, a),
             second=_access_at(inv, op, b), same_workgroup=same_wg,
-            hint=_hint(space, same_wg, a, b, bool(prev & _ATOMIC) or "atomic" in op),
+            hint=_hint(space, same_wg, a, b, bool(prev & _ATOMIC) or "atomic" in op,
+                       self.run.config.get("stage") == "fragment", race),
             same_value=bool(same_value))
         self._seen[key] = finding
         self.findings.append(finding)
@@ -446,7 +459,7 @@ class SanitizedRun:
     def findings(self) -> list[Finding]:
         """The run's findings; with ``sanitize="error"`` any finding raises DataRaceError."""
         found = list(self.detector.findings) if self.detector is not None else []
-        if found and self.sanitize == "error":
+        if errors_of(found) and self.sanitize == "error":
             raise DataRaceError(render_findings(found), found)
         return found
 
@@ -462,21 +475,26 @@ def _plain(index: Any) -> Any:
     return int(index) if isinstance(index, (int, np.integer)) else repr(index)
 
 
-def _hint(space: str, same_wg: bool, a: tuple, b: tuple, atomic: bool) -> str:
-    if not same_wg:
+def _hint(space: str, same_unit: bool, a: tuple, b: tuple, atomic: bool,
+          fragment: bool = False, race: str = "read-write") -> str:
+    atomics = ("make the update one atomic (atomic_add(ptr(buf, i), v), atomic_store, ...), or "
+               "give each invocation its own location")
+    if fragment:
+        return ("fragments are never ordered with each other (the fragment stage has no "
+                f"barriers): {atomics}")
+    if not same_unit:
         return ("the accesses come from different workgroups, which nothing orders within a "
-                "dispatch: make both accesses atomic (atomic_add, atomic_store, ...), give each "
-                "workgroup its own locations, or split the work into two dispatches")
+                f"dispatch: {atomics}, or split the work into two dispatches")
+    if a == b and race == "write-write":
+        return (f"several invocations write this element at {_short(a[0])}:{a[1]}; no barrier "
+                f"can order that: {atomics}")
     barrier = "workgroup_barrier()" if space == "workgroup" else "storage_barrier()"
     lines = sorted({a[1], b[1]})
-    between = (f"between line {lines[0]} and line {lines[-1]}" if len(lines) > 1
-               else f"around line {lines[0]}")
-    fix = f"a {barrier} {between} orders these"
-    if atomic:
-        fix += ", or make the plain access atomic too"
-    elif space == "storage":
-        fix += " (a workgroup_barrier() does not order storage memory in WGSL)"
-    return fix
+    fix = (f"a {barrier} between line {lines[0]} and line {lines[-1]} orders these (reached "
+           "by every invocation of the workgroup: not inside a branch some skip)")
+    if space == "storage":
+        fix += "; a workgroup_barrier() does not order storage memory in WGSL"
+    return fix + (", or make the plain access atomic too" if atomic else f"; or {atomics}")
 
 
 def _unflatten(memory: Any, flat: int) -> Any:

@@ -263,3 +263,20 @@ def test_fragment_fast_paths_and_the_general_loop_agree_on_values_and_traces(sch
                                 instruments=[_Observer()])
     np.testing.assert_array_equal(fast.output, general.output)
     assert fast.trace == general.trace and fast.counters == general.counters
+
+
+def test_a_fragment_returning_another_type_than_the_first_is_an_error_not_a_cast():
+    @ash.fragment
+    async def mixed(*, position: vec4f):
+        return position.x / 3 if position.x > 2 else 1  # a float after ints
+
+    with pytest.raises(TypeError, match=r"fragment \(2,0\) returned float32.*first fragment "
+                                        r"returned int32"):
+        ash.run_fragments(mixed, 3, 1)
+
+
+def test_a_misspelled_builtin_is_caught_at_decoration():
+    with pytest.raises(TypeError, match="did you mean .*'local_invocation_index'"):
+        @ash.compute(workgroup_size=1)
+        async def k(out: ash.Storage, *, local_invocation_idx):
+            pass
