@@ -490,8 +490,10 @@ def _hint(space: str, same_unit: bool, a: tuple, b: tuple, atomic: bool,
                 f"can order that: {atomics}")
     barrier = "workgroup_barrier()" if space == "workgroup" else "storage_barrier()"
     lines = sorted({a[1], b[1]})
-    fix = (f"a {barrier} between line {lines[0]} and line {lines[-1]} orders these (reached "
-           "by every invocation of the workgroup: not inside a branch some skip)")
+    where = (f"between line {lines[0]} and line {lines[1]}" if len(lines) == 2 else
+             f"between two executions of line {lines[0]} (in the loop around it)")
+    fix = (f"a {barrier} {where} orders these (reached by every invocation of the workgroup: "
+           "not inside a branch some skip)")
     if space == "storage":
         fix += "; a workgroup_barrier() does not order storage memory in WGSL"
     return fix + (", or make the plain access atomic too" if atomic else f"; or {atomics}")
