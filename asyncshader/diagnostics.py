@@ -82,8 +82,11 @@ class Diagnostics:
         lines = []
         for where, invs in positions:
             lanes = _ranges(sorted(m.lanes[scope] for m in invs))
+            helpers = sum(1 for m in invs if m.helper)
+            note = ("" if not helpers else ", helper invocations" if helpers == len(invs)
+                    else f", {helpers} of them helper invocations")
             lines.append(f"  {group.lane_name} {lanes} ({len(invs)} invocation"
-                         f"{'s' if len(invs) != 1 else ''}): {where}")
+                         f"{'s' if len(invs) != 1 else ''}{note}): {where}")
         return "\n".join(lines)
 
     def _divergence(self, group: Group) -> DivergenceError:

@@ -280,3 +280,15 @@ def test_a_misspelled_builtin_is_caught_at_decoration():
         @ash.compute(workgroup_size=1)
         async def k(out: ash.Storage, *, local_invocation_idx):
             pass
+
+
+def test_a_uniformity_error_at_an_odd_edge_says_which_members_are_helpers():
+    @ash.fragment
+    async def returns_past_the_edge(*, position: vec4f):
+        if position.x > 3:  # the padding column returns early
+            return 0.0
+        return await ash.dpdx(position.x)
+
+    with pytest.raises(ash.DerivativeUniformityError) as info:
+        ash.run_fragments(returns_past_the_edge, 3, 2)
+    assert "quad id 1, 3 (2 invocations, helper invocations): returned" in str(info.value)
