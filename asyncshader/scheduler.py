@@ -291,6 +291,7 @@ class Scheduler(Diagnostics):
         live = self.live
         steps = 0
         last_unit = None
+        track = bool(self.instruments)  # memory events need the running invocation
         while True:
             self._fill(runnable=False)  # this loop keeps its own batches
             if not live:
@@ -306,7 +307,8 @@ class Scheduler(Diagnostics):
                 finished = extra = last_extra = 0
                 last = batch[-1]
                 for inv in batch:
-                    self.current = inv
+                    if track:
+                        self.current = inv
                     try:
                         req = inv.coro.send(inv.value)
                     except StopIteration as stop:
@@ -354,6 +356,7 @@ class Scheduler(Diagnostics):
         live = self.live
         canon = steps = 0
         last_unit = None
+        track = bool(self.instruments)  # memory events need the running invocation
         try:
             while True:
                 self._fill(runnable=False)  # this loop keeps its own rounds
@@ -382,7 +385,8 @@ class Scheduler(Diagnostics):
                         else:
                             pos = 0
                             inv = runnable[0]
-                        self.current = inv
+                        if track:
+                            self.current = inv
                         if points and inv in points:
                             inv.pending = None
                             try:
