@@ -71,7 +71,22 @@ class Finding:
     marker and :func:`assert_race_free`."""
 
     count: int = field(default=1, init=False)
+    elements: list = field(default_factory=list, init=False)  # distinct indices, up to 8
     severity = "error"
+
+    def note(self, element: Any) -> None:
+        """One more occurrence, at ``element``."""
+        self.count += 1
+        if element not in self.elements and len(self.elements) < 8:
+            self.elements.append(element)
+
+    def times(self) -> str:
+        """`` (5 times, at [1], [2], [3])`` for a folded finding; empty for a single one."""
+        if self.count == 1:
+            return ""
+        at = "" if len(self.elements) < 2 else ", at " + ", ".join(
+            f"[{e}]" for e in self.elements) + (", ..." if len(self.elements) == 8 else "")
+        return f" ({self.count} times{at})"
 
     def render(self) -> str:  # pragma: no cover - every subclass renders
         raise NotImplementedError
@@ -99,7 +114,7 @@ class DataRace(Finding):
                  f"{self.memory}[{self.index}]")
         if self.same_value:
             title += " (both wrote the same value)"
-        lines = [title + (f" ({self.count} times)" if self.count > 1 else "") + ":"]
+        lines = [title + self.times() + ":"]
         for label, a in (("First", self.first), ("Second", self.second)):
             lines.append(f"  {label} access: {a.kind} by {a.invocation}")
             lines.append(f"    at {a.where}: {a.source}")
@@ -120,7 +135,7 @@ class OutOfBounds(Finding):
 
     def render(self) -> str:
         return (f"Out-of-bounds {self.access.kind} of {self.memory}[{self.index}] (length "
-                f"{self.length}){f' ({self.count} times)' if self.count > 1 else ''}:\n"
+                f"{self.length}){self.times()}:\n"
                 f"  by {self.access.invocation}\n  at {self.access.where}: "
                 f"{self.access.source}\n  The {self.access.kind} was "
                 f"{'dropped' if self.access.kind == 'store' else 'given zero'} (WGSL robust "
@@ -139,7 +154,7 @@ class HelperSideEffect(Finding):
 
     def render(self) -> str:
         return (f"Helper invocation side effect dropped: {self.access.kind} to {self.memory}"
-                f"{f' ({self.count} times)' if self.count > 1 else ''}\n  by "
+                f"{self.times()}\n  by "
                 f"{self.access.invocation}\n  at {self.access.where}: {self.access.source}\n"
                 "  Helper invocations (and discarded fragments) run for their neighbours' "
                 "derivatives only: their writes and atomics have no effect.")
@@ -242,20 +257,25 @@ class RaceDetector(Instrument):
         site = self._site()
         self._add(("oob", name, kind, site), lambda: OutOfBounds(
             memory=name, index=_plain(index), length=int(np.shape(memory)[0]),
-            access=_access_at(str(inv), kind, self._sites[site])))
+            access=_access_at(str(inv), kind, self._sites[site])), _plain(index))
 
     def helper_effect(self, inv: Any, memory: Any, kind: str) -> None:
         name, _ = self.run.memory_name(memory)
         site = self._site()
         self._add(("helper", name, kind, site), lambda: HelperSideEffect(
-            memory=name, access=_access_at(str(inv), kind, self._sites[site])))
+            memory=name, access=_access_at(str(inv), kind, self._sites[site])), None)
 
-    def _add(self, key: tuple, make: Any) -> None:
+    def _add(self, key: tuple, make: Any, element: Any) -> None:
         seen = self._seen.get(key)
         if seen is not None:
-            seen.count += 1
+            if element is not None:
+                seen.note(element)
+            else:
+                seen.count += 1
             return
         finding = self._seen[key] = make()
+        if element is not None:
+            finding.elements.append(element)
         self.findings.append(finding)
 
     # ---- the check
@@ -321,7 +341,7 @@ class RaceDetector(Instrument):
         key = (race, name, prev_site, site)
         seen = self._seen.get(key)
         if seen is not None:
-            seen.count += 1
+            seen.note(_unflatten(memory, flat))
             return
         is_write = race == "write-write" or (shadow.slots[_W][flat] == prev)
         prev_op = "store" if is_write else "load"
@@ -337,6 +357,7 @@ class RaceDetector(Instrument):
             hint=_hint(space, same_wg, a, b, bool(prev & _ATOMIC) or "atomic" in op,
                        self.run.config.get("stage") == "fragment", race),
             same_value=bool(same_value))
+        finding.elements.append(finding.index)
         self._seen[key] = finding
         self.findings.append(finding)
 

@@ -309,3 +309,15 @@ def test_accesses_through_sub_array_views_are_seen_at_the_right_elements():
     found = races(r)
     assert len(found) == 1 and found[0].race == "write-write" and found[0].index == (0, 0)
     assert found[0].first.line == line(chained_2d.fn, "the same element")
+
+
+def test_a_folded_finding_names_the_elements_it_covers():
+    @ash.compute(workgroup_size=8)
+    async def tail_reads(buf: ash.Storage, out: ash.Storage, *, local_invocation_index: u32):
+        out[local_invocation_index] = buf[local_invocation_index + 6]
+
+    r = ash.run(tail_reads, buf=np.zeros(8, np.float32), out=np.zeros(8, np.float32),
+                sanitize="report")
+    (oob,) = r.findings
+    assert oob.count == 6 and oob.elements == [8, 9, 10, 11, 12, 13]
+    assert "(6 times, at [8], [9], [10], [11], [12], [13])" in oob.render()
