@@ -25,7 +25,7 @@ from .collectives import (
     workgroup_barrier,
     workgroup_uniform_load,
 )
-from .compute import ComputeKernel, compute, dispatch, run
+from .compute import ComputeKernel, WebGPULimitWarning, compute, dispatch, run
 from .derivatives import (
     dpdx,
     dpdx_coarse,
@@ -155,6 +155,7 @@ __all__ = [
     "Strategy",
     "Trace",
     "Uniform",
+    "WebGPULimitWarning",
     "WorkgroupVar",
     "all",
     "any",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import difflib
 import functools
 import inspect
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -91,6 +92,30 @@ def _builtin_vec(x: int, y: int, z: int) -> Vec:
     return v
 
 
+class WebGPULimitWarning(UserWarning):
+    """A kernel exceeds WebGPU's default device limits: it needs a device requested with
+    higher limits (``requiredLimits``), which not every adapter offers."""
+
+
+#: WebGPU's default limits for compute workgroups (spec: "Limits")
+DEFAULT_LIMITS = {"maxComputeWorkgroupSizeX": 256, "maxComputeWorkgroupSizeY": 256,
+                  "maxComputeWorkgroupSizeZ": 64, "maxComputeInvocationsPerWorkgroup": 256}
+
+
+def _check_default_limits(fn: Callable, size: tuple[int, int, int]) -> None:
+    x, y, z = size
+    over = [(name, value, DEFAULT_LIMITS[name]) for name, value in (
+        ("maxComputeWorkgroupSizeX", x), ("maxComputeWorkgroupSizeY", y),
+        ("maxComputeWorkgroupSizeZ", z), ("maxComputeInvocationsPerWorkgroup", x * y * z))
+        if value > DEFAULT_LIMITS[name]]
+    if over:
+        what = "; ".join(f"{name} {value} > {limit}" for name, value, limit in over)
+        warnings.warn(WebGPULimitWarning(
+            f"{fn.__qualname__}: workgroup_size {size} exceeds WebGPU's default limits ({what}). "
+            "It runs here, but on a GPU the device must be requested with higher limits."),
+            stacklevel=3)
+
+
 class ComputeKernel:
     """A compute entry point: the ``async def`` with its workgroup size. Made by :func:`compute`."""
 
@@ -125,6 +150,7 @@ class ComputeKernel:
                 f"{sx * sy * sz} (VUID-StandaloneSpirv-DerivativeGroupLinearKHR-10152)")
         self.derivatives = derivatives
         self.strict = strict
+        _check_default_limits(fn, self.workgroup_size)
         self.params = signature_params(fn)
         for name, p in self.params.items():
             if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY):

@@ -96,3 +96,16 @@ def test_zero_workgroups_run_nothing():
 def test_calling_a_kernel_directly_explains_how_to_run_it():
     with pytest.raises(TypeError, match="asyncshader.run"):
         scale()
+
+
+def test_workgroup_sizes_beyond_webgpu_default_limits_warn_and_still_run():
+    with pytest.warns(ash.WebGPULimitWarning, match=r"maxComputeInvocationsPerWorkgroup 512 > 256"):
+        @ash.compute(workgroup_size=(512, 1, 1))
+        async def big(out: ash.Storage, *, local_invocation_index: u32):
+            out[local_invocation_index] = 1
+
+    out = np.zeros(512, np.uint32)
+    ash.run(big, out=out)
+    assert out.sum() == 512
+    with pytest.warns(ash.WebGPULimitWarning, match=r"maxComputeWorkgroupSizeZ 65 > 64"):
+        ash.compute(workgroup_size=(1, 1, 65))(big.fn)
