@@ -19,7 +19,7 @@ import hashlib
 import math
 import random as _random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -653,12 +653,6 @@ def failure_stop(report: ExploreReport, stop_on_failure: bool) -> bool:
     return stop_on_failure and bool(report.failures)
 
 
-def _fast(strategy: Strategy) -> bool:
-    """Strategies the scheduler may run on a fast path (no pick() calls): wrapping them would
-    cost speed; their failing runs are re-run to get a trace."""
-    return getattr(strategy, "in_order", False) or type(strategy) is Random
-
-
 def _retrace(kernel: Any, setup: Callable, strategy: Strategy) -> Trace | None:
     """Re-runs a run that raised, under a recording wrapper, to get its complete trace."""
     rec = Recorded(strategy)
@@ -685,10 +679,3 @@ def _recheck(kernel: Any, setup: Callable, check: Callable | None, strategy: Str
             f"time, {trace.digest()} and {outcome} the first. Something outside the scheduler "
             "leaks into the kernel: setup() must return fresh bindings, and the kernel must not "
             "read the clock, id(), set order, randomness or shared Python state.")
-
-
-def iter_strategies(strategy: Any, runs: int) -> Iterator[Strategy]:
-    """The strategies :func:`explore` would use for ``runs`` runs (not for Exhaustive)."""
-    make = _family(strategy)
-    for i in range(runs):
-        yield make(i, None)

@@ -48,7 +48,7 @@ from .dispatch import (
 )
 from .errors import BindingError, DispatchError
 from .instruments import Instrument
-from .memory import _Managed, in_bounds, scan_kernel
+from .memory import _Managed, _Traced, scan_kernel
 from .quads import QUAD
 from .races import SanitizedRun
 from .schedule import Strategy, as_strategy
@@ -124,16 +124,23 @@ class FragmentResult(DispatchResult):
 
 class FragmentStorage(_Managed):
     """A storage buffer as one fragment invocation sees it: writes by a helper (or a discarded
-    invocation) are dropped, as WGSL requires; reads are plain numpy reads."""
+    invocation) are dropped, as WGSL requires; reads are plain numpy reads. Sub-array views
+    (``buf[y]``) belong to the same invocation."""
 
     _inv: Any = None
+
+    def __array_finalize__(self, obj: Any) -> None:
+        if obj is not None:
+            self._inv = getattr(obj, "_inv", None)
+            self._run = getattr(obj, "_run", None)
+            self._origin = getattr(obj, "_origin", None)
 
     def __setitem__(self, index: Any, value: Any) -> None:
         if self._inv.helper:
             self._run.suppressed_writes += 1
             self._run.helper_effect(self._inv, self._origin, "store")
             return
-        self._origin[index] = value
+        np.ndarray.__setitem__(self, index, value)
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, out: Any = None,
                         **kwargs: Any) -> Any:
@@ -146,33 +153,21 @@ class FragmentStorage(_Managed):
             self._run.suppressed_writes += 1
             self._run.helper_effect(self._inv, self._origin, "store")
             return self
-        plain = tuple(t._origin if isinstance(t, FragmentStorage) else t for t in out)
+        plain = tuple(t.view(np.ndarray) if isinstance(t, FragmentStorage) else t for t in out)
         getattr(ufunc, method)(*args, out=plain, **kwargs)
         return self if any(t is self for t in out) else (plain[0] if len(plain) == 1 else plain)
 
 
-class TracedFragmentStorage(FragmentStorage):
-    """A fragment's storage view in an instrumented run: loads and stores are reported, and
-    out-of-bounds indices follow WGSL robust access (zero loads, dropped stores)."""
-
-    def __getitem__(self, index: Any) -> Any:
-        origin = self._origin
-        if not in_bounds(origin, index):
-            self._run.out_of_bounds(origin, index, "load")
-            return np.zeros(origin.shape[1:], origin.dtype)[()]
-        value = origin[index]
-        self._run.memory_access(origin, index, "load")
-        return value
+class TracedFragmentStorage(_Traced, FragmentStorage):
+    """A fragment's storage view in an instrumented run: loads and stores are reported (as for
+    compute storage), out-of-bounds indices follow WGSL robust access, helpers' writes are
+    dropped."""
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        origin = self._origin
         if self._inv.helper:
             FragmentStorage.__setitem__(self, index, value)  # dropped, reported
-        elif not in_bounds(origin, index):
-            self._run.out_of_bounds(origin, index, "store")
         else:
-            origin[index] = value
-            self._run.memory_access(origin, index, "store")
+            _Traced.__setitem__(self, index, value)
 
 
 class _FragmentIds:

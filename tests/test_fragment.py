@@ -292,3 +292,18 @@ def test_a_uniformity_error_at_an_odd_edge_says_which_members_are_helpers():
     with pytest.raises(ash.DerivativeUniformityError) as info:
         ash.run_fragments(returns_past_the_edge, 3, 2)
     assert "quad id 1, 3 (2 invocations, helper invocations): returned" in str(info.value)
+
+
+@ash.fragment
+async def writes_by_row(buf: ash.Storage, *, position: vec4f):
+    buf[int(position.y)][int(position.x)] = 1  # through a row view
+    buf[0][0] = 7  # every fragment: a race
+
+
+@pytest.mark.parametrize("sanitize", ["off", "report"])
+def test_storage_row_views_in_fragments_keep_their_invocation(sanitize):
+    buf = np.zeros((2, 4), np.uint32)
+    r = ash.run_fragments(writes_by_row, 3, 2, buf=buf, sanitize=sanitize)
+    assert buf.tolist() == [[7, 1, 1, 0], [1, 1, 1, 0]]  # the padding column wrote nothing
+    found = {type(f).__name__ for f in r.findings}
+    assert found == (set() if sanitize == "off" else {"DataRace", "HelperSideEffect"})
