@@ -331,6 +331,7 @@ class FragmentRun(SanitizedRun):
         front, index, mask = bool(opts["front_facing"]), np.uint32(0), np.uint32(1)
         make_position = vec4f._make
         frames, ids, width, height = self.frames, self.ids, self.width, self.height
+        fasts = [self.fast_state(arr) for _, arr in storage]
         for q in range(self.qw * self.qh):
             qx, qy = 2 * (q % self.qw), 2 * (q // self.qw)
             unit = Group(QUAD, q, f"quad at ({qx},{qy})", "quad id")
@@ -341,9 +342,9 @@ class FragmentRun(SanitizedRun):
                 x, y = qx + (lane & 1), qy + (lane >> 1)
                 values = [self._value(src, x, y) for src in inputs] if inputs else ()
                 views = []
-                for _, arr in storage:
+                for (_, arr), fast in zip(storage, fasts):
                     view = arr.view(self.view_class)
-                    view._origin, view._run = arr, self
+                    view._origin, view._run, view._fast = arr, self, fast
                     views.append(view)
                 coro = call(make_position(xs[x], ys[y], z, w), front, index, mask, *values,
                             *views)

@@ -15,6 +15,7 @@ variables (``workgroup(atomic(u32))``) refuse plain access: use the ``atomic_*``
 from __future__ import annotations
 
 import types
+from sys import _getframe
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,7 @@ class _Managed(np.ndarray):
     _run: Any = None  # the instrumented run whose hooks see this array's accesses
     _origin: Any = None  # the array that accesses are reported against (None: this one)
     _map: Any = None  # for a view: the flat positions of its elements in _origin
+    _fast: Any = None  # the race detector's MemoryState when it may be called directly
 
     def __array_wrap__(self, arr: Any, context: Any = None, return_scalar: bool = False) -> Any:
         if return_scalar:
@@ -110,11 +112,20 @@ class FlatIndex:
 
 class _Traced:
     """Mixin for the instrumented classes: plain loads and stores are reported to the run.
-    Sub-array views keep reporting, against the array they are a view of."""
+    Sub-array views keep reporting, against the array they are a view of. When the race
+    detector is the only instrument watching, an in-bounds integer index of a 1-D array goes
+    straight to its check (the common case, and the one worth making fast)."""
 
     __slots__ = ()
 
     def __getitem__(self, index: Any) -> Any:
+        fast = self._fast  # type: ignore[attr-defined]
+        if fast is not None and index.__class__ in _INT_INDEX:
+            i = int(index)
+            if 0 <= i < fast.size:
+                value = fast.plain[i]
+                fast.check(fast, i, False, _getframe(1))
+                return value
         run = self._run  # type: ignore[attr-defined]
         origin = self._origin  # type: ignore[attr-defined]
         memory = self if origin is None else origin
@@ -132,6 +143,13 @@ class _Traced:
         return value
 
     def __setitem__(self, index: Any, value: Any) -> None:
+        fast = self._fast  # type: ignore[attr-defined]
+        if fast is not None and index.__class__ in _INT_INDEX:
+            i = int(index)
+            if 0 <= i < fast.size:
+                fast.plain[i] = value
+                fast.check(fast, i, True, _getframe(1))
+                return
         run = self._run  # type: ignore[attr-defined]
         origin = self._origin  # type: ignore[attr-defined]
         memory = self if origin is None else origin
@@ -142,6 +160,9 @@ class _Traced:
         np.ndarray.__setitem__(self.view(np.ndarray), index, value)  # type: ignore[attr-defined]
         if run is not None:
             run.memory_access(memory, _reported(self, index), "store")
+
+
+_INT_INDEX = frozenset({int, np.uint32, np.int32, np.int64, np.uint64})
 
 
 def _positions(array: Any) -> np.ndarray:
@@ -187,7 +208,7 @@ def trace_vars(variables: list[WorkgroupVar], on: bool) -> None:
         if type(v) in table:
             v.__class__ = table[type(v)]
         if not on:
-            v._run = None
+            v._run = v._fast = None
 
 
 class TracedStorage(_Traced, _Managed):
@@ -199,6 +220,7 @@ def traced_storage(array: np.ndarray, run: Any) -> TracedStorage:
     view = array.view(TracedStorage)
     view._origin = array
     view._run = run
+    view._fast = run.fast_state(array)
     return view
 
 
@@ -307,6 +329,7 @@ class WorkgroupMemory:
         if self.run is not None and self.run.access_hooks:
             for v in self.vars:
                 v._run = self.run
+                v._fast = self.run.fast_state(v)
         if self.saved is None:
             for v in self.vars:
                 np.ndarray.fill(v, 0)

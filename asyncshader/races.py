@@ -194,7 +194,7 @@ def assert_race_free(result: Any) -> None:
 # workgroup than any given one, when such readers exist. A slot is one Python int:
 #   bits 0-31 invocation key, 32-51 phase, 52 atomic, 53 and up the source-site id
 # (the workgroup is key // invocations per unit); -1 is an empty slot.
-_W, _R1, _R2, _RX = range(4)
+# The slots of element e are shadow.slots[4e : 4e + 4] in the order W, R1, R2, RX.
 _KEY = 0xFFFFFFFF
 _PHASE_SHIFT, _PHASE = 32, 0xFFFFF
 _ATOMIC = 1 << 52
@@ -208,8 +208,39 @@ class _Shadow:
     __slots__ = ("slots", "value")
 
     def __init__(self, size: int) -> None:
-        self.slots = [[-1] * size for _ in range(4)]
+        self.slots = [-1] * (4 * size)
         self.value: list[Any] = [None] * size
+
+
+class MemoryState:
+    """What the detector keeps for one memory object: its name, address space, the phase
+    counters of that space, and its shadows (one per workgroup for workgroup memory). Memory
+    objects hold it as ``_fast`` so that a plain in-bounds element access calls ``check``
+    directly (the detector's fast path, see memory.py)."""
+
+    __slots__ = ("allowed", "check", "fixed", "item", "memory", "name", "per_unit", "phases",
+                 "plain", "shadows", "size", "space")
+
+    def __init__(self, memory: Any, name: str, space: str, allowed: bool, phases: dict,
+                 check: Any) -> None:
+        self.memory, self.size = memory, memory.size
+        #: the same memory as a plain ndarray: indexing it calls no Python code
+        self.plain = memory.view(np.ndarray)
+        self.item = self.plain.item  # an element by flat index, whatever the shape
+        self.name, self.space, self.allowed = name, space, allowed
+        self.per_unit = space == "workgroup"
+        self.phases = phases
+        self.shadows: dict[int, _Shadow] = {}
+        self.check = check
+        #: storage memory has one shadow for the whole dispatch
+        self.fixed = None if self.per_unit else self.shadow(0)
+
+    def shadow(self, unit: int) -> _Shadow:
+        key = unit if self.per_unit else -1
+        shadow = self.shadows.get(key)
+        if shadow is None:
+            shadow = self.shadows[key] = _Shadow(self.size)
+        return shadow
 
 
 class RaceDetector(Instrument):
@@ -222,22 +253,28 @@ class RaceDetector(Instrument):
         self.run = run
         self.allow = set(allow)
         self.findings: list[Finding] = []
+        self.scheduler: Any = None
+        self.n = 1  # invocations per unit
         self._seen: dict[tuple, Finding] = {}
-        self._shadows: dict[Any, _Shadow] = {}
-        self._names: dict[int, tuple[str, str]] = {}
-        self._phases: dict[tuple[int, str], int] = {}
+        self._states: dict[int, MemoryState] = {}
+        self._phases: dict[str, dict[int, int]] = {"workgroup": {}, "storage": {}}
         self._flat: dict[tuple, list] = {}
         self._sites: list[tuple[str, int]] = [("?", 0)]
         self._site_ids: dict[tuple[str, int], int] = {}
+        self._frame_sites: dict[int, tuple] = {}  # instruction -> (code, shifted site)
         self._package_code: dict[Any, bool] = {}
 
     # ---- events
+    def run_started(self, scheduler: Any) -> None:
+        self.scheduler = scheduler
+        self.n = self.run.unit_size
+
     def rendezvous_completed(self, group: Any, op: str, members: list) -> None:
         space = "workgroup" if op in _WORKGROUP_ORDERING else \
             "storage" if op in _STORAGE_ORDERING else None
         if space is not None:
-            key = (group.index, space)
-            self._phases[key] = self._phases.get(key, 0) + 1
+            phases = self._phases[space]
+            phases[group.index] = phases.get(group.index, 0) + 1
 
     def memory_access(self, inv: Any, memory: Any, index: Any, kind: str) -> None:
         self._access(inv, memory, index, kind == "store", False, kind, self._site())
@@ -249,8 +286,9 @@ class RaceDetector(Instrument):
 
     def unit_retired(self, unit: Any) -> None:
         """A workgroup ended: its workgroup memory can no longer race."""
-        for key in [k for k in self._shadows if isinstance(k, tuple) and k[1] == unit.index]:
-            del self._shadows[key]
+        for state in self._states.values():
+            if state.per_unit:
+                state.shadows.pop(unit.index, None)
 
     def out_of_bounds(self, inv: Any, memory: Any, index: Any, kind: str) -> None:
         name, _ = self.run.memory_name(memory)
@@ -279,48 +317,82 @@ class RaceDetector(Instrument):
         self.findings.append(finding)
 
     # ---- the check
+    def state_of(self, memory: Any) -> MemoryState:
+        """The detector's state for ``memory`` (made on first use)."""
+        state = self._states.get(id(memory))
+        if state is None:
+            name, space = self.run.memory_name(memory)
+            state = self._states[id(memory)] = MemoryState(
+                memory, name, space, name in self.allow, self._phases[space], self.check)
+        return state
+
     def _access(self, inv: Any, memory: Any, index: Any, write: bool, atomic: bool,
                 op: str, site: int) -> None:
         if inv is None:
             return
-        name, space = self._names.get(id(memory)) or self._name(memory)
-        if name in self.allow:
+        state = self.state_of(memory)
+        if state.allowed:
             return
-        key = inv.key
-        n = self.run.unit_size
-        wg = key // n
-        sk = (id(memory), wg) if space == "workgroup" else id(memory)
-        shadow = self._shadows.get(sk)
-        if shadow is None:
-            shadow = self._shadows[sk] = _Shadow(memory.size)
-        phase = self._phases.get((wg, space), 0)
-        rec = key | (phase << _PHASE_SHIFT) | (_ATOMIC if atomic else 0) | (site << _SITE_SHIFT)
-        w, r1, r2, rx = shadow.slots
         if memory.ndim == 1 and (index.__class__ is int or isinstance(index, np.integer)):
             flats: Any = (int(index),)
         else:
             flats = self._flat_indices(memory, index)
         for flat in flats:
-            prev = w[flat]
-            if prev >= 0 and self._conflicts(prev, key, wg, n, phase, atomic):
-                self._report("write-write" if write else "read-write", shadow, prev, flat,
-                             memory, name, space, (prev & _KEY) // n == wg, site, str(inv), op)
-            elif write:
-                for prev in (r1[flat], r2[flat], rx[flat]):
-                    if prev >= 0 and self._conflicts(prev, key, wg, n, phase, atomic):
-                        self._report("read-write", shadow, prev, flat, memory, name, space,
-                                     (prev & _KEY) // n == wg, site, str(inv), op)
-                        break
-            if write:
-                w[flat] = rec
-                shadow.value[flat] = np.ndarray.item(memory, flat)
+            self.check(state, flat, write, site, inv, atomic, op)
+
+    def check(self, state: MemoryState, flat: int, write: bool, where: Any, inv: Any = None,
+              atomic: bool = False, op: str | None = None) -> None:
+        """Checks one access to element ``flat`` against the shadow and records it. ``where``
+        is a site id or the accessing frame; ``inv`` defaults to the running invocation. The
+        hot path of the detector: memory.py calls it directly for plain element accesses of
+        memory whose races are not allowed (the caller checks ``state.allowed``)."""
+        if inv is None:
+            inv = self.scheduler.current
+            if inv is None:
+                return
+        if where.__class__ is int:
+            site = where << _SITE_SHIFT
+        else:  # code objects hash by value (slow): look up by instruction, then compare code
+            cached = self._frame_sites.get(where.f_lasti)
+            if cached is not None and cached[0] is where.f_code:
+                site = cached[1]
             else:
-                old = r1[flat]
-                if old >= 0 and old & _KEY != key:
-                    r2[flat] = old
-                    if (old & _KEY) // n != wg:
-                        rx[flat] = old
-                r1[flat] = rec
+                site = self._site_of(where) << _SITE_SHIFT
+        key = inv.key
+        n = self.n
+        wg = key // n
+        shadow = state.fixed or state.shadows.get(wg) or state.shadow(wg)
+        phase = state.phases.get(wg, 0)
+        slots = shadow.slots
+        rec = key | (phase << _PHASE_SHIFT) | site
+        if atomic:
+            rec |= _ATOMIC
+        # a recorded access conflicts when it is another invocation's, not both atomic, and
+        # from another workgroup or the same phase (_conflicts, inlined: this runs per access)
+        b = flat << 2
+        prev = slots[b]
+        k = prev & _KEY
+        if prev >= 0 and k != key and not (atomic and prev & _ATOMIC) and (
+                k // n != wg or (prev >> _PHASE_SHIFT) & _PHASE == phase):
+            self._report("write-write" if write else "read-write", shadow, prev, flat, state,
+                         k // n == wg, rec, inv, op, write)
+        elif write:
+            for prev in slots[b + 1:b + 4]:
+                if prev >= 0 and prev & _KEY != key and self._conflicts(prev, key, wg, n, phase,
+                                                                      atomic):
+                    self._report("read-write", shadow, prev, flat, state,
+                                 (prev & _KEY) // n == wg, rec, inv, op, write)
+                    break
+        if write:
+            slots[b] = rec
+            shadow.value[flat] = state.item(flat)
+        else:
+            old = slots[b + 1]
+            if old >= 0 and old & _KEY != key:
+                slots[b + 2] = old
+                if (old & _KEY) // n != wg:
+                    slots[b + 3] = old
+            slots[b + 1] = rec
 
     @staticmethod
     def _conflicts(prev: int, key: int, wg: int, n: int, phase: int, atomic: bool) -> bool:
@@ -331,30 +403,29 @@ class RaceDetector(Instrument):
             return False
         return k // n != wg or (prev >> _PHASE_SHIFT) & _PHASE == phase
 
-    def _name(self, memory: Any) -> tuple[str, str]:
-        named = self._names[id(memory)] = self.run.memory_name(memory)
-        return named
-
-    def _report(self, race: str, shadow: _Shadow, prev: int, flat: int, memory: Any, name: str,
-                space: str, same_wg: bool, site: int, inv: str, op: str) -> None:
-        prev_site = prev >> _SITE_SHIFT
-        key = (race, name, prev_site, site)
+    def _report(self, race: str, shadow: _Shadow, prev: int, flat: int, state: MemoryState,
+                same_wg: bool, rec: int, inv: Any, op: str | None, write: bool) -> None:
+        prev_site, site = prev >> _SITE_SHIFT, rec >> _SITE_SHIFT
+        key = (race, state.name, prev_site, site)
+        memory = state.memory
         seen = self._seen.get(key)
         if seen is not None:
             seen.note(_unflatten(memory, flat))
             return
-        is_write = race == "write-write" or (shadow.slots[_W][flat] == prev)
+        is_write = race == "write-write" or (shadow.slots[4 * flat] == prev)
         prev_op = "store" if is_write else "load"
         if prev & _ATOMIC:
             prev_op = "atomic " + prev_op
+        op = op or ("store" if write else "load")
         a, b = self._sites[prev_site], self._sites[site]
         same_value = race == "write-write" and shadow.value[flat] == np.ndarray.item(memory,
                                                                                      flat)
         finding = DataRace(
-            race=race, memory=name, address_space=space, index=_unflatten(memory, flat),
+            race=race, memory=state.name, address_space=state.space,
+            index=_unflatten(memory, flat),
             first=_access_at(self.run.describe_key(prev & _KEY), prev_op, a),
-            second=_access_at(inv, op, b), same_workgroup=same_wg,
-            hint=_hint(space, same_wg, a, b, bool(prev & _ATOMIC) or "atomic" in op,
+            second=_access_at(str(inv), op, b), same_workgroup=same_wg,
+            hint=_hint(state.space, same_wg, a, b, bool(prev & _ATOMIC) or "atomic" in op,
                        self.run.config.get("stage") == "fragment", race),
             same_value=bool(same_value))
         finding.elements.append(finding.index)
@@ -363,7 +434,12 @@ class RaceDetector(Instrument):
 
     def _site(self) -> int:
         """The user's source line running now (outside this package), as a small int."""
-        f = sys._getframe(2)
+        return self._site_of(sys._getframe(2))
+
+    def _site_of(self, f: Any) -> int:
+        """The site of frame ``f``, or of the first frame outside this package above it; cached
+        by (code, instruction) when ``f`` itself is the user's."""
+        start = f
         package = self._package_code
         while f is not None:
             code = f.f_code
@@ -373,7 +449,10 @@ class RaceDetector(Instrument):
             if not inside:
                 break
             f = f.f_back
-        return self._intern((f.f_code.co_filename, f.f_lineno) if f is not None else ("?", 0))
+        site = self._intern((f.f_code.co_filename, f.f_lineno) if f is not None else ("?", 0))
+        if f is start:
+            self._frame_sites[f.f_lasti] = (f.f_code, site << _SITE_SHIFT)
+        return site
 
     def _intern(self, where: tuple[str, int]) -> int:
         site = self._site_ids.get(where)
@@ -449,6 +528,17 @@ class SanitizedRun:
             instruments.append(self.detector)
             if not any(getattr(i, "wants_memory_access", False) for i in instruments[:-1]):
                 self.memory_access = self._detector_access  # type: ignore[method-assign]
+                self._fast_checks = True
+
+    _fast_checks = False
+
+    def fast_state(self, memory: Any) -> MemoryState | None:
+        """The detector's state for a 1-D memory object when plain element accesses may call
+        the detector directly (it is the only instrument watching memory); else None."""
+        if not self._fast_checks or memory.ndim != 1:
+            return None
+        state = self.detector.state_of(memory)  # type: ignore[union-attr]
+        return None if state.allowed else state
 
     def _detector_access(self, memory: Any, index: Any, kind: str) -> None:
         """memory_access when the race detector is the only instrument that wants it."""

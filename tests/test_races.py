@@ -321,3 +321,53 @@ def test_a_folded_finding_names_the_elements_it_covers():
     (oob,) = r.findings
     assert oob.count == 6 and oob.elements == [8, 9, 10, 11, 12, 13]
     assert "(6 times, at [8], [9], [10], [11], [12], [13])" in oob.render()
+
+
+class CountAccesses(ash.Instrument):
+    """Another instrument that watches memory: with it, every access takes the general path."""
+
+    wants_memory_access = True
+
+    def __init__(self):
+        self.seen = 0
+
+    def memory_access(self, inv, memory, index, kind):
+        self.seen += 1
+
+
+FAST_AND_GENERAL = [
+    (reduce_missing_barrier, 1, lambda: dict(inp=np.ones(8, np.float32),
+                                             out=np.zeros(1, np.float32))),
+    (matmul_missing_barrier, 1, lambda: dict(a=np.ones(8, np.float32), b=np.ones(8, np.float32),
+                                             c=np.zeros(4, np.float32))),
+    (same_slot_from_every_workgroup, 3, lambda: dict(out=np.zeros(1, np.uint32))),
+    (flag_handoff, 2, lambda: dict(data=np.zeros(1, np.uint32), flag=np.zeros(1, np.uint32),
+                                   out=np.zeros(1, np.uint32))),
+    (everyone_writes_one, 1, lambda: dict(flag=np.zeros(1, np.uint32))),
+]
+
+
+@pytest.mark.parametrize("kernel,groups,bindings", FAST_AND_GENERAL,
+                         ids=[k.fn.__name__ for k, _, _ in FAST_AND_GENERAL])
+def test_the_detectors_fast_path_finds_exactly_what_the_general_path_finds(kernel, groups,
+                                                                           bindings):
+    # alone, the detector checks plain element accesses directly from memory.py; next to
+    # another memory-watching instrument every access goes through the instrument hooks
+    fast = ash.run(kernel, groups, sanitize="report", **bindings())
+    counter = CountAccesses()
+    general = ash.run(kernel, groups, sanitize="report", instruments=[counter], **bindings())
+    assert counter.seen > 0
+    assert fast.findings, "each of these kernels races"
+    assert ash.render_findings(fast.findings) == ash.render_findings(general.findings)
+    assert [f.count for f in fast.findings] == [f.count for f in general.findings]
+
+
+def test_the_fast_path_sees_fragment_storage_too():
+    out, hits = np.zeros(8, np.uint32), np.zeros(2, np.uint32)
+    fast = ash.run_fragments(fragments_share_a_slot, 4, 2, out=out, hits=hits,
+                             sanitize="report")
+    general = ash.run_fragments(fragments_share_a_slot, 4, 2, out=np.zeros(8, np.uint32),
+                                hits=np.zeros(2, np.uint32), sanitize="report",
+                                instruments=[CountAccesses()])
+    assert races(fast) and ash.render_findings(fast.findings) == ash.render_findings(
+        general.findings)
