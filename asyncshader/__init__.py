@@ -73,6 +73,7 @@ from .quads import quad_broadcast, quad_swap_diagonal, quad_swap_x, quad_swap_y
 from .races import (
     DataRace,
     DataRaceError,
+    DataRaceWarning,
     Finding,
     HelperSideEffect,
     OutOfBounds,
@@ -122,6 +123,7 @@ __all__ = [
     "Counters",
     "DataRace",
     "DataRaceError",
+    "DataRaceWarning",
     "DeadlockError",
     "DerivativeUniformityError",
     "DeterminismError",

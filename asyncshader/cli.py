@@ -12,6 +12,7 @@ import argparse
 import importlib.util
 import os
 import sys
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -127,7 +128,7 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
 
     kernel, setup, check, path, name = load_target(args.target)
     rec = Recorded(_strategy(args))
-    result, outcome, failure, _ = _run_checked(kernel, setup, check, rec, [])
+    result, outcome, failure, _ = _run_checked(kernel, setup, check, rec, [], "report")
     trace = result.trace if result is not None else rec.trace()
     if trace is not None:
         trace.origin = {"file": path, "kernel": name}
@@ -137,6 +138,11 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
         c = result.counters
         out(f"{c.invocations} invocations, {c.steps} steps, {c.decisions} decisions, "
             f"outcome {outcome}")
+        if result.findings:
+            from .races import render_findings
+
+            out(f"race detector: {len(result.findings)} finding(s), whatever the schedule:")
+            out(textwrap.indent(render_findings(result.findings), "  "))
     if trace is not None and args.trace:
         if args.trace.endswith(".json"):
             trace.save(args.trace)

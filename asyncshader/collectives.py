@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .errors import BarrierDivergenceError, DivergenceError
-from .memory import WorkgroupAtomic, WorkgroupVar, _read_whole, resolve_ptr
+from .memory import WorkgroupAtomic, WorkgroupVar, _read_whole, read_unreported, resolve_ptr
 from .traps import Rendezvous, suspend, trap_function
 
 WORKGROUP = "workgroup"  # the scope of workgroup collectives
@@ -68,8 +68,8 @@ def _uniform_load(values: list, group: Any) -> list:
         value = np.ndarray.__getitem__(memory, index)
     elif isinstance(index, tuple) and index == ():
         value = _read_whole(memory)
-    else:
-        value = memory[index]
+    else:  # barrier, load, barrier: the load cannot race, so it is not reported
+        value = read_unreported(memory, index)
     if isinstance(value, np.ndarray):
         return [np.array(value) for _ in values]  # each invocation gets its own copy
     return [value] * len(values)

@@ -26,6 +26,14 @@ if TYPE_CHECKING:
     from .scheduler import Group, Invocation
 
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+#: files inside the package that hold shaders (user code as far as positions are concerned)
+_BUNDLED_SHADERS = frozenset({_PKG_DIR + "demo.py"})
+
+
+def internal(filename: str) -> bool:
+    """Whether ``filename`` is asyncshader's own machinery (not a shader it bundles): frames
+    there are skipped when looking for the user's line."""
+    return filename.startswith(_PKG_DIR) and filename not in _BUNDLED_SHADERS
 _LIBRARY_DIRS = tuple({p + os.sep for k, p in sysconfig.get_paths().items()
                        if k in ("stdlib", "platstdlib", "purelib", "platlib")} | {_PKG_DIR})
 
@@ -125,7 +133,7 @@ class Diagnostics:
         tb = exc.__traceback__
         while tb is not None and not suspended:  # the innermost frame in user code
             fname = tb.tb_frame.f_code.co_filename
-            if not fname.startswith(_PKG_DIR):
+            if not internal(fname):
                 name, line = fname, tb.tb_lineno
                 text = linecache.getline(name, line).strip()
             tb = tb.tb_next

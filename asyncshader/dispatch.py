@@ -17,6 +17,7 @@ from typing import Any
 import anyio
 import numpy as np
 
+from .diagnostics import internal
 from .errors import DispatchError, ReplayMismatchError
 from .schedule import Replay, Strategy, Trace
 from .scheduler import Scheduler
@@ -99,11 +100,11 @@ class TraceSourceWarning(UserWarning):
     """A trace is replayed against a kernel whose source changed since it was recorded."""
 
 
-def _user_stacklevel() -> int:
-    """The warnings stacklevel of the first caller outside this package."""
-    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that makes a warning (issued by this function's caller) point at the
+    first caller outside asyncshader's machinery."""
     level, frame = 2, sys._getframe(2)
-    while frame is not None and frame.f_code.co_filename.startswith(package):
+    while frame is not None and internal(frame.f_code.co_filename):
         frame, level = frame.f_back, level + 1
     return level
 
@@ -129,7 +130,7 @@ def check_replay(strategy: Strategy, identity: dict[str, str], config: dict[str,
             f"replaying a trace of {identity['name']} recorded from other source code "
             f"({trace.kernel.get('source_hash')} then, {identity['source_hash']} now): its "
             "decisions are followed while they fit, and the first one that does not is an "
-            "error"), stacklevel=_user_stacklevel())
+            "error"), stacklevel=user_stacklevel())
 
 
 def make_trace(sched: Scheduler, identity: dict, config: dict, strategy: Strategy) -> Trace:

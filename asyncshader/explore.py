@@ -497,14 +497,20 @@ class ExploreReport:
 
 # --------------------------------------------------------------------------------- running
 def dispatch_once(kernel: Any, bindings: dict[str, Any], schedule: Any,
-                  instruments: list | tuple = ()) -> Any:
+                  instruments: list | tuple = (), sanitize: str = "off") -> Any:
     """One synchronous dispatch of a compute kernel or fragment shader with ``bindings`` (what
     ``setup()`` returned: resources plus dispatch options such as ``workgroups``, or ``width``
-    and ``height`` for a fragment shader)."""
+    and ``height`` for a fragment shader).
+
+    The race detector is off here unless ``setup()`` returns ``sanitize=``: its verdict does
+    not depend on the schedule, so exploring schedules with it on would pay for it on every
+    run to learn nothing new; one ordinary dispatch (where it is on by default) finds the
+    races."""
     from .compute import run
     from .fragment import run_fragments
 
     kw = dict(bindings)
+    kw.setdefault("sanitize", sanitize)
     if getattr(kernel, "stage", None) == "fragment":
         try:
             width, height = kw.pop("width"), kw.pop("height")
@@ -536,10 +542,11 @@ _KERNEL_ERRORS = (ShaderError, DivergenceError, StepLimitError, ForeignAwaitErro
 
 
 def _run_checked(kernel: Any, setup: Callable, check: Callable | None, schedule: Strategy,
-                 instruments: list) -> tuple[Any, str, str | None, BaseException | None]:
+                 instruments: list, sanitize: str = "off"
+                 ) -> tuple[Any, str, str | None, BaseException | None]:
     """(result or None, outcome, failure text or None, exception)."""
     try:
-        result = dispatch_once(kernel, setup(), schedule, instruments)
+        result = dispatch_once(kernel, setup(), schedule, instruments, sanitize)
     except _SleepBlocked:
         raise
     except ReplayMismatchError:

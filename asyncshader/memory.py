@@ -142,6 +142,13 @@ class _Traced:
                 run.memory_access(memory, _reported(self, index), "load")
         return value
 
+    def __iter__(self) -> Any:
+        # numpy would iterate through __getitem__ until IndexError, which robust access never
+        # raises: iterate over the valid indices instead (each element a reported load)
+        if not self.ndim:  # type: ignore[attr-defined]
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(len(self)))  # type: ignore[arg-type]
+
     def __setitem__(self, index: Any, value: Any) -> None:
         fast = self._fast  # type: ignore[attr-defined]
         if fast is not None and index.__class__ in _INT_INDEX:
@@ -198,6 +205,19 @@ def _zero_element(memory: Any) -> Any:
 _TRACED = {cls: type(f"Traced{cls.__name__}", (_Traced, cls), {"__module__": __name__})
            for cls in (WorkgroupVar, WorkgroupVecArray)}
 _UNTRACED = {traced: cls for cls, traced in _TRACED.items()}
+
+
+def read_unreported(memory: Any, index: Any) -> Any:
+    """``memory[index]`` without reporting the load to the instruments, for a load that no
+    access can race with (``workgroup_uniform_load``'s sits between two barriers, while every
+    invocation of the workgroup waits). Out-of-bounds indices still follow robust access."""
+    plain = _UNTRACED.get(type(memory))
+    if plain is None:
+        return memory[index]
+    if memory._run is not None and not in_bounds(memory, index):
+        memory._run.out_of_bounds(memory, index, "load")
+        return _zero_element(memory)
+    return plain.__getitem__(memory, index)
 
 
 def trace_vars(variables: list[WorkgroupVar], on: bool) -> None:

@@ -180,7 +180,7 @@ def pytest_runtest_call(item: Any) -> Any:
         __tracebackhide__ = True
         provider = _Provider(make)
         token = DEFAULT_SCHEDULE.set(provider)
-        sanitizing = DEFAULT_SANITIZE.set("report" if check_races else None)
+        sanitizing = DEFAULT_SANITIZE.set("report" if check_races else "off")
         try:
             yield
             found = errors_of(provider.findings()) if check_races else []

@@ -21,20 +21,20 @@ from __future__ import annotations
 
 import json
 import linecache
-import os
 import sys
+import warnings
 from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .diagnostics import _short, position_of
+from .diagnostics import _short, internal, position_of
+from .dispatch import user_stacklevel
 from .errors import AsyncShaderError
 from .instruments import Instrument
 from .memory import FlatIndex
 
-_PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _WORKGROUP_ORDERING = frozenset({"workgroup_barrier", "workgroup_uniform_load"})
 _STORAGE_ORDERING = frozenset({"storage_barrier"})
 
@@ -46,6 +46,13 @@ class DataRaceError(AsyncShaderError):
     def __init__(self, message: str, findings: list) -> None:
         super().__init__(message)
         self.findings = findings
+
+
+class DataRaceWarning(UserWarning):
+    """A dispatch that did not choose ``sanitize=`` (so ran with the default, ``"report"``)
+    found data races or out-of-bounds accesses. The message is the rendered findings; they are
+    also in ``result.findings``. Passing ``sanitize=`` explicitly (``"report"`` to read the
+    findings yourself, ``"error"`` to raise, ``"off"``) makes the dispatch quiet."""
 
 
 @dataclass
@@ -258,7 +265,7 @@ class RaceDetector(Instrument):
         self._seen: dict[tuple, Finding] = {}
         self._states: dict[int, MemoryState] = {}
         self._phases: dict[str, dict[int, int]] = {"workgroup": {}, "storage": {}}
-        self._flat: dict[tuple, list] = {}
+        self._flat: dict[tuple, np.ndarray] = {}  # shape -> flat positions
         self._sites: list[tuple[str, int]] = [("?", 0)]
         self._site_ids: dict[tuple[str, int], int] = {}
         self._frame_sites: dict[int, tuple] = {}  # instruction -> (code, shifted site)
@@ -406,7 +413,9 @@ class RaceDetector(Instrument):
     def _report(self, race: str, shadow: _Shadow, prev: int, flat: int, state: MemoryState,
                 same_wg: bool, rec: int, inv: Any, op: str | None, write: bool) -> None:
         prev_site, site = prev >> _SITE_SHIFT, rec >> _SITE_SHIFT
-        key = (race, state.name, prev_site, site)
+        # one finding per pair of lines, whichever of the two ran first: the same race folds
+        # into one finding under every schedule
+        key = (race, state.name, min(prev_site, site), max(prev_site, site))
         memory = state.memory
         seen = self._seen.get(key)
         if seen is not None:
@@ -445,7 +454,7 @@ class RaceDetector(Instrument):
             code = f.f_code
             inside = package.get(code)
             if inside is None:
-                inside = package[code] = code.co_filename.startswith(_PKG_DIR)
+                inside = package[code] = internal(code.co_filename)
             if not inside:
                 break
             f = f.f_back
@@ -462,27 +471,32 @@ class RaceDetector(Instrument):
         return site
 
     def _flat_indices(self, memory: Any, index: Any) -> Any:
+        """The flat positions ``memory[index]`` covers: arithmetic for integer indices (a
+        row of a 2-D buffer is a range), numpy for slices and fancy indices."""
         if isinstance(index, FlatIndex):
             return index.flat.tolist()
         shape = memory.shape
-        if isinstance(index, (int, np.integer)) and len(shape) == 1:
-            return (int(index),)
-        try:
-            key = (shape, index)
-            flat = self._flat.get(key)
-        except TypeError:  # an unhashable index (a list, an array)
-            key, flat = None, None
-        if flat is None:
-            flat = np.arange(int(np.prod(shape))).reshape(shape)[index].ravel().tolist()
-            if key is not None:
-                self._flat[key] = flat
-        return flat
+        ints = (index,) if isinstance(index, (int, np.integer)) else index
+        if isinstance(ints, tuple) and len(ints) <= len(shape) and all(
+                isinstance(i, (int, np.integer)) for i in ints):
+            start = 0
+            for i, n in zip(ints, shape):
+                start = start * n + int(i)
+            block = 1
+            for n in shape[len(ints):]:
+                block *= n
+            return range(start * block, (start + 1) * block)
+        positions = self._flat.get(shape)
+        if positions is None:
+            positions = self._flat[shape] = np.arange(memory.size).reshape(shape)
+        return np.ravel(positions[index]).tolist()
 
 
 SANITIZE_MODES = ("report", "error", "off")
 
-#: what ``sanitize=None`` (the dispatch default) means: "off" unless this says otherwise (the
-#: pytest plugin sets "report" inside @pytest.mark.schedules tests)
+#: what ``sanitize=None`` (the dispatch default) means: "report" (with a DataRaceWarning when
+#: something is found) unless this says otherwise (the pytest plugin sets "report" inside
+#: @pytest.mark.schedules tests, where findings fail the test instead)
 DEFAULT_SANITIZE: ContextVar[str | None] = ContextVar("asyncshader_default_sanitize",
                                                       default=None)
 
@@ -501,6 +515,7 @@ class SanitizedRun:
 
     detector: RaceDetector | None = None
     sanitize = "off"
+    warn_findings = False  # the default applied: say so when something is found
     scheduler: Any
     access_hooks: list
     unit_size: int  # invocations per unit: an invocation's unit is key // unit_size
@@ -515,7 +530,9 @@ class SanitizedRun:
     def setup_sanitizer(self, sanitize: str | None, allow_races: Any,
                         storage: dict[str, Any], instruments: list) -> None:
         if sanitize is None:
-            sanitize = DEFAULT_SANITIZE.get() or "off"
+            sanitize = DEFAULT_SANITIZE.get()
+            if sanitize is None:
+                sanitize, self.warn_findings = "report", True
         if sanitize not in SANITIZE_MODES:
             raise ValueError(f"sanitize= takes 'report' (findings in result.findings), 'error' "
                              f"(raise DataRaceError) or 'off', not {sanitize!r}")
@@ -572,6 +589,12 @@ class SanitizedRun:
         found = list(self.detector.findings) if self.detector is not None else []
         if errors_of(found) and self.sanitize == "error":
             raise DataRaceError(render_findings(found), found)
+        if errors_of(found) and self.warn_findings:
+            warnings.warn(DataRaceWarning(
+                render_findings(errors_of(found)) + "\n(asyncshader's race detector is on by "
+                "default: the findings are in result.findings. Pass sanitize='error' to raise, "
+                "allow_races=[name] for an intentional race, or sanitize='off'.)"),
+                stacklevel=user_stacklevel())
         return found
 
 

@@ -72,10 +72,15 @@ def main(out=print):
     shrunk = ash.shrink(lost_update, setup, found["random"].failures[0].trace, check)
     out(f"shrunk the Random failure: {shrunk.before} -> {shrunk.after}")
     out(f"replay: {shrunk.trace.to_string()}")
-    replayed = ash.run(lost_update, **setup(), schedule=failing)
+    # explore() runs with the race detector off (its verdict does not depend on the schedule);
+    # one dispatch with it on names the racy lines whatever the interleaving
+    replayed = ash.run(lost_update, **setup(), schedule=failing, sanitize="report")
     total = replayed["total"]
     out(f"replaying the Exhaustive failure: total = {total.tolist()} (lost update: "
         f"{'yes' if int(total[0]) + int(total[1]) != N else 'NO - DIFFERENT'})")
+    for f in replayed.findings:
+        out(f"race detector: {f.race} on {f.memory}[{f.index}], lines "
+            f"{sorted({f.first.line, f.second.line})}")
     return found
 
 

@@ -41,7 +41,7 @@ def test_exhaustive_finds_the_lost_update_needing_two_preemptions_and_covers_the
     assert two_.complete and len(two_.failures) == 2  # A or B is the one preempted first
     for f in two_.failures:
         assert "lost update" in f.error
-        replayed = ash.run(lu.lost_update, **lu.setup(), schedule=f.trace_string)
+        replayed = ash.run(lu.lost_update, **lu.setup(), sanitize="off", schedule=f.trace_string)
         with pytest.raises(AssertionError):
             lu.check(replayed)
     # partial-order reduction: fewer runs than the plain bounded search, same outcomes

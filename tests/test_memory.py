@@ -180,8 +180,10 @@ def test_without_such_an_instrument_storage_is_the_callers_array_itself():
         seen.append(buf)
 
     buf = np.zeros(1, np.uint32)
-    ash.run(identity, buf=buf)
+    ash.run(identity, buf=buf, sanitize="off")  # the race detector watches memory too
     assert seen[0] is buf
+    ash.run(identity, buf=buf)  # the default: the detector is on
+    assert seen[1] is not buf and np.shares_memory(seen[1], buf)
 
 
 def test_instrumented_storage_behaves_like_the_array_itself():

@@ -260,8 +260,8 @@ def test_sanitize_error_raises_with_the_rendered_findings_and_off_finds_nothing(
         ash.run(everyone_writes_one, flag=np.zeros(1, np.uint32), sanitize="error")
     assert "Write-write data race on storage memory flag[0]" in str(info.value)
     assert len(info.value.findings) == 1
-    r = ash.run(everyone_writes_one, flag=np.zeros(1, np.uint32))
-    assert r.findings == []  # the default is off
+    r = ash.run(everyone_writes_one, flag=np.zeros(1, np.uint32), sanitize="off")
+    assert r.findings == []
     with pytest.raises(ValueError, match="sanitize= takes"):
         ash.run(everyone_writes_one, flag=np.zeros(1, np.uint32), sanitize="loud")
 
@@ -371,3 +371,71 @@ def test_the_fast_path_sees_fragment_storage_too():
                                 instruments=[CountAccesses()])
     assert races(fast) and ash.render_findings(fast.findings) == ash.render_findings(
         general.findings)
+
+
+def test_the_default_reports_and_warns_so_a_race_is_never_silent(recwarn):
+    r = ash.run(everyone_writes_one, flag=np.zeros(1, np.uint32))  # no sanitize=
+    (race,) = races(r)
+    assert race.race == "write-write" and race.count == 3
+    (w,) = [w for w in recwarn if w.category is ash.DataRaceWarning]
+    assert str(w.message).startswith("Write-write data race on storage memory flag[0]")
+    assert "sanitize='off'" in str(w.message)
+    assert w.filename == __file__  # points at the dispatch in the user's code
+    recwarn.clear()
+    ash.run(everyone_writes_one, flag=np.zeros(1, np.uint32), sanitize="report")
+    ash.run(reduce_correct, inp=np.ones(8, np.float32), out=np.zeros(1, np.float32))
+    assert not [w for w in recwarn if w.category is ash.DataRaceWarning], \
+        "explicit 'report' is read by the caller; a clean run has nothing to say"
+
+
+def test_the_same_race_folds_into_one_finding_whichever_access_ran_first():
+    @ash.compute(workgroup_size=4)
+    async def read_then_write(buf: ash.Storage):
+        seen = buf[0]  # line A
+        await ash.atomic_add(ash.ptr(buf, 1), 1)  # a scheduling point between the two
+        buf[0] = seen + 1  # line B
+
+    verdicts = set()
+    for seed in range(6):
+        r = ash.run(read_then_write, buf=np.zeros(2, np.uint32), schedule=ash.Random(seed),
+                    sanitize="report")
+        # (the count, how many racy accesses the run saw, may differ with the order)
+        verdicts.add(tuple((f.race, tuple(sorted({f.first.line, f.second.line})))
+                           for f in r.findings))
+    assert len(verdicts) == 1, verdicts
+    (found,) = verdicts
+    assert [(race, len(lines)) for race, lines in found] == [("read-write", 2),
+                                                            ("write-write", 1)]
+
+
+@ash.compute(workgroup_size=2)
+async def unpacks_rows(pairs: ash.Storage, out: ash.Storage, *, local_invocation_index: u32):
+    a, b = pairs[local_invocation_index]  # iterating a row: two loads
+    out[local_invocation_index] = a + b
+
+
+def test_rows_of_a_watched_buffer_can_be_unpacked():
+    # numpy iterates a subclass through __getitem__ until IndexError, which WGSL's robust
+    # access never raises: iteration must stop at the row's end
+    out = np.zeros(2, np.uint32)
+    r = ash.run(unpacks_rows, pairs=np.array([[1, 2], [3, 4]], np.uint32), out=out,
+                sanitize="report")
+    assert out.tolist() == [3, 7] and r.findings == []
+
+
+table = ash.workgroup(ash.array(u32, 4))
+
+
+@ash.compute(workgroup_size=4)
+async def uniform_load_of_an_element(out: ash.Storage, *, local_invocation_index: u32):
+    table[local_invocation_index] = local_invocation_index * 10
+    out[local_invocation_index] = await ash.workgroup_uniform_load(ash.ptr(table, 2))
+    table[local_invocation_index] = 0  # after the load's closing barrier: ordered
+
+
+def test_workgroup_uniform_load_of_an_element_is_ordered_before_and_after():
+    # WGSL: workgroupUniformLoad is barrier, load, barrier; its load races with nothing
+    out = np.zeros(4, np.uint32)
+    r = ash.run(uniform_load_of_an_element, out=out, sanitize="report", schedule=ash.Random(1))
+    ash.assert_race_free(r)
+    assert out.tolist() == [20] * 4

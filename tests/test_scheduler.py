@@ -234,7 +234,7 @@ class LiveCounter(ash.Instrument):
 @ash.compute(workgroup_size=4)
 async def tiny(out: ash.Storage, *, workgroup_id):
     await workgroup_barrier()
-    out[workgroup_id.x] += 1
+    await ash.atomic_add(ash.ptr(out, workgroup_id.x), 1)
 
 
 @pytest.mark.parametrize("limit", [1, 2, 5])

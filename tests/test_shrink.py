@@ -20,13 +20,13 @@ def test_shrinking_a_random_failure_reduces_preemptions_and_still_fails_on_repla
     assert s.after.preemptions == 2  # the bug needs exactly two
     assert s.after.context_switches < s.before.context_switches
     assert s.failure == "check"
-    replayed = ash.run(lu.lost_update, **lu.setup(), schedule=s.trace.to_string())
+    replayed = ash.run(lu.lost_update, **lu.setup(), sanitize="off", schedule=s.trace.to_string())
     with pytest.raises(AssertionError, match="lost update"):
         lu.check(replayed)
     assert "->" in s.summary()
 
 
 def test_shrinking_a_passing_trace_is_refused():
-    passing = ash.run(lu.lost_update, **lu.setup()).trace
+    passing = ash.run(lu.lost_update, **lu.setup(), sanitize="off").trace
     with pytest.raises(ValueError, match="does not fail"):
         ash.shrink(lu.lost_update, lu.setup, passing, lu.check)
