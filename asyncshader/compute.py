@@ -404,11 +404,12 @@ def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedul
     (atomics) one invocation may pass, so that a spin loop that cannot finish is an error
     (:class:`~asyncshader.StepLimitError`), not a hang. ``derivatives`` (``"coarse"`` or
     ``"fine"``) is what the plain ``dpdx``/``dpdy``/``fwidth`` compute, for kernels with a
-    derivative layout. ``sanitize`` is ``"off"`` (the default for now, the fastest; inside
-    a ``@pytest.mark.schedules`` test, ``"report"``),
-    ``"report"`` (data races, out-of-bounds accesses and helper side effects become
-    ``result.findings``) or ``"error"`` (any finding raises :class:`~asyncshader.DataRaceError`);
-    ``allow_races`` names bindings or workgroup variables whose races are intentional. Returns a
+    derivative layout. ``sanitize`` runs the race detector: ``"report"`` (data races,
+    out-of-bounds accesses and helper side effects become ``result.findings``; the default,
+    which also issues a :class:`~asyncshader.DataRaceWarning` when it finds a race),
+    ``"error"`` (any finding raises :class:`~asyncshader.DataRaceError`) or ``"off"`` (the
+    fastest; out-of-bounds indices then raise IndexError as in numpy); ``allow_races`` names
+    bindings or workgroup variables whose races are intentional. Returns a
     :class:`~asyncshader.DispatchResult`.
     """
     job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings,

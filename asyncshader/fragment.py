@@ -511,7 +511,9 @@ def run_fragments(shader: FragmentShader, width: int, height: int, *, schedule: 
     outputs. ``derivatives`` (``"coarse"``, the default, or ``"fine"``) is what the plain
     ``dpdx``, ``dpdy`` and ``fwidth`` compute, the same for all three. ``position_z``,
     ``position_w`` (default 0 and 1) and ``front_facing`` (default True) set those builtins.
-    Other keywords are per-pixel inputs, storage buffers and uniforms."""
+    ``sanitize`` and ``allow_races`` work as for :func:`~asyncshader.run` (the race detector is
+    on by default: fragments writing one storage element race). Other keywords are per-pixel
+    inputs, storage buffers and uniforms."""
     job = _prepare(shader, width, height, schedule, derivatives, max_live_quads, instruments,
                    max_points_per_invocation, inputs)
     drive(job)

@@ -68,9 +68,12 @@ def main(argv=None):
     n = args.size
     variants = [
         ("bare 2x2-quad trampoline", lambda: run_bare(n)),
-        ("asyncshader InOrder", lambda: ash.run_fragments(shade, n, n).output),
-        ("asyncshader Random(seed=1)",
-         lambda: ash.run_fragments(shade, n, n, schedule=ash.Random(1)).output),
+        ("asyncshader InOrder, sanitize='off'",
+         lambda: ash.run_fragments(shade, n, n, sanitize="off").output),
+        ("asyncshader Random(seed=1), sanitize='off'",
+         lambda: ash.run_fragments(shade, n, n, schedule=ash.Random(1), sanitize="off").output),
+        ("asyncshader InOrder, default (detector on)",
+         lambda: ash.run_fragments(shade, n, n).output),
     ]
     best = [float("inf")] * len(variants)
     reference = None
@@ -84,9 +87,9 @@ def main(argv=None):
             np.testing.assert_array_equal(out, reference)
     base = n * n / best[0]
     print(f"{n}x{n} fragments, dpdx and dpdy in each, best of {args.repeat}")
-    print(f"{'variant':32s} {'fragments/s':>12s} {'vs bare':>8s}")
+    print(f"{'variant':44s} {'fragments/s':>12s} {'vs bare':>8s}")
     for (name, _), t in zip(variants, best):
-        print(f"{name:32s} {n * n / t:12,.0f} {n * n / t / base:8.2f}")
+        print(f"{name:44s} {n * n / t:12,.0f} {n * n / t / base:8.2f}")
 
 
 if __name__ == "__main__":

@@ -56,6 +56,24 @@ def _load(name: str, path: str):
     return module
 
 
+def oclgrind_rate(inp: np.ndarray, groups: int, repeat: int, races: bool = True,
+                  threads: int = 1) -> tuple[float | None, str]:
+    """(invocations/s of the OpenCL reduction under Oclgrind, note), best of ``repeat``; the
+    rate is None (and the note says why) when Oclgrind cannot be used here. Checks the sums
+    and that Oclgrind reported no race."""
+    harness = _load("oclgrind_harness", os.path.join(ROOT, "tests", "oclgrind", "harness.py"))
+    ok, why = harness.available()
+    if not ok:
+        return None, f"Oclgrind is not available: {why}"
+    expect = inp.reshape(groups, N).sum(axis=1, dtype=np.float64)
+    rep = harness.run_source(REDUCE256_CL, "reduce256", groups * N, N,
+                             [inp, np.zeros(groups, np.float32)], data_races=races,
+                             repeat=repeat, threads=threads, timeout=600)
+    assert not rep.races and not rep.errors, rep.stderr
+    assert np.allclose(rep.outputs[1], expect, rtol=1e-4), "wrong Oclgrind result"
+    return groups * N / rep.seconds, f"child process {rep.extra['wall']:.1f}s incl. build"
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--groups", type=int, default=32, help="workgroups of 256 (default 32)")
@@ -64,13 +82,7 @@ def main(argv=None):
                     help="Oclgrind worker threads (default 1, like asyncshader's one thread)")
     args = ap.parse_args(argv)
     g, repeat = args.groups, args.repeat
-    harness = _load("oclgrind_harness", os.path.join(ROOT, "tests", "oclgrind", "harness.py"))
     reduce_bench = _load("reduce_bench", os.path.join(ROOT, "benchmarks", "reduce.py"))
-    ok, why = harness.available()
-    if not ok:
-        print(f"Oclgrind is not available: {why}")
-        return 1
-
     inp = np.random.default_rng(1).random(g * N, dtype=np.float32)
     expect = inp.reshape(g, N).sum(axis=1, dtype=np.float64)
     invocations = g * N
@@ -78,13 +90,11 @@ def main(argv=None):
 
     for label, races in (("Oclgrind, race detector on", True),
                          ("Oclgrind, race detector off", False)):
-        rep = harness.run_source(REDUCE256_CL, "reduce256", g * N, N,
-                                 [inp, np.zeros(g, np.float32)], data_races=races,
-                                 repeat=repeat, threads=args.oclgrind_threads, timeout=600)
-        assert not rep.races and not rep.errors, rep.stderr
-        assert np.allclose(rep.outputs[1], expect, rtol=1e-4), "wrong Oclgrind result"
-        rows.append((label, invocations / rep.seconds,
-                     f"child process {rep.extra['wall']:.1f}s incl. build"))
+        rate, note = oclgrind_rate(inp, g, repeat, races, args.oclgrind_threads)
+        if rate is None:
+            print(note)
+            return 1
+        rows.append((label, rate, note))
 
     for label, sanitize in (("asyncshader, sanitize='report'", "report"),
                             ("asyncshader, sanitize='off'", "off")):

@@ -1,8 +1,11 @@
 """256-wide tree reduction (9 barriers per invocation): asyncshader against a bare trampoline.
 
 Both run in this process on the same input; the figures to compare are the ratios, not the
-absolute rates. The bare trampoline is the floor DESIGN.md sets: hand-written coroutines, plain
-Python lists for workgroup memory and plain ints for ids, driven by `coro.send` in a loop.
+absolute rates. When Oclgrind is installed (.ci/install-oclgrind), the same reduction as OpenCL C
+runs under Oclgrind with its race detector (benchmarks/oclgrind_reduce.py) as the last row and
+the column "vs Oclgrind+races" compares asyncshader's default run (race detector on) with it.
+The bare trampoline is the floor DESIGN.md sets: hand-written coroutines, plain Python lists
+for workgroup memory and plain ints for ids, driven by `coro.send` in a loop.
 A second bare variant uses the same value types as asyncshader (numpy float32 memory, u32 ids),
 to separate the scheduler's cost from the cost of WGSL-exact values.
 
@@ -131,6 +134,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--groups", type=int, default=256)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--no-oclgrind", action="store_true",
+                    help="skip the Oclgrind column (it runs when Oclgrind is installed)")
     args = ap.parse_args(argv)
     g = args.groups
     inp = np.random.default_rng(1).random(g * N, dtype=np.float32)
@@ -139,21 +144,38 @@ def main(argv=None):
         ("bare trampoline (lists, ints)", lambda out: run_bare_plain(inp, out, g)),
         ("bare trampoline (f32 memory, u32 ids)", lambda out: run_bare_typed(inp, out, g)),
         ("bare trampoline (f32, u32, random order)", lambda out: run_bare_random(inp, out, g)),
-        ("asyncshader InOrder", lambda out: ash.run(reduce256, g, inp=inp, out=out)),
-        ("asyncshader Random(seed=1)",
-         lambda out: ash.run(reduce256, g, inp=inp, out=out, schedule=ash.Random(1))),
-        ("asyncshader InOrder, race detector on",
-         lambda out: ash.run(reduce256, g, inp=inp, out=out, sanitize="report")),
+        ("asyncshader InOrder, sanitize='off'",
+         lambda out: ash.run(reduce256, g, inp=inp, out=out, sanitize="off")),
+        ("asyncshader Random(seed=1), sanitize='off'",
+         lambda out: ash.run(reduce256, g, inp=inp, out=out, schedule=ash.Random(1),
+                             sanitize="off")),
+        ("asyncshader InOrder, default (race detector on)",
+         lambda out: _race_free(ash.run(reduce256, g, inp=inp, out=out))),
     ]
     rows = interleaved(variants, g, expect, args.repeat)
+    if not args.no_oclgrind:
+        from oclgrind_reduce import oclgrind_rate  # (benchmarks/ is on sys.path as a script)
+
+        rate, note = oclgrind_rate(inp, g, args.repeat)
+        if rate is None:
+            print(f"({note}; no Oclgrind column)")
+        else:
+            rows.append(("Oclgrind 21.10, race detector on (OpenCL C)", rate))
     base = rows[0][1]
     typed = rows[1][1]
+    peer = rows[-1][1] if rows[-1][0].startswith("Oclgrind") else None
     print(f"256-wide tree reduction, {g} workgroups ({g * N:,} invocations), best of "
           f"{args.repeat}")
-    print(f"{'variant':44s} {'invocations/s':>14s} {'vs bare':>8s} {'vs typed bare':>14s}")
+    head = f"{'variant':48s} {'invocations/s':>14s} {'vs bare':>8s} {'vs typed bare':>14s}"
+    print(head + (f" {'vs Oclgrind+races':>18s}" if peer else ""))
     for name, rate in rows:
-        print(f"{name:44s} {rate:14,.0f} {rate / base:8.2f} {rate / typed:14.2f}")
+        line = f"{name:48s} {rate:14,.0f} {rate / base:8.2f} {rate / typed:14.2f}"
+        print(line + (f" {rate / peer:18.2f}" if peer else ""))
     return rows
+
+
+def _race_free(result):
+    assert not result.findings, ash.render_findings(result.findings)
 
 
 if __name__ == "__main__":

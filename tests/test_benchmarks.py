@@ -1,0 +1,22 @@
+"""The benchmark scripts still run and check their own results (tiny sizes; no timing here)."""
+
+import subprocess
+import sys
+
+import pytest
+from helpers import ROOT
+
+SMALL = {
+    "reduce.py": ["--groups", "2", "--repeat", "1", "--no-oclgrind"],
+    "fragments.py": ["--size", "8", "--repeat", "1"],
+    "memory.py": ["--groups", "2"],
+}
+
+
+@pytest.mark.parametrize("script", sorted(SMALL))
+def test_benchmark_runs_and_its_checks_pass(script):
+    proc = subprocess.run([sys.executable, f"benchmarks/{script}", *SMALL[script]], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "asyncshader" in proc.stdout or "sanitize=" in proc.stdout, proc.stdout
+    assert "Warning" not in proc.stderr, proc.stderr
