@@ -14,7 +14,7 @@ import numpy as np
 
 from .errors import BarrierDivergenceError, DivergenceError
 from .memory import WorkgroupAtomic, WorkgroupVar, _read_whole, read_unreported, resolve_ptr
-from .traps import Rendezvous, suspend, trap_function
+from .traps import Rendezvous, constant_trap, suspend, trap_function
 
 WORKGROUP = "workgroup"  # the scope of workgroup collectives
 
@@ -36,23 +36,18 @@ _STORAGE_BARRIER = _Barrier("storage_barrier", WORKGROUP)
 _TEXTURE_BARRIER = _Barrier("texture_barrier", WORKGROUP)
 
 
-@trap_function
-def workgroup_barrier() -> Awaitable[None]:
+workgroup_barrier = constant_trap(
+    _WORKGROUP_BARRIER, "workgroup_barrier", __name__,
     """WGSL ``workgroupBarrier()``: waits until every invocation of the workgroup reaches this
-    barrier; orders workgroup memory. Must be reached in uniform control flow."""
-    return suspend(_WORKGROUP_BARRIER)
+    barrier; orders workgroup memory. Must be reached in uniform control flow.""")
 
+storage_barrier = constant_trap(
+    _STORAGE_BARRIER, "storage_barrier", __name__,
+    """WGSL ``storageBarrier()``: a workgroup control barrier that orders storage memory.""")
 
-@trap_function
-def storage_barrier() -> Awaitable[None]:
-    """WGSL ``storageBarrier()``: a workgroup control barrier that orders storage memory."""
-    return suspend(_STORAGE_BARRIER)
-
-
-@trap_function
-def texture_barrier() -> Awaitable[None]:
-    """WGSL ``textureBarrier()``: a workgroup control barrier that orders storage textures."""
-    return suspend(_TEXTURE_BARRIER)
+texture_barrier = constant_trap(
+    _TEXTURE_BARRIER, "texture_barrier", __name__,
+    """WGSL ``textureBarrier()``: a workgroup control barrier that orders storage textures.""")
 
 
 def _uniform_load(values: list, group: Any) -> list:

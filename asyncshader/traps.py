@@ -73,3 +73,17 @@ def trap_function(fn: Any) -> Any:
 def suspend(request: Rendezvous | Point) -> Generator[Any, Any, Any]:
     """Suspends the calling shader with ``request``; returns what the scheduler sends back."""
     return (yield request)
+
+
+def constant_trap(request: Rendezvous | Point, name: str, module: str, doc: str) -> Any:
+    """A trap function without arguments that always suspends with ``request`` (the barriers):
+    the generator *is* the trap, with no wrapper call around :func:`suspend`, because barriers
+    sit in every shader's inner loop. Marked with :func:`trap_function`."""
+
+    @types.coroutine
+    def trap() -> Generator[Any, Any, Any]:
+        return (yield request)
+
+    trap.__name__ = trap.__qualname__ = name
+    trap.__module__, trap.__doc__ = module, doc
+    return trap_function(trap)
