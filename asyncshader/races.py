@@ -193,30 +193,50 @@ def assert_race_free(result: Any) -> None:
 
 
 # ----------------------------------------------------------------------------------- detection
-# Shadow memory: for every element of every memory object the detector keeps four access slots:
-# the last write (W), the last read (R1), the last read by another invocation than R1's (R2) and
-# the last read from another workgroup than R1's (RX). That is enough to find, for a new access,
-# a conflicting earlier one whenever one exists: a write conflicts with W or with some read, and
-# R1/R2/RX always include a reader other than any given invocation and a reader from another
-# workgroup than any given one, when such readers exist. A slot is one Python int:
-#   bits 0-31 invocation key, 32-51 phase, 52 atomic, 53 and up the source-site id
+# Shadow memory: for every element of every memory object the detector keeps four slots of
+# *plain* accesses: the last plain write (W), the last plain read (R1), the last read by another
+# invocation than R1's (R2) and the last read from another workgroup than R1's (RX). That is
+# enough to find, for a new access, a conflicting earlier one whenever one exists: a write
+# conflicts with W or with some read, and R1/R2/RX always include a reader other than any given
+# invocation and a reader from another workgroup than any given one, when such readers exist.
+# Atomic accesses never race with each other, so they only need to be found by later plain
+# accesses: elements that atomics touched have six more slots, kept in a dict (most elements
+# never see an atomic): the same last/other-invocation/other-workgroup triple for atomic writes
+# (a plain read conflicts with those) and for all atomic accesses (a plain write conflicts with
+# those). Atomics are checked against the plain slots. A slot is one Python int:
+#   bits 0-31 invocation key, 32-51 phase, 52 atomic, 53 write, 54 and up the source-site id
 # (the workgroup is key // invocations per unit); -1 is an empty slot.
-# The slots of element e are shadow.slots[4e : 4e + 4] in the order W, R1, R2, RX.
+# The plain slots of element e are shadow.slots[4e : 4e + 4] in the order W, R1, R2, RX.
 _KEY = 0xFFFFFFFF
 _PHASE_SHIFT, _PHASE = 32, 0xFFFFF
 _ATOMIC = 1 << 52
-_SITE_SHIFT = 53
+_WRITE = 1 << 53
+_SITE_SHIFT = 54
+_NO_ATOMICS: dict = {}  # shared, never written: the atomic slots of a shadow without atomics
 
 
 class _Shadow:
-    """The four access slots of every element of one memory object (a storage buffer, or one
-    workgroup's instance of a workgroup variable), and what the last write stored."""
+    """The access slots of every element of one memory object (a storage buffer, or one
+    workgroup's instance of a workgroup variable), what the last write stored, and the atomic
+    slots of the elements atomics touched (element -> [AW, AW2, AWX, A, A2, AX])."""
 
-    __slots__ = ("slots", "value")
+    __slots__ = ("atomic", "slots", "value")
 
     def __init__(self, size: int) -> None:
         self.slots = [-1] * (4 * size)
         self.value: list[Any] = [None] * size
+        self.atomic: dict[int, list[int]] = _NO_ATOMICS
+
+
+def _push(slots: list, base: int, rec: int, key: int, wg: int, n: int) -> None:
+    """Records ``rec`` in the triple at ``base``: last, last by another invocation than the
+    last's, last from another workgroup than the last's."""
+    old = slots[base]
+    if old >= 0 and old & _KEY != key:
+        slots[base + 1] = old
+        if (old & _KEY) // n != wg:
+            slots[base + 2] = old
+    slots[base] = rec
 
 
 class MemoryState:
@@ -345,14 +365,17 @@ class RaceDetector(Instrument):
         else:
             flats = self._flat_indices(memory, index)
         for flat in flats:
-            self.check(state, flat, write, site, inv, atomic, op)
+            if atomic:
+                self._check_atomic(state, flat, write, site, inv, op)
+            else:
+                self.check(state, flat, write, site, inv, op)
 
     def check(self, state: MemoryState, flat: int, write: bool, where: Any, inv: Any = None,
-              atomic: bool = False, op: str | None = None) -> None:
-        """Checks one access to element ``flat`` against the shadow and records it. ``where``
-        is a site id or the accessing frame; ``inv`` defaults to the running invocation. The
-        hot path of the detector: memory.py calls it directly for plain element accesses of
-        memory whose races are not allowed (the caller checks ``state.allowed``)."""
+              op: str | None = None) -> None:
+        """Checks a plain access to element ``flat`` against the shadow and records it.
+        ``where`` is a site id or the accessing frame; ``inv`` defaults to the running
+        invocation. The hot path of the detector: memory.py calls it directly for plain element
+        accesses of memory whose races are not allowed (the caller checks ``state.allowed``)."""
         if inv is None:
             inv = self.scheduler.current
             if inv is None:
@@ -372,28 +395,28 @@ class RaceDetector(Instrument):
         phase = state.phases.get(wg, 0)
         slots = shadow.slots
         rec = key | (phase << _PHASE_SHIFT) | site
-        if atomic:
-            rec |= _ATOMIC
-        # a recorded access conflicts when it is another invocation's, not both atomic, and
-        # from another workgroup or the same phase (_conflicts, inlined: this runs per access)
+        # a recorded access conflicts when it is another invocation's and from another
+        # workgroup or the same phase (_conflicts, inlined: this runs per access)
         b = flat << 2
         prev = slots[b]
         k = prev & _KEY
-        if prev >= 0 and k != key and not (atomic and prev & _ATOMIC) and (
-                k // n != wg or (prev >> _PHASE_SHIFT) & _PHASE == phase):
-            self._report("write-write" if write else "read-write", shadow, prev, flat, state,
-                         k // n == wg, rec, inv, op, write)
+        if prev >= 0 and k != key and (k // n != wg or (prev >> _PHASE_SHIFT) & _PHASE == phase):
+            self._report(shadow, prev, flat, state, rec, inv, op, write)
         elif write:
             for prev in slots[b + 1:b + 4]:
-                if prev >= 0 and prev & _KEY != key and self._conflicts(prev, key, wg, n, phase,
-                                                                      atomic):
-                    self._report("read-write", shadow, prev, flat, state,
-                                 (prev & _KEY) // n == wg, rec, inv, op, write)
+                if prev >= 0 and self._conflicts(prev, key, wg, n, phase):
+                    self._report(shadow, prev, flat, state, rec, inv, op, write)
+                    break
+        if flat in shadow.atomic:  # atomics touched it: they race with plain accesses
+            atomics = shadow.atomic[flat]
+            for prev in atomics[3:] if write else atomics[:3]:
+                if prev >= 0 and self._conflicts(prev, key, wg, n, phase):
+                    self._report(shadow, prev, flat, state, rec, inv, op, write)
                     break
         if write:
-            slots[b] = rec
+            slots[b] = rec | _WRITE
             shadow.value[flat] = state.item(flat)
-        else:
+        else:  # _push(slots, b + 1, ...), inlined
             old = slots[b + 1]
             if old >= 0 and old & _KEY != key:
                 slots[b + 2] = old
@@ -401,18 +424,42 @@ class RaceDetector(Instrument):
                     slots[b + 3] = old
             slots[b + 1] = rec
 
+    def _check_atomic(self, state: MemoryState, flat: int, write: bool, site: int, inv: Any,
+                      op: str) -> None:
+        """Checks an atomic access against the plain accesses and records it."""
+        key = inv.key
+        n = self.n
+        wg = key // n
+        shadow = state.fixed or state.shadows.get(wg) or state.shadow(wg)
+        phase = state.phases.get(wg, 0)
+        rec = key | (phase << _PHASE_SHIFT) | (site << _SITE_SHIFT) | _ATOMIC
+        b = flat << 2
+        for prev in shadow.slots[b:b + 4] if write else shadow.slots[b:b + 1]:
+            if prev >= 0 and self._conflicts(prev, key, wg, n, phase):
+                self._report(shadow, prev, flat, state, rec, inv, op, write)
+                break
+        if shadow.atomic is _NO_ATOMICS:
+            shadow.atomic = {}
+        atomics = shadow.atomic.get(flat)
+        if atomics is None:
+            atomics = shadow.atomic[flat] = [-1] * 6
+        if write:
+            _push(atomics, 0, rec | _WRITE, key, wg, n)
+        _push(atomics, 3, rec | (_WRITE if write else 0), key, wg, n)
+
     @staticmethod
-    def _conflicts(prev: int, key: int, wg: int, n: int, phase: int, atomic: bool) -> bool:
-        """Whether the recorded access ``prev`` and a new one by ``key`` are unordered and not
-        both atomic (the caller knows that one of them writes)."""
+    def _conflicts(prev: int, key: int, wg: int, n: int, phase: int) -> bool:
+        """Whether the recorded access ``prev`` and a new one by ``key`` are unordered (the
+        caller knows that they are not both atomic and that one of them writes)."""
         k = prev & _KEY
-        if k == key or (atomic and prev & _ATOMIC):
+        if k == key:
             return False
         return k // n != wg or (prev >> _PHASE_SHIFT) & _PHASE == phase
 
-    def _report(self, race: str, shadow: _Shadow, prev: int, flat: int, state: MemoryState,
-                same_wg: bool, rec: int, inv: Any, op: str | None, write: bool) -> None:
+    def _report(self, shadow: _Shadow, prev: int, flat: int, state: MemoryState, rec: int,
+                inv: Any, op: str | None, write: bool) -> None:
         prev_site, site = prev >> _SITE_SHIFT, rec >> _SITE_SHIFT
+        race = "write-write" if write and prev & _WRITE else "read-write"
         # one finding per pair of lines, whichever of the two ran first: the same race folds
         # into one finding under every schedule
         key = (race, state.name, min(prev_site, site), max(prev_site, site))
@@ -421,18 +468,18 @@ class RaceDetector(Instrument):
         if seen is not None:
             seen.note(_unflatten(memory, flat))
             return
-        is_write = race == "write-write" or (shadow.slots[4 * flat] == prev)
-        prev_op = "store" if is_write else "load"
+        prev_op = "store" if prev & _WRITE else "load"
         if prev & _ATOMIC:
             prev_op = "atomic " + prev_op
         op = op or ("store" if write else "load")
         a, b = self._sites[prev_site], self._sites[site]
-        same_value = race == "write-write" and shadow.value[flat] == np.ndarray.item(memory,
-                                                                                     flat)
+        k = prev & _KEY
+        same_wg = k // self.n == inv.key // self.n
+        same_value = race == "write-write" and shadow.value[flat] == state.item(flat)
         finding = DataRace(
             race=race, memory=state.name, address_space=state.space,
             index=_unflatten(memory, flat),
-            first=_access_at(self.run.describe_key(prev & _KEY), prev_op, a),
+            first=_access_at(self.run.describe_key(k), prev_op, a),
             second=_access_at(str(inv), op, b), same_workgroup=same_wg,
             hint=_hint(state.space, same_wg, a, b, bool(prev & _ATOMIC) or "atomic" in op,
                        self.run.config.get("stage") == "fragment", race),

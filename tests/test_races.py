@@ -439,3 +439,41 @@ def test_workgroup_uniform_load_of_an_element_is_ordered_before_and_after():
     r = ash.run(uniform_load_of_an_element, out=out, sanitize="report", schedule=ash.Random(1))
     ash.assert_race_free(r)
     assert out.tolist() == [20] * 4
+
+
+# ------------------------------------------------------------- plain accesses against atomics
+@ash.compute(workgroup_size=4)
+async def reset_then_count(counter: ash.Storage, *, local_invocation_index: u32):
+    if local_invocation_index == 0:
+        counter[0] = 0  # plain store
+    # missing storage_barrier(): the others' atomic_add races with the plain store
+    await ash.atomic_add(ash.ptr(counter, 0), 1)
+
+
+@ash.compute(workgroup_size=4)
+async def peek_then_atomics(counter: ash.Storage, out: ash.Storage, *,
+                            local_invocation_index: u32):
+    i = local_invocation_index
+    if i == 0:
+        out[0] = counter[0]  # plain load
+    elif i < 3:
+        out[i] = await ash.atomic_load(ash.ptr(counter, 0))  # atomic loads: no race
+    else:
+        await ash.atomic_add(ash.ptr(counter, 0), 1)  # atomic write
+
+
+@pytest.mark.parametrize("schedule", [ash.InOrder(), *[ash.Random(s) for s in range(6)]],
+                         ids=repr)
+def test_a_plain_access_races_with_an_atomic_one_whatever_came_between(schedule):
+    # only atomic-atomic pairs are exempt; an invocation's own atomic after its plain store,
+    # or atomic loads after a plain load, must not hide the plain access from later atomics
+    r = ash.run(reset_then_count, counter=np.zeros(1, np.uint32), sanitize="report",
+                schedule=schedule)
+    assert [(f.race, lines_of(f)) for f in races(r)] == [
+        ("write-write", sorted([line(reset_then_count.fn, "counter[0] = 0"),
+                                line(reset_then_count.fn, "await ash.atomic_add")]))]
+    r = ash.run(peek_then_atomics, counter=np.zeros(1, np.uint32), out=np.zeros(4, np.uint32),
+                sanitize="report", schedule=schedule)
+    assert [(f.race, f.memory, lines_of(f)) for f in races(r)] == [
+        ("read-write", "counter", sorted([line(peek_then_atomics.fn, "# plain load"),
+                                          line(peek_then_atomics.fn, "# atomic write")]))]
