@@ -53,7 +53,8 @@ texture_barrier = constant_trap(
 def _uniform_load(values: list, group: Any) -> list:
     first = values[0]
     for v in values:
-        if v[0] is not first[0] or not _same_index(v[1], first[1]):
+        if (v[0] is not first[0] and not _same_view(v[0], first[0])) or not _same_index(
+                v[1], first[1]):
             raise DivergenceError(
                 f"workgroup_uniform_load in {group.label}: the invocations passed different "
                 f"pointers ({_describe(first)} and {_describe(v)}). WGSL requires the pointer to "
@@ -64,10 +65,16 @@ def _uniform_load(values: list, group: Any) -> list:
     elif isinstance(index, tuple) and index == ():
         value = _read_whole(memory)
     else:  # barrier, load, barrier: the load cannot race, so it is not reported
-        value = read_unreported(memory, index)
+        value = read_unreported(memory, index, group.members[0])
     if isinstance(value, np.ndarray):
         return [np.array(value) for _ in values]  # each invocation gets its own copy
     return [value] * len(values)
+
+
+def _same_view(a: np.ndarray, b: np.ndarray) -> bool:
+    """Two views of the same elements (``grid[1]`` taken by each invocation is a new object)."""
+    return (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+            and a.shape == b.shape and a.strides == b.strides)
 
 
 def _same_index(a: Any, b: Any) -> bool:

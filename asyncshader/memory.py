@@ -130,7 +130,7 @@ class _Traced:
         origin = self._origin  # type: ignore[attr-defined]
         memory = self if origin is None else origin
         if run is not None and not in_bounds(self, index):
-            run.out_of_bounds(memory, index, "load")
+            run.out_of_bounds(memory, index, "load", view=self)
             return _zero_element(self)  # WGSL robust access: a load may return zero
         value = super().__getitem__(index)  # type: ignore[misc]
         if run is not None:
@@ -161,7 +161,7 @@ class _Traced:
         origin = self._origin  # type: ignore[attr-defined]
         memory = self if origin is None else origin
         if run is not None and not in_bounds(self, index):
-            run.out_of_bounds(memory, index, "store")
+            run.out_of_bounds(memory, index, "store", view=self)
             return  # WGSL robust access: a store may be dropped
         # through a plain view: numpy's subclass path would call our __getitem__ (a false load)
         np.ndarray.__setitem__(self.view(np.ndarray), index, value)  # type: ignore[attr-defined]
@@ -207,15 +207,16 @@ _TRACED = {cls: type(f"Traced{cls.__name__}", (_Traced, cls), {"__module__": __n
 _UNTRACED = {traced: cls for cls, traced in _TRACED.items()}
 
 
-def read_unreported(memory: Any, index: Any) -> Any:
+def read_unreported(memory: Any, index: Any, inv: Any = None) -> Any:
     """``memory[index]`` without reporting the load to the instruments, for a load that no
     access can race with (``workgroup_uniform_load``'s sits between two barriers, while every
-    invocation of the workgroup waits). Out-of-bounds indices still follow robust access."""
+    invocation of the workgroup waits). Out-of-bounds indices still follow robust access, and
+    are reported as ``inv``'s, at the line where it waits."""
     plain = _UNTRACED.get(type(memory))
     if plain is None:
         return memory[index]
     if memory._run is not None and not in_bounds(memory, index):
-        memory._run.out_of_bounds(memory, index, "load")
+        memory._run.out_of_bounds(memory, index, "load", waiting=inv)
         return _zero_element(memory)
     return plain.__getitem__(memory, index)
 
@@ -323,7 +324,14 @@ def resolve_ptr(p: Any) -> tuple[Any, Any]:
     else:
         memory = None
     if isinstance(memory, _Managed) and memory._origin is not None:
-        return memory._origin, index
+        origin = memory._origin
+        if memory._map is not None:  # a sub-array view: the element's place in the origin
+            flat = np.asarray(memory._map[index])
+            if flat.ndim:
+                return memory, index  # a pointer to a whole sub-array: use the view itself
+            place = np.unravel_index(int(flat), origin.shape)
+            return origin, int(place[0]) if len(place) == 1 else tuple(int(p) for p in place)
+        return origin, index
     if memory is not None:
         return memory, index
     raise TypeError(f"expected a pointer: ptr(buffer, index), (buffer, index) or a workgroup "
@@ -346,10 +354,15 @@ class WorkgroupMemory:
         """Makes this workgroup's contents current (saving ``previous``'s)."""
         if previous is not None and not previous.closed and previous is not self:
             previous.save()
-        if self.run is not None and self.run.access_hooks:
+        # the variables are shared by every dispatch of kernels that use them, and concurrent
+        # dispatches (anyio) take turns: make them this run's (watched or not) on every entry
+        run = self.run
+        watched = run is not None and bool(run.access_hooks)
+        trace_vars(self.vars, watched)
+        if watched:
             for v in self.vars:
-                v._run = self.run
-                v._fast = self.run.fast_state(v)
+                v._run = run
+                v._fast = run.fast_state(v)
         if self.saved is None:
             for v in self.vars:
                 np.ndarray.fill(v, 0)

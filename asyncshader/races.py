@@ -317,11 +317,21 @@ class RaceDetector(Instrument):
             if state.per_unit:
                 state.shadows.pop(unit.index, None)
 
-    def out_of_bounds(self, inv: Any, memory: Any, index: Any, kind: str) -> None:
+    def out_of_bounds(self, inv: Any, memory: Any, index: Any, kind: str, view: Any = None,
+                      waiting: bool = False) -> None:
+        """``inv`` accessed ``memory[index]`` (or ``view[index]``, for a sub-array view of
+        it) out of bounds; ``waiting``: at a rendezvous, where ``inv`` stands."""
         name, _ = self.run.memory_name(memory)
-        site = self._site()
+        shaped = memory
+        if view is not None and view is not memory and getattr(view, "_map", None) is not None:
+            name, shaped = name + "[...]", view  # the index is the view's
+        if waiting:
+            file, line, _ = position_of(inv)
+            site = self._intern((file, line))
+        else:
+            site = self._site()
         self._add(("oob", name, kind, site), lambda: OutOfBounds(
-            memory=name, index=_plain(index), length=int(np.shape(memory)[0]),
+            memory=name, index=_plain(index), length=int(np.shape(shaped)[0]),
             access=_access_at(str(inv), kind, self._sites[site])), _plain(index))
 
     def helper_effect(self, inv: Any, memory: Any, kind: str) -> None:
@@ -623,9 +633,13 @@ class SanitizedRun:
             return name, "workgroup"
         return self._names.get(id(memory), "buffer"), "storage"
 
-    def out_of_bounds(self, memory: Any, index: Any, kind: str) -> None:
+    def out_of_bounds(self, memory: Any, index: Any, kind: str, view: Any = None,
+                      waiting: Any = None) -> None:
+        """An access out of bounds by the running invocation (or by ``waiting``, an invocation
+        standing at a rendezvous that performs the access)."""
         if self.detector is not None:
-            self.detector.out_of_bounds(self.scheduler.current, memory, index, kind)
+            inv = waiting if waiting is not None else self.scheduler.current
+            self.detector.out_of_bounds(inv, memory, index, kind, view, waiting is not None)
 
     def helper_effect(self, inv: Any, memory: Any, kind: str) -> None:
         if self.detector is not None:

@@ -87,3 +87,44 @@ def test_result_exposes_outputs_counters_and_trace():
     assert c.steps == 128 * 8  # 7 suspensions + the final resume each
     assert c.points == 0
     assert r.findings == []
+
+
+@ash.compute(workgroup_size=64)
+async def races_in_last_workgroup(out: ash.Storage, *, local_invocation_index: u32,
+                                  workgroup_id, num_workgroups):
+    i = local_invocation_index
+    partial[i] = i
+    if workgroup_id.x == num_workgroups.x - 1:  # uniform per workgroup
+        out[i] = partial[(i + 1) % 64]  # no barrier: races with the store above
+    await ash.workgroup_barrier()
+
+
+@ash.compute(workgroup_size=64)
+async def shifts_after_barrier(out: ash.Storage, *, local_invocation_index: u32, workgroup_id):
+    i = local_invocation_index
+    partial[i] = i
+    await ash.workgroup_barrier()
+    out[workgroup_id.x * 64 + i] = partial[(i + 1) % 64]
+
+
+@pytest.mark.parametrize("other_sanitize", ["report", "off"])
+async def test_concurrent_dispatches_sharing_a_workgroup_variable_keep_their_own_detectors(
+        other_sanitize):
+    # the variable is shared by both kernels; each dispatch must watch it (or not) for itself,
+    # also after the other one finished or switched it off
+    results = {}
+
+    async def racy():
+        results["racy"] = await ash.dispatch(races_in_last_workgroup, 100,
+                                             out=np.zeros(64, np.float32), sanitize="report")
+
+    async def clean(name, sanitize):
+        results[name] = await ash.dispatch(shifts_after_barrier, 100,
+                                           out=np.zeros(6400, np.float32), sanitize=sanitize)
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(racy)
+        tg.start_soon(clean, "other", other_sanitize)
+        tg.start_soon(clean, "clean", "report")
+    assert [f.memory for f in results["racy"].findings] == ["partial"]
+    assert results["clean"].findings == [] and results["other"].findings == []

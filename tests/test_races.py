@@ -477,3 +477,69 @@ def test_a_plain_access_races_with_an_atomic_one_whatever_came_between(schedule)
     assert [(f.race, f.memory, lines_of(f)) for f in races(r)] == [
         ("read-write", "counter", sorted([line(peek_then_atomics.fn, "# plain load"),
                                           line(peek_then_atomics.fn, "# atomic write")]))]
+
+
+# ------------------------------------------------------------ pointers into sub-array views
+@ash.compute(workgroup_size=4)
+async def per_group_histogram(counts: ash.Storage, *, workgroup_id: vec3u,
+                              local_invocation_index: u32):
+    await ash.atomic_add(ash.ptr(counts[workgroup_id.x], local_invocation_index), 1)  # a row
+
+
+@ash.compute(workgroup_size=4)
+async def per_group_slice(counts: ash.Storage, *, workgroup_id: vec3u,
+                          local_invocation_index: u32):
+    w = workgroup_id.x
+    await ash.atomic_add(ash.ptr(counts[4 * w:4 * w + 4], local_invocation_index), 1)
+
+
+grid = ash.workgroup(ash.array(ash.array(u32, 4), 2))
+
+
+@ash.compute(workgroup_size=4)
+async def uniform_load_from_a_row(out: ash.Storage, *, local_invocation_index: u32):
+    if local_invocation_index == 0:
+        grid[1][2] = 42
+    out[local_invocation_index] = await ash.workgroup_uniform_load(ash.ptr(grid[1], 2))
+
+
+@pytest.mark.parametrize("sanitize", ["off", "report"])
+def test_pointers_into_rows_and_slices_name_the_right_element(sanitize):
+    counts = np.zeros((2, 4), np.uint32)
+    r = ash.run(per_group_histogram, 2, counts=counts, sanitize=sanitize)
+    assert counts.tolist() == [[1] * 4] * 2 and r.findings == []
+    counts = np.zeros(8, np.uint32)
+    r = ash.run(per_group_slice, 2, counts=counts, sanitize=sanitize)
+    assert counts.tolist() == [1] * 8 and r.findings == []
+    out = np.zeros(4, np.uint32)
+    r = ash.run(uniform_load_from_a_row, out=out, sanitize=sanitize)
+    assert out.tolist() == [42] * 4 and r.findings == []
+
+
+small = ash.workgroup(ash.array(u32, 4))
+
+
+@ash.compute(workgroup_size=4)
+async def uniform_load_past_the_end(out: ash.Storage, *, local_invocation_index: u32):
+    out[local_invocation_index] = await ash.workgroup_uniform_load(ash.ptr(small, 7))
+
+
+@ash.compute(workgroup_size=1)
+async def past_the_end_of_a_row(img: ash.Storage):
+    row = img[1]
+    row[3] = 1.0  # a row has 2 elements
+
+
+def test_out_of_bounds_findings_name_the_shader_line_and_the_view_they_went_through():
+    out = np.full(4, 9, np.uint32)
+    r = ash.run(uniform_load_past_the_end, out=out, sanitize="report")
+    (oob,) = r.findings
+    assert oob.access.line == line(uniform_load_past_the_end.fn, "ptr(small, 7)")
+    assert (oob.memory, oob.index, oob.length) == ("small", 7, 4)
+    assert out.tolist() == [0] * 4  # robust access: the load gave zero
+    img = np.zeros((4, 2), np.float32)
+    r = ash.run(past_the_end_of_a_row, img=img, sanitize="report")
+    (oob,) = r.findings
+    assert (oob.memory, oob.index, oob.length) == ("img[...]", 3, 2)
+    assert oob.access.line == line(past_the_end_of_a_row.fn, "row[3] = 1.0")
+    assert not img.any()
