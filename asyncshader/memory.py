@@ -38,6 +38,20 @@ class _Managed(np.ndarray):
             return arr[()]
         return np.asarray(arr)
 
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, out: Any = None,
+                        **kwargs: Any) -> Any:
+        """Arithmetic on managed memory computes on plain arrays and gives plain values; an
+        in-place operation (``buf += 1``, ``out=``) writes through and keeps the name bound to
+        the managed array."""
+        args = [x.view(np.ndarray) if isinstance(x, _Managed) else x for x in inputs]
+        if out is None:
+            return getattr(ufunc, method)(*args, **kwargs)
+        plain = tuple(o.view(np.ndarray) if isinstance(o, _Managed) else o for o in out)
+        result = getattr(ufunc, method)(*args, out=plain, **kwargs)
+        if len(out) == 1:
+            return out[0] if isinstance(out[0], _Managed) else result
+        return out
+
 
 class WorkgroupVar(_Managed):
     """A ``var<workgroup>``: a numpy array whose contents belong to the running workgroup."""
@@ -142,6 +156,19 @@ class _Traced:
                 run.memory_access(memory, _reported(self, index), "load")
         return value
 
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, out: Any = None,
+                        **kwargs: Any) -> Any:
+        # whole-array and whole-row arithmetic reads (and, with out=, writes) every element
+        for x in inputs:
+            if isinstance(x, _Traced):
+                _report_whole(x, "load")
+        for o in out or ():
+            if isinstance(o, _Traced) and not getattr(getattr(o, "_inv", None), "helper", False):
+                _report_whole(o, "store")
+        if out is not None:
+            kwargs["out"] = out
+        return super().__array_ufunc__(ufunc, method, *inputs, **kwargs)  # type: ignore[misc]
+
     def __iter__(self) -> Any:
         # numpy would iterate through __getitem__ until IndexError, which robust access never
         # raises: iterate over the valid indices instead (each element a reported load)
@@ -163,6 +190,8 @@ class _Traced:
         if run is not None and not in_bounds(self, index):
             run.out_of_bounds(memory, index, "store", view=self)
             return  # WGSL robust access: a store may be dropped
+        if isinstance(value, _Traced):  # copying a watched row or view: its elements are read
+            _report_whole(value, "load")
         # through a plain view: numpy's subclass path would call our __getitem__ (a false load)
         np.ndarray.__setitem__(self.view(np.ndarray), index, value)  # type: ignore[attr-defined]
         if run is not None:
@@ -170,6 +199,17 @@ class _Traced:
 
 
 _INT_INDEX = frozenset({int, np.uint32, np.int32, np.int64, np.uint64})
+
+
+def _report_whole(array: Any, kind: str) -> None:
+    """Reports a load or store of every element of a watched array or view (numpy arithmetic,
+    copies from a row: ``pos[j] * 2``, ``pos[i] = pos[j]`` for an ``array<vec4f>``)."""
+    run = array._run
+    if run is None:
+        return
+    origin = array._origin
+    run.memory_access(array if origin is None else origin,
+                      FlatIndex(np.ravel(_positions(array))), kind)
 
 
 def _positions(array: Any) -> np.ndarray:
@@ -199,7 +239,27 @@ def in_bounds(memory: Any, index: Any) -> bool:
 
 def _zero_element(memory: Any) -> Any:
     row = np.zeros(memory.shape[1:], memory.dtype)
-    return row[()] if row.ndim == 0 else row
+    return row[()] if row.ndim == 0 else row.view(OutOfBoundsRow)
+
+
+class OutOfBoundsRow(np.ndarray):
+    """What a load of a whole row past the end of a buffer gives (WGSL robust access, the load
+    already reported): zeros, whatever is then indexed in it; stores into it go nowhere."""
+
+    def __getitem__(self, index: Any) -> Any:
+        plain = self.view(np.ndarray)
+        try:
+            return _zero_element_of(np.ndarray.__getitem__(plain, index))
+        except IndexError:
+            ints = index if isinstance(index, tuple) else (index,)
+            return _zero_element(plain[(0,) * (len(ints) - 1)] if len(ints) > 1 else plain)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        return
+
+
+def _zero_element_of(value: Any) -> Any:
+    return value.view(OutOfBoundsRow) if isinstance(value, np.ndarray) and value.ndim else value
 
 
 _TRACED = {cls: type(f"Traced{cls.__name__}", (_Traced, cls), {"__module__": __name__})

@@ -32,7 +32,7 @@ from typing import Any
 import pytest
 
 from .explore import Recorded
-from .races import DEFAULT_SANITIZE, errors_of, render_findings
+from .races import DEFAULT_FINDINGS, DEFAULT_SANITIZE, render_findings
 from .schedule import DEFAULT_SCHEDULE, PCT, InOrder, Random, Replay, Reverse, Strategy, Trace
 
 _STRATEGIES = ("random", "pct", "reverse", "in_order")
@@ -71,11 +71,6 @@ class _Provider:
 
     def traces(self) -> list[Trace]:
         return [t for t in (r.trace() for r in self.recorded) if t is not None]
-
-    def findings(self) -> list[Any]:
-        """The sanitizer's findings in this run's dispatches."""
-        return [f for r in self.recorded if r.job is not None
-                for f in (r.job.detector.findings if r.job.detector is not None else ())]
 
 
 def _strategy_maker(name: str, seed: int, depth: int, steps: list[int | None]) -> Any:
@@ -180,21 +175,24 @@ def pytest_runtest_call(item: Any) -> Any:
         __tracebackhide__ = True
         provider = _Provider(make)
         token = DEFAULT_SCHEDULE.set(provider)
+        # dispatches that do not choose sanitize= (whatever their schedule) report here
+        found: list = []
         sanitizing = DEFAULT_SANITIZE.set("report" if check_races else "off")
+        collecting = DEFAULT_FINDINGS.set(found)
         try:
             yield
-            found = errors_of(provider.findings()) if check_races else []
             if found:
                 raise AssertionError(
                     f"the sanitizer found {len(found)} problem(s) (data races, out-of-bounds "
-                    "accesses, helper side effects); pass races=False to "
-                    "@pytest.mark.schedules to allow them\n" + render_findings(found))
+                    "accesses) in dispatches that did not choose sanitize=; pass races=False "
+                    "to @pytest.mark.schedules to allow them\n" + render_findings(found))
         except BaseException as exc:
             note_failure(exc, r, seed_r, provider)
             raise
         finally:
             DEFAULT_SCHEDULE.reset(token)
             DEFAULT_SANITIZE.reset(sanitizing)
+            DEFAULT_FINDINGS.reset(collecting)
         if not replay:
             learn(provider, steps)
 

@@ -5,6 +5,7 @@ import pytest
 
 import asyncshader as ash
 from asyncshader import f32, u32, vec3u, vec4f
+from asyncshader.memory import FlatIndex
 
 counts = ash.workgroup(ash.array(u32, 4))
 total = ash.workgroup(f32)
@@ -137,7 +138,9 @@ class Accesses(ash.Instrument):
 
     def memory_access(self, inv, memory, index, kind):
         name = getattr(memory, "var_name", None) or f"buffer{memory.shape}"
-        if not isinstance(index, (tuple, slice)):
+        if isinstance(index, FlatIndex):
+            index = ("flat", *index.flat.tolist())
+        elif not isinstance(index, (tuple, slice)):
             index = int(index)
         self.events.append((inv.key, name, index, kind))
 
@@ -196,8 +199,9 @@ def test_instrumented_storage_behaves_like_the_array_itself():
     buf = np.array([1, 2], np.uint32)
     ash.run(doubles, buf=buf, instruments=[rec])
     assert buf.tolist() == [3, 4]
-    # whole-array arithmetic reads through numpy, not indexing: only the store is reported
-    assert rec.events == [(0, "buffer(2,)", slice(None), "store")]
+    # whole-array arithmetic reads every element (reported by flat position), then the store
+    assert rec.events == [(0, "buffer(2,)", ("flat", 0, 1), "load"),
+                          (0, "buffer(2,)", slice(None), "store")]
 
 
 def test_workgroup_uniform_load_accepts_a_u32_index():

@@ -131,3 +131,30 @@ def test_counts_allowing_races():
     assert "the sanitizer found" in out and "Read-write data race on storage memory counter[0]" \
         in out
     assert "--asyncshader-replay=" in out
+
+
+def test_races_fail_a_marked_test_whatever_the_schedule_unless_the_dispatch_reads_them(pytester):
+    """Dispatches that do not choose sanitize= fail the test on findings, also with their own
+    schedule=; an explicit sanitize="report" means the test reads the findings itself."""
+    pytester.makepyfile(test_choices=KERNEL + '''
+def run_racy(**kw):
+    return ash.run(racy, counter=np.zeros(1, np.uint32), tickets=np.zeros(1, np.uint32), **kw)
+
+@pytest.mark.schedules(runs=2)
+def test_own_schedule_still_checked():
+    run_racy(schedule=ash.InOrder())
+
+@pytest.mark.schedules(runs=2)
+def test_expects_the_race():
+    r = run_racy(sanitize="report")
+    assert [f.race for f in r.findings] == ["read-write", "write-write"]
+
+@pytest.mark.schedules(runs=2, races=False)
+def test_races_allowed():
+    assert run_racy().findings == []
+''')
+    r = pytester.runpytest("-p", "no:cacheprovider")
+    r.assert_outcomes(passed=2, failed=1)
+    out = r.stdout.str()
+    assert "test_own_schedule_still_checked" in out and "the sanitizer found" in out
+    assert "DataRaceWarning" not in out

@@ -543,3 +543,97 @@ def test_out_of_bounds_findings_name_the_shader_line_and_the_view_they_went_thro
     assert (oob.memory, oob.index, oob.length) == ("img[...]", 3, 2)
     assert oob.access.line == line(past_the_end_of_a_row.fn, "row[3] = 1.0")
     assert not img.any()
+
+
+# --------------------------------------------- arrays of vectors, whole rows, robust rows
+N_ROWS = 4
+
+
+@ash.compute(workgroup_size=N_ROWS)
+async def rotate_vec4_rows(pos: ash.Storage, *, local_invocation_index: u32):
+    i = local_invocation_index
+    nxt = pos[(i + 1) % N_ROWS] * ash.f32(2)  # loads a neighbour's vec4 (a row)
+    pos[i] = nxt  # stores this invocation's row: races with the neighbour's load
+
+
+@ash.compute(workgroup_size=N_ROWS)
+async def copy_vec4_rows(pos: ash.Storage, *, local_invocation_index: u32):
+    i = local_invocation_index
+    pos[i] = pos[(i + 1) % N_ROWS]  # a row copy reads the neighbour's row
+
+
+@ash.compute(workgroup_size=N_ROWS)
+async def own_vec4_rows(pos: ash.Storage, *, local_invocation_index: u32):
+    i = local_invocation_index
+    pos[i] = pos[i] * ash.f32(2)
+    pos[i] += ash.f32(1)
+
+
+def test_whole_rows_of_a_vector_buffer_are_loads_and_stores():
+    # an (N, 4) float32 buffer is array<vec4f>: pos[j] is one element, read whole
+    r = ash.run(rotate_vec4_rows, pos=np.ones((N_ROWS, 4), np.float32), sanitize="report")
+    assert [(f.race, lines_of(f)) for f in races(r)] == [
+        ("read-write", sorted([line(rotate_vec4_rows.fn, "loads a neighbour"),
+                               line(rotate_vec4_rows.fn, "stores this invocation's row")]))]
+    r = ash.run(copy_vec4_rows, pos=np.ones((N_ROWS, 4), np.float32), sanitize="report")
+    assert [f.race for f in races(r)] == ["read-write"]
+    pos = np.ones((N_ROWS, 4), np.float32)
+    r = ash.run(own_vec4_rows, pos=pos, sanitize="report")
+    assert r.findings == [] and (pos == 3).all()
+
+
+@ash.compute(workgroup_size=4)
+async def diagonal_past_the_end(img: ash.Storage, out: ash.Storage, *,
+                                local_invocation_index: u32):
+    i = local_invocation_index
+    out[i] = img[i + 1][i + 1]  # row 4 does not exist
+
+
+@ash.compute(workgroup_size=4)
+async def column_past_the_end(img: ash.Storage, *, local_invocation_index: u32):
+    img[0, local_invocation_index + 6] = 2.0  # columns 8 and 9 do not exist
+
+
+def test_a_row_past_the_end_reads_as_zeros_and_the_length_is_the_overflowed_axis():
+    out = np.full(4, 7, np.float32)
+    r = ash.run(diagonal_past_the_end, img=np.ones((4, 4), np.float32), out=out,
+                sanitize="report")
+    assert out.tolist() == [1, 1, 1, 0]
+    assert [(f.memory, f.index, f.length) for f in r.findings] == [("img", 4, 4)]
+    r = ash.run(column_past_the_end, img=np.zeros((4, 8), np.float32), sanitize="report")
+    (oob,) = r.findings
+    assert (oob.index, oob.length, oob.count) == ((0, 8), 8, 2)
+
+
+@ash.fragment
+async def adds_to_own_pixel(img: ash.Storage, *, position: vec4f):
+    x, y = u32(position.x), u32(position.y)
+    img[y, x] += ash.f32(0.5)  # padding helpers of an odd grid read past the edge
+    return ash.f32(1)
+
+
+def test_padding_helpers_reading_past_the_edge_are_notes_not_races(recwarn):
+    img = np.ones((3, 5), np.float32)
+    r = ash.run_fragments(adds_to_own_pixel, 5, 3, img=img)  # the default: no warning
+    assert {(type(f).__name__, f.severity) for f in r.findings} == {
+        ("OutOfBounds", "note"), ("HelperSideEffect", "note")}
+    assert (img == 1.5).all()
+    assert not [w for w in recwarn if w.category is ash.DataRaceWarning]
+
+
+@ash.compute(workgroup_size=4)
+async def three_lines_race(buf: ash.Storage, *, local_invocation_index: u32):
+    v = buf[1]  # line A: read
+    buf[1] = v + local_invocation_index  # line B: write
+    buf[0] = buf[1]  # line C: read, races with B as well (and a write-write race on buf[0])
+
+
+def test_every_racing_pair_of_lines_is_reported():
+    pairs = set()
+    for seed in range(4):
+        r = ash.run(three_lines_race, buf=np.zeros(2, np.uint32), schedule=ash.Random(seed),
+                    sanitize="report")
+        pairs |= {(f.race, tuple(lines_of(f))) for f in races(r)}
+    a, b, c = (line(three_lines_race.fn, f"# line {x}") for x in "ABC")
+    assert pairs == {("read-write", (a, b)), ("write-write", (b,)), ("read-write", (b, c)),
+                     ("write-write", (c,))}
