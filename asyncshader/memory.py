@@ -127,19 +127,27 @@ class FlatIndex:
 class _Traced:
     """Mixin for the instrumented classes: plain loads and stores are reported to the run.
     Sub-array views keep reporting, against the array they are a view of. When the race
-    detector is the only instrument watching, an in-bounds integer index of a 1-D array goes
-    straight to its check (the common case, and the one worth making fast)."""
+    detector is the only instrument watching, an in-bounds integer index of a 1-D array, or
+    ``[row, column]`` of a 2-D one, goes straight to its check (the common cases, and the ones
+    worth making fast)."""
 
     __slots__ = ()
 
     def __getitem__(self, index: Any) -> Any:
         fast = self._fast  # type: ignore[attr-defined]
-        if fast is not None and index.__class__ in _INT_INDEX:
-            i = int(index)
-            if 0 <= i < fast.size:
-                value = fast.plain[i]
-                fast.check(fast, i, False, _getframe(1))
-                return value
+        if fast is not None:
+            if index.__class__ in _INT_INDEX:
+                i = int(index)
+                if 0 <= i < fast.length:  # (0 for a 2-D array: a row is not an element)
+                    value = fast.plain[i]
+                    fast.check(fast, i, False, _getframe(1))
+                    return value
+            elif index.__class__ is tuple:
+                i = _flat_of(fast, index)
+                if i >= 0:
+                    value = fast.plain[index]
+                    fast.check(fast, i, False, _getframe(1))
+                    return value
         run = self._run  # type: ignore[attr-defined]
         origin = self._origin  # type: ignore[attr-defined]
         memory = self if origin is None else origin
@@ -178,10 +186,16 @@ class _Traced:
 
     def __setitem__(self, index: Any, value: Any) -> None:
         fast = self._fast  # type: ignore[attr-defined]
-        if fast is not None and index.__class__ in _INT_INDEX:
-            i = int(index)
-            if 0 <= i < fast.size:
-                fast.plain[i] = value
+        if fast is not None:
+            i = -1
+            if index.__class__ in _INT_INDEX:
+                i = int(index)
+                if not 0 <= i < fast.length:
+                    i = -1
+            elif index.__class__ is tuple:
+                i = _flat_of(fast, index)
+            if i >= 0:
+                fast.plain[index] = value
                 fast.check(fast, i, True, _getframe(1))
                 return
         run = self._run  # type: ignore[attr-defined]
@@ -199,6 +213,20 @@ class _Traced:
 
 
 _INT_INDEX = frozenset({int, np.uint32, np.int32, np.int64, np.uint64})
+
+
+def _flat_of(fast: Any, index: tuple) -> int:
+    """The flat position of an in-bounds ``[row, column]`` index of a watched 2-D array, or -1
+    (anything else takes the general path)."""
+    if len(index) != 2 or not fast.cols:
+        return -1
+    y, x = index
+    if y.__class__ not in _INT_INDEX or x.__class__ not in _INT_INDEX:
+        return -1
+    y, x = int(y), int(x)
+    if 0 <= y < fast.rows and 0 <= x < fast.cols:
+        return y * fast.cols + x
+    return -1
 
 
 def _report_whole(array: Any, kind: str) -> None:

@@ -248,12 +248,15 @@ class MemoryState:
     objects hold it as ``_fast`` so that a plain in-bounds element access calls ``check``
     directly (the detector's fast path, see memory.py)."""
 
-    __slots__ = ("allowed", "check", "fixed", "item", "memory", "name", "per_unit", "phases",
-                 "plain", "shadows", "size", "space")
+    __slots__ = ("allowed", "check", "cols", "fixed", "item", "length", "memory", "name",
+                 "per_unit", "phases", "plain", "rows", "shadows", "size", "space")
 
     def __init__(self, memory: Any, name: str, space: str, allowed: bool, phases: dict,
                  check: Any) -> None:
         self.memory, self.size = memory, memory.size
+        # for memory.py's fast path: the length of a 1-D array, the shape of a 2-D one (else 0)
+        self.length = memory.size if memory.ndim == 1 else 0
+        self.rows, self.cols = memory.shape if memory.ndim == 2 else (0, 0)
         #: the same memory as a plain ndarray: indexing it calls no Python code
         self.plain = memory.view(np.ndarray)
         self.item = self.plain.item  # an element by flat index, whatever the shape
@@ -627,9 +630,9 @@ class SanitizedRun:
     _fast_checks = False
 
     def fast_state(self, memory: Any) -> MemoryState | None:
-        """The detector's state for a 1-D memory object when plain element accesses may call
-        the detector directly (it is the only instrument watching memory); else None."""
-        if not self._fast_checks or memory.ndim != 1:
+        """The detector's state for a 1-D or 2-D memory object when plain element accesses may
+        call the detector directly (it is the only instrument watching memory); else None."""
+        if not self._fast_checks or memory.ndim not in (1, 2):
             return None
         state = self.detector.state_of(memory)  # type: ignore[union-attr]
         return None if state.allowed else state

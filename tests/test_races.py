@@ -335,6 +335,12 @@ class CountAccesses(ash.Instrument):
         self.seen += 1
 
 
+@ash.compute(workgroup_size=(2, 2))
+async def neighbour_2d(img: ash.Storage, *, local_invocation_id: vec3u):
+    x, y = local_invocation_id.x, local_invocation_id.y
+    img[y, x] = img[y, (x + 1) % 2] + 1  # reads a neighbour's element: races with its store
+
+
 FAST_AND_GENERAL = [
     (reduce_missing_barrier, 1, lambda: dict(inp=np.ones(8, np.float32),
                                              out=np.zeros(1, np.float32))),
@@ -344,6 +350,7 @@ FAST_AND_GENERAL = [
     (flag_handoff, 2, lambda: dict(data=np.zeros(1, np.uint32), flag=np.zeros(1, np.uint32),
                                    out=np.zeros(1, np.uint32))),
     (everyone_writes_one, 1, lambda: dict(flag=np.zeros(1, np.uint32))),
+    (neighbour_2d, 2, lambda: dict(img=np.zeros((2, 2), np.float32))),
 ]
 
 
