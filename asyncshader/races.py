@@ -209,13 +209,17 @@ def assert_race_free(result: Any) -> None:
 # those). Atomics are checked against the plain slots. A slot is one Python int:
 #   bits 0-31 invocation key, 32-51 phase, 52 atomic, 53 write, 54 and up the source-site id
 # (the workgroup is key // invocations per unit); -1 is an empty slot.
-# The plain slots of element e are shadow.slots[4e : 4e + 4] in the order W, R1, R2, RX.
+# The plain slots are kept in chunks of _CHUNK elements, made when first touched (a kernel that
+# reads one element of a huge buffer pays for one chunk): element e's are
+# shadow.chunks[e >> _CHUNK_BITS][4 * (e & _CHUNK_MASK) :][:4], in the order W, R1, R2, RX.
 _KEY = 0xFFFFFFFF
 _PHASE_SHIFT, _PHASE = 32, 0xFFFFF
 _ATOMIC = 1 << 52
 _WRITE = 1 << 53
 _SITE_SHIFT = 54
 _NO_ATOMICS: dict = {}  # shared, never written: the atomic slots of a shadow without atomics
+_CHUNK_BITS = 12
+_CHUNK_MASK = (1 << _CHUNK_BITS) - 1
 
 
 class _Shadow:
@@ -223,12 +227,20 @@ class _Shadow:
     workgroup's instance of a workgroup variable), what the last write stored, and the atomic
     slots of the elements atomics touched (element -> [AW, AW2, AWX, A, A2, AX])."""
 
-    __slots__ = ("atomic", "slots", "value")
+    __slots__ = ("atomic", "chunk_len", "chunks", "value")
 
     def __init__(self, size: int) -> None:
-        self.slots = [-1] * (4 * size)
+        self.chunk_len = min(size, _CHUNK_MASK + 1)  # small memory: one chunk of its size
+        self.chunks: list[list[int] | None] = [None] * (-(-size // (_CHUNK_MASK + 1)))
         self.value: dict[int, Any] = {}  # element -> what its last write stored
         self.atomic: dict[int, list[int]] = _NO_ATOMICS
+
+    def chunk(self, flat: int) -> list[int]:
+        """The slots of the chunk holding element ``flat`` (made empty on first use)."""
+        slots = self.chunks[flat >> _CHUNK_BITS]
+        if slots is None:
+            slots = self.chunks[flat >> _CHUNK_BITS] = [-1] * (4 * self.chunk_len)
+        return slots
 
 
 def _push(slots: list, base: int, rec: int, key: int, wg: int, n: int) -> None:
@@ -421,11 +433,11 @@ class RaceDetector(Instrument):
         wg = key // n
         shadow = state.fixed or state.shadows.get(wg) or state.shadow(wg)
         phase = state.phases.get(wg, 0)
-        slots = shadow.slots
+        slots = shadow.chunks[flat >> _CHUNK_BITS] or shadow.chunk(flat)
         rec = key | (phase << _PHASE_SHIFT) | site
         # a recorded access conflicts when it is another invocation's and from another
         # workgroup or the same phase (_conflicts, inlined: this runs per access)
-        b = flat << 2
+        b = (flat & _CHUNK_MASK) << 2
         prev = slots[b]
         k = prev & _KEY
         if prev >= 0 and k != key and (k // n != wg or (prev >> _PHASE_SHIFT) & _PHASE == phase):
@@ -461,8 +473,9 @@ class RaceDetector(Instrument):
         shadow = state.fixed or state.shadows.get(wg) or state.shadow(wg)
         phase = state.phases.get(wg, 0)
         rec = key | (phase << _PHASE_SHIFT) | (site << _SITE_SHIFT) | _ATOMIC
-        b = flat << 2
-        for prev in shadow.slots[b:b + 4] if write else shadow.slots[b:b + 1]:
+        slots = shadow.chunk(flat)
+        b = (flat & _CHUNK_MASK) << 2
+        for prev in slots[b:b + 4] if write else slots[b:b + 1]:
             if prev >= 0 and self._conflicts(prev, key, wg, n, phase):
                 self._report(shadow, prev, flat, state, rec, inv, op, write)
                 break

@@ -644,3 +644,22 @@ def test_every_racing_pair_of_lines_is_reported():
     a, b, c = (line(three_lines_race.fn, f"# line {x}") for x in "ABC")
     assert pairs == {("read-write", (a, b)), ("write-write", (b,)), ("read-write", (b, c)),
                      ("write-write", (c,))}
+
+
+
+def test_the_shadow_of_a_huge_buffer_is_made_only_where_it_is_touched():
+    import tracemalloc
+
+    @ash.compute(workgroup_size=2)
+    async def ends(data: ash.Storage, *, local_invocation_index: u32):
+        data[local_invocation_index * (data.size - 1)] = 1.0  # the first and the last element
+
+    data = np.zeros(1 << 22, np.float32)  # 4M elements: a full shadow would be 128 MB of slots
+    tracemalloc.start()
+    try:
+        r = ash.run(ends, data=data, sanitize="report")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert r.findings == [] and data[0] == data[-1] == 1
+    assert peak < 8 * 2**20, f"{peak / 2**20:.0f} MB"
