@@ -388,7 +388,8 @@ class RaceDetector(Instrument):
         if state is None:
             name, space = self.run.memory_name(memory)
             state = self._states[id(memory)] = MemoryState(
-                memory, name, space, name in self.allow, self._phases[space], self.check)
+                memory, name, space, name in self.allow, self._phases[space],
+                self.check_fragment if self.run.config.get("stage") == "fragment" else self.check)
         return state
 
     def _access(self, inv: Any, memory: Any, index: Any, write: bool, atomic: bool,
@@ -406,7 +407,7 @@ class RaceDetector(Instrument):
             if atomic:
                 self._check_atomic(state, flat, write, site, inv, op)
             else:
-                self.check(state, flat, write, site, inv, op)
+                state.check(state, flat, write, site, inv, op)
 
     def check(self, state: MemoryState, flat: int, write: bool, where: Any, inv: Any = None,
               op: str | None = None) -> None:
@@ -418,8 +419,6 @@ class RaceDetector(Instrument):
             inv = self.scheduler.current
             if inv is None:
                 return
-        if inv.helper:  # a helper's loads feed derivatives only (its stores were dropped)
-            return
         if where.__class__ is int:
             site = where << _SITE_SHIFT
         else:  # code objects hash by value (slow): look up by instruction, then compare code
@@ -442,27 +441,46 @@ class RaceDetector(Instrument):
         k = prev & _KEY
         if prev >= 0 and k != key and (k // n != wg or (prev >> _PHASE_SHIFT) & _PHASE == phase):
             self._report(shadow, prev, flat, state, rec, inv, op, write)
-        if write:  # (every conflicting pair of lines is reported, not only the first)
+        if write:  # also against the reads (every conflicting pair of lines is reported)
             for prev in slots[b + 1:b + 4]:
-                if prev >= 0 and self._conflicts(prev, key, wg, n, phase):
+                k = prev & _KEY
+                if prev >= 0 and k != key and (
+                        k // n != wg or (prev >> _PHASE_SHIFT) & _PHASE == phase):
                     self._report(shadow, prev, flat, state, rec, inv, op, write)
                     break
-        if flat in shadow.atomic:  # atomics touched it: they race with plain accesses
-            atomics = shadow.atomic[flat]
-            for prev in atomics[3:] if write else atomics[:3]:
-                if prev >= 0 and self._conflicts(prev, key, wg, n, phase):
-                    self._report(shadow, prev, flat, state, rec, inv, op, write)
-                    break
-        if write:
+            if flat in shadow.atomic:  # atomics touched it: they race with plain accesses
+                self._against_atomics(shadow, flat, state, rec, inv, op, write, phase)
             slots[b] = rec | _WRITE
             shadow.value[flat] = state.item(flat)
-        else:  # _push(slots, b + 1, ...), inlined
-            old = slots[b + 1]
+        else:
+            if flat in shadow.atomic:
+                self._against_atomics(shadow, flat, state, rec, inv, op, write, phase)
+            old = slots[b + 1]  # _push(slots, b + 1, ...), inlined
             if old >= 0 and old & _KEY != key:
                 slots[b + 2] = old
                 if (old & _KEY) // n != wg:
                     slots[b + 3] = old
             slots[b + 1] = rec
+
+    def _against_atomics(self, shadow: _Shadow, flat: int, state: MemoryState, rec: int,
+                         inv: Any, op: str | None, write: bool, phase: int) -> None:
+        """A plain access against the atomic slots: a write conflicts with any atomic access,
+        a read with atomic writes."""
+        key, n = inv.key, self.n
+        atomics = shadow.atomic[flat]
+        for prev in atomics[3:] if write else atomics[:3]:
+            if prev >= 0 and self._conflicts(prev, key, key // n, n, phase):
+                self._report(shadow, prev, flat, state, rec, inv, op, write)
+                break
+
+    def check_fragment(self, state: MemoryState, flat: int, write: bool, where: Any,
+                       inv: Any = None, op: str | None = None) -> None:
+        """:meth:`check` for fragment runs: a helper's loads feed derivatives only (its stores
+        were dropped before they got here), so they are not checked."""
+        if inv is None:
+            inv = self.scheduler.current
+        if inv is not None and not inv.helper:
+            self.check(state, flat, write, where, inv, op)
 
     def _check_atomic(self, state: MemoryState, flat: int, write: bool, site: int, inv: Any,
                       op: str) -> None:
