@@ -128,10 +128,9 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
 
     kernel, setup, check, path, name = load_target(args.target)
     rec = Recorded(_strategy(args))
-    # the run itself as replay and explore make it (detector off, so the saved trace replays
-    # to the same outcome); the detector's findings from a second run of the same schedule
-    result, outcome, failure, _ = _run_checked(kernel, setup, check, rec, [])
-    findings = _findings(kernel, setup, _strategy(args))
+    # with the race detector, as a plain dispatch (and `replay`) runs: WGSL's robust access
+    result, outcome, failure, _ = _run_checked(kernel, setup, check, rec, [], "report")
+    findings = result.findings if result is not None else []
     trace = result.trace if result is not None else rec.trace()
     if trace is not None:
         trace.origin = {"file": path, "kernel": name}
@@ -160,16 +159,6 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
         return EXIT_FAILURE
     out("ok" + (" (check passed)" if check is not None else ""))
     return EXIT_OK
-
-
-def _findings(kernel: Any, setup: Callable, strategy: Any) -> list:
-    """The race detector's findings on one run under ``strategy`` (empty if it raised)."""
-    from .explore import dispatch_once
-
-    try:
-        return list(dispatch_once(kernel, setup(), strategy, (), "report").findings)
-    except Exception:  # the kernel's own error is what the main run reports
-        return []
 
 
 def cmd_explore(args: argparse.Namespace, out: Callable) -> int:
@@ -227,7 +216,8 @@ def cmd_replay(args: argparse.Namespace, out: Callable) -> int:
         target = f"{trace.origin['file']}::{trace.origin['kernel']}"
     kernel, setup, check, _, _ = load_target(target)
     try:
-        _, outcome, failure, _ = _run_checked(kernel, setup, check, Replay(trace), [])
+        _, outcome, failure, _ = _run_checked(kernel, setup, check, Replay(trace), [],
+                                              "report")  # as `run` ran it
     except ReplayMismatchError as exc:  # the trace does not fit this program: not a failure
         raise UsageError(f"the trace cannot be replayed: {exc}") from None
     out(f"replayed {trace.decision_count} decisions of {trace.kernel.get('name')}: "

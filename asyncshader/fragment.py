@@ -125,18 +125,19 @@ class FragmentResult(DispatchResult):
 class FragmentStorage(_Managed):
     """A storage buffer as one fragment invocation sees it: writes by a helper (or a discarded
     invocation) are dropped, as WGSL requires; reads are plain numpy reads. Sub-array views
-    (``buf[y]``) belong to the same invocation."""
+    (``buf[y]``) belong to the same invocation; copies (``buf[y].copy()``) are private
+    values, no longer the buffer."""
 
     _inv: Any = None
 
     def __array_finalize__(self, obj: Any) -> None:
-        if obj is not None:
+        if obj is not None and self.base is not None:  # views, not copies, are the buffer
             self._inv = getattr(obj, "_inv", None)
             self._run = getattr(obj, "_run", None)
             self._origin = getattr(obj, "_origin", None)
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        if self._inv.helper:
+        if self._inv is not None and self._inv.helper:
             self._run.suppressed_writes += 1
             self._run.helper_effect(self._inv, self._origin, "store")
             return
@@ -149,7 +150,8 @@ class FragmentStorage(_Managed):
         args = [np.asarray(x) if isinstance(x, FragmentStorage) else x for x in inputs]
         if out is None:
             return getattr(ufunc, method)(*args, **kwargs)
-        if any(isinstance(t, FragmentStorage) and t._inv.helper for t in out):
+        if any(isinstance(t, FragmentStorage) and t._inv is not None and t._inv.helper
+               for t in out):
             self._run.suppressed_writes += 1
             self._run.helper_effect(self._inv, self._origin, "store")
             return self
@@ -164,7 +166,7 @@ class TracedFragmentStorage(_Traced, FragmentStorage):
     dropped."""
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        if self._inv.helper:
+        if self._inv is not None and self._inv.helper:
             FragmentStorage.__setitem__(self, index, value)  # dropped, reported
         else:
             _Traced.__setitem__(self, index, value)

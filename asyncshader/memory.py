@@ -153,7 +153,7 @@ class _Traced:
         memory = self if origin is None else origin
         if run is not None and not in_bounds(self, index):
             run.out_of_bounds(memory, index, "load", view=self)
-            return _zero_element(self)  # WGSL robust access: a load may return zero
+            return _zero_element(self, index)  # WGSL robust access: a load may return zero
         value = super().__getitem__(index)  # type: ignore[misc]
         if run is not None:
             if isinstance(value, np.ndarray) and np.may_share_memory(value, memory):
@@ -195,6 +195,8 @@ class _Traced:
             elif index.__class__ is tuple:
                 i = _flat_of(fast, index)
             if i >= 0:
+                if isinstance(value, _Traced):  # a watched scalar variable or row: a load
+                    _report_whole(value, "load")
                 fast.plain[index] = value
                 fast.check(fast, i, True, _getframe(1))
                 return
@@ -236,6 +238,8 @@ def _report_whole(array: Any, kind: str) -> None:
     if run is None:
         return
     origin = array._origin
+    if origin is not None and array._map is None and not np.shares_memory(array, origin):
+        return  # a private copy (fragment storage copies keep their run): not memory
     run.memory_access(array if origin is None else origin,
                       FlatIndex(np.ravel(_positions(array))), kind)
 
@@ -265,25 +269,40 @@ def in_bounds(memory: Any, index: Any) -> bool:
     return True
 
 
-def _zero_element(memory: Any) -> Any:
-    row = np.zeros(memory.shape[1:], memory.dtype)
-    return row[()] if row.ndim == 0 else row.view(OutOfBoundsRow)
+def _zero_element(memory: Any, index: Any = 0) -> Any:
+    """What a load of ``memory[index]`` out of bounds gives (WGSL robust access): zero of the
+    element's type, shaped as the in-bounds result would be (a vector for a row of a vector
+    array)."""
+    depth = len(index) if isinstance(index, tuple) else 1
+    row = np.zeros(memory.shape[depth:], memory.dtype)
+    if row.ndim == 0:
+        return row[()]
+    vec = getattr(memory, "vec_type", None)
+    if vec is not None and row.ndim == 1:
+        return vec(*row.tolist())
+    return row.view(OutOfBoundsRow)
 
 
 class OutOfBoundsRow(np.ndarray):
     """What a load of a whole row past the end of a buffer gives (WGSL robust access, the load
-    already reported): zeros, whatever is then indexed in it; stores into it go nowhere."""
+    already reported): zeros, whatever is then indexed in it; stores into it go nowhere.
+    Arithmetic and copies give plain arrays."""
 
     def __getitem__(self, index: Any) -> Any:
         plain = self.view(np.ndarray)
         try:
             return _zero_element_of(np.ndarray.__getitem__(plain, index))
         except IndexError:
-            ints = index if isinstance(index, tuple) else (index,)
-            return _zero_element(plain[(0,) * (len(ints) - 1)] if len(ints) > 1 else plain)
+            return _zero_element(plain, index)
 
     def __setitem__(self, index: Any, value: Any) -> None:
         return
+
+    def __array_wrap__(self, arr: Any, context: Any = None, return_scalar: bool = False) -> Any:
+        return arr[()] if return_scalar else np.asarray(arr)
+
+    def copy(self, order: str = "C") -> np.ndarray:  # type: ignore[override]
+        return np.array(self.view(np.ndarray), order=order)
 
 
 def _zero_element_of(value: Any) -> Any:
@@ -305,7 +324,7 @@ def read_unreported(memory: Any, index: Any, inv: Any = None) -> Any:
         return memory[index]
     if memory._run is not None and not in_bounds(memory, index):
         memory._run.out_of_bounds(memory, index, "load", waiting=inv)
-        return _zero_element(memory)
+        return _zero_element(memory, index)
     return plain.__getitem__(memory, index)
 
 

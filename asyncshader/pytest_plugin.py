@@ -147,7 +147,8 @@ def pytest_runtest_call(item: Any) -> Any:
             return
         if not traces:
             exc.add_note(f"asyncshader: run {r + 1}/{runs} (seed {seed_r}) failed before any "
-                         "dispatch; nothing to replay")
+                         "dispatch took its schedule from the marker (dispatches with their own "
+                         "schedule= are not varied); nothing to replay")
             return
         text = ",".join(t.to_string() for t in traces)
         folder = os.path.join(str(item.config.rootpath), ".asyncshader")

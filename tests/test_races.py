@@ -663,3 +663,65 @@ def test_the_shadow_of_a_huge_buffer_is_made_only_where_it_is_touched():
         tracemalloc.stop()
     assert r.findings == [] and data[0] == data[-1] == 1
     assert peak < 8 * 2**20, f"{peak / 2**20:.0f} MB"
+
+
+# --------------------------------------------------------- robust access, copies, variables
+@ash.compute(workgroup_size=4)
+async def right_neighbour(img: ash.Storage, out: ash.Storage, *, local_invocation_index: u32):
+    x = local_invocation_index
+    out[0, x] = img[0, x + 1]  # x = 3 reads img[0, 4]: zero, an element, not a row
+
+
+@ash.compute(workgroup_size=1)
+async def computes_from_a_missing_row(buf: ash.Storage, res: ash.Storage, n: ash.Uniform):
+    v = buf[n] + 1  # a row past the end: zeros; arithmetic gives a plain array
+    v[0] = 7
+    w = buf[n].copy()
+    w[1] = 9
+    res[0], res[1] = v[0], w[1]
+
+
+def test_out_of_bounds_loads_give_zero_of_the_element_and_values_made_from_it_are_plain():
+    img, out = np.arange(4, dtype=np.float32).reshape(1, 4), np.zeros((1, 4), np.float32)
+    r = ash.run(right_neighbour, img=img, out=out, sanitize="report")
+    assert out.tolist() == [[1, 2, 3, 0]] and [f.index for f in r.findings] == [(0, 4)]
+    res = np.zeros(2, np.float32)
+    ash.run(computes_from_a_missing_row, buf=np.ones((2, 4), np.float32), res=res, n=u32(2),
+            sanitize="report")
+    assert res.tolist() == [7, 9]
+
+
+@ash.fragment
+async def doubles_a_private_copy(img: ash.Storage, out: ash.Storage, *, position: vec4f):
+    x, y = int(position.x), int(position.y)
+    mine = img[y].copy()  # a private value, no longer the buffer
+    mine[0] = 5.0
+    out[y, x] = (mine * 2)[x]
+    return ash.f32(0)
+
+
+def test_copies_of_fragment_storage_are_private_values_not_the_buffer():
+    img = np.arange(8, dtype=np.float32).reshape(2, 4)
+    out = np.zeros((2, 4), np.float32)
+    r = ash.run_fragments(doubles_a_private_copy, 4, 2, img=img, out=out, sanitize="report")
+    assert r.findings == [] and img.tolist() == np.arange(8).reshape(2, 4).tolist()
+    assert out[:, 1:].tolist() == (2 * img[:, 1:]).tolist() and out[:, 0].tolist() == [10, 10]
+
+
+flag_value = ash.workgroup(u32)
+
+
+@ash.compute(workgroup_size=2)
+async def stores_a_variable(out: ash.Storage, *, local_invocation_index: u32):
+    i = local_invocation_index
+    if i == 0:
+        flag_value.value = u32(5)  # written by one invocation ...
+    out[i] = flag_value  # ... read by both, no barrier between
+
+
+def test_storing_a_watched_variable_reads_it_on_the_fast_path_too():
+    fast = ash.run(stores_a_variable, out=np.zeros(2, np.uint32), sanitize="report")
+    general = ash.run(stores_a_variable, out=np.zeros(2, np.uint32), sanitize="report",
+                      instruments=[CountAccesses()])
+    assert [(f.race, f.memory) for f in races(fast)] == [("read-write", "flag_value")]
+    assert ash.render_findings(fast.findings) == ash.render_findings(general.findings)
