@@ -59,6 +59,17 @@ from .explore import (
     Footprints,
     explore,
 )
+from .findings import (
+    DataRace,
+    DataRaceError,
+    DataRaceWarning,
+    Finding,
+    HelperSideEffect,
+    OutOfBounds,
+    assert_race_free,
+    findings_json,
+    render_findings,
+)
 from .fragment import (
     FragmentResult,
     FragmentShader,
@@ -70,18 +81,7 @@ from .fragment import (
 from .instruments import Instrument
 from .memory import Ptr, WorkgroupVar, ptr, workgroup
 from .quads import quad_broadcast, quad_swap_diagonal, quad_swap_x, quad_swap_y
-from .races import (
-    DataRace,
-    DataRaceError,
-    DataRaceWarning,
-    Finding,
-    HelperSideEffect,
-    OutOfBounds,
-    RaceDetector,
-    assert_race_free,
-    findings_json,
-    render_findings,
-)
+from .races import RaceDetector
 from .schedule import PCT, InOrder, Random, Replay, Reverse, Strategy, Trace
 from .shrink import ScheduleStats, ShrinkReport, schedule_stats, shrink
 from .types import (

@@ -141,7 +141,7 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
         out(f"{c.invocations} invocations, {c.steps} steps, {c.decisions} decisions, "
             f"outcome {outcome}")
     if findings:
-        from .races import render_findings
+        from .findings import render_findings
 
         out(f"race detector: {len(findings)} finding(s), whatever the schedule:")
         out(textwrap.indent(render_findings(findings), "  "))

@@ -34,8 +34,8 @@ from .errors import (
     ShaderError,
     StepLimitError,
 )
+from .findings import DataRaceError
 from .instruments import Instrument
-from .races import DataRaceError
 from .schedule import PCT, InOrder, Random, Replay, Reverse, Strategy, Trace
 from .traps import POINT
 

@@ -32,7 +32,8 @@ from typing import Any
 import pytest
 
 from .explore import Recorded
-from .races import DEFAULT_FINDINGS, DEFAULT_SANITIZE, render_findings
+from .findings import render_findings
+from .races import DEFAULT_FINDINGS, DEFAULT_SANITIZE
 from .schedule import DEFAULT_SCHEDULE, PCT, InOrder, Random, Replay, Reverse, Strategy, Trace
 
 _STRATEGIES = ("random", "pct", "reverse", "in_order")

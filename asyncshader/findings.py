@@ -1,0 +1,225 @@
+"""Findings: what the sanitizers report, as data (``DataRace``, ``OutOfBounds``,
+``HelperSideEffect``), as text written for the reader, and as JSON; the hints that say what
+orders a racy pair; and the pytest helper :func:`assert_race_free`. The detector that makes them
+is in :mod:`asyncshader.races`.
+"""
+
+from __future__ import annotations
+
+import json
+import linecache
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .diagnostics import _short
+from .errors import AsyncShaderError
+
+
+class DataRaceError(AsyncShaderError):
+    """``sanitize="error"``: the dispatch had data races (or other findings); the message is the
+    rendered findings, and :attr:`findings` holds them."""
+
+    def __init__(self, message: str, findings: list) -> None:
+        super().__init__(message)
+        self.findings = findings
+
+
+class DataRaceWarning(UserWarning):
+    """A dispatch that did not choose ``sanitize=`` (so ran with the default, ``"report"``)
+    found data races or out-of-bounds accesses. The message is the rendered findings; they are
+    also in ``result.findings``. Passing ``sanitize=`` explicitly (``"report"`` to read the
+    findings yourself, ``"error"`` to raise, ``"off"``) makes the dispatch quiet."""
+
+
+@dataclass
+class Access:
+    """One side of a finding: who accessed, how, and where in the source."""
+
+    invocation: str
+    kind: str  # "load", "store", or an atomic operation's name
+    file: str
+    line: int
+    source: str
+
+    @property
+    def where(self) -> str:
+        return f"{_short(self.file)}:{self.line}"
+
+
+@dataclass
+class Finding:
+    """Base of the findings; ``count`` is how many times the same finding occurred. ``severity``
+    is ``"error"`` (a bug: data races, out-of-bounds accesses) or ``"note"`` (worth knowing,
+    not wrong: a helper's dropped write); only errors fail ``sanitize="error"``, the pytest
+    marker and :func:`assert_race_free`."""
+
+    count: int = field(default=1, init=False)
+    elements: list = field(default_factory=list, init=False)  # distinct indices, up to 8
+    severity = "error"
+
+    def note(self, element: Any) -> None:
+        """One more occurrence, at ``element``."""
+        self.count += 1
+        if element not in self.elements and len(self.elements) < 8:
+            self.elements.append(element)
+
+    def times(self) -> str:
+        """`` (5 times, at [1], [2], [3])`` for a folded finding; empty for a single one."""
+        if self.count == 1:
+            return ""
+        at = "" if len(self.elements) < 2 else ", at " + ", ".join(
+            f"[{e}]" for e in self.elements) + (", ..." if len(self.elements) == 8 else "")
+        return f" ({self.count} times{at})"
+
+    def render(self) -> str:  # pragma: no cover - every subclass renders
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": type(self).__name__, **asdict(self)}
+
+
+@dataclass
+class DataRace(Finding):
+    """Two unordered accesses to one location, at least one a write, not both atomic."""
+
+    race: str  # "write-write" or "read-write"
+    memory: str  # binding or workgroup variable name
+    address_space: str  # "workgroup" or "storage"
+    index: Any
+    first: Access
+    second: Access
+    same_workgroup: bool
+    hint: str
+    same_value: bool = False
+
+    def render(self) -> str:
+        title = (f"{self.race.capitalize()} data race on {self.address_space} memory "
+                 f"{self.memory}[{self.index}]")
+        if self.same_value:
+            title += " (both wrote the same value)"
+        lines = [title + self.times() + ":"]
+        for label, a in (("First", self.first), ("Second", self.second)):
+            lines.append(f"  {label} access: {a.kind} by {a.invocation}")
+            lines.append(f"    at {a.where}: {a.source}")
+        lines.append(f"  Hint: {self.hint}")
+        return "\n".join(lines)
+
+
+@dataclass
+class OutOfBounds(Finding):
+    """An access past the end of a buffer or workgroup array. The access then follows WGSL's
+    robust-access behaviour as asyncshader implements it: a load returns zero, a store is
+    dropped (WGSL allows either these or an in-bounds access)."""
+
+    memory: str
+    index: Any
+    length: int
+    access: Access
+
+    def render(self) -> str:
+        return (f"Out-of-bounds {self.access.kind} of {self.memory}[{self.index}] (length "
+                f"{self.length}){self.times()}:\n"
+                f"  by {self.access.invocation}\n  at {self.access.where}: "
+                f"{self.access.source}\n  The {self.access.kind} was "
+                f"{'dropped' if self.access.kind == 'store' else 'given zero'} (WGSL robust "
+                "access). " + ("A helper invocation made it (fragment padding or a discarded "
+                "fragment: it runs for its neighbours' derivatives only), so this is a note."
+                if self.severity == "note" else "Check the index arithmetic (u32 wrap-around: "
+                "0 - 1 is 4294967295)."))
+
+
+@dataclass
+class HelperSideEffect(Finding):
+    """A helper invocation (fragment padding, or after ``discard()``) tried to write storage or
+    run an atomic; WGSL makes that a no-op (a note: correct shaders do this at odd edges)."""
+
+    severity = "note"
+
+    memory: str
+    access: Access
+
+    def render(self) -> str:
+        return (f"Helper invocation side effect dropped: {self.access.kind} to {self.memory}"
+                f"{self.times()}\n  by "
+                f"{self.access.invocation}\n  at {self.access.where}: {self.access.source}\n"
+                "  Helper invocations (and discarded fragments) run for their neighbours' "
+                "derivatives only: their writes and atomics have no effect.")
+
+
+def render_findings(findings: list[Finding]) -> str:
+    """The findings as text, one block each."""
+    if not findings:
+        return "No findings."
+    return "\n\n".join(f.render() for f in findings)
+
+
+def findings_json(findings: list[Finding]) -> str:
+    """The findings as a JSON array."""
+    return json.dumps([f.to_dict() for f in findings], indent=1, default=str)
+
+
+def errors_of(findings: list[Finding]) -> list[Finding]:
+    """The findings that are bugs (severity "error"), not notes."""
+    return [f for f in findings if f.severity == "error"]
+
+
+def assert_race_free(result: Any) -> None:
+    """Fails (AssertionError) with the rendered findings if ``result`` (or a list of findings)
+    has any error-level finding (data races, out-of-bounds accesses); for pytest."""
+    findings = getattr(result, "findings", result)
+    if errors_of(findings):
+        raise AssertionError(render_findings(findings))
+
+
+def _overflowed_length(memory: Any, index: Any) -> int:
+    """The length of the axis an out-of-bounds ``index`` overflowed (the first such axis)."""
+    shape = np.shape(memory)
+    if isinstance(index, tuple):
+        for i, n in zip(index, shape):
+            if isinstance(i, (int, np.integer)) and not 0 <= i < n:
+                return int(n)
+    return int(shape[0]) if shape else 0
+
+
+def _access_at(inv: str, kind: str, site: tuple[str, int]) -> Access:
+    return Access(invocation=inv, kind=kind, file=site[0], line=site[1],
+                  source=linecache.getline(site[0], site[1]).strip())
+
+
+def _plain(index: Any) -> Any:
+    if isinstance(index, tuple):
+        return tuple(_plain(i) for i in index)
+    return int(index) if isinstance(index, (int, np.integer)) else repr(index)
+
+
+def _hint(space: str, same_unit: bool, a: tuple, b: tuple, atomic: bool,
+          fragment: bool = False, race: str = "read-write") -> str:
+    atomics = ("make the update one atomic (atomic_add(ptr(buf, i), v), atomic_store, ...), or "
+               "give each invocation its own location")
+    if fragment:
+        return ("fragments are never ordered with each other (the fragment stage has no "
+                f"barriers): {atomics}")
+    if not same_unit:
+        return ("the accesses come from different workgroups, which nothing orders within a "
+                f"dispatch: {atomics}, or split the work into two dispatches")
+    if a == b and race == "write-write":
+        return (f"several invocations write this element at {_short(a[0])}:{a[1]}; no barrier "
+                f"can order that: {atomics}")
+    barrier = "workgroup_barrier()" if space == "workgroup" else "storage_barrier()"
+    lines = sorted({a[1], b[1]})
+    where = (f"between line {lines[0]} and line {lines[1]}" if len(lines) == 2 else
+             f"between two executions of line {lines[0]} (in the loop around it)")
+    fix = (f"a {barrier} {where} orders these (reached by every invocation of the workgroup: "
+           "not inside a branch some skip)")
+    if space == "storage":
+        fix += "; a workgroup_barrier() does not order storage memory in WGSL"
+    return fix + (", or make the plain access atomic too" if atomic else f"; or {atomics}")
+
+
+def _unflatten(memory: Any, flat: int) -> Any:
+    shape = np.shape(memory)
+    if len(shape) <= 1:
+        return flat
+    return tuple(int(i) for i in np.unravel_index(flat, shape))
