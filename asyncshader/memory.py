@@ -198,7 +198,7 @@ class _Traced:
                 if isinstance(value, _Traced):  # a watched scalar variable or row: a load
                     _report_whole(value, "load")
                 fast.plain[index] = value
-                fast.check(fast, i, True, _getframe(1))
+                fast.check(fast, i, True, _getframe(1), None, None, value)
                 return
         run = self._run  # type: ignore[attr-defined]
         origin = self._origin  # type: ignore[attr-defined]

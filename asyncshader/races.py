@@ -105,6 +105,18 @@ def _push(slots: list, base: int, rec: int, key: int, wg: int, n: int) -> None:
     slots[base] = rec
 
 
+_UNSET: Any = object()  # check(value=...): not given, read it from memory
+
+
+def _as_stored(state: MemoryState, value: Any) -> Any:
+    """``value`` as the memory's element type holds it (a Python float stored into f32
+    memory is rounded), or None when that is not possible."""
+    try:
+        return np.array(value, dtype=state.plain.dtype).item()
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
 class MemoryState:
     """What the detector keeps for one memory object: its name, address space, the phase
     counters of that space, and its shadows (one per workgroup for workgroup memory). Memory
@@ -261,10 +273,11 @@ class RaceDetector(Instrument):
                 state.check(state, flat, write, site, inv, op)
 
     def check(self, state: MemoryState, flat: int, write: bool, where: Any, inv: Any = None,
-              op: str | None = None) -> None:
+              op: str | None = None, value: Any = _UNSET) -> None:
         """Checks a plain access to element ``flat`` against the shadow and records it.
         ``where`` is a site id or the accessing frame; ``inv`` defaults to the running
-        invocation. The hot path of the detector: memory.py calls it directly for plain element
+        invocation; ``value`` is what a store stored, if the caller has it at hand. The hot
+        path of the detector: memory.py calls it directly for plain element
         accesses of memory whose races are not allowed (the caller checks ``state.allowed``)."""
         if inv is None:
             inv = self.scheduler.current
@@ -302,7 +315,8 @@ class RaceDetector(Instrument):
             if flat in shadow.atomic:  # atomics touched it: they race with plain accesses
                 self._against_atomics(shadow, flat, state, rec, inv, op, write, phase)
             slots[b] = rec | _WRITE
-            shadow.value[flat] = state.item(flat)
+            # what was stored (as given: converted when compared, see _report)
+            shadow.value[flat] = state.item(flat) if value is _UNSET else value
         else:
             if flat in shadow.atomic:
                 self._against_atomics(shadow, flat, state, rec, inv, op, write, phase)
@@ -325,13 +339,13 @@ class RaceDetector(Instrument):
                 break
 
     def check_fragment(self, state: MemoryState, flat: int, write: bool, where: Any,
-                       inv: Any = None, op: str | None = None) -> None:
+                       inv: Any = None, op: str | None = None, value: Any = _UNSET) -> None:
         """:meth:`check` for fragment runs: a helper's loads feed derivatives only (its stores
         were dropped before they got here), so they are not checked."""
         if inv is None:
             inv = self.scheduler.current
         if inv is not None and not inv.helper:
-            self.check(state, flat, write, where, inv, op)
+            self.check(state, flat, write, where, inv, op, value)
 
     def _check_atomic(self, state: MemoryState, flat: int, write: bool, site: int, inv: Any,
                       op: str) -> None:
@@ -385,7 +399,8 @@ class RaceDetector(Instrument):
         a, b = self._sites[prev_site], self._sites[site]
         k = prev & _KEY
         same_wg = k // self.n == inv.key // self.n
-        same_value = race == "write-write" and shadow.value.get(flat) == state.item(flat)
+        same_value = race == "write-write" and _as_stored(state, shadow.value.get(flat)) == \
+            state.item(flat)
         finding = reports.DataRace(
             race=race, memory=state.name, address_space=state.space,
             index=_unflatten(memory, flat),

@@ -725,3 +725,15 @@ def test_storing_a_watched_variable_reads_it_on_the_fast_path_too():
                       instruments=[CountAccesses()])
     assert [(f.race, f.memory) for f in races(fast)] == [("read-write", "flag_value")]
     assert ash.render_findings(fast.findings) == ash.render_findings(general.findings)
+
+
+@ash.compute(workgroup_size=4)
+async def writes_a_tenth(buf: ash.Storage, *, local_invocation_index: u32):
+    buf[0] = 0.1  # a Python float: every invocation stores the same f32
+    buf[1] = 0.1 * float(local_invocation_index)  # different values
+
+
+def test_same_value_compares_what_was_stored_after_f32_rounding():
+    r = ash.run(writes_a_tenth, buf=np.zeros(2, np.float32), sanitize="report")
+    same = {f.index: f.same_value for f in races(r) if f.race == "write-write"}
+    assert same == {0: True, 1: False}
