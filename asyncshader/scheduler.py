@@ -302,8 +302,8 @@ class Scheduler(Diagnostics):
             prev: Any = _NOTHING  # the last rendezvous request seen (skips re-checking it)
             while batch:
                 arrived: list[Invocation] = []
-                reqs: list = []
-                arrive, deposit = arrived.append, reqs.append
+                reqs: list | None = None  # None while every arrival stands at `prev`
+                arrive = arrived.append
                 finished = extra = last_extra = 0
                 last = batch[-1]
                 for inv in batch:
@@ -332,9 +332,14 @@ class Scheduler(Diagnostics):
                                 continue
                         if req.scope != unit.scope:
                             raise self._no_group(inv, req)
+                        if reqs is None and arrived:  # the arrivals so far all stood at prev
+                            reqs = [prev] * len(arrived)
                         prev = req
-                    deposit(req)
+                    if reqs is not None:
+                        reqs.append(req)
                     arrive(inv)
+                if reqs is None:  # one request object for all (a barrier): no list per step
+                    reqs = [prev] * len(arrived)
                 batch_steps = len(batch) + extra
                 steps += batch_steps
                 # decisions: all steps but those taken while only one invocation was runnable
