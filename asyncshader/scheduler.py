@@ -338,14 +338,16 @@ class Scheduler(Diagnostics):
                     if reqs is not None:
                         reqs.append(req)
                     arrive(inv)
-                if reqs is None:  # one request object for all (a barrier): no list per step
+                one_request = reqs is None
+                if one_request:  # one request object for all (a barrier): no list per step
                     reqs = [prev] * len(arrived)
                 batch_steps = len(batch) + extra
                 steps += batch_steps
                 # decisions: all steps but those taken while only one invocation was runnable
                 self.canonical_tail += batch_steps - (1 + last_extra if others == 0 else 0)
                 self.steps = steps
-                batch = self._end_round(unit, arrived, reqs, finished, in_lane_order=True)
+                batch = self._end_round(unit, arrived, reqs, finished, in_lane_order=True,
+                                        one_request=one_request)
                 if steps >= self._next_checkpoint:
                     self._next_checkpoint = steps + self.checkpoint_every
                     self._checkpoint(unit)
@@ -441,7 +443,8 @@ class Scheduler(Diagnostics):
             raise
 
     def _end_round(self, unit: Group, arrived: list[Invocation], reqs: list,
-                   finished: int, in_lane_order: bool = False) -> list[Invocation]:
+                   finished: int, in_lane_order: bool = False,
+                   one_request: bool = False) -> list[Invocation]:
         """Fast paths, after every member of ``unit`` arrived or finished: check uniformity,
         resolve, and return the members (in key order) that run next (none when all finished)."""
         unit.finished += finished
@@ -454,8 +457,8 @@ class Scheduler(Diagnostics):
         sites = _sites(arrived)
         n = len(arrived)
         first = reqs[0]
-        if finished or sites.count(sites[0]) != n or (
-                reqs.count(first) != n and [r.op for r in reqs].count(first.op) != n):
+        if finished or sites.count(sites[0]) != n or (not one_request and (
+                reqs.count(first) != n and [r.op for r in reqs].count(first.op) != n)):
             for inv, r, site in zip(arrived, reqs, sites):
                 inv.req, inv.site = r, site
             unit.arrived = arrived
