@@ -238,7 +238,7 @@ def _report_whole(array: Any, kind: str) -> None:
     if run is None:
         return
     origin = array._origin
-    if origin is not None and array._map is None and not np.shares_memory(array, origin):
+    if origin is not None and array._map is None and not np.may_share_memory(array, origin):
         return  # a private copy (fragment storage copies keep their run): not memory
     run.memory_access(array if origin is None else origin,
                       FlatIndex(np.ravel(_positions(array))), kind)
@@ -283,7 +283,7 @@ def _zero_element(memory: Any, index: Any = 0) -> Any:
     return row.view(OutOfBoundsRow)
 
 
-class OutOfBoundsRow(np.ndarray):
+class OutOfBoundsRow(_Managed):
     """What a load of a whole row past the end of a buffer gives (WGSL robust access, the load
     already reported): zeros, whatever is then indexed in it; stores into it go nowhere.
     Arithmetic and copies give plain arrays."""
@@ -291,22 +291,17 @@ class OutOfBoundsRow(np.ndarray):
     def __getitem__(self, index: Any) -> Any:
         plain = self.view(np.ndarray)
         try:
-            return _zero_element_of(np.ndarray.__getitem__(plain, index))
+            value = np.ndarray.__getitem__(plain, index)
         except IndexError:
             return _zero_element(plain, index)
+        return value.view(OutOfBoundsRow) if isinstance(value, np.ndarray) and value.ndim \
+            else value
 
     def __setitem__(self, index: Any, value: Any) -> None:
         return
 
-    def __array_wrap__(self, arr: Any, context: Any = None, return_scalar: bool = False) -> Any:
-        return arr[()] if return_scalar else np.asarray(arr)
-
     def copy(self, order: str = "C") -> np.ndarray:  # type: ignore[override]
         return np.array(self.view(np.ndarray), order=order)
-
-
-def _zero_element_of(value: Any) -> Any:
-    return value.view(OutOfBoundsRow) if isinstance(value, np.ndarray) and value.ndim else value
 
 
 _TRACED = {cls: type(f"Traced{cls.__name__}", (_Traced, cls), {"__module__": __name__})

@@ -216,9 +216,9 @@ class RaceDetector(Instrument):
         helper = bool(getattr(inv, "helper", False))
 
         def make() -> reports.OutOfBounds:
-            finding = reports.OutOfBounds(memory=name, index=_plain(index),
-                                  length=_overflowed_length(shaped, index),
-                                  access=_access_at(str(inv), kind, self._sites[site]))
+            finding = reports.OutOfBounds(
+                memory=name, index=_plain(index), length=_overflowed_length(shaped, index),
+                access=_access_at(str(inv), kind, self._sites[site]))
             if helper:  # fragment padding reading past an edge: expected, not a bug
                 finding.severity = "note"
             return finding
@@ -262,11 +262,7 @@ class RaceDetector(Instrument):
         state = self.state_of(memory)
         if state.allowed:
             return
-        if memory.ndim == 1 and (index.__class__ is int or isinstance(index, np.integer)):
-            flats: Any = (int(index),)
-        else:
-            flats = self._flat_indices(memory, index)
-        for flat in flats:
+        for flat in self._flat_indices(memory, index):
             if atomic:
                 self._check_atomic(state, flat, write, site, inv, op)
             else:
@@ -353,7 +349,7 @@ class RaceDetector(Instrument):
         key = inv.key
         n = self.n
         wg = key // n
-        shadow = state.fixed or state.shadows.get(wg) or state.shadow(wg)
+        shadow = state.shadow(wg)
         phase = state.phases.get(wg, 0)
         rec = key | (phase << _PHASE_SHIFT) | (site << _SITE_SHIFT) | _ATOMIC
         slots = shadow.chunk(flat)
@@ -568,14 +564,17 @@ class SanitizedRun:
     def findings(self) -> list[Finding]:
         """The run's findings; with ``sanitize="error"`` any finding raises DataRaceError."""
         found = list(self.detector.findings) if self.detector is not None else []
-        if errors_of(found) and self.sanitize == "error":
+        errors = errors_of(found)
+        if errors and self.sanitize == "error":
             raise reports.DataRaceError(render_findings(found), found)
+        if not errors or not self.warn_findings:
+            return found
         sink = DEFAULT_FINDINGS.get()
-        if errors_of(found) and self.warn_findings and sink is not None:
-            sink.extend(errors_of(found))
-        elif errors_of(found) and self.warn_findings:
+        if sink is not None:
+            sink.extend(errors)
+        else:
             warnings.warn(reports.DataRaceWarning(
-                render_findings(errors_of(found)) + "\n(asyncshader's race detector is on by "
+                render_findings(errors) + "\n(asyncshader's race detector is on by "
                 "default: the findings are in result.findings. Pass sanitize='error' to raise, "
                 "allow_races=[name] for an intentional race, or sanitize='off'.)"),
                 stacklevel=user_stacklevel())
