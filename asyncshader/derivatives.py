@@ -18,14 +18,15 @@ without one they return zero, as GLSL_NV_compute_shader_derivatives says, or rai
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import types
+from collections.abc import Callable, Generator
 from typing import Any
 
 import numpy as np
 
 from .dispatch import CURRENT_RUN as _CURRENT_RUN
 from .quads import QUAD, QuadRendezvous, copy_value
-from .traps import suspend, trap_function
+from .traps import rendezvous_kind, trap_function
 from .types import Vec
 
 _Resolver = Callable[[list, Any], list]
@@ -84,32 +85,29 @@ def _zero(e: Any) -> Any:
     return type(e)(0) if isinstance(e, Vec) else np.float32(0)
 
 
-def _derivative(op: str, resolvers: dict[str, _Resolver], e: Any) -> Awaitable[Any]:
-    value = e if e.__class__ is np.float32 else _f32(op, e)
-    run = _CURRENT_RUN.get()
-    if run is not None and run.has_derivatives:
-        return suspend(QuadRendezvous(op, QUAD, value, resolvers[run.derivative_mode]))
-    if run is not None:
+def _builtin(op: str, variant: str | None, wgsl: str, what: str) -> Callable[[Any], Any]:
+    axis = op.split("_")[0]
+    kinds = {mode: rendezvous_kind(op, QUAD, _RESOLVERS[f"{axis}_{variant or mode}"],
+                                   QuadRendezvous) for mode in ("coarse", "fine")}
+    coarse = kinds["coarse"]
+
+    # one generator function, no wrapper calls: derivatives sit in fragment shaders' inner loops
+    @types.coroutine
+    def derivative(e: Any) -> Generator[Any, Any, Any]:
+        if e.__class__ is not np.float32:
+            e = _f32(op, e)
+        run = _CURRENT_RUN.get()
+        if run is None:  # called outside a dispatch (a test of a helper function)
+            return (yield coarse(e))
+        if run.has_derivatives:
+            return (yield kinds[run.derivative_mode](e))
         if run.strict:
             raise TypeError(
                 f"{op}() in a compute kernel without a derivative layout: declare "
                 "@compute(..., derivatives=\"quads\" | \"linear\") (VK_KHR_compute_shader_"
                 "derivatives), or drop strict=True to get zero as GLSL_NV_compute_shader_"
                 "derivatives specifies")
-        return _ready(_zero(value))
-    return suspend(QuadRendezvous(op, QUAD, value, resolvers["coarse"]))
-
-
-async def _ready(value: Any) -> Any:
-    return value
-
-
-def _builtin(op: str, variant: str | None, wgsl: str, what: str) -> Callable[[Any], Any]:
-    axis = op.split("_")[0]
-    resolvers = {mode: _RESOLVERS[f"{axis}_{variant or mode}"] for mode in ("coarse", "fine")}
-
-    def derivative(e: Any) -> Awaitable[Any]:
-        return _derivative(op, resolvers, e)
+        return _zero(e)
     derivative.__name__ = derivative.__qualname__ = op
     derivative.__doc__ = f"WGSL ``{wgsl}(e)``: {what}"
     derivative.__module__ = __name__

@@ -28,7 +28,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
-import sys
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -109,7 +108,7 @@ def discard() -> None:
     if not isinstance(run, FragmentRun):
         raise RuntimeError("discard() is a fragment shader statement; call it from a shader run "
                            "by asyncshader.run_fragments()")
-    run.invocation_of(sys._getframe(1)).helper = True
+    run.invocation_of().helper = True
 
 
 @dataclasses.dataclass
@@ -190,13 +189,25 @@ class _FragmentIds:
         return f"fragment ({x},{y}) [quad id {inv.key % 4}{kind}]"
 
 
-class _QuadOutputs:
-    """The context of a quad: when it retires, its covered fragments' outputs are gathered."""
+class _Quad(Group):
+    """A quad: the unit a fragment dispatch schedules. It is its own memory context: when it
+    retires, its covered fragments' outputs are gathered."""
 
-    __slots__ = ("run", "unit")
+    __slots__ = ("run",)
 
-    def __init__(self, run: FragmentRun, unit: Group) -> None:
-        self.run, self.unit = run, unit
+    def __init__(self, run: FragmentRun, q: int) -> None:
+        Group.__init__(self, QUAD, q, "", "quad id")
+        self.run = run
+        self.context = self
+
+    @property  # type: ignore[override]
+    def label(self) -> str:  # only errors read it: made when asked
+        qw = self.run.qw
+        return f"quad at ({2 * (self.index % qw)},{2 * (self.index // qw)})"
+
+    @label.setter
+    def label(self, value: str) -> None:
+        pass
 
     def enter(self, previous: Any) -> None:
         pass
@@ -206,14 +217,16 @@ class _QuadOutputs:
 
     def exit(self) -> None:
         run = self.run
-        frames = run.frames
-        for inv in self.unit.members:
-            del frames[inv.frame]
+        qw, q = run.qw, self.index
+        qx, qy = 2 * (q % qw), 2 * (q // qw)
+        store = run.store
+        for inv in self.members:
             if inv.done and not inv.helper:  # covered (padding helpers are helpers from birth)
-                x, y = run.ids.pixel(inv.key)
-                run.store(x, y, inv.result)
+                lane = inv.key & 3
+                store(qx + (lane & 1), qy + (lane >> 1), inv.result)
             elif inv.done and run.output is None and inv.result is not None:
                 run.shape_output(inv.result)  # discarded, but the output still gets its shape
+        self.context = None  # the cycle through itself
 
 
 class FragmentRun(SanitizedRun):
@@ -250,7 +263,6 @@ class FragmentRun(SanitizedRun):
         check_replay(self.strategy, shader.identity, self.config)
         self.ids = _FragmentIds(self.qw, self.width, self.height)
         self.unit_size = 4  # invocations per quad
-        self.frames: dict[Any, Invocation] = {}
         self.output: Any = None
         self.mask = np.zeros((self.height, self.width), bool)
         self.suppressed_writes = 0
@@ -263,7 +275,7 @@ class FragmentRun(SanitizedRun):
         self.scheduler = Scheduler(self._units(), self.strategy, self.instruments,
                                    max_live=max_live_quads, single_scope=True,
                                    max_points_per_invocation=max_points_per_invocation,
-                                   max_key=4 * self.qw * self.qh)
+                                   max_key=4 * self.qw * self.qh, track_current=True)
 
     # ------------------------------------------------------------------------------- inputs
     def _split_inputs(self, given: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -332,43 +344,44 @@ class FragmentRun(SanitizedRun):
         z, w = np.float32(opts["position_z"]), np.float32(opts["position_w"])
         front, index, mask = bool(opts["front_facing"]), np.uint32(0), np.uint32(1)
         make_position = vec4f._make
-        frames, ids, width, height = self.frames, self.ids, self.width, self.height
+        ids, width, height, qw = self.ids, self.width, self.height, self.qw
         fasts = [self.fast_state(arr) for _, arr in storage]
-        for q in range(self.qw * self.qh):
-            qx, qy = 2 * (q % self.qw), 2 * (q // self.qw)
-            unit = Group(QUAD, q, f"quad at ({qx},{qy})", "quad id")
-            unit.context = _QuadOutputs(self, unit)
+        view_class = self.view_class
+        edge = width < 2 * qw or height < 2 * self.qh  # padding helpers in the last column/row
+        for q in range(qw * self.qh):
+            qx, qy = 2 * (q % qw), 2 * (q // qw)
+            unit = _Quad(self, q)
             groups = {QUAD: unit}
             members = unit.members
             for lane in range(4):
                 x, y = qx + (lane & 1), qy + (lane >> 1)
                 values = [self._value(src, x, y) for src in inputs] if inputs else ()
-                views = []
-                for (_, arr), fast in zip(storage, fasts):
-                    view = arr.view(self.view_class)
-                    view._origin, view._run, view._fast = arr, self, fast
-                    views.append(view)
-                coro = call(make_position(xs[x], ys[y], z, w), front, index, mask, *values,
-                            *views)
-                inv = Invocation(4 * q + lane, coro, unit, groups, _LANES[lane], ids)
-                for view in views:
-                    view._inv = inv
-                if x >= width or y >= height:
+                if storage:
+                    views = []
+                    for (_, arr), fast in zip(storage, fasts):
+                        view = arr.view(view_class)
+                        view._origin, view._run, view._fast = arr, self, fast
+                        views.append(view)
+                    coro = call(make_position(xs[x], ys[y], z, w), front, index, mask, *values,
+                                *views)
+                    inv = Invocation(4 * q + lane, coro, unit, groups, _LANES[lane], ids)
+                    for view in views:
+                        view._inv = inv
+                else:
+                    coro = call(make_position(xs[x], ys[y], z, w), front, index, mask, *values)
+                    inv = Invocation(4 * q + lane, coro, unit, groups, _LANES[lane], ids)
+                if edge and (x >= width or y >= height):
                     inv.helper = True
-                frames[inv.frame] = inv
                 members.append(inv)
             unit.size = 4
             yield unit
 
-    def invocation_of(self, frame: Any) -> Invocation:
-        """The invocation whose shader (or a function it called) runs ``frame``."""
-        f = frame
-        while f is not None:
-            inv = self.frames.get(f)
-            if inv is not None:
-                return inv
-            f = f.f_back
-        raise RuntimeError("discard() was called outside the shader's own code")
+    def invocation_of(self) -> Invocation:
+        """The invocation running now (the one that called :func:`discard`)."""
+        inv = self.scheduler.current
+        if inv is None:
+            raise RuntimeError("discard() was called outside the shader's own code")
+        return inv
 
     # ------------------------------------------------------------------------------- outputs
     def store(self, x: int, y: int, value: Any) -> None:

@@ -84,11 +84,11 @@ def _site(inv: Invocation) -> Any:
 
 
 def _sites(members: list[Invocation]) -> list:
-    """The call sites of suspended members (frames are stable while suspended)."""
-    sites = [m.frame.f_lasti for m in members]
-    if CoroutineType in {m.coro.cr_await.__class__ for m in members}:
-        sites = [_site(m) for m in members]
-    return sites
+    """The call sites of suspended members (frames are stable while suspended): the frame's
+    instruction offset, or the whole await chain when it goes through a helper coroutine (so a
+    member in a helper never compares equal to one awaiting directly)."""
+    return [m.frame.f_lasti if m.coro.cr_await.__class__ is not CoroutineType else _site(m)
+            for m in members]
 
 
 class Group:
@@ -135,7 +135,7 @@ class Scheduler(Diagnostics):
     def __init__(self, units: Iterator[Group], strategy: Any, instruments: list | tuple = (), *,
                  max_live: int = 1, checkpoint_every: int = 4096,
                  max_points_per_invocation: int = 1_000_000, single_scope: bool = False,
-                 max_key: int = 2**32 - 1) -> None:
+                 max_key: int = 2**32 - 1, track_current: bool = False) -> None:
         self.units = units
         self.strategy = strategy
         self.instruments = list(instruments)
@@ -149,6 +149,7 @@ class Scheduler(Diagnostics):
         self.live_size = 0  # invocations in live units
         self.exhausted = False
         self.current: Invocation | None = None
+        self.track_current = track_current  # keep `current` even without instruments
         # trace of decisions: pairs (canonical picks before, key chosen); canonical = position 0.
         # 4-byte entries while keys fit (a 1M-invocation Random run makes ~10M decisions)
         self.decisions = array("I" if max_key < 2**32 else "q")
@@ -163,6 +164,7 @@ class Scheduler(Diagnostics):
         self._hooks = {name: bound_hooks(self.instruments, name) for name in (
             "invocation_resumed", "invocation_suspended", "invocation_finished",
             "rendezvous_completed", "unit_retired")}
+        self._rendezvous_hooks = self._hooks["rendezvous_completed"]
 
     # ------------------------------------------------------------------------------ the run loop
     def run(self) -> Iterator[None]:
@@ -204,7 +206,8 @@ class Scheduler(Diagnostics):
         record = self.decisions.append
         hooks = self._hooks
         resumed, suspended = hooks["invocation_resumed"], hooks["invocation_suspended"]
-        observed = bool(self.instruments)  # instruments need `current`, even for memory events
+        # instruments need `current`, even for memory events
+        observed = bool(self.instruments) or self.track_current
         canon = steps = 0
         next_checkpoint = self.checkpoint_every
         cur_unit = None
@@ -291,7 +294,8 @@ class Scheduler(Diagnostics):
         live = self.live
         steps = 0
         last_unit = None
-        track = bool(self.instruments)  # memory events need the running invocation
+        # memory events (and front-ends asking who runs) need the running invocation
+        track = bool(self.instruments) or self.track_current
         while True:
             self._fill(runnable=False)  # this loop keeps its own batches
             if not live:
@@ -363,7 +367,8 @@ class Scheduler(Diagnostics):
         live = self.live
         canon = steps = 0
         last_unit = None
-        track = bool(self.instruments)  # memory events need the running invocation
+        # memory events (and front-ends asking who runs) need the running invocation
+        track = bool(self.instruments) or self.track_current
         try:
             while True:
                 self._fill(runnable=False)  # this loop keeps its own rounds
@@ -447,11 +452,8 @@ class Scheduler(Diagnostics):
                    one_request: bool = False) -> list[Invocation]:
         """Fast paths, after every member of ``unit`` arrived or finished: check uniformity,
         resolve, and return the members (in key order) that run next (none when all finished)."""
-        unit.finished += finished
-        if unit.valued:  # the values the previous rendezvous handed out were delivered
-            unit.valued = False
-            for m in unit.members:
-                m.value = None
+        if finished:
+            unit.finished += finished
         if not arrived:
             return arrived
         sites = _sites(arrived)
@@ -464,7 +466,12 @@ class Scheduler(Diagnostics):
             unit.arrived = arrived
             raise self._divergence(unit)
         resolve = first.resolve
-        if resolve is not None:
+        if resolve is None:
+            if unit.valued:  # the values the previous rendezvous handed out were delivered
+                unit.valued = False
+                for m in arrived:
+                    m.value = None
+        else:  # every member arrived: each gets a new value
             unit.valued = True
             if in_lane_order:  # the in-order path: arrivals are the members, in lane order
                 for inv, value in zip(arrived, resolve([r.value for r in reqs], unit)):
@@ -475,8 +482,9 @@ class Scheduler(Diagnostics):
                 self._resolve(unit, arrived, first)
                 return unit.members
         self.rendezvous += 1
-        for hook in self._hooks["rendezvous_completed"]:
-            hook(unit, first.op, arrived)
+        if self._rendezvous_hooks:
+            for hook in self._rendezvous_hooks:
+                hook(unit, first.op, arrived)
         return unit.members
 
     def _run_points(self, inv: Invocation, req: Any) -> tuple[Any, int]:
@@ -529,6 +537,7 @@ class Scheduler(Diagnostics):
     def _fill(self, runnable: bool = True) -> None:
         """Starts units until ``max_live`` are alive or none is left; their members become
         runnable (unless a fast path keeps its own lists)."""
+        self.current = None  # building units runs no invocation
         while len(self.live) < self.max_live and not self.exhausted:
             unit = next(self.units, None)
             if unit is None:

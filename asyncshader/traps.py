@@ -50,6 +50,21 @@ class Rendezvous:
         return f"Rendezvous({self.op!r}, scope={self.scope})"
 
 
+def _init_value(self: Rendezvous, value: Any) -> None:
+    self.value = value
+
+
+def rendezvous_kind(op: str, scope: str, resolve: Resolver | None,
+                    base: type[Rendezvous] = Rendezvous) -> Callable[[Any], Rendezvous]:
+    """A :class:`Rendezvous` subclass for one ``(op, scope, resolve)``: its instances carry only
+    the deposited value (``kind(value)``), which makes them cheaper to create than a full
+    request. For traps in shaders' inner loops (derivatives)."""
+    return type(f"{base.__name__}[{op}]", (base,), {
+        "__slots__": (), "op": op, "scope": scope,
+        "resolve": None if resolve is None else staticmethod(resolve),
+        "__init__": _init_value, "__module__": base.__module__})
+
+
 class Point:
     """A scheduling point: subclasses implement :meth:`apply`, run when the invocation resumes."""
 

@@ -87,6 +87,38 @@ def test_divergence_inside_an_awaited_helper_is_found_by_the_whole_await_chain()
     assert f":{line_of(helper_barrier, 'second')}" in msg
 
 
+async def barrier_in_a_helper():
+    await workgroup_barrier()  # in the helper
+
+
+@ash.compute(workgroup_size=2)
+async def direct_or_helper(out: ash.Storage, *, local_invocation_index: u32):
+    await (workgroup_barrier() if local_invocation_index == 0 else barrier_in_a_helper())
+    out[local_invocation_index] = 1
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES, ids=repr)
+def test_a_barrier_awaited_directly_and_one_in_a_helper_on_the_same_line_diverge(schedule):
+    # both members stop at the same instruction of the kernel's frame; only the await chain
+    # tells them apart
+    out = np.zeros(2, np.uint32)
+    with pytest.raises(ash.BarrierDivergenceError) as info:
+        ash.run(direct_or_helper, out=out, schedule=schedule)
+    assert f":{line_of(barrier_in_a_helper, 'in the helper')}" in str(info.value)
+    assert not out.any()
+
+
+def test_a_rendezvous_kind_carries_only_the_value():
+    from asyncshader.traps import Rendezvous, rendezvous_kind
+
+    kind = rendezvous_kind("double", "quad", lambda values, group: [2 * v for v in values])
+    req = kind(21)
+    assert isinstance(req, Rendezvous)
+    assert (req.op, req.scope, req.value) == ("double", "quad", 21)
+    assert req.resolve([1, 2], None) == [2, 4]
+    assert rendezvous_kind("meet", "workgroup", None)(0).resolve is None
+
+
 @ash.compute(workgroup_size=4)
 async def barrier_in_uniform_loop(out: ash.Storage, *, local_invocation_index: u32):
     for _ in range(3):
