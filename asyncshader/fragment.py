@@ -193,21 +193,21 @@ class _Quad(Group):
     """A quad: the unit a fragment dispatch schedules. It is its own memory context: when it
     retires, its covered fragments' outputs are gathered."""
 
-    __slots__ = ("run",)
+    scope, lane_name, size = QUAD, "quad id", 4
 
-    def __init__(self, run: FragmentRun, q: int) -> None:
-        Group.__init__(self, QUAD, q, "", "quad id")
+    def __init__(self, run: FragmentRun, q: int) -> None:  # lean: one per four pixels
         self.run = run
-        self.context = self
+        self.index = q
+        self.members = []
 
-    @property  # type: ignore[override]
-    def label(self) -> str:  # only errors read it: made when asked
+    @property
+    def label(self) -> str:  # type: ignore[override]  # only errors read it: made when asked
         qw = self.run.qw
         return f"quad at ({2 * (self.index % qw)},{2 * (self.index // qw)})"
 
-    @label.setter
-    def label(self, value: str) -> None:
-        pass
+    @property
+    def context(self) -> _Quad:  # type: ignore[override]
+        return self
 
     def enter(self, previous: Any) -> None:
         pass
@@ -226,7 +226,21 @@ class _Quad(Group):
                 store(qx + (lane & 1), qy + (lane >> 1), inv.result)
             elif inv.done and run.output is None and inv.result is not None:
                 run.shape_output(inv.result)  # discarded, but the output still gets its shape
-        self.context = None  # the cycle through itself
+
+
+class _Fragment(Invocation):
+    """A fragment invocation: its lane (quad id) is the low two bits of its key."""
+
+    def __init__(self, key: int, coro: Any, unit: Group, groups: dict[str, Group]) -> None:
+        self.key = key
+        self.coro = coro
+        self.frame = coro.cr_frame
+        self.unit = unit
+        self.groups = groups
+
+    @property
+    def lanes(self) -> dict[str, int]:  # type: ignore[override]
+        return _LANES[self.key & 3]
 
 
 class FragmentRun(SanitizedRun):
@@ -348,6 +362,7 @@ class FragmentRun(SanitizedRun):
         fasts = [self.fast_state(arr) for _, arr in storage]
         view_class = self.view_class
         edge = width < 2 * qw or height < 2 * self.qh  # padding helpers in the last column/row
+        fragment = type("Fragment", (_Fragment,), {"info": ids})  # info: for messages
         for q in range(qw * self.qh):
             qx, qy = 2 * (q % qw), 2 * (q // qw)
             unit = _Quad(self, q)
@@ -355,25 +370,23 @@ class FragmentRun(SanitizedRun):
             members = unit.members
             for lane in range(4):
                 x, y = qx + (lane & 1), qy + (lane >> 1)
-                values = [self._value(src, x, y) for src in inputs] if inputs else ()
-                if storage:
+                position = make_position(xs[x], ys[y], z, w)
+                if inputs or storage:
+                    values = [self._value(src, x, y) for src in inputs]
                     views = []
                     for (_, arr), fast in zip(storage, fasts):
                         view = arr.view(view_class)
                         view._origin, view._run, view._fast = arr, self, fast
                         views.append(view)
-                    coro = call(make_position(xs[x], ys[y], z, w), front, index, mask, *values,
-                                *views)
-                    inv = Invocation(4 * q + lane, coro, unit, groups, _LANES[lane], ids)
+                    inv = fragment(4 * q + lane, call(position, front, index, mask, *values,
+                                                      *views), unit, groups)
                     for view in views:
                         view._inv = inv
                 else:
-                    coro = call(make_position(xs[x], ys[y], z, w), front, index, mask, *values)
-                    inv = Invocation(4 * q + lane, coro, unit, groups, _LANES[lane], ids)
+                    inv = fragment(4 * q + lane, call(position, front, index, mask), unit, groups)
                 if edge and (x >= width or y >= height):
                     inv.helper = True
                 members.append(inv)
-            unit.size = 4
             yield unit
 
     def invocation_of(self) -> Invocation:

@@ -93,33 +93,27 @@ def _sites(members: list[Invocation]) -> list:
 
 class Group:
     """Members that meet at rendezvous. ``scope`` names the kind of group (the front-end picks
-    the names: ``"workgroup"``, ``"quad"``); a request's scope selects the group."""
+    the names: ``"workgroup"``, ``"quad"``); a request's scope selects the group.
 
-    __slots__ = (
-        "arrived",
-        "context",
-        "finished",
-        "index",
-        "label",
-        "lane_name",
-        "members",
-        "scope",
-        "size",
-        "valued",
-    )
+    A plain class (not slotted): the fields a new group starts with are class defaults, since
+    front-ends make one per workgroup or quad (a fragment dispatch makes one per four pixels).
+    """
+
+    arrived: list[Invocation] | tuple = ()  # members standing at the open rendezvous
+    finished = 0  # members that returned
+    size = 0
+    context: Any = None  # the unit's memory context (enter, save, exit)
+    valued = False  # members hold values a resolver handed out (fast paths)
 
     def __init__(self, scope: str, index: int, label: str, lane_name: str,
                  context: Any = None) -> None:
         self.scope = scope
         self.index = index
         self.members: list[Invocation] = []
-        self.size = 0
-        self.arrived: list[Invocation] = []
-        self.finished = 0
         self.label = label
         self.lane_name = lane_name
-        self.context = context
-        self.valued = False  # members hold values a resolver handed out (fast paths)
+        if context is not None:
+            self.context = context
 
     def __repr__(self) -> str:
         return f"<group {self.label}>"
@@ -275,6 +269,8 @@ class Scheduler(Diagnostics):
                     if group is None:
                         raise self._no_group(inv, req)
                     arrived = group.arrived
+                    if not arrived:
+                        group.arrived = arrived = []
                     arrived.append(inv)
                     if len(arrived) + group.finished == group.size:
                         self._complete(group)
@@ -316,7 +312,7 @@ class Scheduler(Diagnostics):
                     try:
                         req = inv.coro.send(inv.value)
                     except StopIteration as stop:
-                        self._done(inv, stop.value)
+                        inv.done, inv.result, inv.coro = True, stop.value, None
                         finished += 1
                         continue
                     except BaseException as exc:
@@ -524,9 +520,10 @@ class Scheduler(Diagnostics):
             unit.context.exit()
         for hook in self._hooks["unit_retired"]:
             hook(unit)
-        for m in unit.members:
-            m.groups = m.unit = None  # type: ignore[assignment]
-        unit.members = []
+        if not self.single_scope:  # the cycles through the members' other groups
+            for m in unit.members:
+                m.groups = m.unit = None  # type: ignore[assignment]
+        unit.members = []  # (the unit itself is the members' only group otherwise)
 
     def _done(self, inv: Invocation, result: Any) -> None:
         inv.done = True
