@@ -376,11 +376,11 @@ class Scheduler(Diagnostics):
                 points: dict[Invocation, Any] = {}  # invocations waiting to apply a point
                 while runnable:
                     arrived: list[Invocation] = []
-                    reqs: list = []
-                    arrive, deposit = arrived.append, reqs.append
+                    arrive = arrived.append
+                    reqs: list | None = None  # None while every arrival stands at `prev`
                     finished = 0
-                    while runnable:
-                        n = len(runnable)
+                    n = len(runnable)
+                    while n:
                         if n > 1:
                             pos = int(uniform() * n)
                             inv = runnable[pos]
@@ -408,7 +408,8 @@ class Scheduler(Diagnostics):
                             req = inv.coro.send(value)
                         except StopIteration as stop:
                             del runnable[pos]
-                            self._done(inv, stop.value)
+                            n -= 1
+                            inv.done, inv.result, inv.coro = True, stop.value, None
                             finished += 1
                             continue
                         except BaseException as exc:
@@ -427,12 +428,20 @@ class Scheduler(Diagnostics):
                                 continue
                             if req.scope != unit.scope:
                                 raise self._no_group(inv, req)
+                            if reqs is None and arrived:  # the arrivals so far stood at prev
+                                reqs = [prev] * len(arrived)
                             prev = req
                         del runnable[pos]
-                        deposit(req)
+                        n -= 1
+                        if reqs is not None:
+                            reqs.append(req)
                         arrive(inv)
+                    one_request = reqs is None
+                    if one_request:  # one request object for all (a barrier): no list per step
+                        reqs = [prev] * len(arrived)
                     self.steps, self.canonical_tail = steps, canon
-                    runnable = list(self._end_round(unit, arrived, reqs, finished))
+                    runnable = list(self._end_round(unit, arrived, reqs, finished,
+                                                    one_request=one_request))
                     if steps >= self._next_checkpoint:
                         self._next_checkpoint = steps + self.checkpoint_every
                         self._checkpoint(unit)
