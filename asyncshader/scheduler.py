@@ -124,6 +124,8 @@ class Scheduler(Diagnostics):
 
     :meth:`run` is a generator: it yields every ``checkpoint_every`` steps so that an async host
     can let its event loop breathe (and cancel); a synchronous caller simply exhausts it.
+    ``current`` is the invocation running now while instruments are attached, or always with
+    ``track_current=True`` (a front-end whose operations ask who calls them: ``discard()``).
     """
 
     def __init__(self, units: Iterator[Group], strategy: Any, instruments: list | tuple = (), *,

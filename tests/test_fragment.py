@@ -307,3 +307,39 @@ def test_storage_row_views_in_fragments_keep_their_invocation(sanitize):
     assert buf.tolist() == [[7, 1, 1, 0], [1, 1, 1, 0]]  # the padding column wrote nothing
     found = {type(f).__name__ for f in r.findings}
     assert found == (set() if sanitize == "off" else {"DataRace", "HelperSideEffect"})
+
+
+async def _maybe_discard(x):
+    if x > 3:
+        ash.discard()  # in a helper coroutine, between two derivatives of the quad
+    return await ash.dpdx(x)
+
+
+@ash.fragment
+async def discards_in_a_helper(*, position: vec4f):
+    d = await _maybe_discard(position.x)
+    return d + await ash.dpdy(position.y)
+
+
+@pytest.mark.parametrize("instruments", [(), (_Observer(),)], ids=["fast", "general"])
+@pytest.mark.parametrize("schedule", SCHEDULES, ids=repr)
+def test_discard_in_a_helper_demotes_the_invocation_that_called_it(schedule, instruments):
+    # several live quads interleave under Random: discard() must hit the running invocation
+    r = ash.run_fragments(discards_in_a_helper, 6, 2, schedule=schedule, max_live_quads=3,
+                          instruments=list(instruments), sanitize="off")  # no instrument at all
+    assert r.mask.tolist() == [[True, True, True, False, False, False]] * 2
+    # the discarded fragments still fed their neighbours' derivatives: dpdx = 1, dpdy = 1
+    assert r.output[:, :3].tolist() == [[2.0, 2.0, 2.0]] * 2
+
+
+def test_discard_from_an_input_callable_is_outside_the_shader():
+    def bad_input(x, y):
+        ash.discard()
+        return 0.0
+
+    @ash.fragment
+    async def reads(t: ash.Input):
+        return t
+
+    with pytest.raises(RuntimeError, match="outside the shader's own code"):
+        ash.run_fragments(reads, 2, 2, t=bad_input)
