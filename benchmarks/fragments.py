@@ -4,7 +4,10 @@
 The bare trampoline is the floor DESIGN.md sets: for each quad, four hand-written coroutines that
 yield their value at each derivative; the loop differences the four values (coarse: P1 - P0 and
 P2 - P0, in f32) and sends the results back, then stores the returned colours. It computes the
-same values as asyncshader (checked), with the same value types (numpy float32).
+same values as asyncshader (checked), in numpy float32. Its shader gets x and y as two floats;
+the second bare variant passes the shader what asyncshader passes, a ``vec4f`` position, to
+separate the scheduler's cost from the cost of the WGSL builtin's type (as benchmarks/reduce.py
+does for memory and ids).
 
     python benchmarks/fragments.py [--size 512] [--repeat 3]
 """
@@ -42,12 +45,25 @@ async def _bare_shade(x, y):
     return await _rendezvous(f) + await _rendezvous(f)
 
 
-def run_bare(size: int) -> np.ndarray:
+async def _bare_shade_vec4f(position):
+    f = position.x * position.y
+    return await _rendezvous(f) + await _rendezvous(f)
+
+
+def _xy(x, y):
+    return _bare_shade(x, y)
+
+
+def _position(x, y, z=np.float32(0), w=np.float32(1), make=vec4f._make):
+    return _bare_shade_vec4f(make(x, y, z, w))
+
+
+def run_bare(size: int, shader=_xy) -> np.ndarray:
     out = np.zeros((size, size), np.float32)
     half = [np.float32(i + 0.5) for i in range(size + 1)]
     for qy in range(0, size, 2):
         for qx in range(0, size, 2):
-            quad = [_bare_shade(half[qx + (k & 1)], half[qy + (k >> 1)]) for k in range(4)]
+            quad = [shader(half[qx + (k & 1)], half[qy + (k >> 1)]) for k in range(4)]
             p = [c.send(None) for c in quad]  # all four at dpdx
             dx = p[1] - p[0]
             p = [c.send(dx) for c in quad]  # all four at dpdy
@@ -68,6 +84,7 @@ def main(argv=None):
     n = args.size
     variants = [
         ("bare 2x2-quad trampoline", lambda: run_bare(n)),
+        ("bare trampoline, vec4f position", lambda: run_bare(n, _position)),
         ("asyncshader InOrder, sanitize='off'",
          lambda: ash.run_fragments(shade, n, n, sanitize="off").output),
         ("asyncshader Random(seed=1), sanitize='off'",
@@ -85,11 +102,11 @@ def main(argv=None):
             if reference is None:
                 reference = out
             np.testing.assert_array_equal(out, reference)
-    base = n * n / best[0]
+    base, typed = n * n / best[0], n * n / best[1]
     print(f"{n}x{n} fragments, dpdx and dpdy in each, best of {args.repeat}")
-    print(f"{'variant':44s} {'fragments/s':>12s} {'vs bare':>8s}")
+    print(f"{'variant':44s} {'fragments/s':>12s} {'vs bare':>8s} {'vs vec4f bare':>14s}")
     for (name, _), t in zip(variants, best):
-        print(f"{name:44s} {n * n / t:12,.0f} {n * n / t / base:8.2f}")
+        print(f"{name:44s} {n * n / t:12,.0f} {n * n / t / base:8.2f} {n * n / t / typed:14.2f}")
 
 
 if __name__ == "__main__":
