@@ -140,11 +140,7 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
         c = result.counters
         out(f"{c.invocations} invocations, {c.steps} steps, {c.decisions} decisions, "
             f"outcome {outcome}")
-    if findings:
-        from .findings import render_findings
-
-        out(f"race detector: {len(findings)} finding(s), whatever the schedule:")
-        out(textwrap.indent(render_findings(findings), "  "))
+    _print_findings(findings, out)
     if trace is not None and args.trace:
         if args.trace.endswith(".json"):
             trace.save(args.trace)
@@ -152,6 +148,7 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
             with open(args.trace, "w", encoding="utf-8") as f:
                 f.write(trace.to_string() + "\n")
         out(f"trace saved to {args.trace}")
+    failure = failure or _detector_failure(findings)
     if failure is not None:
         out(f"FAILED: {failure}")
         if trace is not None:
@@ -159,6 +156,26 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
         return EXIT_FAILURE
     out("ok" + (" (check passed)" if check is not None else ""))
     return EXIT_OK
+
+
+def _print_findings(findings: list, out: Callable) -> None:
+    if findings:
+        from .findings import render_findings
+
+        out(f"race detector: {len(findings)} finding(s), whatever the schedule:")
+        out(textwrap.indent(render_findings(findings), "  "))
+
+
+def _detector_failure(findings: list) -> str | None:
+    """A run whose race detector found bugs fails, like a sanitizer's (notes do not count)."""
+    from .findings import errors_of
+
+    errors = errors_of(findings)
+    if not errors:
+        return None
+    return (f"the race detector found {len(errors)} error(s) (data races or out-of-bounds "
+            "accesses, listed above); the outputs depend on the schedule or on WGSL's robust "
+            "access. Fix the kernel, or declare an intended race with allow_races= in setup()")
 
 
 def cmd_explore(args: argparse.Namespace, out: Callable) -> int:
@@ -216,12 +233,15 @@ def cmd_replay(args: argparse.Namespace, out: Callable) -> int:
         target = f"{trace.origin['file']}::{trace.origin['kernel']}"
     kernel, setup, check, _, _ = load_target(target)
     try:
-        _, outcome, failure, _ = _run_checked(kernel, setup, check, Replay(trace), [],
-                                              "report")  # as `run` ran it
+        result, outcome, failure, _ = _run_checked(kernel, setup, check, Replay(trace), [],
+                                                   "report")  # as `run` ran it
     except ReplayMismatchError as exc:  # the trace does not fit this program: not a failure
         raise UsageError(f"the trace cannot be replayed: {exc}") from None
     out(f"replayed {trace.decision_count} decisions of {trace.kernel.get('name')}: "
         f"outcome {outcome}")
+    findings = result.findings if result is not None else []
+    _print_findings(findings, out)
+    failure = failure or _detector_failure(findings)
     if failure is not None:
         out(f"FAILED: {failure}")
         return EXIT_FAILURE

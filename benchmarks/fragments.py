@@ -54,8 +54,11 @@ def _xy(x, y):
     return _bare_shade(x, y)
 
 
-def _position(x, y, z=np.float32(0), w=np.float32(1), make=vec4f._make):
-    return _bare_shade_vec4f(make(x, y, z, w))
+_Z, _W = np.float32(0), np.float32(1)
+
+
+def _position(x, y, make=vec4f._make):
+    return _bare_shade_vec4f(make(x, y, _Z, _W))
 
 
 def run_bare(size: int, shader=_xy) -> np.ndarray:

@@ -41,11 +41,14 @@ def test_usage_errors_exit_with_code_2():
 EXAMPLE = "examples/lost_update.py::lost_update"
 
 
-def test_run_in_order_passes_and_saves_a_trace(tmp_path):
+def test_run_in_order_passes_the_check_but_the_race_detector_fails_it(tmp_path):
     lines = []
     out = tmp_path / "t.json"
-    assert main(["run", EXAMPLE, "--trace", str(out)], out=lines.append) == 0
-    assert lines[-1] == "ok (check passed)" and out.exists()
+    assert main(["run", EXAMPLE, "--trace", str(out)], out=lines.append) == 1
+    assert lines[0] == "total = array([2, 0], dtype=uint32)"  # the right answer, in order
+    assert any("data race on storage memory total[0]" in line for line in lines)
+    assert any(line.startswith("FAILED: the race detector found 2 error(s)") for line in lines)
+    assert out.exists()
     import asyncshader as ash
 
     assert ash.Trace.load(str(out)).origin["kernel"] == "lost_update"
@@ -127,3 +130,42 @@ def test_replaying_the_traces_of_a_multi_dispatch_test_points_to_pytest(tmp_path
     capsys.readouterr()
     assert main(["replay", str(both), "--kernel", f"{path}::k"]) == 2
     assert "the traces of 2 dispatches" in capsys.readouterr().err
+
+
+RACY_FILE = '''
+import numpy as np
+import asyncshader as ash
+
+@ash.compute(workgroup_size=2)
+async def k(out: ash.Storage, *, local_invocation_index):
+    out[0] = out[0] + 1  # a plain read-modify-write from both invocations
+
+def setup():
+    return {BINDINGS}
+'''
+
+
+def test_run_and_replay_fail_when_the_race_detector_finds_a_race(tmp_path):
+    # like a sanitizer: the in-order run gives the right answer, but the race is a bug
+    path = tmp_path / "racy.py"
+    path.write_text(RACY_FILE.replace("{BINDINGS}", '{"out": np.zeros(1, np.uint32)}'))
+    lines = []
+    trace = tmp_path / "t.json"
+    assert main(["run", f"{path}::k", "--trace", str(trace)], out=lines.append) == 1
+    text = "\n".join(lines)
+    assert "out = array([2]" in text  # the outputs are still shown
+    assert "Read-write data race on storage memory out[0]" in text
+    assert "FAILED: the race detector found 2 error(s)" in text and "allow_races=" in text
+    replayed = []
+    assert main(["replay", str(trace)], out=replayed.append) == 1
+    assert any("data race on storage memory out[0]" in line for line in replayed)
+    assert replayed[-1].startswith("FAILED: the race detector found")
+
+
+def test_a_race_declared_in_setup_does_not_fail_the_run(tmp_path):
+    path = tmp_path / "racy.py"
+    path.write_text(RACY_FILE.replace(
+        "{BINDINGS}", '{"out": np.zeros(1, np.uint32), "allow_races": ["out"]}'))
+    lines = []
+    assert main(["run", f"{path}::k"], out=lines.append) == 0
+    assert lines[-1] == "ok"
