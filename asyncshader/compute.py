@@ -36,13 +36,14 @@ from .dispatch import (
 )
 from .errors import BindingError, DispatchError
 from .instruments import Instrument
-from .memory import WorkgroupMemory, scan_kernel, trace_vars, traced_storage
+from .memory import WorkgroupMemory, scan_kernel, trace_vars
 from .quads import QUAD
 from .races import SanitizedRun
 from .schedule import Strategy, as_strategy
 from .scheduler import Group, Invocation, Scheduler
 from .source_checks import check_awaits
 from .types import Vec, vec3u
+from .watched import traced_storage
 
 COMPUTE_BUILTINS = ("global_invocation_id", "local_invocation_id", "local_invocation_index",
                     "workgroup_id", "num_workgroups", "workgroup_index",

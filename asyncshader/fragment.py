@@ -47,13 +47,15 @@ from .dispatch import (
 )
 from .errors import BindingError, DispatchError
 from .instruments import Instrument
-from .memory import _Managed, _Traced, scan_kernel
+from .managed import _Managed
+from .memory import scan_kernel
 from .quads import QUAD
 from .races import SanitizedRun
 from .schedule import Strategy, as_strategy
 from .scheduler import Group, Invocation, Scheduler
 from .source_checks import check_awaits
 from .types import _VECS, Vec, vec4f
+from .watched import _Traced
 
 FRAGMENT_BUILTINS = ("position", "front_facing", "sample_index", "sample_mask")
 _LANES = [{QUAD: lane} for lane in range(4)]
@@ -135,24 +137,28 @@ class FragmentStorage(_Managed):
             self._run = getattr(obj, "_run", None)
             self._origin = getattr(obj, "_origin", None)
 
-    def __setitem__(self, index: Any, value: Any) -> None:
-        if self._inv is not None and self._inv.helper:
+    def _will_write(self, flat: Any = None) -> bool:
+        if self._inv is not None and self._inv.helper:  # no effect; counted and noted
             self._run.suppressed_writes += 1
             self._run.helper_effect(self._inv, self._origin, "store")
-            return
-        np.ndarray.__setitem__(self, index, value)
+            return False
+        return True
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if FragmentStorage._will_write(self):
+            np.ndarray.__setitem__(self, index, value)
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, out: Any = None,
                         **kwargs: Any) -> Any:
         """In-place operations (``buf += 1``) write through ``out=``: drop them for helpers too,
         and keep the name bound to this view (so later writes are still checked)."""
+        if method == "at":
+            return _Managed.__array_ufunc__(self, ufunc, method, *inputs, **kwargs)
         args = [np.asarray(x) if isinstance(x, FragmentStorage) else x for x in inputs]
         if out is None:
             return getattr(ufunc, method)(*args, **kwargs)
-        if any(isinstance(t, FragmentStorage) and t._inv is not None and t._inv.helper
+        if any(isinstance(t, FragmentStorage) and not FragmentStorage._will_write(t)
                for t in out):
-            self._run.suppressed_writes += 1
-            self._run.helper_effect(self._inv, self._origin, "store")
             return self
         plain = tuple(t.view(np.ndarray) if isinstance(t, FragmentStorage) else t for t in out)
         getattr(ufunc, method)(*args, out=plain, **kwargs)

@@ -15,42 +15,15 @@ variables (``workgroup(atomic(u32))``) refuse plain access: use the ``atomic_*``
 from __future__ import annotations
 
 import types
-from sys import _getframe
 from typing import Any
 
 import numpy as np
 
+from .managed import _Managed, _map_of
 from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
+from .watched import _Traced, _zero_element, in_bounds
 
 __all__ = ["Ptr", "WorkgroupMemory", "WorkgroupVar", "find_workgroup_vars", "ptr", "workgroup"]
-
-
-class _Managed(np.ndarray):
-    """An array asyncshader manages; arithmetic on it gives plain values, not managed memory."""
-
-    _run: Any = None  # the instrumented run whose hooks see this array's accesses
-    _origin: Any = None  # the array that accesses are reported against (None: this one)
-    _map: Any = None  # for a view: the flat positions of its elements in _origin
-    _fast: Any = None  # the race detector's MemoryState when it may be called directly
-
-    def __array_wrap__(self, arr: Any, context: Any = None, return_scalar: bool = False) -> Any:
-        if return_scalar:
-            return arr[()]
-        return np.asarray(arr)
-
-    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, out: Any = None,
-                        **kwargs: Any) -> Any:
-        """Arithmetic on managed memory computes on plain arrays and gives plain values; an
-        in-place operation (``buf += 1``, ``out=``) writes through and keeps the name bound to
-        the managed array."""
-        args = [x.view(np.ndarray) if isinstance(x, _Managed) else x for x in inputs]
-        if out is None:
-            return getattr(ufunc, method)(*args, **kwargs)
-        plain = tuple(o.view(np.ndarray) if isinstance(o, _Managed) else o for o in out)
-        result = getattr(ufunc, method)(*args, out=plain, **kwargs)
-        if len(out) == 1:
-            return out[0] if isinstance(out[0], _Managed) else result
-        return out
 
 
 class WorkgroupVar(_Managed):
@@ -111,199 +84,6 @@ class WorkgroupAtomic(WorkgroupVar):
         raise TypeError(f"{self.var_name} is atomic: use `await atomic_store({self.var_name}, v)`")
 
 
-class FlatIndex:
-    """Elements of a memory object by their flat positions: what an access through a sub-array
-    view (``x[i]`` of a 2-D buffer, then ``[j]``) is reported as."""
-
-    __slots__ = ("flat",)
-
-    def __init__(self, flat: np.ndarray) -> None:
-        self.flat = flat
-
-    def __repr__(self) -> str:
-        return f"flat{self.flat.tolist()}"
-
-
-class _Traced:
-    """Mixin for the instrumented classes: plain loads and stores are reported to the run.
-    Sub-array views keep reporting, against the array they are a view of. When the race
-    detector is the only instrument watching, an in-bounds integer index of a 1-D array, or
-    ``[row, column]`` of a 2-D one, goes straight to its check (the common cases, and the ones
-    worth making fast)."""
-
-    __slots__ = ()
-
-    def __getitem__(self, index: Any) -> Any:
-        fast = self._fast  # type: ignore[attr-defined]
-        if fast is not None:
-            if index.__class__ in _INT_INDEX:
-                i = int(index)
-                if 0 <= i < fast.length:  # (0 for a 2-D array: a row is not an element)
-                    value = fast.plain[i]
-                    fast.check(fast, i, False, _getframe(1))
-                    return value
-            elif index.__class__ is tuple:
-                i = _flat_of(fast, index)
-                if i >= 0:
-                    value = fast.plain[index]
-                    fast.check(fast, i, False, _getframe(1))
-                    return value
-        run = self._run  # type: ignore[attr-defined]
-        origin = self._origin  # type: ignore[attr-defined]
-        memory = self if origin is None else origin
-        if run is not None and not in_bounds(self, index):
-            run.out_of_bounds(memory, index, "load", view=self)
-            return _zero_element(self, index)  # WGSL robust access: a load may return zero
-        value = super().__getitem__(index)  # type: ignore[misc]
-        if run is not None:
-            if isinstance(value, np.ndarray) and np.may_share_memory(value, memory):
-                # a view reads nothing yet: the accesses through it are reported
-                value._run, value._origin = run, memory
-                value._map = _positions(self)[index]
-            else:
-                run.memory_access(memory, _reported(self, index), "load")
-        return value
-
-    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, out: Any = None,
-                        **kwargs: Any) -> Any:
-        # whole-array and whole-row arithmetic reads (and, with out=, writes) every element
-        for x in inputs:
-            if isinstance(x, _Traced):
-                _report_whole(x, "load")
-        for o in out or ():
-            if isinstance(o, _Traced) and not getattr(getattr(o, "_inv", None), "helper", False):
-                _report_whole(o, "store")
-        if out is not None:
-            kwargs["out"] = out
-        return super().__array_ufunc__(ufunc, method, *inputs, **kwargs)  # type: ignore[misc]
-
-    def __iter__(self) -> Any:
-        # numpy would iterate through __getitem__ until IndexError, which robust access never
-        # raises: iterate over the valid indices instead (each element a reported load)
-        if not self.ndim:  # type: ignore[attr-defined]
-            raise TypeError("iteration over a 0-d array")
-        return (self[i] for i in range(len(self)))  # type: ignore[arg-type]
-
-    def __setitem__(self, index: Any, value: Any) -> None:
-        fast = self._fast  # type: ignore[attr-defined]
-        if fast is not None:
-            i = -1
-            if index.__class__ in _INT_INDEX:
-                i = int(index)
-                if not 0 <= i < fast.length:
-                    i = -1
-            elif index.__class__ is tuple:
-                i = _flat_of(fast, index)
-            if i >= 0:
-                if isinstance(value, _Traced):  # a watched scalar variable or row: a load
-                    _report_whole(value, "load")
-                fast.plain[index] = value
-                fast.check(fast, i, True, _getframe(1), None, None, value)
-                return
-        run = self._run  # type: ignore[attr-defined]
-        origin = self._origin  # type: ignore[attr-defined]
-        memory = self if origin is None else origin
-        if run is not None and not in_bounds(self, index):
-            run.out_of_bounds(memory, index, "store", view=self)
-            return  # WGSL robust access: a store may be dropped
-        if isinstance(value, _Traced):  # copying a watched row or view: its elements are read
-            _report_whole(value, "load")
-        # through a plain view: numpy's subclass path would call our __getitem__ (a false load)
-        np.ndarray.__setitem__(self.view(np.ndarray), index, value)  # type: ignore[attr-defined]
-        if run is not None:
-            run.memory_access(memory, _reported(self, index), "store")
-
-
-_INT_INDEX = frozenset({int, np.uint32, np.int32, np.int64, np.uint64})
-
-
-def _flat_of(fast: Any, index: tuple) -> int:
-    """The flat position of an in-bounds ``[row, column]`` index of a watched 2-D array, or -1
-    (anything else takes the general path)."""
-    if len(index) != 2 or not fast.cols:
-        return -1
-    y, x = index
-    if y.__class__ not in _INT_INDEX or x.__class__ not in _INT_INDEX:
-        return -1
-    y, x = int(y), int(x)
-    if 0 <= y < fast.rows and 0 <= x < fast.cols:
-        return y * fast.cols + x
-    return -1
-
-
-def _report_whole(array: Any, kind: str) -> None:
-    """Reports a load or store of every element of a watched array or view (numpy arithmetic,
-    copies from a row: ``pos[j] * 2``, ``pos[i] = pos[j]`` for an ``array<vec4f>``)."""
-    run = array._run
-    if run is None:
-        return
-    origin = array._origin
-    if origin is not None and array._map is None and not np.may_share_memory(array, origin):
-        return  # a private copy (fragment storage copies keep their run): not memory
-    run.memory_access(array if origin is None else origin,
-                      FlatIndex(np.ravel(_positions(array))), kind)
-
-
-def _positions(array: Any) -> np.ndarray:
-    """The flat positions, in the array accesses are reported against, of ``array``'s
-    elements."""
-    mapping = getattr(array, "_map", None)
-    return np.arange(array.size).reshape(array.shape) if mapping is None else mapping
-
-
-def _reported(array: Any, index: Any) -> Any:
-    """The index an access is reported with: as given, or (through a view) flat positions."""
-    if getattr(array, "_map", None) is None:
-        return index
-    return FlatIndex(np.ravel(array._map[index]))
-
-
-def in_bounds(memory: Any, index: Any) -> bool:
-    """False for an integer index (or tuple of them) outside the array, negative ones included:
-    WGSL has no negative indexing, so Python's ``a[-1]`` is out of bounds here."""
-    if isinstance(index, (int, np.integer)):
-        return 0 <= index < (memory.shape[0] if memory.ndim else 0)
-    if isinstance(index, tuple) and all(isinstance(i, (int, np.integer)) for i in index):
-        return len(index) <= memory.ndim and all(
-            0 <= i < n for i, n in zip(index, memory.shape))
-    return True
-
-
-def _zero_element(memory: Any, index: Any = 0) -> Any:
-    """What a load of ``memory[index]`` out of bounds gives (WGSL robust access): zero of the
-    element's type, shaped as the in-bounds result would be (a vector for a row of a vector
-    array)."""
-    depth = len(index) if isinstance(index, tuple) else 1
-    row = np.zeros(memory.shape[depth:], memory.dtype)
-    if row.ndim == 0:
-        return row[()]
-    vec = getattr(memory, "vec_type", None)
-    if vec is not None and row.ndim == 1:
-        return vec(*row.tolist())
-    return row.view(OutOfBoundsRow)
-
-
-class OutOfBoundsRow(_Managed):
-    """What a load of a whole row past the end of a buffer gives (WGSL robust access, the load
-    already reported): zeros, whatever is then indexed in it; stores into it go nowhere.
-    Arithmetic and copies give plain arrays."""
-
-    def __getitem__(self, index: Any) -> Any:
-        plain = self.view(np.ndarray)
-        try:
-            value = np.ndarray.__getitem__(plain, index)
-        except IndexError:
-            return _zero_element(plain, index)
-        return value.view(OutOfBoundsRow) if isinstance(value, np.ndarray) and value.ndim \
-            else value
-
-    def __setitem__(self, index: Any, value: Any) -> None:
-        return
-
-    def copy(self, order: str = "C") -> np.ndarray:  # type: ignore[override]
-        return np.array(self.view(np.ndarray), order=order)
-
-
 _TRACED = {cls: type(f"Traced{cls.__name__}", (_Traced, cls), {"__module__": __name__})
            for cls in (WorkgroupVar, WorkgroupVecArray)}
 _UNTRACED = {traced: cls for cls, traced in _TRACED.items()}
@@ -334,22 +114,9 @@ def trace_vars(variables: list[WorkgroupVar], on: bool) -> None:
             v._run = v._fast = None
 
 
-class TracedStorage(_Traced, _Managed):
-    """A storage buffer seen through an instrumented run: a view of the caller's array (writes
-    land there) that reports plain loads and stores, naming the caller's array as atomics do."""
-
-
-def traced_storage(array: np.ndarray, run: Any) -> TracedStorage:
-    view = array.view(TracedStorage)
-    view._origin = array
-    view._run = run
-    view._fast = run.fast_state(array)
-    return view
-
-
 def _read_whole(var: np.ndarray) -> Any:
     t = var.wgsl_type
-    raw = np.ndarray.__getitem__(var, ())
+    raw = var.view(np.ndarray)[()]
     if isinstance(t, type) and issubclass(t, Vec):
         return t(*raw.tolist()) if t.kind == "b" else t._make(*[t.scalar(c) for c in raw])
     if isinstance(raw, np.ndarray):
@@ -427,8 +194,9 @@ def resolve_ptr(p: Any) -> tuple[Any, Any]:
         memory = None
     if isinstance(memory, _Managed) and memory._origin is not None:
         origin = memory._origin
-        if memory._map is not None:  # a sub-array view: the element's place in the origin
-            flat = np.asarray(memory._map[index])
+        mapping = _map_of(memory)
+        if mapping is not None:  # a sub-array view: the element's place in the origin
+            flat = np.asarray(mapping[index])
             if flat.ndim:
                 return memory, index  # a pointer to a whole sub-array: use the view itself
             place = np.unravel_index(int(flat), origin.shape)
@@ -470,7 +238,7 @@ class WorkgroupMemory:
                 np.ndarray.fill(v, 0)
         else:
             for v, s in zip(self.vars, self.saved):
-                np.copyto(v, s, casting="no")
+                np.copyto(v.view(np.ndarray), s, casting="no")
             self.saved = None
 
     def save(self) -> None:

@@ -40,7 +40,7 @@ from .findings import (
     render_findings,
 )
 from .instruments import Instrument
-from .memory import FlatIndex
+from .watched import FlatIndex
 
 _WORKGROUP_ORDERING = frozenset({"workgroup_barrier", "workgroup_uniform_load"})
 _STORAGE_ORDERING = frozenset({"storage_barrier"})

@@ -5,7 +5,7 @@ import pytest
 
 import asyncshader as ash
 from asyncshader import f32, u32, vec3u, vec4f
-from asyncshader.memory import FlatIndex
+from asyncshader.watched import FlatIndex
 
 counts = ash.workgroup(ash.array(u32, 4))
 total = ash.workgroup(f32)
