@@ -85,22 +85,32 @@ def _zero(e: Any) -> Any:
     return type(e)(0) if isinstance(e, Vec) else np.float32(0)
 
 
+_F32 = np.float32
+_KINDS: dict[str, dict[str, Any]] = {"coarse": {}, "fine": {}}  # mode -> op -> request kind
+
+
+def derivative_kinds(mode: str) -> dict[str, Any]:
+    """The request kind of each derivative built-in under ``derivatives=mode``: what a dispatch
+    with derivatives keeps as ``derivative_kinds`` (the built-ins look their kind up there)."""
+    return _KINDS[mode]
+
+
 def _builtin(op: str, variant: str | None, wgsl: str, what: str) -> Callable[[Any], Any]:
     axis = op.split("_")[0]
-    kinds = {mode: rendezvous_kind(op, QUAD, _RESOLVERS[f"{axis}_{variant or mode}"],
-                                   QuadRendezvous) for mode in ("coarse", "fine")}
-    coarse = kinds["coarse"]
+    for mode in ("coarse", "fine"):
+        _KINDS[mode][op] = rendezvous_kind(op, QUAD, _RESOLVERS[f"{axis}_{variant or mode}"],
+                                           QuadRendezvous)
+    outside = _KINDS["coarse"]  # called outside a dispatch (a test of a helper function)
 
     # one generator function, no wrapper calls: derivatives sit in fragment shaders' inner loops
     @types.coroutine
     def derivative(e: Any) -> Generator[Any, Any, Any]:
-        if e.__class__ is not np.float32:
+        if e.__class__ is not _F32:
             e = _f32(op, e)
         run = _CURRENT_RUN.get()
-        if run is None:  # called outside a dispatch (a test of a helper function)
-            return (yield coarse(e))
-        if run.has_derivatives:
-            return (yield kinds[run.derivative_mode](e))
+        kinds = outside if run is None else run.derivative_kinds
+        if kinds is not None:
+            return (yield kinds[op](e))
         if run.strict:
             raise TypeError(
                 f"{op}() in a compute kernel without a derivative layout: declare "

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from .bindings import Input, Storage, Uniform, bind_resources, signature_params
+from .derivatives import derivative_kinds
 from .dispatch import (
     DispatchResult,
     check_derivative_mode,
@@ -269,7 +270,8 @@ class FragmentRun(SanitizedRun):
         self.strategy: Strategy = as_strategy(schedule)
         self.instruments: list[Instrument] = list(instruments or ())
         self.derivative_mode = check_derivative_mode(derivatives)
-        self.has_derivatives, self.strict = True, False
+        self.strict = False  # derivatives always have their quads here
+        self.derivative_kinds = derivative_kinds(self.derivative_mode)
         self.options = options
         self.qw, self.qh = (self.width + 1) // 2, (self.height + 1) // 2
         self.inputs, resources = self._split_inputs(given)
