@@ -9,6 +9,7 @@ from helpers import ROOT
 SMALL = {
     "reduce.py": ["--groups", "2", "--repeat", "1", "--no-oclgrind"],
     "fragments.py": ["--size", "8", "--repeat", "1"],
+    "fragment_floor.py": ["--size", "8", "--repeat", "1"],
     "memory.py": ["--groups", "2"],
 }
 
