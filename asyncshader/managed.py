@@ -84,7 +84,7 @@ class _Managed(np.ndarray):
             if x is dest:
                 continue
             if isinstance(result, np.ndarray) and result.base is not None \
-                    and np.shares_memory(result, x.view(np.ndarray)):
+                    and np.may_share_memory(result, x.view(np.ndarray)):
                 result = _view_like(result, x)
             else:
                 x._will_read()
