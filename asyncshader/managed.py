@@ -3,18 +3,22 @@ buffers as a run sees them) and the views made of them.
 
 Arithmetic on a managed array gives plain values. numpy's methods and functions that read or
 write without indexing (``buf.copy()``, ``buf.fill(0)``, ``np.dot``, ``np.copyto``,
-``np.add.at``) go through two hooks, :meth:`_Managed._will_read` and
-:meth:`_Managed._will_write`: the instrumented classes (:mod:`asyncshader.watched`) report the
-access there, and a fragment helper's storage drops the write (WGSL: a helper's stores have no
-effect). A view made without indexing (``buf.reshape(...)``, ``buf.T``, ``np.ravel(buf)``)
+``np.clip(..., out=buf)``, ``np.add.at``) go through two hooks, :meth:`_Managed._will_read`
+and :meth:`_Managed._will_write`: the instrumented classes (:mod:`asyncshader.watched`) report
+the access there, with the positions of the elements touched, and a fragment helper's storage
+drops the write (WGSL: a helper's stores have no effect). A view made without indexing
+(``buf.reshape(...)``, ``buf.T``, ``np.ravel(buf)``, ``np.split(buf, 2)``) stays managed and
 finds where its elements live from its address.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 from typing import Any
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 
 class _Managed(np.ndarray):
@@ -24,11 +28,19 @@ class _Managed(np.ndarray):
     _origin: Any = None  # the array that accesses are reported against (None: this one)
     _map: Any = None  # for a view: the flat positions of its elements in _origin
     _fast: Any = None  # the race detector's MemoryState when it may be called directly
+    _reports = False  # whether the hooks report positions (the watched classes)
+    _span = 1  # buffer elements per element (a view with wider elements than its memory's)
 
     def __array_wrap__(self, arr: Any, context: Any = None, return_scalar: bool = False) -> Any:
         if return_scalar:
             return arr[()]
         return np.asarray(arr)
+
+    def __repr__(self) -> str:  # numpy's printing indexes past the ends: not the shader's
+        return repr(self.view(np.ndarray))
+
+    def __str__(self) -> str:
+        return str(self.view(np.ndarray))
 
     # -------------------------------------------------------- hooks for reads and writes that
     # do not go through indexing (numpy methods and functions); ``flat``: the flat positions,
@@ -48,7 +60,7 @@ class _Managed(np.ndarray):
         args = [x.view(np.ndarray) if isinstance(x, _Managed) else x for x in inputs]
         if method == "at" and isinstance(inputs[0], _Managed):  # in place, at indices
             target = inputs[0]
-            flat = _flat_positions(target, inputs[1], "at")
+            flat = _indexed(target, inputs[1]) if target._reports else None
             target._will_read(flat)
             if target._will_write(flat):
                 ufunc.at(*args, **kwargs)
@@ -63,30 +75,26 @@ class _Managed(np.ndarray):
 
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
         """numpy functions (``np.dot``, ``np.copyto``, ``np.concatenate``, ...) run on plain
-        arrays. They read the managed arrays they are given, unless they return a view of one
-        (``np.reshape``: nothing is read yet, and the view stays watched); the writing ones
-        (``np.copyto``, ``np.put``, ...) write their destination, or nothing for a helper."""
+        arrays. They read the managed arrays they are given, unless they return views of them
+        (``np.reshape``, ``np.split``: nothing is read yet, and the views stay managed); they
+        write into ``out=`` and into the destination of the writing functions (``np.copyto``,
+        ``np.put``, ...), at the elements they write; a fragment helper writes nothing."""
         plain_args = [_plain(a) for a in args]
         plain_kwargs = {k: _plain(v) for k, v in kwargs.items()}
         if func in _NO_ACCESS:
             return func(*plain_args, **plain_kwargs)
-        dest = None
-        writes = _WRITERS.get(func)
-        if writes is not None:
-            dest = kwargs.get(writes, args[0] if args else None)
-            if isinstance(dest, _Managed):
-                flat = _flat_positions(dest, plain_args[1], kwargs.get("mode", "raise")) \
-                    if func is np.put and len(args) > 1 else None
-                if not dest._will_write(flat):
-                    return None
+        inputs, dests = _roles(func, args, kwargs)
+        for name, dest in dests:
+            flat = _written(func, name, dest, args, kwargs) if dest._reports else None
+            if not dest._will_write(flat):
+                return kwargs.get("out")  # a helper's call: no effect
         result = func(*plain_args, **plain_kwargs)
-        for x in _managed_in(args, kwargs):
-            if x is dest:
-                continue
-            if isinstance(result, np.ndarray) and result.base is not None \
-                    and np.may_share_memory(result, x.view(np.ndarray)):
-                result = _view_like(result, x)
-            else:
+        for _, dest in dests:
+            if isinstance(result, np.ndarray) and result is _plain(dest):
+                result = dest  # numpy returns `out`
+        result, viewed = _as_views(result, inputs)
+        for x in inputs:
+            if not any(x is v for v in viewed):
                 x._will_read()
         return result
 
@@ -111,8 +119,12 @@ class _Managed(np.ndarray):
         return self.view(np.ndarray).tobytes(order)
 
     def astype(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        plain = self.view(np.ndarray)
+        result = plain.astype(*args, **kwargs)
+        if result is plain:  # copy=False and nothing to convert: numpy returns the array
+            return self
         self._will_read()
-        return self.view(np.ndarray).astype(*args, **kwargs)
+        return result
 
     def flatten(self, order: str = "C") -> np.ndarray:
         self._will_read()
@@ -120,19 +132,19 @@ class _Managed(np.ndarray):
 
     def item(self, *args: Any) -> Any:
         plain = self.view(np.ndarray)
-        if not args:
-            flat = None
-        elif len(args) == 1 and not isinstance(args[0], tuple):
-            flat = int(args[0]) % max(plain.size, 1)
-        else:
-            flat = int(np.ravel_multi_index(args[0] if len(args) == 1 else args, plain.shape))
-        self._will_read(flat)
-        return plain.item(*args)
+        value = plain.item(*args)  # numpy's errors first: an index it refuses reads nothing
+        if self._reports:
+            index = args[0] if len(args) == 1 else args
+            self._will_read(_taken(plain.size, [index], "raise") if not isinstance(index, tuple)
+                            else _indexed(plain, index) if args else None)
+        return value
 
     def take(self, indices: Any, axis: Any = None, out: Any = None,  # type: ignore[override]
              mode: str = "raise") -> Any:
-        self._will_read(_flat_positions(self, indices, mode) if axis is None else None)
-        return self.view(np.ndarray).take(indices, axis, out, mode)
+        result = self.view(np.ndarray).take(indices, axis, _plain(out), mode)
+        self._will_read(_taken(self.size, indices, mode)
+                        if self._reports and axis is None else None)
+        return result
 
     def dot(self, b: Any, out: Any = None) -> Any:  # type: ignore[override]
         return np.dot(self, b, out)
@@ -169,51 +181,184 @@ class _Managed(np.ndarray):
             self.view(np.ndarray).partition(*args, **kwargs)
 
     def put(self, indices: Any, values: Any, mode: str = "raise") -> None:
-        if self._will_write(_flat_positions(self, indices, mode)):
+        flat = _taken(self.size, indices, mode) if self._reports else None  # may raise first
+        if self._will_write(flat):
             self.view(np.ndarray).put(indices, values, mode)
+
+    @property
+    def flat(self) -> _Flat:  # type: ignore[override]
+        """``a.flat``, with its reads and writes seen like indexing's."""
+        return _Flat(self)
+
+
+class _Flat:
+    """``a.flat`` of a managed array: element access by flat position, through the hooks."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array: _Managed) -> None:
+        self.array = array
+
+    def __getitem__(self, index: Any) -> Any:
+        a = self.array
+        value = a.view(np.ndarray).flat[index]
+        if a._reports:
+            a._will_read(_indexed(_counting(a.size), index))
+        return value
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        a = self.array
+        if a._will_write(_indexed(_counting(a.size), index) if a._reports else None):
+            a.view(np.ndarray).flat[index] = value
+
+    def __iter__(self) -> Any:
+        self.array._will_read()
+        return iter(self.array.view(np.ndarray).flat)
+
+    def __len__(self) -> int:
+        return int(self.array.size)
 
 
 def _plain(x: Any) -> Any:
-    """``x`` with managed arrays (also inside a list or tuple) as plain views of themselves."""
+    """``x`` with managed arrays (also inside lists and tuples) as plain views of themselves."""
     if isinstance(x, _Managed):
         return x.view(np.ndarray)
-    if isinstance(x, (list, tuple)) and any(isinstance(i, _Managed) for i in x):
-        return type(x)(_plain(i) for i in x)
+    if isinstance(x, (list, tuple)):
+        return type(x)(_plain(i) for i in x) if _has_managed(x) else x
     return x
 
 
-def _managed_in(args: Any, kwargs: dict) -> list:
-    found = []
-    for x in (*args, *kwargs.values()):
-        if isinstance(x, _Managed):
-            found.append(x)
-        elif isinstance(x, (list, tuple)):
-            found.extend(i for i in x if isinstance(i, _Managed))
+def _has_managed(x: Any) -> bool:
+    return any(isinstance(i, _Managed) or (isinstance(i, (list, tuple)) and _has_managed(i))
+               for i in x)
+
+
+def _managed_in(x: Any, found: list) -> list:
+    """The managed arrays in ``x`` (also inside lists and tuples), appended to ``found``."""
+    if isinstance(x, _Managed):
+        found.append(x)
+    elif isinstance(x, (list, tuple)):
+        for i in x:
+            _managed_in(i, found)
     return found
 
 
-def _flat_positions(array: np.ndarray, indices: Any, mode: str = "raise") -> Any:
-    """The flat positions in ``array`` that ``take``/``put``/``ufunc.at`` with ``indices``
-    touch (``ufunc.at`` indexes like ``array[indices]``)."""
-    positions = np.arange(array.size).reshape(array.shape)
-    if mode == "at":
-        return np.ravel(positions[indices])
-    return np.ravel(np.take(positions.ravel(), indices, mode=mode))
+@functools.cache
+def _signature(func: Any) -> inspect.Signature | None:
+    try:
+        return inspect.signature(func)
+    except (TypeError, ValueError):
+        return None
+
+
+def _roles(func: Any, args: Any, kwargs: dict) -> tuple[list, list]:
+    """The managed arrays a numpy function reads, and the ones it writes, as
+    ``(parameter name, array)``: its ``out`` and, for the writing functions, their
+    destination."""
+    writes = _WRITERS.get(func, ("",))[0]
+    sig = _signature(func)
+    try:
+        named = sig.bind(*args, **kwargs).arguments.items() if sig is not None else None
+    except TypeError:
+        named = None
+    if named is None:  # no signature: keywords say what they are, positionals are read
+        named = [("", a) for a in args] + list(kwargs.items())
+    inputs: list = []
+    dests: list = []
+    for name, value in named:
+        if name == "out" or (name == writes and name):
+            dests.extend((name, d) for d in _managed_in(value, []))
+        elif name == "kwargs" and isinstance(value, dict):
+            for k, v in value.items():
+                (dests.extend((k, d) for d in _managed_in(v, [])) if k == "out"
+                 else _managed_in(v, inputs))
+        else:
+            _managed_in(value, inputs)
+    return inputs, dests
+
+
+def _written(func: Any, name: str, dest: _Managed, args: Any, kwargs: dict) -> Any:
+    """The flat positions of ``dest`` that ``func(*args, **kwargs)`` writes (None: all): the
+    writing functions run once more on a boolean marker in place of ``dest``, writing True."""
+    if name == "out" or func not in _WRITERS:
+        return None
+    _, value_name = _WRITERS[func]
+    bound = _signature(func).bind(*args, **kwargs)  # type: ignore[union-attr]
+    marker = np.zeros(dest.shape, bool)
+    bound.arguments[name] = marker
+    bound.arguments[value_name] = [True] if func is np.place else True
+    func(*[_plain(a) for a in bound.args], **{k: _plain(v) for k, v in bound.kwargs.items()})
+    return np.flatnonzero(marker)
+
+
+def _as_views(result: Any, inputs: list) -> tuple[Any, list]:
+    """``result`` with every array in it that is a view of a managed input made a managed
+    view like that input (``np.reshape``, ``np.split``), and the inputs it views."""
+    viewed: list = []
+
+    def wrap(r: Any) -> Any:
+        if isinstance(r, np.ndarray) and not isinstance(r, _Managed) and r.base is not None:
+            for x in inputs:
+                if np.may_share_memory(r, x.view(np.ndarray)):
+                    viewed.append(x)
+                    return _view_like(r, x)
+        return r
+
+    if isinstance(result, (list, tuple)):
+        wrapped = [wrap(r) for r in result]
+        return (wrapped if isinstance(result, list) else tuple(wrapped)), viewed
+    return wrap(result), viewed
+
+
+def _taken(size: int, indices: Any, mode: str) -> np.ndarray:
+    """The flat positions ``take``/``put``/``item`` with ``indices`` touch, as numpy's
+    ``mode`` says (``"raise"`` raises IndexError for one out of range, like numpy)."""
+    idx = np.ravel(np.asarray(indices, dtype=np.intp))
+    if mode == "raise":
+        if idx.size and (idx.min() < -size or idx.max() >= size):
+            raise IndexError(f"index {int(idx.max() if idx.max() >= size else idx.min())} is "
+                             f"out of bounds for size {size}")
+        return idx % size if size else idx
+    if mode == "wrap":
+        return idx % size
+    return np.clip(idx, 0, size - 1)
+
+
+def _indexed(array: np.ndarray, index: Any) -> np.ndarray:
+    """The flat positions ``array[index]`` covers (as ``ufunc.at`` and ``.flat`` index)."""
+    return np.ravel(_counting(array.size).reshape(array.shape)[index])
 
 
 def _view_like(view: np.ndarray, source: _Managed) -> Any:
-    """A plain view of ``source``'s memory, made a watched view like ``source``."""
+    """A plain view of ``source``'s memory, made a managed view like ``source``."""
     managed = view.view(type(source))
-    _adopt(managed, source)
+    if hasattr(source, "_inv"):  # a fragment's storage: the view is the same invocation's
+        managed._inv = source._inv
+    if source._run is not None or hasattr(source, "_inv"):
+        _adopt(managed, source)
     return managed
 
 
 #: numpy functions that only look at shapes and types, or at where arrays live
-_NO_ACCESS = frozenset({np.shape, np.ndim, np.size, np.may_share_memory, np.shares_memory,
-                        np.result_type, np.iscomplexobj, np.isrealobj, np.min_scalar_type})
-#: numpy functions that write into their first argument (the parameter's name)
-_WRITERS = {np.copyto: "dst", np.put: "a", np.place: "arr", np.putmask: "a",
-            np.fill_diagonal: "a", np.put_along_axis: "arr"}
+_NO_ACCESS = frozenset({
+    np.shape, np.ndim, np.size, np.may_share_memory, np.shares_memory, np.result_type,
+    np.iscomplexobj, np.isrealobj, np.min_scalar_type, np.can_cast, np.zeros_like,
+    np.empty_like, np.ones_like, np.full_like, np.broadcast_shapes})
+#: numpy functions that write into an argument: (its name, the name of the values written)
+_WRITERS = {np.copyto: ("dst", "src"), np.put: ("a", "v"), np.place: ("arr", "vals"),
+            np.putmask: ("a", "values"), np.fill_diagonal: ("a", "val"),
+            np.put_along_axis: ("arr", "values")}
+
+_COUNTING = np.arange(0, dtype=np.intp)
+
+
+def _counting(n: int) -> np.ndarray:
+    """0, 1, ..., n - 1: a read-only view of one shared array, grown when needed."""
+    global _COUNTING
+    if _COUNTING.size < n:
+        _COUNTING = np.arange(max(n, 2 * _COUNTING.size), dtype=np.intp)
+        _COUNTING.flags.writeable = False
+    return _COUNTING[:n]
 
 
 _BY_ADDRESS = object()  # a view's ``_map`` until asked: its positions, from where it lives
@@ -229,29 +374,48 @@ def _adopt(view: Any, source: Any) -> None:
 
 
 def _map_of(array: Any) -> Any:
-    """A view's flat positions in the memory it reports against (None: not a view)."""
+    """A view's flat positions in the memory it reports against (None: not a view). A view
+    with elements of another size than the memory's maps each element to the one its first
+    byte lies in."""
     mapping = getattr(array, "_map", None)
     if mapping is _BY_ADDRESS:
         origin = array._origin
         start = array.__array_interface__["data"][0] - origin.__array_interface__["data"][0]
-        offsets = np.full(array.shape, start, np.int64)
-        for axis, (n, stride) in enumerate(zip(array.shape, array.strides)):
-            shape = [1] * array.ndim
-            shape[axis] = n
-            offsets += (np.arange(n, dtype=np.int64) * stride).reshape(shape)
-        if origin.flags.c_contiguous:
-            mapping = offsets // origin.itemsize
-        else:  # the origin's own layout: find each offset among its elements' offsets
-            own = sum(np.indices(origin.shape, np.int64)[k] * origin.strides[k]
+        item = origin.itemsize
+        if origin.flags.c_contiguous and array.itemsize == item and start % item == 0 \
+                and all(s % item == 0 for s in array.strides):
+            counting = _counting(origin.size)  # strides in elements, over 0, 1, 2, ...
+            mapping = as_strided(counting[start // item:], array.shape,
+                                 [s // item * counting.itemsize for s in array.strides],
+                                 writeable=False)
+        else:  # the origin's own layout: the element each first byte lies in (and, for
+            # wider elements than the origin's, how many elements each covers: ``_span``)
+            if array.itemsize > item and array.itemsize % item == 0:
+                array._span = array.itemsize // item
+            offsets = np.full(array.shape, start, np.intp)
+            for axis, (n, stride) in enumerate(zip(array.shape, array.strides)):
+                shape = [1] * array.ndim
+                shape[axis] = n
+                offsets += (np.arange(n, dtype=np.intp) * stride).reshape(shape)
+            own = sum(np.indices(origin.shape, np.intp)[k] * origin.strides[k]
                       for k in range(origin.ndim)).ravel()
             order = np.argsort(own)
-            mapping = order[np.searchsorted(own[order], offsets)]
+            mapping = order[np.searchsorted(own[order], offsets, side="right") - 1]
         array._map = mapping
     return mapping
+
+
+def _spread(array: Any, positions: np.ndarray) -> np.ndarray:
+    """``positions`` of elements of ``array``, with every position its elements cover (a view
+    with elements wider than its memory's, such as ``buf.view(np.float64)`` of float32)."""
+    span = getattr(array, "_span", 1)
+    if span == 1:
+        return positions
+    return np.ravel(np.asarray(positions)[..., None] + np.arange(span))
 
 
 def _positions(array: Any) -> np.ndarray:
     """The flat positions, in the array accesses are reported against, of ``array``'s
     elements."""
     mapping = _map_of(array)
-    return np.arange(array.size).reshape(array.shape) if mapping is None else mapping
+    return _counting(array.size).reshape(array.shape) if mapping is None else mapping

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .managed import _adopt, _Managed, _map_of, _positions
+from .managed import _adopt, _Managed, _map_of, _positions, _spread
 
 
 class FlatIndex:
@@ -38,6 +38,7 @@ class _Traced:
     worth making fast)."""
 
     __slots__ = ()
+    _reports = True
 
     def __getitem__(self, index: Any) -> Any:
         fast = self._fast  # type: ignore[attr-defined]
@@ -72,7 +73,8 @@ class _Traced:
 
     def __array_finalize__(self, obj: Any) -> None:
         super().__array_finalize__(obj)  # type: ignore[misc]
-        if obj is not None and self.base is not None and getattr(obj, "_run", None) is not None:
+        if obj is not None and self.base is not None and getattr(obj, "_run", None) is not None \
+                and np.may_share_memory(self.view(np.ndarray), obj.view(np.ndarray)):
             _adopt(self, obj)  # a view (buf.reshape(...), buf.T, np.ravel(buf)): still watched
 
     def _will_read(self, flat: Any = None) -> None:
@@ -162,9 +164,13 @@ def _report_whole(array: Any, kind: str, flat: Any = None) -> None:
     origin = array._origin
     if origin is not None and array._map is None and not np.may_share_memory(array, origin):
         return  # a private copy (fragment storage copies keep their run): not memory
-    positions = np.ravel(_positions(array))
-    run.memory_access(array if origin is None else origin,
-                      FlatIndex(positions if flat is None else np.atleast_1d(positions[flat])),
+    if flat is None:
+        positions = np.ravel(_positions(array))
+    else:
+        mapping = _map_of(array)
+        positions = np.atleast_1d(flat if mapping is None else
+                                  mapping[np.unravel_index(flat, array.shape)])
+    run.memory_access(array if origin is None else origin, FlatIndex(_spread(array, positions)),
                       kind)
 
 
@@ -173,7 +179,7 @@ def _reported(array: Any, index: Any) -> Any:
     mapping = _map_of(array)
     if mapping is None:
         return index
-    return FlatIndex(np.ravel(mapping[index]))
+    return FlatIndex(_spread(array, np.ravel(mapping[index])))
 
 
 def in_bounds(memory: Any, index: Any) -> bool:

@@ -172,3 +172,142 @@ def test_a_helper_invocation_cannot_write_storage_through_numpy(sanitize):
     r = ash.run_fragments(helpers_fill, 3, 2, buf=buf, sanitize=sanitize)  # 3 wide: padded to 4
     assert buf.tolist() == [3, 2, 1, 0]  # WGSL: a helper's stores have no effect
     assert r.mask.tolist() == [[False, True, True]] * 2
+
+
+# ------------------------------------------------------- found by review (each was a bug once)
+def _run2(first, second, buf, sanitize="report"):
+    return ash.run(_kernel(first, second), buf=buf, sanitize=sanitize)
+
+
+def _races_at(result, element):
+    return [f for f in result.findings if isinstance(f, ash.DataRace) and element in f.elements]
+
+
+def test_a_fancy_index_copy_of_a_2d_buffer_is_private_and_precise():
+    def store(b):
+        b[3, 3] = 1.0
+
+    def columns(b):
+        return b[:, [0, 2]].sum()  # a copy: columns 0 and 2 read, (3, 3) not
+
+    assert not _run2(store, columns, np.zeros((4, 4), np.float32)).findings
+
+
+def test_nested_lists_of_managed_arrays_reach_numpy_as_plain_arrays():
+    got = {}
+
+    def blocks(b):
+        got["block"] = np.block([[b, b]]).tolist()
+
+    for sanitize in ("off", "report"):
+        _run2(blocks, lambda b: None, np.arange(2, dtype=np.float32), sanitize)
+        assert got["block"] == [[0.0, 1.0, 0.0, 1.0]]
+
+
+def test_views_with_other_element_sizes_report_every_element_they_cover():
+    backing = np.zeros((8, 4), np.float32)
+
+    def byte_store(b):
+        b.view(np.uint8)[0, 4] = 1  # a byte of element (0, 1) of a strided binding
+
+    r = _run2(lambda b: b[0, 1], byte_store, backing[::2])
+    assert any(f.race == "read-write" for f in _races_at(r, (0, 1))), r.findings
+
+    def wide_store(b):
+        b.view(np.float64)[1] = 1.0  # float32 elements 2 and 3
+
+    r = _run2(lambda b: b[3], wide_store, np.zeros(4, np.float32))
+    assert _races_at(r, 3), r.findings
+
+
+@pytest.mark.parametrize("op", [
+    lambda b: np.clip(b, 0, 1, out=b),
+    lambda b: np.round(b, 0, b),  # out= given by position
+    lambda b: np.cumsum(b, out=b),
+    lambda b: np.dot(b[0:2], b[0:2], out=b[1:2].reshape(())),
+], ids=["clip out=", "round positional out", "cumsum out=", "dot out="])
+def test_writes_through_out_are_stores(op):
+    r = _run2(lambda b: b[1], op, np.full(4, 0.5, np.float32))
+    assert any(f.race == "read-write" for f in _races_at(r, 1)), r.findings
+
+
+def test_functions_returning_views_read_nothing_and_their_views_stay_watched():
+    def split_store(b):
+        lo, hi = np.split(b, 2)
+        hi[1] = 7  # buf[3]
+
+    r = _run2(lambda b: b.__setitem__(0, 1), split_store, np.zeros(4, np.float32))
+    assert not _races_at(r, 0), r.findings  # np.split read nothing
+    r = _run2(lambda b: b[3], split_store, np.zeros(4, np.float32))
+    assert _races_at(r, 3), r.findings
+
+    def astype_view_store(b):
+        b.astype(np.float32, copy=False)[3] = 7  # numpy hands back the array itself
+
+    r = _run2(lambda b: b[3], astype_view_store, np.zeros(4, np.float32))
+    assert _races_at(r, 3), r.findings
+
+
+def test_shape_and_type_queries_read_nothing():
+    def queries(b):
+        np.zeros_like(b), np.full_like(b, 2), np.can_cast(b, np.float64), np.shape(b)
+
+    assert not _run2(lambda b: b.__setitem__(1, 5), queries, np.zeros(4, np.float32)).findings
+
+
+def test_writing_functions_write_only_the_elements_they_write():
+    def diagonal(b):
+        np.fill_diagonal(b, 1)
+        np.putmask(b, np.eye(4, dtype=bool), 2)
+        np.place(b, np.eye(4, dtype=bool), [3])
+        np.copyto(b, 4, where=np.eye(4, dtype=bool))
+        np.put(b, ind=[5], v=6)  # (1, 1), by keyword
+
+    r = _run2(lambda b: b[0, 1], diagonal, np.zeros((4, 4), np.float32))
+    assert not r.findings, r.findings
+    r = _run2(lambda b: b[2, 2], diagonal, np.zeros((4, 4), np.float32))
+    assert any(f.race == "read-write" for f in _races_at(r, (2, 2))), r.findings
+
+
+def test_item_follows_numpy_for_negative_and_bad_indices():
+    got = {}
+
+    def items(b):
+        got["item"] = b.item(-1, 0)
+
+    for sanitize in ("off", "report"):
+        _run2(items, lambda b: None, np.arange(8, dtype=np.float32).reshape(4, 2), sanitize)
+        assert got["item"] == 6.0
+    r = _run2(items, lambda b: b.__setitem__((3, 0), 1), np.zeros((4, 2), np.float32))
+    assert _races_at(r, (3, 0)), r.findings
+    with pytest.raises(ash.ShaderError, match="IndexError"):
+        _run2(lambda b: b.item(9), lambda b: None, np.zeros(4, np.float32))
+
+
+def test_printing_a_buffer_in_a_shader_is_not_an_out_of_bounds_access(capsys):
+    r = _run2(lambda b: print(b, repr(b)), lambda b: None, np.arange(4, dtype=np.float32))
+    assert not r.findings, r.findings
+    assert "[0. 1. 2. 3.]" in capsys.readouterr().out
+
+
+def test_flat_reads_and_writes_are_seen():
+    r = _run2(lambda b: b.flat[5], lambda b: b.flat.__setitem__(5, 9),
+              np.zeros((2, 4), np.float32))
+    assert any(f.race == "read-write" for f in _races_at(r, (1, 1))), r.findings
+
+
+@ash.fragment
+async def helper_writes_through_views(buf: ash.Storage, *, position: ash.vec4f):
+    if position.x > 3:  # the padding column of a 3-wide grid: helpers
+        np.reshape(buf, (2, 2))[0, 0] = 9
+        np.split(buf, 2)[1][0] = 9
+        np.clip(buf, 9, 9, out=buf)
+        buf.flat[1] = 9
+    return position.x
+
+
+@pytest.mark.parametrize("sanitize", ["off", "report"])
+def test_a_helper_cannot_write_through_views_out_or_flat(sanitize):
+    buf = np.array([3, 2, 1, 0], np.float32)
+    ash.run_fragments(helper_writes_through_views, 3, 2, buf=buf, sanitize=sanitize)
+    assert buf.tolist() == [3, 2, 1, 0]
