@@ -10,6 +10,7 @@ SMALL = {
     "reduce.py": ["--groups", "2", "--repeat", "1", "--no-oclgrind"],
     "fragments.py": ["--size", "8", "--repeat", "1"],
     "fragment_floor.py": ["--size", "8", "--repeat", "1"],
+    "detector_rows.py": ["--rows", "64", "--repeat", "1"],
     "memory.py": ["--groups", "2"],
 }
 

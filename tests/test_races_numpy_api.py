@@ -233,7 +233,7 @@ def test_writes_through_out_are_stores(op):
 
 def test_functions_returning_views_read_nothing_and_their_views_stay_watched():
     def split_store(b):
-        lo, hi = np.split(b, 2)
+        _lo, hi = np.split(b, 2)
         hi[1] = 7  # buf[3]
 
     r = _run2(lambda b: b.__setitem__(0, 1), split_store, np.zeros(4, np.float32))
