@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 import types
 
 import numpy as np
@@ -111,16 +110,7 @@ def main(argv=None):
         ("asyncshader InOrder, sanitize='off'",
          lambda: ash.run_fragments(fragments.shade, n, n, sanitize="off").output),
     ]
-    best = [float("inf")] * len(variants)
-    reference = None
-    for _ in range(args.repeat):
-        for k, (_, fn) in enumerate(variants):
-            t0 = time.perf_counter()
-            out = fn()
-            best[k] = min(best[k], time.perf_counter() - t0)
-            if reference is None:
-                reference = out
-            np.testing.assert_array_equal(out, reference)
+    best = fragments.best_times(variants, args.repeat)
     print(f"{n}x{n} fragments, dpdx and dpdy in each, best of {args.repeat}")
     print(f"{'what the loop does':40s} {'ns/fragment':>12s} {'vs vec4f bare':>14s}")
     for (name, _), t in zip(variants, best):

@@ -79,6 +79,22 @@ def run_bare(size: int, shader=_xy) -> np.ndarray:
     return out
 
 
+def best_times(variants, repeat):
+    """The best time of each ``(name, fn)`` over ``repeat`` rounds, the variants alternating
+    within a round; every variant must produce the same image as the first."""
+    best = [float("inf")] * len(variants)
+    reference = None
+    for _ in range(repeat):
+        for k, (_, fn) in enumerate(variants):
+            t0 = time.perf_counter()
+            out = fn()
+            best[k] = min(best[k], time.perf_counter() - t0)
+            if reference is None:
+                reference = out
+            np.testing.assert_array_equal(out, reference)
+    return best
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size", type=int, default=512)
@@ -95,16 +111,7 @@ def main(argv=None):
         ("asyncshader InOrder, default (detector on)",
          lambda: ash.run_fragments(shade, n, n).output),
     ]
-    best = [float("inf")] * len(variants)
-    reference = None
-    for _ in range(args.repeat):
-        for k, (_, fn) in enumerate(variants):
-            t0 = time.perf_counter()
-            out = fn()
-            best[k] = min(best[k], time.perf_counter() - t0)
-            if reference is None:
-                reference = out
-            np.testing.assert_array_equal(out, reference)
+    best = best_times(variants, args.repeat)
     base, typed = n * n / best[0], n * n / best[1]
     print(f"{n}x{n} fragments, dpdx and dpdy in each, best of {args.repeat}")
     print(f"{'variant':44s} {'fragments/s':>12s} {'vs bare':>8s} {'vs vec4f bare':>14s}")
