@@ -79,22 +79,26 @@ class _Managed(np.ndarray):
         (``np.reshape``, ``np.split``: nothing is read yet, and the views stay managed); they
         write into ``out=`` and into the destination of the writing functions (``np.copyto``,
         ``np.put``, ...), at the elements they write; a fragment helper writes nothing."""
-        plain_args = [_plain(a) for a in args]
-        plain_kwargs = {k: _plain(v) for k, v in kwargs.items()}
+        memo: dict[int, np.ndarray] = {}  # each managed array's one plain view in this call
+        plain_args = [_plain(a, memo) for a in args]
+        plain_kwargs = {k: _plain(v, memo) for k, v in kwargs.items()}
         if func in _NO_ACCESS:
             return func(*plain_args, **plain_kwargs)
         inputs, dests = _roles(func, args, kwargs)
+        outs = [d for name, d in dests if name == "out"]
         for name, dest in dests:
             flat = _written(func, name, dest, args, kwargs) if dest._reports else None
-            if not dest._will_write(flat):
-                return kwargs.get("out")  # a helper's call: no effect
+            if not dest._will_write(flat):  # a helper's call: no effect; numpy returns `out`
+                return (outs[0] if len(outs) == 1 else tuple(outs)) if outs else None
         result = func(*plain_args, **plain_kwargs)
-        for _, dest in dests:
-            if isinstance(result, np.ndarray) and result is _plain(dest):
-                result = dest  # numpy returns `out`
+        for out in outs:  # numpy returns `out` itself: give back the managed one
+            if result is memo.get(id(out)):
+                result = out
+            elif isinstance(result, tuple):
+                result = tuple(out if r is memo.get(id(out)) else r for r in result)
         result, viewed = _as_views(result, inputs)
         for x in inputs:
-            if not any(x is v for v in viewed):
+            if func in _READS_AND_VIEWS or not any(x is v for v in viewed):
                 x._will_read()
         return result
 
@@ -138,13 +142,6 @@ class _Managed(np.ndarray):
             self._will_read(_taken(plain.size, [index], "raise") if not isinstance(index, tuple)
                             else _indexed(plain, index) if args else None)
         return value
-
-    def take(self, indices: Any, axis: Any = None, out: Any = None,  # type: ignore[override]
-             mode: str = "raise") -> Any:
-        result = self.view(np.ndarray).take(indices, axis, _plain(out), mode)
-        self._will_read(_taken(self.size, indices, mode)
-                        if self._reports and axis is None else None)
-        return result
 
     def dot(self, b: Any, out: Any = None) -> Any:  # type: ignore[override]
         return np.dot(self, b, out)
@@ -190,41 +187,99 @@ class _Managed(np.ndarray):
         """``a.flat``, with its reads and writes seen like indexing's."""
         return _Flat(self)
 
+    @flat.setter
+    def flat(self, value: Any) -> None:  # ``a.flat = v``: every element, v repeated
+        _Flat(self)[...] = value
+
+    def take(self, indices: Any, axis: Any = None, out: Any = None,  # type: ignore[override]
+             mode: str = "raise") -> Any:
+        if isinstance(out, _Managed) and not out._will_write():
+            return out  # a helper's: no effect
+        result = self.view(np.ndarray).take(indices, axis, _plain(out), mode)
+        self._will_read(_taken(self.size, indices, mode)
+                        if self._reports and axis is None else None)
+        return out if out is not None else result
+
+    def setfield(self, val: Any, dtype: Any, offset: int = 0) -> None:
+        if self._will_write():
+            self.view(np.ndarray).setfield(val, dtype, offset)
+
+    def byteswap(self, inplace: bool = False) -> Any:  # type: ignore[override]
+        self._will_read()
+        if not inplace:
+            return self.view(np.ndarray).byteswap()
+        if self._will_write():
+            self.view(np.ndarray).byteswap(inplace=True)
+        return self
+
 
 class _Flat:
-    """``a.flat`` of a managed array: element access by flat position, through the hooks."""
+    """``a.flat`` of a managed array: numpy's flat iterator, with element reads and writes
+    going through the hooks like indexing's."""
 
-    __slots__ = ("array",)
+    __slots__ = ("array", "it")
 
     def __init__(self, array: _Managed) -> None:
         self.array = array
+        self.it = array.view(np.ndarray).flat
 
     def __getitem__(self, index: Any) -> Any:
         a = self.array
-        value = a.view(np.ndarray).flat[index]
+        value = self.it[index]
         if a._reports:
-            a._will_read(_indexed(_counting(a.size), index))
+            a._will_read(_flat_index(a.size, index))
         return value
 
     def __setitem__(self, index: Any, value: Any) -> None:
         a = self.array
-        if a._will_write(_indexed(_counting(a.size), index) if a._reports else None):
-            a.view(np.ndarray).flat[index] = value
+        if a._will_write(_flat_index(a.size, index) if a._reports else None):
+            self.it[index] = value
 
-    def __iter__(self) -> Any:
-        self.array._will_read()
-        return iter(self.array.view(np.ndarray).flat)
+    def __iter__(self) -> _Flat:
+        return self
+
+    def __next__(self) -> Any:
+        index = self.it.index
+        value = next(self.it)
+        if self.array._reports:
+            self.array._will_read(np.array([index]))
+        return value
 
     def __len__(self) -> int:
         return int(self.array.size)
 
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        self.array._will_read()
+        return np.asarray(self.it.copy(), dtype)
 
-def _plain(x: Any) -> Any:
-    """``x`` with managed arrays (also inside lists and tuples) as plain views of themselves."""
+    def copy(self) -> np.ndarray:
+        self.array._will_read()
+        return self.it.copy()
+
+    def __eq__(self, other: Any) -> Any:  # type: ignore[override]
+        return self.__array__() == other
+
+    def __ne__(self, other: Any) -> Any:  # type: ignore[override]
+        return self.__array__() != other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __getattr__(self, name: str) -> Any:  # base, coords, index: no element is touched
+        return getattr(self.it, name)
+
+
+def _plain(x: Any, memo: dict | None = None) -> Any:
+    """``x`` with managed arrays (also inside lists and tuples) as plain views of themselves
+    (one view per array in ``memo``)."""
     if isinstance(x, _Managed):
-        return x.view(np.ndarray)
+        if memo is None:
+            return x.view(np.ndarray)
+        view = memo.get(id(x))
+        if view is None:
+            view = memo[id(x)] = x.view(np.ndarray)
+        return view
     if isinstance(x, (list, tuple)):
-        return type(x)(_plain(i) for i in x) if _has_managed(x) else x
+        return type(x)(_plain(i, memo) for i in x) if _has_managed(x) else x
     return x
 
 
@@ -265,6 +320,9 @@ def _roles(func: Any, args: Any, kwargs: dict) -> tuple[list, list]:
         named = [("", a) for a in args] + list(kwargs.items())
     inputs: list = []
     dests: list = []
+    named = list(named)
+    if func in _IN_PLACE_UNLESS_COPY and dict(named).get("copy", True) is False:
+        dests.extend(("", d) for d in _managed_in(dict(named).get("x"), []))  # and read
     for name, value in named:
         if name == "out" or (name == writes and name):
             dests.extend((name, d) for d in _managed_in(value, []))
@@ -324,8 +382,24 @@ def _taken(size: int, indices: Any, mode: str) -> np.ndarray:
     return np.clip(idx, 0, size - 1)
 
 
-def _indexed(array: np.ndarray, index: Any) -> np.ndarray:
-    """The flat positions ``array[index]`` covers (as ``ufunc.at`` and ``.flat`` index)."""
+def _flat_index(size: int, index: Any) -> Any:
+    """The flat positions ``a.flat[index]`` covers (None: all of them)."""
+    if isinstance(index, slice):
+        return np.arange(*index.indices(size))
+    if index is Ellipsis or isinstance(index, tuple):
+        return None
+    if getattr(index, "dtype", None) == np.bool_:  # a mask
+        return np.flatnonzero(index)
+    return _taken(size, index, "raise")
+
+
+def _indexed(array: np.ndarray, index: Any) -> Any:
+    """The flat positions ``array[index]`` covers, as ``ufunc.at`` and ``item`` index (None:
+    all of them, for an index into an array too big to number its elements)."""
+    if array.ndim == 1 and not isinstance(index, (tuple, slice)) and index is not Ellipsis:
+        return _taken(array.size, index, "raise")
+    if array.size > _COUNTING_KEPT:
+        return None
     return np.ravel(_counting(array.size).reshape(array.shape)[index])
 
 
@@ -343,7 +417,12 @@ def _view_like(view: np.ndarray, source: _Managed) -> Any:
 _NO_ACCESS = frozenset({
     np.shape, np.ndim, np.size, np.may_share_memory, np.shares_memory, np.result_type,
     np.iscomplexobj, np.isrealobj, np.min_scalar_type, np.can_cast, np.zeros_like,
-    np.empty_like, np.ones_like, np.full_like, np.broadcast_shapes})
+    np.empty_like, np.ones_like, np.full_like, np.broadcast_shapes, np.diag_indices_from,
+    np.tril_indices_from, np.triu_indices_from})
+#: numpy functions that write their argument ``x`` in place when given ``copy=False``
+_IN_PLACE_UNLESS_COPY = frozenset({np.nan_to_num})
+#: numpy functions that return a view of an argument but read its values to choose it
+_READS_AND_VIEWS = frozenset({np.trim_zeros, np.asarray_chkfinite, np.real_if_close})
 #: numpy functions that write into an argument: (its name, the name of the values written)
 _WRITERS = {np.copyto: ("dst", "src"), np.put: ("a", "v"), np.place: ("arr", "vals"),
             np.putmask: ("a", "values"), np.fill_diagonal: ("a", "val"),
@@ -352,12 +431,20 @@ _WRITERS = {np.copyto: ("dst", "src"), np.put: ("a", "v"), np.place: ("arr", "va
 _COUNTING = np.arange(0, dtype=np.intp)
 
 
+_COUNTING_KEPT = 1 << 23  # the largest counting array kept between calls (64 MB)
+
+
 def _counting(n: int) -> np.ndarray:
-    """0, 1, ..., n - 1: a read-only view of one shared array, grown when needed."""
+    """0, 1, ..., n - 1: a read-only view of one shared array, grown when needed (up to
+    ``_COUNTING_KEPT`` elements; a larger one is made for the call and dropped)."""
     global _COUNTING
     if _COUNTING.size < n:
-        _COUNTING = np.arange(max(n, 2 * _COUNTING.size), dtype=np.intp)
-        _COUNTING.flags.writeable = False
+        counting = np.arange(min(max(n, 2 * _COUNTING.size), max(n, _COUNTING_KEPT)),
+                             dtype=np.intp)
+        counting.flags.writeable = False
+        if n > _COUNTING_KEPT:
+            return counting
+        _COUNTING = counting
     return _COUNTING[:n]
 
 
@@ -382,25 +469,27 @@ def _map_of(array: Any) -> Any:
         origin = array._origin
         start = array.__array_interface__["data"][0] - origin.__array_interface__["data"][0]
         item = origin.itemsize
-        if origin.flags.c_contiguous and array.itemsize == item and start % item == 0 \
+        if array.itemsize > item and array.itemsize % item == 0:
+            array._span = array.itemsize // item  # each element covers several of memory's
+        if origin.flags.c_contiguous and start % item == 0 \
                 and all(s % item == 0 for s in array.strides):
             counting = _counting(origin.size)  # strides in elements, over 0, 1, 2, ...
             mapping = as_strided(counting[start // item:], array.shape,
                                  [s // item * counting.itemsize for s in array.strides],
                                  writeable=False)
-        else:  # the origin's own layout: the element each first byte lies in (and, for
-            # wider elements than the origin's, how many elements each covers: ``_span``)
-            if array.itemsize > item and array.itemsize % item == 0:
-                array._span = array.itemsize // item
+        else:  # bytes, or a strided memory: the element each first byte lies in
             offsets = np.full(array.shape, start, np.intp)
             for axis, (n, stride) in enumerate(zip(array.shape, array.strides)):
                 shape = [1] * array.ndim
                 shape[axis] = n
                 offsets += (np.arange(n, dtype=np.intp) * stride).reshape(shape)
-            own = sum(np.indices(origin.shape, np.intp)[k] * origin.strides[k]
-                      for k in range(origin.ndim)).ravel()
-            order = np.argsort(own)
-            mapping = order[np.searchsorted(own[order], offsets, side="right") - 1]
+            if origin.flags.c_contiguous:
+                mapping = offsets // item
+            else:
+                own = sum(np.indices(origin.shape, np.intp)[k] * origin.strides[k]
+                          for k in range(origin.ndim)).ravel()
+                order = np.argsort(own)
+                mapping = order[np.searchsorted(own[order], offsets, side="right") - 1]
         array._map = mapping
     return mapping
 

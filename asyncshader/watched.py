@@ -67,6 +67,7 @@ class _Traced:
                 # a view reads nothing yet: the accesses through it are reported
                 value._run, value._origin = run, memory
                 value._map = _positions(self)[index]
+                value._span = self._span  # type: ignore[attr-defined]
             else:
                 run.memory_access(memory, _reported(self, index), "load")
         return value

@@ -311,3 +311,98 @@ def test_a_helper_cannot_write_through_views_out_or_flat(sanitize):
     buf = np.array([3, 2, 1, 0], np.float32)
     ash.run_fragments(helper_writes_through_views, 3, 2, buf=buf, sanitize=sanitize)
     assert buf.tolist() == [3, 2, 1, 0]
+
+
+# ------------------------------------------------- found by the second review (each was a bug)
+def test_out_comes_back_as_the_managed_array_and_stays_watched():
+    got = {}
+
+    def clip(b):
+        got["same"] = np.clip(b, 0, 1, out=b) is b
+        r = np.sum(np.ones((2, 2), np.float32), axis=0, out=b[2:4])
+        r[1] = 7  # buf[3], through what np.sum returned
+
+    r = _run2(lambda b: b[3], clip, np.zeros(4, np.float32))
+    assert got["same"] and _races_at(r, 3), r.findings
+
+
+def test_an_input_overlapping_out_is_still_read():
+    def sums(b):
+        np.sum(b.reshape(2, 4), axis=0, out=b[0:4])  # reads all eight
+
+    r = _run2(lambda b: b.__setitem__(6, 1), sums, np.zeros(8, np.float32))
+    assert _races_at(r, 6), r.findings
+
+
+@ash.fragment
+async def helpers_write_through_positional_out(buf: ash.Storage, *, position: ash.vec4f):
+    if position.x > 3:  # the padding column: helpers
+        r = np.round(np.full(4, 1.25, np.float32), 1, buf)  # out by position
+        assert r is buf  # numpy returns out, whatever the helper's write became
+        buf.take([0, 0, 0, 0], out=buf)
+    return position.x
+
+
+@pytest.mark.parametrize("sanitize", ["off", "report"])
+def test_a_helper_call_with_positional_out_returns_out_unchanged(sanitize):
+    buf = np.array([3, 2, 1, 0], np.float32)
+    ash.run_fragments(helpers_write_through_positional_out, 3, 2, buf=buf, sanitize=sanitize)
+    assert buf.tolist() == [3, 2, 1, 0]
+
+
+def test_flat_behaves_like_numpys_flat_iterator():
+    got = {}
+
+    def flats(b):
+        it = b.flat
+        got["first"] = next(it)
+        got["second"] = next(it)
+        got["copy"] = b.flat.copy().tolist()
+        got["eq"] = (b.flat == 2).tolist()
+        got["mask"] = b.flat[np.arange(4) > 1].tolist()
+        b.flat = [7, 8]
+
+    buf = np.arange(4, dtype=np.float32)
+    for sanitize in ("off", "report"):
+        buf[:] = np.arange(4)
+        _run2(flats, lambda b: None, buf, sanitize)
+        assert got == {"first": 0.0, "second": 1.0, "copy": [0.0, 1.0, 2.0, 3.0],
+                       "eq": [False, False, True, False], "mask": [2.0, 3.0]}
+        assert buf.tolist() == [7, 8, 7, 8]
+    r = _run2(lambda b: b.__setitem__(3, 1), lambda b: b.flat[np.arange(4) > 2].tolist(),
+              np.zeros(4, np.float32))
+    assert _races_at(r, 3), r.findings
+    r = _run2(lambda b: b.__setitem__(1, 1), lambda b: b.flat[np.arange(4) > 2].tolist(),
+              np.zeros(4, np.float32))
+    assert not r.findings, r.findings  # the mask selects element 3 only
+
+
+def test_sub_views_of_wide_views_cover_every_element():
+    def store(b):
+        b.view(np.float64)[1:][0] = 1.0  # float32 elements 2 and 3
+
+    r = _run2(lambda b: b[3], store, np.zeros(4, np.float32))
+    assert _races_at(r, 3), r.findings
+
+
+def test_more_writes_and_reads_that_bypass_indexing():
+    r = _run2(lambda b: b[1], lambda b: b.take([0], out=b[1:2]), np.zeros(4, np.float32))
+    assert _races_at(r, 1), r.findings
+    r = _run2(lambda b: b[1], lambda b: np.nan_to_num(b, copy=False), np.zeros(4, np.float32))
+    assert _races_at(r, 1), r.findings
+    r = _run2(lambda b: b.__setitem__(1, 1), lambda b: np.trim_zeros(b),
+              np.zeros(4, np.float32))
+    assert _races_at(r, 1), r.findings  # trim_zeros reads the values to choose its view
+    r = _run2(lambda b: b.__setitem__((1, 1), 1), lambda b: np.diag_indices_from(b),
+              np.zeros((4, 4), np.float32))
+    assert not r.findings, r.findings  # only the shape
+
+
+def test_flat_indexing_a_huge_broadcast_view_numbers_nothing():
+    from asyncshader import managed
+
+    def big(b):
+        return np.broadcast_to(b[0:1], (200_000_000,)).flat[5]
+
+    _run2(big, lambda b: None, np.zeros(4, np.float32))
+    assert managed._COUNTING.size <= managed._COUNTING_KEPT
