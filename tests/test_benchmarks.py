@@ -11,6 +11,7 @@ SMALL = {
     "fragments.py": ["--size", "8", "--repeat", "1"],
     "fragment_floor.py": ["--size", "8", "--repeat", "1"],
     "detector_rows.py": ["--rows", "64", "--repeat", "1"],
+    "random_floor.py": ["--groups", "2", "--repeat", "1"],
     "memory.py": ["--groups", "2"],
 }
 
