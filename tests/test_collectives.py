@@ -261,3 +261,20 @@ def test_every_workgroup_starts_with_zeroed_memory(schedule, max_live):
                                   max_live_workgroups=max_live)
     assert failed == [], f"not zero at workgroup start: {failed}"
     assert clobbered == [], f"another workgroup's start overwrote this one's memory: {clobbered}"
+
+
+@ash.compute(workgroup_size=4, derivatives="linear")
+async def values_then_barriers(out: ash.Storage, *, local_invocation_index: u32):
+    i = local_invocation_index
+    d = await ash.dpdx(ash.f32(i))  # hands out values...
+    b = await ash.workgroup_barrier()  # ...and a barrier hands out none
+    s = await ash.quad_swap_x(i)
+    c = await ash.storage_barrier()
+    out[i] = (b is None) + 2 * (c is None) + 4 * (d == 1) + 8 * (s == (i ^ 1))
+
+
+@pytest.mark.parametrize("schedule", [ash.InOrder(), ash.Random(1)], ids=repr)
+def test_a_barrier_after_a_collective_returns_none_not_the_collectives_value(schedule):
+    out = np.zeros(4, np.uint32)
+    ash.run(values_then_barriers, out=out, schedule=schedule)
+    assert out.tolist() == [15, 15, 15, 15]
