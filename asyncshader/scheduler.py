@@ -91,6 +91,14 @@ def _sites(members: list[Invocation]) -> list:
             for m in members]
 
 
+def _one_op(reqs: list, first: Any, n: int) -> bool:
+    """Whether all ``n`` requests name ``first``'s operation (one class of a rendezvous kind
+    says so without reading each request's op)."""
+    if first._fixed_op and list(map(type, reqs)).count(first.__class__) == n:
+        return True
+    return [r.op for r in reqs].count(first.op) == n
+
+
 class Group:
     """Members that meet at rendezvous. ``scope`` names the kind of group (the front-end picks
     the names: ``"workgroup"``, ``"quad"``); a request's scope selects the group.
@@ -466,8 +474,8 @@ class Scheduler(Diagnostics):
         sites = _sites(arrived)
         n = len(arrived)
         first = reqs[0]
-        if finished or sites.count(sites[0]) != n or (not one_request and (
-                reqs.count(first) != n and [r.op for r in reqs].count(first.op) != n)):
+        if finished or sites.count(sites[0]) != n or (
+                not one_request and reqs.count(first) != n and not _one_op(reqs, first, n)):
             for inv, r, site in zip(arrived, reqs, sites):
                 inv.req, inv.site = r, site
             unit.arrived = arrived

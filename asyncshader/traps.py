@@ -38,6 +38,7 @@ class Rendezvous:
 
     __slots__ = ("op", "resolve", "scope", "value")
     _ash_kind = RENDEZVOUS
+    _fixed_op = False  # True for a rendezvous_kind: instances of one class share their op
 
     def __init__(self, op: str, scope: str, value: Any = None,
                  resolve: Resolver | None = None) -> None:
@@ -60,7 +61,7 @@ def rendezvous_kind(op: str, scope: str, resolve: Resolver | None,
     the deposited value (``kind(value)``), which makes them cheaper to create than a full
     request. For traps in shaders' inner loops (derivatives)."""
     return type(f"{base.__name__}[{op}]", (base,), {
-        "__slots__": (), "op": op, "scope": scope,
+        "__slots__": (), "op": op, "scope": scope, "_fixed_op": True,
         "resolve": None if resolve is None else staticmethod(resolve),
         "__init__": _init_value, "__module__": base.__module__})
 
