@@ -633,6 +633,7 @@ class Scheduler(Diagnostics):
 
     def _close(self) -> None:
         """Closes the coroutines of every live unit (after an error or a cancellation)."""
+        self.current = None  # keeps nothing of the run alive
         for unit in self.live:
             for m in unit.members:
                 if m.coro is not None:

@@ -343,3 +343,34 @@ def test_discard_from_an_input_callable_is_outside_the_shader():
 
     with pytest.raises(RuntimeError, match="outside the shader's own code"):
         ash.run_fragments(reads, 2, 2, t=bad_input)
+
+
+def test_a_cancelled_fragment_dispatch_keeps_no_invocation_alive():
+    import anyio
+
+    @ash.fragment
+    async def slow(*, position: vec4f):
+        s = ash.f32(0)
+        for i in range(20):
+            s += await ash.dpdx(position.x * i)
+        return s
+
+    async def main():
+        with anyio.move_on_after(0.02):
+            await ash.dispatch_fragments(slow, 301, 301, sanitize="off")
+
+    from asyncshader.scheduler import Scheduler
+
+    seen = []
+    original = Scheduler._close
+
+    def spy(self):
+        original(self)
+        seen.append(self.current)
+
+    Scheduler._close = spy
+    try:
+        anyio.run(main)
+    finally:
+        Scheduler._close = original
+    assert seen == [None]
