@@ -37,11 +37,12 @@ from .dispatch import (
 )
 from .errors import BindingError, DispatchError
 from .instruments import Instrument
+from .invocations import Group, Invocation
 from .memory import WorkgroupMemory, scan_kernel, trace_vars
 from .quads import QUAD
 from .races import SanitizedRun
 from .schedule import Strategy, as_strategy
-from .scheduler import Group, Invocation, Scheduler
+from .scheduler import Scheduler
 from .source_checks import check_awaits
 from .types import Vec, vec3u
 from .watched import traced_storage

@@ -23,7 +23,7 @@ from .errors import (
 )
 
 if TYPE_CHECKING:
-    from .scheduler import Group, Invocation
+    from .invocations import Group, Invocation
 
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 #: files inside the package that hold shaders (user code as far as positions are concerned)

@@ -48,12 +48,13 @@ from .dispatch import (
 )
 from .errors import BindingError, DispatchError
 from .instruments import Instrument
+from .invocations import Group, Invocation
 from .managed import _Managed
 from .memory import scan_kernel
 from .quads import QUAD
 from .races import SanitizedRun
 from .schedule import Strategy, as_strategy
-from .scheduler import Group, Invocation, Scheduler
+from .scheduler import Scheduler
 from .source_checks import check_awaits
 from .types import _VECS, Vec, vec4f
 from .watched import _Traced

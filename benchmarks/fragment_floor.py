@@ -28,7 +28,7 @@ import fragments
 import asyncshader as ash
 from asyncshader import vec4f
 from asyncshader.dispatch import CURRENT_RUN
-from asyncshader.scheduler import Group, Invocation, _sites
+from asyncshader.invocations import Group, Invocation, _sites
 from asyncshader.traps import rendezvous_kind
 
 _KIND = rendezvous_kind("dpdx", "quad", None)

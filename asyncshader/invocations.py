@@ -1,0 +1,105 @@
+"""The scheduler's data model: an :class:`Invocation` (one shader invocation's coroutine and
+its place in its groups) and a :class:`Group` (members that meet at rendezvous), plus how a
+suspended member's call site is read (``_sites``) and how a round's requests are compared
+(``_one_op``). The run loop that drives them is :mod:`asyncshader.scheduler`.
+"""
+
+from __future__ import annotations
+
+from types import CoroutineType
+from typing import Any
+
+from .diagnostics import position_of
+
+
+class Invocation:
+    """One shader invocation: its coroutine and its place in the groups.
+
+    A plain class (not slotted) so that the fields most invocations never change are class
+    defaults: creating an invocation is on the hot path of every dispatch.
+    """
+
+    value: Any = None  # what the next resume sends (a resolver's result)
+    pending: Any = None  # a scheduling point to apply at the next resume
+    req: Any = None  # the rendezvous request it waits at
+    site: Any = None  # the call site of that rendezvous
+    done = False
+    result: Any = None  # what the shader returned
+    points = 0  # scheduling points passed
+    helper = False  # fragment helper invocation: no side effects
+
+    def __init__(self, key: int, coro: Any, unit: Group, groups: dict[str, Group],
+                 lanes: dict[str, int], info: Any) -> None:
+        self.key = key
+        self.coro = coro
+        self.frame = coro.cr_frame
+        self.unit = unit  # the top-level group: it owns the memory context
+        self.groups = groups  # scope name -> group (the unit is one of them)
+        self.lanes = lanes  # scope name -> this invocation's lane in that group
+        self.info = info
+
+    def __repr__(self) -> str:
+        return self.info.describe(self)
+
+    def position(self) -> tuple[str, int, str]:
+        """(filename, line, source text) where this invocation stands now: the innermost frame
+        of its await chain that is user code (not the standard library, not installed
+        packages)."""
+        return position_of(self)
+
+
+def _site(inv: Invocation) -> Any:
+    """Identity of the call site where ``inv`` is suspended (top frame, plus nested helpers)."""
+    aw = inv.coro.cr_await
+    if aw.__class__ is not CoroutineType:
+        return inv.frame.f_lasti
+    key: list = [inv.frame.f_lasti]
+    while aw.__class__ is CoroutineType:
+        key.append(aw.cr_code)
+        key.append(aw.cr_frame.f_lasti)
+        aw = aw.cr_await
+    return tuple(key)
+
+
+def _sites(members: list[Invocation]) -> list:
+    """The call sites of suspended members (frames are stable while suspended): the frame's
+    instruction offset, or the whole await chain when it goes through a helper coroutine (so a
+    member in a helper never compares equal to one awaiting directly)."""
+    return [m.frame.f_lasti if m.coro.cr_await.__class__ is not CoroutineType else _site(m)
+            for m in members]
+
+
+def _one_op(reqs: list, first: Any, n: int) -> bool:
+    """Whether all ``n`` requests name ``first``'s operation (one class of a rendezvous kind
+    says so without reading each request's op)."""
+    if first._fixed_op and list(map(type, reqs)).count(first.__class__) == n:
+        return True
+    return [r.op for r in reqs].count(first.op) == n
+
+
+class Group:
+    """Members that meet at rendezvous. ``scope`` names the kind of group (the front-end picks
+    the names: ``"workgroup"``, ``"quad"``); a request's scope selects the group.
+
+    A plain class (not slotted): the fields a new group starts with are class defaults, since
+    front-ends make one per workgroup or quad (a fragment dispatch makes one per four pixels).
+    """
+
+    arrived: list[Invocation] | tuple = ()  # members standing at the open rendezvous
+    finished = 0  # members that returned
+    size = 0
+    context: Any = None  # the unit's memory context (enter, save, exit)
+    valued = False  # members hold values a resolver handed out (fast paths)
+
+    def __init__(self, scope: str, index: int, label: str, lane_name: str,
+                 context: Any = None) -> None:
+        self.scope = scope
+        self.index = index
+        self.members: list[Invocation] = []
+        self.label = label
+        self.lane_name = lane_name
+        if context is not None:
+            self.context = context
+
+    def __repr__(self) -> str:
+        return f"<group {self.label}>"
