@@ -60,7 +60,9 @@ class Scheduler(Diagnostics):
         self.live_size = 0  # invocations in live units
         self.exhausted = False
         self.current: Invocation | None = None
-        self.track_current = track_current  # keep `current` even without instruments
+        # keep `current` up to date: instruments need it (memory events name the running
+        # invocation), and so do front-ends whose operations ask who calls them
+        self.track_current = track_current or bool(self.instruments)
         # trace of decisions: pairs (canonical picks before, key chosen); canonical = position 0.
         # 4-byte entries while keys fit (a 1M-invocation Random run makes ~10M decisions)
         self.decisions = array("I" if max_key < 2**32 else "q")
@@ -117,8 +119,7 @@ class Scheduler(Diagnostics):
         record = self.decisions.append
         hooks = self._hooks
         resumed, suspended = hooks["invocation_resumed"], hooks["invocation_suspended"]
-        # instruments need `current`, even for memory events
-        observed = bool(self.instruments) or self.track_current
+        observed = self.track_current
         canon = steps = 0
         next_checkpoint = self.checkpoint_every
         cur_unit = None
@@ -207,8 +208,7 @@ class Scheduler(Diagnostics):
         live = self.live
         steps = 0
         last_unit = None
-        # memory events (and front-ends asking who runs) need the running invocation
-        track = bool(self.instruments) or self.track_current
+        track = self.track_current
         while True:
             self._fill(runnable=False)  # this loop keeps its own batches
             if not live:
@@ -280,8 +280,7 @@ class Scheduler(Diagnostics):
         live = self.live
         canon = steps = 0
         last_unit = None
-        # memory events (and front-ends asking who runs) need the running invocation
-        track = bool(self.instruments) or self.track_current
+        track = self.track_current
         try:
             while True:
                 self._fill(runnable=False)  # this loop keeps its own rounds
@@ -535,7 +534,7 @@ class Scheduler(Diagnostics):
             for m in arrived:
                 m.value = results[m.lanes[scope]]
         self.rendezvous += 1
-        for hook in self._hooks["rendezvous_completed"]:
+        for hook in self._rendezvous_hooks:
             hook(group, req.op, arrived)
 
     def _close(self) -> None:
