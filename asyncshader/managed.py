@@ -138,9 +138,13 @@ class _Managed(np.ndarray):
         plain = self.view(np.ndarray)
         value = plain.item(*args)  # numpy's errors first: an index it refuses reads nothing
         if self._reports:
-            index = args[0] if len(args) == 1 else args
-            self._will_read(_taken(plain.size, [index], "raise") if not isinstance(index, tuple)
-                            else _indexed(plain, index) if args else None)
+            if not args:  # the only element
+                flat = None
+            elif len(args) == 1 and not isinstance(args[0], tuple):  # a flat index
+                flat = _taken(plain.size, args[0], "raise")
+            else:  # one index per axis
+                flat = _indexed(plain, args[0] if len(args) == 1 else args)
+            self._will_read(flat)
         return value
 
     def dot(self, b: Any, out: Any = None) -> Any:  # type: ignore[override]
@@ -310,26 +314,23 @@ def _roles(func: Any, args: Any, kwargs: dict) -> tuple[list, list]:
     """The managed arrays a numpy function reads, and the ones it writes, as
     ``(parameter name, array)``: its ``out`` and, for the writing functions, their
     destination."""
-    writes = _WRITERS.get(func, ("",))[0]
+    writes = _WRITERS.get(func, (None,))[0]
     sig = _signature(func)
     try:
-        named = sig.bind(*args, **kwargs).arguments.items() if sig is not None else None
+        named = dict(sig.bind(*args, **kwargs).arguments) if sig is not None else None
     except TypeError:
         named = None
     if named is None:  # no signature: keywords say what they are, positionals are read
-        named = [("", a) for a in args] + list(kwargs.items())
+        named = {**{f"#{i}": a for i, a in enumerate(args)}, **kwargs}
+    if isinstance(named.get("kwargs"), dict):  # a **kwargs parameter: its keywords
+        named.update(named.pop("kwargs"))
     inputs: list = []
     dests: list = []
-    named = list(named)
-    if func in _IN_PLACE_UNLESS_COPY and dict(named).get("copy", True) is False:
-        dests.extend(("", d) for d in _managed_in(dict(named).get("x"), []))  # and read
-    for name, value in named:
-        if name == "out" or (name == writes and name):
+    if func in _IN_PLACE_UNLESS_COPY and named.get("copy", True) is False:
+        dests.extend(("", d) for d in _managed_in(named.get("x"), []))  # and read
+    for name, value in named.items():
+        if name == "out" or name == writes:
             dests.extend((name, d) for d in _managed_in(value, []))
-        elif name == "kwargs" and isinstance(value, dict):
-            for k, v in value.items():
-                (dests.extend((k, d) for d in _managed_in(v, [])) if k == "out"
-                 else _managed_in(v, inputs))
         else:
             _managed_in(value, inputs)
     return inputs, dests
