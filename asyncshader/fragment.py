@@ -173,10 +173,13 @@ class TracedFragmentStorage(_Traced, FragmentStorage):
     dropped."""
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        if self._inv is not None and self._inv.helper:
-            FragmentStorage.__setitem__(self, index, value)  # dropped, reported
-        else:
+        if FragmentStorage._will_write(self):  # (a helper's is dropped, and noted)
             _Traced.__setitem__(self, index, value)
+
+
+def _corner(q: int, qw: int) -> tuple[int, int]:
+    """The pixel of quad ``q``'s member 0 (its upper-left), with ``qw`` quads per row."""
+    return 2 * (q % qw), 2 * (q // qw)
 
 
 class _FragmentIds:
@@ -185,7 +188,8 @@ class _FragmentIds:
 
     def pixel(self, key: int) -> tuple[int, int]:
         q, lane = divmod(key, 4)
-        return 2 * (q % self.qw) + (lane & 1), 2 * (q // self.qw) + (lane >> 1)
+        qx, qy = _corner(q, self.qw)
+        return qx + (lane & 1), qy + (lane >> 1)
 
     def describe(self, inv: Invocation) -> str:
         x, y = self.pixel(inv.key)
@@ -210,8 +214,7 @@ class _Quad(Group):
 
     @property
     def label(self) -> str:  # type: ignore[override]  # only errors read it: made when asked
-        qw = self.run.qw
-        return f"quad at ({2 * (self.index % qw)},{2 * (self.index // qw)})"
+        return "quad at ({},{})".format(*_corner(self.index, self.run.qw))
 
     @property
     def context(self) -> _Quad:  # type: ignore[override]
@@ -225,8 +228,7 @@ class _Quad(Group):
 
     def exit(self) -> None:
         run = self.run
-        qw, q = run.qw, self.index
-        qx, qy = 2 * (q % qw), 2 * (q // qw)
+        qx, qy = _corner(self.index, run.qw)
         store = run.store
         for inv in self.members:
             if inv.done and not inv.helper:  # covered (padding helpers are helpers from birth)
@@ -373,7 +375,7 @@ class FragmentRun(SanitizedRun):
         edge = width < 2 * qw or height < 2 * self.qh  # padding helpers in the last column/row
         fragment = type("Fragment", (_Fragment,), {"info": ids})  # info: for messages
         for q in range(qw * self.qh):
-            qx, qy = 2 * (q % qw), 2 * (q // qw)
+            qx, qy = _corner(q, qw)
             unit = _Quad(self, q)
             groups = {QUAD: unit}
             members = unit.members
