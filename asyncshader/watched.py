@@ -225,9 +225,6 @@ class OutOfBoundsRow(_Managed):
     def __setitem__(self, index: Any, value: Any) -> None:
         return
 
-    def copy(self, order: str = "C") -> np.ndarray:  # type: ignore[override]
-        return np.array(self.view(np.ndarray), order=order)
-
 
 class TracedStorage(_Traced, _Managed):
     """A storage buffer seen through an instrumented run: a view of the caller's array (writes
