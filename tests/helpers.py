@@ -1,10 +1,14 @@
-"""Helpers shared by the tests: loading the examples, numpy models of their algorithms."""
+"""Helpers shared by the tests: loading the examples, numpy models of their algorithms, small
+kernels that several test modules explore."""
 
 import importlib.util
 import sys
 from pathlib import Path
 
 import numpy as np
+
+import asyncshader as ash
+from asyncshader import u32
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -43,3 +47,20 @@ def numpy_tree_sum(values: np.ndarray, width: int) -> np.float32:
         data = blocks[:, 0].copy()
         if groups == 1:
             return data[0]
+
+
+# ------------------------------------------------- two invocations adding atomically (explore)
+@ash.compute(workgroup_size=2)
+async def shared_add(c: ash.Storage, *, local_invocation_index: u32):
+    await ash.atomic_add(ash.ptr(c, 0), 1)
+
+
+@ash.compute(workgroup_size=2)
+async def private_adds(c: ash.Storage, *, local_invocation_index: u32):
+    await ash.atomic_add(ash.ptr(c, local_invocation_index), 1)
+    await ash.atomic_add(ash.ptr(c, local_invocation_index), 1)
+
+
+def two():
+    """Fresh bindings for shared_add and private_adds."""
+    return {"c": np.zeros(2, np.uint32)}
