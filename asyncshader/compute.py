@@ -43,7 +43,7 @@ from .quads import QUAD
 from .races import SanitizedRun
 from .schedule import Strategy, as_strategy
 from .scheduler import Scheduler
-from .source_checks import check_awaits
+from .source_checks import check_awaits, direct_awaits, still_direct
 from .types import Vec, vec3u
 from .watched import traced_storage
 
@@ -130,6 +130,7 @@ class ComputeKernel:
             raise TypeError(f"@compute needs an `async def` shader; {fn.__qualname__} is a plain "
                             "function. Fix: write `async def " + fn.__name__ + "(...)`.")
         check_awaits(fn)
+        self.awaited = direct_awaits(fn)  # None: it may suspend in a coroutine of its own
         self.fn = fn
         self.__wrapped_kernel__ = fn
         functools.update_wrapper(self, fn)  # type: ignore[arg-type]
@@ -293,7 +294,8 @@ class ComputeRun(SanitizedRun):
                                    max_live=max_live_workgroups, single_scope=not self.quads,
                                    max_points_per_invocation=max_points_per_invocation,
                                    max_key=int(np.prod(self.groups)) * int(np.prod(
-                                       kernel.workgroup_size)))
+                                       kernel.workgroup_size)),
+                                   direct_sites=still_direct(kernel.fn, kernel.awaited))
 
     def _units(self) -> Iterator[Group]:
         kernel = self.kernel

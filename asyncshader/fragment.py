@@ -55,7 +55,7 @@ from .quads import QUAD
 from .races import SanitizedRun
 from .schedule import Strategy, as_strategy
 from .scheduler import Scheduler
-from .source_checks import check_awaits
+from .source_checks import check_awaits, direct_awaits, still_direct
 from .types import _VECS, Vec, vec4f
 from .watched import _Traced
 
@@ -73,6 +73,7 @@ class FragmentShader:
             raise TypeError(f"@fragment needs an `async def` shader; {fn.__qualname__} is a "
                             f"plain function. Fix: write `async def {fn.__name__}(...)`.")
         check_awaits(fn)
+        self.awaited = direct_awaits(fn)  # None: it may suspend in a coroutine of its own
         self.fn = fn
         self.__wrapped_kernel__ = fn
         functools.update_wrapper(self, fn)  # type: ignore[arg-type]
@@ -300,7 +301,8 @@ class FragmentRun(SanitizedRun):
         self.scheduler = Scheduler(self._units(), self.strategy, self.instruments,
                                    max_live=max_live_quads, single_scope=True,
                                    max_points_per_invocation=max_points_per_invocation,
-                                   max_key=4 * self.qw * self.qh, track_current=True)
+                                   max_key=4 * self.qw * self.qh, track_current=True,
+                                   direct_sites=still_direct(shader.fn, shader.awaited))
 
     # ------------------------------------------------------------------------------- inputs
     def _split_inputs(self, given: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -69,6 +69,13 @@ def _sites(members: list[Invocation]) -> list:
             for m in members]
 
 
+def _frame_sites(members: list[Invocation]) -> list:
+    """:func:`_sites` of invocations that suspend only in their own frame (their shader awaits
+    asyncshader operations directly, checked by :func:`~asyncshader.source_checks.direct_awaits`):
+    the frame's instruction offset alone."""
+    return [m.frame.f_lasti for m in members]
+
+
 def _one_op(reqs: list, first: Any, n: int) -> bool:
     """Whether all ``n`` requests name ``first``'s operation (one class of a rendezvous kind
     says so without reading each request's op)."""

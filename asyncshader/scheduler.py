@@ -27,7 +27,7 @@ from typing import Any
 
 from .diagnostics import Diagnostics
 from .instruments import bound_hooks
-from .invocations import Group, Invocation, _one_op, _sites
+from .invocations import Group, Invocation, _frame_sites, _one_op, _sites
 from .traps import POINT
 
 _KEY = attrgetter("key")
@@ -41,12 +41,16 @@ class Scheduler(Diagnostics):
     can let its event loop breathe (and cancel); a synchronous caller simply exhausts it.
     ``current`` is the invocation running now while instruments are attached, or always with
     ``track_current=True`` (a front-end whose operations ask who calls them: ``discard()``).
+    ``direct_sites=True`` is the front-end's word that invocations suspend only in their own
+    frame (the shader awaits no coroutine of its own): a call site is then the frame's
+    instruction alone, read without walking a chain of awaited coroutines.
     """
 
     def __init__(self, units: Iterator[Group], strategy: Any, instruments: list | tuple = (), *,
                  max_live: int = 1, checkpoint_every: int = 4096,
                  max_points_per_invocation: int = 1_000_000, single_scope: bool = False,
-                 max_key: int = 2**32 - 1, track_current: bool = False) -> None:
+                 max_key: int = 2**32 - 1, track_current: bool = False,
+                 direct_sites: bool = False) -> None:
         self.units = units
         self.strategy = strategy
         self.instruments = list(instruments)
@@ -63,6 +67,7 @@ class Scheduler(Diagnostics):
         # keep `current` up to date: instruments need it (memory events name the running
         # invocation), and so do front-ends whose operations ask who calls them
         self.track_current = track_current or bool(self.instruments)
+        self._sites = _frame_sites if direct_sites else _sites  # where a member stands
         # trace of decisions: pairs (canonical picks before, key chosen); canonical = position 0.
         # 4-byte entries while keys fit (a 1M-invocation Random run makes ~10M decisions)
         self.decisions = array("I" if max_key < 2**32 else "q")
@@ -377,7 +382,7 @@ class Scheduler(Diagnostics):
             unit.finished += finished
         if not arrived:
             return arrived
-        sites = _sites(arrived)
+        sites = self._sites(arrived)
         n = len(arrived)
         first = reqs[0]
         if finished or sites.count(sites[0]) != n or (
@@ -503,7 +508,7 @@ class Scheduler(Diagnostics):
     def _complete(self, group: Group) -> None:
         """Every member arrived or finished: resolve the rendezvous, or report the divergence."""
         arrived = group.arrived
-        sites = _sites(arrived)
+        sites = self._sites(arrived)
         n = len(arrived)
         if group.finished or sites.count(sites[0]) != n:
             for m, site in zip(arrived, sites):

@@ -6,6 +6,11 @@ it away: nothing waits, and nothing says so. Python cannot warn about that cheap
 operation whose value is thrown away (a statement of its own) inside an ``async def`` (the shader
 and the async helpers it calls by name) is an error. Keeping the awaitable to await later is
 fine.
+
+They also find out whether every ``await`` of a shader is a direct call of an asyncshader
+operation (:func:`direct_awaits`): then an invocation only ever suspends in its own frame, and
+the scheduler tells call sites apart by the frame's instruction alone, without walking the
+chain of awaited coroutines at every rendezvous.
 """
 
 from __future__ import annotations
@@ -52,6 +57,79 @@ def _check(fn: Any, seen: set[int]) -> None:
                 f"does nothing (it only builds the operation). Write `await {name}(...)`.")
         if isinstance(target, types.FunctionType) and inspect.iscoroutinefunction(target):
             _check(target, seen)
+
+
+def direct_awaits(fn: Any) -> tuple | None:
+    """The operations ``fn`` awaits, as pairs (call target expression, function), when every
+    ``await`` in its own body is a direct call of an asyncshader operation (``await
+    workgroup_barrier()``, ``await ash.dpdx(v)``, ``await atomic_add(p, 1)``). ``None`` when an
+    invocation could suspend inside another coroutine: an awaited helper ``async def`` or
+    variable, ``async for``/``async with``, an ``await`` in a comprehension, a wrapped function,
+    or no source to read. :func:`still_direct` checks the pairs again at dispatch (a name may
+    have been rebound since decoration)."""
+    if not isinstance(fn, types.FunctionType) or hasattr(fn, "__wrapped__"):
+        return None  # a wrapper's source is its wrapped function's: not the code that runs
+    try:
+        lines, _ = inspect.getsourcelines(fn)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+    node = tree.body[0] if tree.body else None
+    if not isinstance(node, ast.AsyncFunctionDef):
+        return None
+    scope = _names(fn)
+    awaited: list[tuple[ast.AST, Any]] = []
+    for child in _own_nodes(node):
+        if isinstance(child, (ast.AsyncFor, ast.AsyncWith)):
+            return None
+        if isinstance(child, _COMPREHENSIONS) and any(
+                isinstance(n, ast.Await) for n in ast.walk(child)):
+            return None  # a comprehension is a function of its own
+        if isinstance(child, ast.Await):
+            call = child.value
+            if not isinstance(call, ast.Call):
+                return None
+            target = _resolve(call.func, scope)
+            if not _suspends_directly(target):
+                return None
+            awaited.append((call.func, target))
+    return tuple(awaited)
+
+
+def still_direct(fn: Any, awaited: tuple | None) -> bool:
+    """Whether the pairs :func:`direct_awaits` found still name the same functions."""
+    if awaited is None:
+        return False
+    scope = _names(fn)
+    return all(_resolve(expr, scope) is target for expr, target in awaited)
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _own_nodes(fn_node: ast.AsyncFunctionDef) -> list[ast.AST]:
+    """The nodes of a function's body that run in its own frame: not the bodies of nested
+    functions and classes (their decorators, defaults and bases do run in it); comprehensions
+    are returned, their insides too."""
+    found: list[ast.AST] = []
+    todo: list[ast.AST] = list(fn_node.body)
+    while todo:
+        node = todo.pop()
+        found.append(node)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            todo.append(node.args)
+            todo.extend(getattr(node, "decorator_list", ()))
+        elif isinstance(node, ast.ClassDef):
+            todo.extend([*node.decorator_list, *node.bases, *node.keywords])
+        else:
+            todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _suspends_directly(target: Any) -> bool:
+    """An asyncshader operation whose awaitable is a generator (suspend() or a generator trap),
+    so that awaiting it adds no coroutine frame."""
+    return is_trap_function(target) and not inspect.iscoroutinefunction(target)
 
 
 def _in_async_def(node: ast.AST, parents: dict) -> bool:

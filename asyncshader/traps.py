@@ -17,6 +17,7 @@ from these two in other modules.
 
 from __future__ import annotations
 
+import inspect
 import types
 from collections.abc import Callable, Generator
 from typing import Any
@@ -80,7 +81,12 @@ class Point:
 
 def trap_function(fn: Any) -> Any:
     """Marks a public function that returns a trap, so that decorators can check that every call
-    to it in a shader is awaited (:mod:`asyncshader.source_checks`)."""
+    to it in a shader is awaited (:mod:`asyncshader.source_checks`). A trap function returns a
+    generator (:func:`suspend`'s, or is a ``@types.coroutine`` generator function), never a
+    coroutine: awaiting it then suspends the shader in the shader's own frame."""
+    if inspect.iscoroutinefunction(fn):
+        raise TypeError(f"trap_function({fn.__qualname__}): a trap is a generator "
+                        "(return suspend(request)), not an async def")
     fn.__ash_trap__ = True
     return fn
 

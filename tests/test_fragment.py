@@ -1,6 +1,7 @@
 """The fragment stage: quads, helpers, discard, inputs, outputs, errors."""
 
 import dataclasses
+import itertools
 
 import numpy as np
 import pytest
@@ -169,6 +170,30 @@ def test_a_quad_member_returning_before_a_derivative_is_a_uniformity_error():
     assert "quad at (0,0)" in msg and "non-uniform control flow" in msg
     assert "quad id 1 (1 invocation): returned" in msg
     assert "quad id 0, 2-3 (3 invocations): waits at" in msg and "in dpdx()" in msg
+
+
+_calls = itertools.count()
+
+
+async def alternating_dpdx(v):
+    if next(_calls) % 2 == 0:
+        return await ash.dpdx(v)  # even calls
+    return await ash.dpdx(v)  # odd calls
+
+
+derivative = ash.dpdx  # what awaits_derivative awaited when it was decorated
+
+
+@ash.fragment
+async def awaits_derivative(*, position: vec4f):
+    return await derivative(position.x)
+
+
+def test_a_name_rebound_to_a_helper_after_decoration_is_checked_through_the_helper(monkeypatch):
+    np.testing.assert_array_equal(ash.run_fragments(awaits_derivative, 2, 2).output, 1)
+    monkeypatch.setitem(globals(), "derivative", alternating_dpdx)
+    with pytest.raises(ash.DerivativeUniformityError, match="non-uniform control flow"):
+        ash.run_fragments(awaits_derivative, 2, 2)
 
 
 def test_bad_fragment_arguments_are_clear_errors():

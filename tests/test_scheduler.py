@@ -108,6 +108,39 @@ def test_a_barrier_awaited_directly_and_one_in_a_helper_on_the_same_line_diverge
     assert not out.any()
 
 
+_calls = itertools.count()
+
+
+async def alternating_barriers():
+    if next(_calls) % 2 == 0:
+        await workgroup_barrier()  # even calls
+    else:
+        await workgroup_barrier()  # odd calls
+
+
+meet = workgroup_barrier  # what awaits_meet awaited when it was decorated
+
+
+@ash.compute(workgroup_size=2)
+async def awaits_meet(out: ash.Storage, *, local_invocation_index: u32):
+    await meet()
+    out[local_invocation_index] = 1
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES, ids=repr)
+def test_a_name_rebound_to_a_helper_after_decoration_is_checked_through_the_helper(
+        schedule, monkeypatch):
+    """A shader whose awaits are all direct calls of operations is checked by its frame's
+    instruction alone; the dispatch re-reads the names, so a helper bound later is seen."""
+    assert awaits_meet.awaited is not None
+    ash.run(awaits_meet, out=np.zeros(2, np.uint32), schedule=schedule)  # direct: fine
+    monkeypatch.setitem(globals(), "meet", alternating_barriers)
+    with pytest.raises(ash.BarrierDivergenceError) as info:
+        ash.run(awaits_meet, out=np.zeros(2, np.uint32), schedule=schedule)
+    assert f":{line_of(alternating_barriers, 'even calls')}" in str(info.value)
+    assert f":{line_of(alternating_barriers, 'odd calls')}" in str(info.value)
+
+
 def test_a_rendezvous_kind_carries_only_the_value():
     from asyncshader.traps import Rendezvous, rendezvous_kind
 

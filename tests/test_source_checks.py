@@ -1,5 +1,7 @@
 """Decoration-time checks of shader source: a forgotten `await` is an error, not a no-op."""
 
+import functools
+
 import pytest
 
 import asyncshader as ash
@@ -44,3 +46,97 @@ def test_awaited_calls_sync_helpers_and_references_are_fine():
     out = np.zeros(1, np.uint32)
     ash.run(fine, out=out)
     assert out[0] == 2
+
+
+# ------------------------------------------------ direct awaits: suspending in the shader's frame
+async def a_helper():
+    await workgroup_barrier()
+
+
+async def direct(out: ash.Storage):
+    await workgroup_barrier()
+    v = await ash.dpdx(await ash.quad_swap_x(1.0))  # awaits inside an await's arguments
+    await ash.atomic_add(ash.ptr(out, 0), v)
+
+    async def never_awaited_here():  # its body runs in a frame of its own
+        await a_helper()
+
+
+def test_direct_awaits_lists_the_operations_a_shader_awaits_by_name_or_module_attribute():
+    from asyncshader.source_checks import direct_awaits
+
+    targets = {target for _, target in direct_awaits(direct)}
+    assert targets == {workgroup_barrier, ash.dpdx, ash.quad_swap_x, ash.atomic_add}
+
+
+async def awaits_a_helper():
+    await a_helper()
+
+
+async def awaits_a_variable():
+    op = workgroup_barrier()
+    await op
+
+
+async def awaits_either(flag):
+    await (workgroup_barrier() if flag else a_helper())
+
+
+async def awaits_in_a_comprehension():
+    return [await ash.dpdx(float(i)) for i in range(2)]
+
+
+async def awaits_in_a_default():
+    async def inner(x=await a_helper()):  # noqa: B008  (evaluated in this frame)
+        return x
+    return inner
+
+
+async def async_with(cm):
+    async with cm:
+        pass
+
+
+def make_helper():
+    return a_helper()
+
+
+async def awaits_what_a_plain_function_returns():
+    await make_helper()
+
+
+def _wrap(fn):
+    @functools.wraps(fn)
+    async def direct(out):  # the name of what it wraps, whose source inspect would read
+        return await fn(out)
+    return direct
+
+
+a_wrapper = _wrap(direct)
+
+
+@pytest.mark.parametrize("fn", [awaits_a_helper, awaits_a_variable, awaits_either,
+                                awaits_in_a_comprehension, awaits_in_a_default, async_with,
+                                awaits_what_a_plain_function_returns, a_wrapper],
+                         ids=["helper", "variable", "either", "comprehension", "default",
+                              "async_with", "plain_function", "wrapper"])
+def test_direct_awaits_is_none_when_a_shader_may_suspend_in_another_coroutine(fn):
+    from asyncshader.source_checks import direct_awaits
+
+    assert direct_awaits(fn) is None
+
+
+def test_a_name_rebound_after_decoration_is_no_longer_direct(monkeypatch):
+    from asyncshader.source_checks import direct_awaits, still_direct
+
+    found = direct_awaits(direct)
+    assert still_direct(direct, found)
+    monkeypatch.setitem(direct.__globals__, "workgroup_barrier", a_helper)
+    assert not still_direct(direct, found)
+
+
+def test_a_trap_function_must_not_be_an_async_def():
+    from asyncshader.traps import trap_function
+
+    with pytest.raises(TypeError, match="not an async def"):
+        trap_function(a_helper)
