@@ -390,8 +390,10 @@ def _caller(fn: Callable, builtins: list[str], bindings: dict[str, Any]) -> Call
     coroutine with keyword arguments: builtins from its arguments, resources from ``bindings``.
     Generated once per dispatch, because building a kwargs dict per invocation is slow."""
     args = [f"{name}={_ARG_OF_BUILTIN[name]}" for name in builtins]
-    args += [f"{name}=_b[{name!r}]" for name in bindings]
-    src = (f"def call(wid, widx, nwg, lidx, lid, gid, gidx):\n"
+    resources = [f"_r{k}" for k in range(len(bindings))]  # default arguments: local reads
+    args += [f"{name}={r}" for name, r in zip(bindings, resources)]
+    defaults = "".join(f", {r}=_b[{name!r}]" for name, r in zip(bindings, resources))
+    src = (f"def call(wid, widx, nwg, lidx, lid, gid, gidx{defaults}):\n"
            f"    return _fn({', '.join(args)})\n")
     ns: dict[str, Any] = {"_fn": fn, "_b": bindings}
     exec(src, ns)

@@ -223,9 +223,7 @@ class Scheduler(Diagnostics):
             batch = unit.members
             prev: Any = _NOTHING  # the last rendezvous request seen (skips re-checking it)
             while batch:
-                arrived: list[Invocation] = []
                 reqs: list | None = None  # None while every arrival stands at `prev`
-                arrive = arrived.append
                 finished = extra = last_extra = 0
                 last = batch[-1]
                 for inv in batch:
@@ -254,12 +252,14 @@ class Scheduler(Diagnostics):
                                 continue
                         if req.scope != unit.scope:
                             raise self._no_group(inv, req)
-                        if reqs is None and arrived:  # the arrivals so far all stood at prev
-                            reqs = [prev] * len(arrived)
+                        if reqs is None and inv is not batch[0]:  # the arrivals so far
+                            reqs = [prev] * (batch.index(inv) - finished)  # all stood at prev
                         prev = req
                     if reqs is not None:
                         reqs.append(req)
-                    arrive(inv)
+                # the arrivals: the batch, less those that returned (no list built per step)
+                arrived = batch if not finished else [] if finished == len(batch) else [
+                    m for m in batch if not m.done]
                 one_request = reqs is None
                 if one_request:  # one request object for all (a barrier): no list per step
                     reqs = [prev] * len(arrived)

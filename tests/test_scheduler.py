@@ -141,6 +141,29 @@ def test_a_name_rebound_to_a_helper_after_decoration_is_checked_through_the_help
     assert f":{line_of(alternating_barriers, 'odd calls')}" in str(info.value)
 
 
+@ash.compute(workgroup_size=5)
+async def two_ops_on_one_line(out: ash.Storage, *, local_invocation_index: u32):
+    if local_invocation_index == 1 and out[0] == 1:
+        return  # with out[0] == 1: one returns between arrivals at the two operations
+    await (workgroup_barrier() if local_invocation_index < 3 else ash.storage_barrier())
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES, ids=repr)
+@pytest.mark.parametrize("one_returns", [False, True])
+def test_two_operations_on_one_line_are_told_apart_member_by_member(schedule, one_returns):
+    with pytest.raises(ash.BarrierDivergenceError) as info:
+        ash.run(two_ops_on_one_line, out=np.array([one_returns], np.uint32), schedule=schedule)
+    msg = str(info.value)
+    first = "0, 2 (2 invocations)" if one_returns else "0-2 (3 invocations)"
+    assert f"local_invocation_index {first}: waits at" in msg.replace("\n", " ")
+    assert msg.split(f"local_invocation_index {first}: waits at")[1].split("\n")[0].count(
+        "in workgroup_barrier()") == 1
+    assert "local_invocation_index 3-4 (2 invocations): waits at" in msg
+    assert msg.split("3-4 (2 invocations): waits at")[1].split("\n")[0].count(
+        "in storage_barrier()") == 1
+    assert ("returned (finished the shader)" in msg) == one_returns
+
+
 def test_a_rendezvous_kind_carries_only_the_value():
     from asyncshader.traps import Rendezvous, rendezvous_kind
 
