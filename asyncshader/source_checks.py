@@ -16,6 +16,7 @@ chain of awaited coroutines at every rendezvous.
 from __future__ import annotations
 
 import ast
+import builtins
 import inspect
 import textwrap
 import types
@@ -42,7 +43,7 @@ def _check(fn: Any, seen: set[int]) -> None:
         tree = ast.parse(textwrap.dedent("".join(lines)))
     except (OSError, TypeError, SyntaxError, IndentationError):
         return
-    scope = _names(fn)
+    scope = _Scope(fn)
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
@@ -77,7 +78,7 @@ def direct_awaits(fn: Any) -> tuple | None:
     node = tree.body[0] if tree.body else None
     if not isinstance(node, ast.AsyncFunctionDef):
         return None
-    scope = _names(fn)
+    scope = _Scope(fn)
     awaited: list[tuple[ast.AST, Any]] = []
     for child in _own_nodes(node):
         if isinstance(child, (ast.AsyncFor, ast.AsyncWith)):
@@ -100,7 +101,7 @@ def still_direct(fn: Any, awaited: tuple | None) -> bool:
     """Whether the pairs :func:`direct_awaits` found still name the same functions."""
     if awaited is None:
         return False
-    scope = _names(fn)
+    scope = _Scope(fn)
     return all(_resolve(expr, scope) is target for expr, target in awaited)
 
 
@@ -142,19 +143,29 @@ def _in_async_def(node: ast.AST, parents: dict) -> bool:
     return False
 
 
-def _names(fn: types.FunctionType) -> dict[str, Any]:
-    scope = dict(vars(__builtins__)) if isinstance(__builtins__, types.ModuleType) \
-        else dict(__builtins__)
-    scope.update(fn.__globals__)
-    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
-        try:
-            scope[name] = cell.cell_contents
-        except ValueError:
-            pass
-    return scope
+class _Scope:
+    """Names as ``fn``'s body sees them (closure cells, then module globals, then builtins),
+    looked up when asked: nothing is copied, so a check at every dispatch stays cheap."""
+
+    def __init__(self, fn: types.FunctionType) -> None:
+        self.globals = fn.__globals__
+        self.cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+        where = self.globals.get("__builtins__", builtins)
+        self.builtins = vars(where) if isinstance(where, types.ModuleType) else where
+
+    def get(self, name: str) -> Any:
+        cell = self.cells.get(name)
+        if cell is not None:
+            try:
+                return cell.cell_contents
+            except ValueError:  # an empty cell
+                return None
+        if name in self.globals:
+            return self.globals[name]
+        return self.builtins.get(name)
 
 
-def _resolve(expr: ast.AST, scope: dict[str, Any]) -> Any:
+def _resolve(expr: ast.AST, scope: _Scope) -> Any:
     if isinstance(expr, ast.Name):
         return scope.get(expr.id)
     if isinstance(expr, ast.Attribute):
