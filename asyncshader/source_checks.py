@@ -22,6 +22,8 @@ import textwrap
 import types
 from typing import Any
 
+from .traps import TRAP_FUNCTIONS
+
 
 def is_trap_function(obj: Any) -> bool:
     return getattr(obj, "__ash_trap__", False) is True
@@ -66,8 +68,9 @@ def direct_awaits(fn: Any) -> tuple | None:
     workgroup_barrier()``, ``await ash.dpdx(v)``, ``await atomic_add(p, 1)``). ``None`` when an
     invocation could suspend inside another coroutine: an awaited helper ``async def`` or
     variable, ``async for``/``async with``, an ``await`` in a comprehension, a wrapped function,
-    or no source to read. :func:`still_direct` checks the pairs again at dispatch (a name may
-    have been rebound since decoration)."""
+    an awaited name that the shader binds itself (a local, a parameter, ``global`` or
+    ``nonlocal``), or no source to read. :func:`still_direct` checks the pairs again at
+    dispatch (a module-level name may have been rebound since decoration)."""
     if not isinstance(fn, types.FunctionType) or hasattr(fn, "__wrapped__"):
         return None  # a wrapper's source is its wrapped function's: not the code that runs
     try:
@@ -79,8 +82,14 @@ def direct_awaits(fn: Any) -> tuple | None:
     if not isinstance(node, ast.AsyncFunctionDef):
         return None
     scope = _Scope(fn)
+    own = _own_nodes(node)
+    code = fn.__code__
+    bound_here = {*code.co_varnames, *code.co_cellvars}  # names the shader itself may rebind
+    for child in own:
+        if isinstance(child, (ast.Global, ast.Nonlocal)):
+            bound_here.update(child.names)
     awaited: list[tuple[ast.AST, Any]] = []
-    for child in _own_nodes(node):
+    for child in own:
         if isinstance(child, (ast.AsyncFor, ast.AsyncWith)):
             return None
         if isinstance(child, _COMPREHENSIONS) and any(
@@ -90,8 +99,10 @@ def direct_awaits(fn: Any) -> tuple | None:
             call = child.value
             if not isinstance(call, ast.Call):
                 return None
+            if _root_name(call.func) in bound_here:
+                return None  # a local or rebindable name: its value at run time is unknown
             target = _resolve(call.func, scope)
-            if not _suspends_directly(target):
+            if target not in TRAP_FUNCTIONS:  # an operation itself, not a wrapper of one
                 return None
             awaited.append((call.func, target))
     return tuple(awaited)
@@ -127,10 +138,11 @@ def _own_nodes(fn_node: ast.AsyncFunctionDef) -> list[ast.AST]:
     return found
 
 
-def _suspends_directly(target: Any) -> bool:
-    """An asyncshader operation whose awaitable is a generator (suspend() or a generator trap),
-    so that awaiting it adds no coroutine frame."""
-    return is_trap_function(target) and not inspect.iscoroutinefunction(target)
+def _root_name(expr: ast.AST) -> str | None:
+    """The name an attribute chain starts from (``ash`` of ``ash.dpdx``)."""
+    while isinstance(expr, ast.Attribute):
+        expr = expr.value
+    return expr.id if isinstance(expr, ast.Name) else None
 
 
 def _in_async_def(node: ast.AST, parents: dict) -> bool:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import inspect
 import types
+import weakref
 from collections.abc import Callable, Generator
 from typing import Any
 
@@ -88,7 +89,13 @@ def trap_function(fn: Any) -> Any:
         raise TypeError(f"trap_function({fn.__qualname__}): a trap is a generator "
                         "(return suspend(request)), not an async def")
     fn.__ash_trap__ = True
+    TRAP_FUNCTIONS.add(fn)
     return fn
+
+
+#: the functions :func:`trap_function` marked (``functools.wraps`` copies the mark to wrappers,
+#: which may return anything; this set holds only the marked functions themselves)
+TRAP_FUNCTIONS: weakref.WeakSet = weakref.WeakSet()
 
 
 @types.coroutine

@@ -141,6 +141,20 @@ def test_a_name_rebound_to_a_helper_after_decoration_is_checked_through_the_help
     assert f":{line_of(alternating_barriers, 'odd calls')}" in str(info.value)
 
 
+@ash.compute(workgroup_size=2)
+async def shadows_the_barrier(out: ash.Storage, *, local_invocation_index: u32):
+    workgroup_barrier = alternating_barriers  # a local: not the operation
+    await workgroup_barrier()
+    out[local_invocation_index] = 1
+
+
+def test_a_local_that_shadows_an_operation_is_checked_through_the_helper():
+    assert shadows_the_barrier.awaited is None
+    with pytest.raises(ash.BarrierDivergenceError) as info:
+        ash.run(shadows_the_barrier, out=np.zeros(2, np.uint32))
+    assert f":{line_of(alternating_barriers, 'odd calls')}" in str(info.value)
+
+
 @ash.compute(workgroup_size=5)
 async def two_ops_on_one_line(out: ash.Storage, *, local_invocation_index: u32):
     if local_invocation_index == 1 and out[0] == 1:

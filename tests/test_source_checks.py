@@ -105,6 +105,85 @@ async def awaits_what_a_plain_function_returns():
     await make_helper()
 
 
+async def shadows_an_operation_with_a_local():
+    workgroup_barrier = a_helper
+    await workgroup_barrier()
+
+
+async def binds_an_operation_name_in_a_comprehension():
+    [(workgroup_barrier := a_helper) for _ in range(1)]
+    await workgroup_barrier()
+
+
+async def defines_an_operation_name():
+    async def workgroup_barrier():
+        await a_helper()
+    await workgroup_barrier()
+
+
+async def imports_as_an_operation_name():
+    from asyncio import sleep as workgroup_barrier
+    await workgroup_barrier()
+
+
+async def loops_over_an_operation_name():
+    for workgroup_barrier in (a_helper,):  # noqa: F402  (the point of the test)
+        await workgroup_barrier()
+
+
+async def captures_an_operation_name(op):
+    match op:
+        case workgroup_barrier:
+            await workgroup_barrier()
+
+
+async def shadows_a_module_with_a_class():
+    class ash:
+        workgroup_barrier = a_helper
+    await ash.workgroup_barrier()
+
+
+async def declares_an_operation_name_global():
+    global workgroup_barrier
+    await workgroup_barrier()
+
+
+def _nonlocal_user():
+    op = workgroup_barrier
+
+    async def declares_an_operation_name_nonlocal():
+        nonlocal op
+        await op()
+    return declares_an_operation_name_nonlocal
+
+
+def _wrapped_operation(op):
+    @functools.wraps(op)  # copies the operation's mark, not what it returns
+    def wrapper():
+        return a_helper()
+    return wrapper
+
+
+wrapped_barrier = _wrapped_operation(workgroup_barrier)
+
+
+async def awaits_a_wrapper_of_an_operation():
+    await wrapped_barrier()
+
+
+SHADOWS = [shadows_an_operation_with_a_local, binds_an_operation_name_in_a_comprehension,
+           defines_an_operation_name, imports_as_an_operation_name, loops_over_an_operation_name,
+           captures_an_operation_name, shadows_a_module_with_a_class,
+           declares_an_operation_name_global, _nonlocal_user(), awaits_a_wrapper_of_an_operation]
+
+
+@pytest.mark.parametrize("fn", SHADOWS, ids=lambda f: f.__name__)
+def test_direct_awaits_is_none_when_the_shader_may_rebind_what_it_awaits(fn):
+    from asyncshader.source_checks import direct_awaits
+
+    assert direct_awaits(fn) is None
+
+
 def _wrap(fn):
     @functools.wraps(fn)
     async def direct(out):  # the name of what it wraps, whose source inspect would read
