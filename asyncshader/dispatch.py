@@ -90,7 +90,7 @@ def kernel_identity(fn: Any) -> dict[str, str]:
     # the same kernel is "__main__" when its file runs as a script and "pkg.mod" or "mod" when
     # imported (pytest's import modes differ too): name it by its module's last part, or file
     module = fn.__module__
-    if module == "__main__":
+    if module is None or module == "__main__":  # (None: exec'd without a __name__)
         module = os.path.splitext(os.path.basename(fn.__code__.co_filename))[0]
     return {"name": f"{module.rsplit('.', 1)[-1]}.{fn.__qualname__}",
             "source_hash": "sha256:" + hashlib.sha256(text).hexdigest()[:16]}

@@ -89,6 +89,17 @@ def test_result_exposes_outputs_counters_and_trace():
     assert r.findings == []
 
 
+def test_a_kernel_made_by_exec_without_a_module_name_is_named_by_its_file():
+    source = ("async def made(out: ash.Storage, *, local_invocation_index: u32):\n"
+              "    out[local_invocation_index] = 7\n")
+    namespace = {"ash": ash, "u32": u32}  # no __name__: the function's __module__ is None
+    exec(compile(source, "<generated>", "exec"), namespace)
+    kernel = ash.compute(workgroup_size=2)(namespace["made"])
+    out = np.zeros(2, np.uint32)
+    result = ash.run(kernel, out=out)
+    assert out.tolist() == [7, 7] and result.trace.kernel["name"] == "<generated>.made"
+
+
 @ash.compute(workgroup_size=64)
 async def races_in_last_workgroup(out: ash.Storage, *, local_invocation_index: u32,
                                   workgroup_id, num_workgroups):
