@@ -183,5 +183,8 @@ def _resolve(expr: ast.AST, scope: _Scope) -> Any:
     if isinstance(expr, ast.Attribute):
         base = _resolve(expr.value, scope)
         if isinstance(base, (types.ModuleType, type)):
-            return getattr(base, expr.attr, None)
+            try:
+                return getattr(base, expr.attr, None)
+            except Exception:  # a module __getattr__ or a metaclass that raises: unknown
+                return None
     return None

@@ -219,3 +219,21 @@ def test_a_trap_function_must_not_be_an_async_def():
 
     with pytest.raises(TypeError, match="not an async def"):
         trap_function(a_helper)
+
+
+def test_a_module_whose_getattr_raises_is_read_as_unknown_not_an_error():
+    import types
+
+    odd = types.ModuleType("odd")
+
+    def explode(name):
+        raise RuntimeError(f"no {name} here")
+    odd.__getattr__ = explode
+
+    async def uses_odd(out: ash.Storage):
+        await odd.barrier()
+
+    from asyncshader.source_checks import direct_awaits
+
+    assert direct_awaits(uses_odd) is None
+    ash.compute(workgroup_size=2)(uses_odd)  # decorating reads the same names: no error
