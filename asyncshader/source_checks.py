@@ -26,6 +26,9 @@ from .traps import TRAP_FUNCTIONS
 
 
 def is_trap_function(obj: Any) -> bool:
+    """Carries the trap mark: an operation, or a ``functools.wraps`` wrapper of one (which
+    most likely returns the operation's trap too). Enough for the forgotten-await check; the
+    direct-await analysis trusts only :data:`~asyncshader.traps.TRAP_FUNCTIONS`."""
     return getattr(obj, "__ash_trap__", False) is True
 
 
@@ -40,11 +43,10 @@ def _check(fn: Any, seen: set[int]) -> None:
     if not isinstance(fn, types.FunctionType) or id(fn.__code__) in seen:
         return
     seen.add(id(fn.__code__))
-    try:
-        lines, first = inspect.getsourcelines(fn)
-        tree = ast.parse(textwrap.dedent("".join(lines)))
-    except (OSError, TypeError, SyntaxError, IndentationError):
+    parsed = _parse(fn)
+    if parsed is None:
         return
+    tree, first = parsed
     scope = _Scope(fn)
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     for node in ast.walk(tree):
@@ -62,6 +64,15 @@ def _check(fn: Any, seen: set[int]) -> None:
             _check(target, seen)
 
 
+def _parse(fn: types.FunctionType) -> tuple[ast.Module, int] | None:
+    """``fn``'s source as a syntax tree, with its first line number; None without source."""
+    try:
+        lines, first = inspect.getsourcelines(fn)
+        return ast.parse(textwrap.dedent("".join(lines))), first
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+
+
 def direct_awaits(fn: Any) -> tuple | None:
     """The operations ``fn`` awaits, as pairs (call target expression, function), when every
     ``await`` in its own body is a direct call of an asyncshader operation (``await
@@ -73,11 +84,10 @@ def direct_awaits(fn: Any) -> tuple | None:
     dispatch (a module-level name may have been rebound since decoration)."""
     if not isinstance(fn, types.FunctionType) or hasattr(fn, "__wrapped__"):
         return None  # a wrapper's source is its wrapped function's: not the code that runs
-    try:
-        lines, _ = inspect.getsourcelines(fn)
-        tree = ast.parse(textwrap.dedent("".join(lines)))
-    except (OSError, TypeError, SyntaxError, IndentationError):
+    parsed = _parse(fn)
+    if parsed is None:
         return None
+    tree, _ = parsed
     node = tree.body[0] if tree.body else None
     if not isinstance(node, ast.AsyncFunctionDef):
         return None
