@@ -20,6 +20,7 @@ import operator
 import os
 import random as _random
 import re
+import struct
 import zlib
 from array import array
 from collections.abc import Callable
@@ -83,7 +84,15 @@ class InOrder(Strategy):
 class Random(Strategy):
     """At each decision, picks a runnable invocation uniformly at random from ``seed``.
 
-    Deterministic: the same seed gives the same schedule on every machine and Python build.
+    How: the runnable invocations are kept in a random order, and each decision takes the first.
+    When invocations join the runnable set (a rendezvous released them, a workgroup started),
+    the whole set gets a fresh uniformly random order (those already waiting keep theirs
+    relative to one another); when the only newcomer is the invocation just picked (it passed a
+    scheduling point, an atomic), it goes to a uniformly random place among the others. Either
+    way every decision is uniform among the runnable invocations and independent of the earlier
+    ones, and the scheduler can follow a whole barrier round's order without a draw per step.
+    Deterministic: the same seed gives the same schedule on every machine and Python build
+    (draws come from ``random.Random(seed)``).
     """
 
     name = "random"
@@ -94,13 +103,45 @@ class Random(Strategy):
         self.seed = seed
 
     def begin(self, scheduler: Any) -> None:
-        self._random = _random.Random(self.seed).random
-        # the core may call `uniform` directly: pos = int(uniform() * n), exactly what pick()
-        # does; a subclass that overrides pick() does not offer it
-        self.uniform = self._random if type(self).pick is Random.pick else None
+        rnd = _random.Random(self.seed)
+        self._random, self._bytes = rnd.random, rnd.randbytes
+        self._rest: list = []  # the runnable invocations not picked yet, in their random order
+        # the core may follow the order itself (exactly what pick() does, through `place` and
+        # `shuffle`); a subclass that overrides pick() does not offer it
+        self.ordered = type(self).pick is Random.pick
+
+    def place(self, m: int) -> int:
+        """Where one invocation joining ``m`` others in the order goes: uniform in ``0..m``."""
+        return int(self._random() * (m + 1))
+
+    def shuffle(self, n: int) -> list[int] | np.ndarray:
+        """A fresh uniformly random order of ``n`` invocations, as positions in key order
+        (sorted by 64-bit random priorities drawn in key order; ties, if ever, by key): a list
+        for a few invocations, a numpy array for more (the core wants one or the other)."""
+        drawn = self._bytes(8 * n)
+        if n <= 16:  # the same order, sorted in Python (faster for a quad)
+            priorities = struct.unpack(f"<{n}Q", drawn)
+            return sorted(range(n), key=priorities.__getitem__)
+        return np.argsort(np.frombuffer(drawn, dtype="<u8"), kind="stable")
 
     def pick(self, runnable: list) -> int:
-        return int(self._random() * len(runnable))
+        present = set(runnable)
+        order = [inv for inv in self._rest if inv in present]  # still runnable, still in order
+        if len(order) < len(runnable):  # invocations joined
+            waiting = set(order)
+            new = [inv for inv in runnable if inv not in waiting]
+            if len(new) == 1:
+                order.insert(self.place(len(order)), new[0])
+            else:
+                shuffled = self.shuffle(len(runnable))
+                positions = shuffled if isinstance(shuffled, list) else shuffled.tolist()
+                fresh = [runnable[k] for k in positions]
+                if len(order) > 1:  # those already waiting keep their relative order
+                    kept = iter(order)
+                    fresh = [next(kept) if inv in waiting else inv for inv in fresh]
+                order = fresh
+        self._rest = order[1:]
+        return runnable.index(order[0])
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "seed": self.seed}

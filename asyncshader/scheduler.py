@@ -25,6 +25,8 @@ from collections.abc import Iterator
 from operator import attrgetter
 from typing import Any
 
+import numpy as np
+
 from .diagnostics import Diagnostics
 from .instruments import bound_hooks
 from .invocations import Group, Invocation, _frame_sites, _one_op, _sites
@@ -32,6 +34,83 @@ from .traps import POINT
 
 _KEY = attrgetter("key")
 _NOTHING = object()
+
+
+def _tail(queue: list[Invocation]) -> int:
+    """Where the constant tail of a random-order round begins: the steps of the one invocation
+    left alone. The step at ``s`` was a decision if two invocations or more were runnable: they
+    are the distinct ones in ``queue[s:]``, so the decisions are the steps before the tail."""
+    end = len(queue) - 1
+    last = queue[end]
+    while end and queue[end - 1] is last:
+        end -= 1
+    return end
+
+
+def _arrivals(queue: list[Invocation], upto: int) -> list[Invocation]:
+    """The invocations that arrived at a rendezvous in a random-order round's first ``upto``
+    steps, in step order: a step is an arrival unless its invocation returned or steps again
+    later (it passed a scheduling point)."""
+    later = set(queue[upto:])
+    arrived = []
+    for inv in reversed(queue[:upto]):
+        if inv not in later and not inv.done:
+            arrived.append(inv)
+        later.add(inv)
+    arrived.reverse()
+    return arrived
+
+
+def _record_round(decisions: array, queue: list[Invocation], end: int, canon: int) -> int:
+    """Appends to the trace the decisions among the first ``end`` steps of a random-order
+    round (``queue``: the round's steps in order, including those still to come). A pick was
+    canonical (position 0) if its key is the least of ``queue[s:]``. Returns the count of
+    canonical picks since the last recorded pair."""
+    if end <= 0:
+        return canon
+    if end <= _SMALL:
+        return _record_small(decisions, [inv.key for inv in queue], end, canon)
+    return _record_keys(decisions, np.fromiter(map(_KEY, queue), np.int64, len(queue)), end,
+                        canon)
+
+
+def _record_small(decisions: array, keys: list[int], end: int, canon: int) -> int:
+    """:func:`_record_round` in Python, from the keys in step order (a short round)."""
+    least = min(keys[end:])
+    moved = []  # from the back: was the pick at s not the least key of keys[s:]?
+    for k in reversed(keys[:end]):
+        moved.append(k > least)
+        if k < least:
+            least = k
+    record = decisions.append
+    for s, k in enumerate(keys[:end]):
+        if moved[end - 1 - s]:
+            record(canon)
+            record(k)
+            canon = 0
+        else:
+            canon += 1
+    return canon
+
+
+def _record_keys(decisions: array, keys: np.ndarray, end: int, canon: int,
+                 base: int = 0) -> int:
+    """:func:`_record_round` with numpy, from the keys in step order (less ``base``)."""
+    least = np.minimum.accumulate(keys[::-1])[::-1]
+    picked = np.flatnonzero(keys[:end] != least[:end])  # the decisions not at position 0
+    if not len(picked):
+        return canon + end
+    pairs = np.empty(2 * len(picked), np.int64)
+    pairs[0] = picked[0] + canon
+    pairs[2::2] = picked[1:] - picked[:-1] - 1
+    pairs[1::2] = keys[picked] + base
+    decisions.frombytes(pairs.astype(_ARRAY_DTYPE[decisions.typecode]).tobytes())
+    return int(end - 1 - picked[-1])
+
+
+#: rounds up to this size are traced (and shuffled) in Python; numpy pays off above it
+_SMALL = 16
+_ARRAY_DTYPE = {"I": np.uint32, "q": np.int64}
 
 
 class Scheduler(Diagnostics):
@@ -68,6 +147,7 @@ class Scheduler(Diagnostics):
         # invocation), and so do front-ends whose operations ask who calls them
         self.track_current = track_current or bool(self.instruments)
         self._sites = _frame_sites if direct_sites else _sites  # where a member stands
+        self._cut = (1, 0)  # in order: the steps an invocation failing in its round took
         # trace of decisions: pairs (canonical picks before, key chosen); canonical = position 0.
         # 4-byte entries while keys fit (a 1M-invocation Random run makes ~10M decisions)
         self.decisions = array("I" if max_key < 2**32 else "q")
@@ -98,8 +178,8 @@ class Scheduler(Diagnostics):
                 or self._hooks["invocation_finished"])
             if fast and getattr(self.strategy, "in_order", False):
                 loop = self._loop_in_order()
-            elif fast and self.max_live == 1 and getattr(self.strategy, "uniform", None):
-                loop = self._loop_uniform()
+            elif fast and self.max_live == 1 and getattr(self.strategy, "ordered", False):
+                loop = self._loop_ordered()
             else:
                 loop = self._loop()
             yield from loop
@@ -120,7 +200,6 @@ class Scheduler(Diagnostics):
         strategy = self.strategy
         in_order = getattr(strategy, "in_order", False)
         pick = strategy.pick
-        uniform = getattr(strategy, "uniform", None)  # a uniform picker: pos = int(u() * n)
         record = self.decisions.append
         hooks = self._hooks
         resumed, suspended = hooks["invocation_resumed"], hooks["invocation_suspended"]
@@ -138,7 +217,7 @@ class Scheduler(Diagnostics):
                     pos = 0
                     canon += 1
                 else:
-                    pos = int(uniform() * n) if uniform is not None else pick(runnable)
+                    pos = pick(runnable)
                     if pos:
                         record(canon)
                         record(runnable[pos].key)
@@ -226,37 +305,42 @@ class Scheduler(Diagnostics):
                 reqs: list | None = None  # None while every arrival stands at `prev`
                 finished = extra = last_extra = 0
                 last = batch[-1]
-                for inv in batch:
-                    if track:
-                        self.current = inv
-                    try:
-                        req = inv.coro.send(inv.value)
-                    except StopIteration as stop:
-                        inv.done, inv.result, inv.coro = True, stop.value, None
-                        finished += 1
-                        continue
-                    except BaseException as exc:
-                        raise self._shader_error(inv, exc) from exc
-                    if req is not prev:
+                inv = last
+                try:
+                    for inv in batch:
+                        if track:
+                            self.current = inv
                         try:
-                            kind = req._ash_kind
-                        except AttributeError:
-                            raise self._foreign(inv, req) from None
-                        if kind is POINT:
-                            req, more = self._run_points(inv, req)
-                            extra += more
-                            if inv is last:
-                                last_extra = more
-                            if req is None:
-                                finished += 1
-                                continue
-                        if req.scope != unit.scope:
-                            raise self._no_group(inv, req)
-                        if reqs is None and inv is not batch[0]:  # the arrivals so far
-                            reqs = [prev] * (batch.index(inv) - finished)  # all stood at prev
-                        prev = req
-                    if reqs is not None:
-                        reqs.append(req)
+                            req = inv.coro.send(inv.value)
+                        except StopIteration as stop:
+                            inv.done, inv.result, inv.coro = True, stop.value, None
+                            finished += 1
+                            continue
+                        except BaseException as exc:
+                            raise self._shader_error(inv, exc) from exc
+                        if req is not prev:
+                            try:
+                                kind = req._ash_kind
+                            except AttributeError:
+                                raise self._foreign(inv, req) from None
+                            if kind is POINT:
+                                req, more = self._run_points(inv, req)
+                                extra += more
+                                if inv is last:
+                                    last_extra = more
+                                if req is None:
+                                    finished += 1
+                                    continue
+                            if req.scope != unit.scope:
+                                raise self._no_group(inv, req)
+                            if reqs is None and inv is not batch[0]:  # the arrivals so far
+                                reqs = [prev] * (batch.index(inv) - finished)  # all stood at prev
+                            prev = req
+                        if reqs is not None:
+                            reqs.append(req)
+                except BaseException:  # a round cut short: its exact steps and decisions
+                    self._cut_round(batch, inv, extra, others)
+                    raise
                 # the arrivals: the batch, less those that returned (no list built per step)
                 arrived = batch if not finished else [] if finished == len(batch) else [
                     m for m in batch if not m.done]
@@ -277,59 +361,65 @@ class Scheduler(Diagnostics):
                     self._switch(None, unit)
             self._retire(unit)
 
-    def _loop_uniform(self) -> Iterator[None]:
-        """The uniform-random fast path (single scope, one live unit, no instruments): the same
-        picks, trace and errors as :meth:`_loop` with ``pos = int(uniform() * n)``."""
-        uniform = self.strategy.uniform
-        record = self.decisions.append
+    def _loop_ordered(self) -> Iterator[None]:
+        """The random-order fast path (single scope, one live unit, no instruments), for a
+        strategy that keeps the runnable invocations in an order (:class:`~.schedule.Random`):
+        the same picks, trace and errors as :meth:`_loop` asking its ``pick``. A round follows
+        one order drawn at its start (``shuffle``); an invocation that passes a scheduling point
+        is put back at a drawn place among those still to run (``place``)."""
+        shuffle, place = self.strategy.shuffle, self.strategy.place
+        decisions = self.decisions
         live = self.live
         canon = steps = 0
         last_unit = None
         track = self.track_current
+        lone: Invocation | None = None  # the one left in the order after the last decision
+        queue: list[Invocation] = []
+        i, uncounted = -1, 0
         try:
             while True:
                 self._fill(runnable=False)  # this loop keeps its own rounds
                 if not live:
                     break
                 unit = last_unit = self._switch(last_unit, live[0])
-                runnable = list(unit.members)
+                batch = unit.members
+                first = batch[0].key if batch else 0
+                # keys first, first + 1, ...: a round's keys are its order's positions + first
+                base = first if batch and batch[-1].key - first == len(batch) - 1 else None
                 prev: Any = _NOTHING
-                points: dict[Invocation, Any] = {}  # invocations waiting to apply a point
-                while runnable:
-                    arrived: list[Invocation] = []
-                    arrive = arrived.append
-                    reqs: list | None = None  # None while every arrival stands at `prev`
+                while batch:
+                    n = len(batch)
+                    order = None
+                    if n == 1:
+                        queue = list(batch)
+                    elif lone is not None and not lone.done and n == 2:  # one newcomer
+                        queue = [lone]
+                        queue.insert(place(1), batch[batch[0] is lone])
+                    else:  # (with one invocation waiting, a fresh order leaves it in place)
+                        order = shuffle(n)
+                        queue = [batch[k] for k in (
+                            order if order.__class__ is list else order.tolist())]
+                    # the arrivals in step order, and their requests, are listed only once they
+                    # differ (a barrier's round keeps none): until then, None
+                    arrived: list[Invocation] | None = None
+                    reqs: list | None = None
                     finished = 0
-                    n = len(runnable)
-                    while n:
-                        if n > 1:
-                            pos = int(uniform() * n)
-                            inv = runnable[pos]
-                            if pos:
-                                record(canon)
-                                record(inv.key)
-                                canon = 0
-                            else:
-                                canon += 1
-                        else:
-                            pos = 0
-                            inv = runnable[0]
+                    for i, inv in enumerate(queue):
                         if track:
                             self.current = inv
-                        if points and inv in points:
+                        pending = inv.pending
+                        if pending is None:
+                            value = inv.value
+                        else:
                             inv.pending = None
                             try:
-                                value = points.pop(inv).apply(inv)
+                                value = pending.apply(inv)
                             except BaseException as exc:
+                                uncounted = 1  # (the general loop counts a step once it sends)
                                 raise self._shader_error(inv, exc, suspended=True) from exc
-                        else:
-                            value = inv.value
-                        steps += 1
                         try:
                             req = inv.coro.send(value)
                         except StopIteration as stop:
-                            del runnable[pos]
-                            n -= 1
                             inv.done, inv.result, inv.coro = True, stop.value, None
                             finished += 1
                             continue
@@ -340,29 +430,43 @@ class Scheduler(Diagnostics):
                                 kind = req._ash_kind
                             except AttributeError:
                                 raise self._foreign(inv, req) from None
-                            if kind is POINT:
-                                points[inv] = inv.pending = req
+                            if kind is POINT:  # still runnable: back into the order
+                                inv.pending = req
                                 self.points += 1
                                 inv.points += 1
                                 if inv.points > self.max_points:
                                     raise self._step_limit(inv)
+                                others = len(queue) - i - 1
+                                queue.insert(i + 1 + (place(others) if others else 0), inv)
                                 continue
                             if req.scope != unit.scope:
                                 raise self._no_group(inv, req)
-                            if reqs is None and arrived:  # the arrivals so far stood at prev
-                                reqs = [prev] * len(arrived)
+                            if reqs is None:
+                                arrived = _arrivals(queue, i)
+                                if arrived:  # the arrivals so far stood at prev
+                                    reqs = [prev] * len(arrived)
                             prev = req
-                        del runnable[pos]
-                        n -= 1
                         if reqs is not None:
                             reqs.append(req)
-                        arrive(inv)
+                            arrived.append(inv)  # type: ignore[union-attr]
+                    steps += len(queue)
+                    if len(queue) == n and base is not None and isinstance(order, np.ndarray):
+                        # no scheduling point: the keys are the order's positions, plus base
+                        lone = queue[-1]
+                        canon = _record_keys(decisions, order, n - 1, canon, base)
+                    else:
+                        end = _tail(queue)
+                        if end:  # decisions were made: the one left in the order
+                            lone = queue[-1]
+                        canon = _record_round(decisions, queue, end, canon)
+                    queue, i = [], -1
                     one_request = reqs is None
-                    if one_request:  # one request object for all (a barrier): no list per step
+                    if one_request:  # every arrival stood at prev: the members still running
+                        arrived = batch if not finished else [m for m in batch if not m.done]
                         reqs = [prev] * len(arrived)
                     self.steps, self.canonical_tail = steps, canon
-                    runnable = list(self._end_round(unit, arrived, reqs, finished,
-                                                    one_request=one_request))
+                    batch = self._end_round(unit, arrived, reqs, finished,  # type: ignore[arg-type]
+                                            in_lane_order=one_request, one_request=one_request)
                     if steps >= self._next_checkpoint:
                         self._next_checkpoint = steps + self.checkpoint_every
                         self._checkpoint(unit)
@@ -370,7 +474,10 @@ class Scheduler(Diagnostics):
                         self._switch(None, unit)
                 self._retire(unit)
         except BaseException:
-            self.steps, self.canonical_tail = steps, canon  # exact, for a partial trace
+            if queue:  # a round cut short: its steps and decisions so far, exactly
+                steps += i + 1 - uncounted
+                canon = _record_round(decisions, queue, min(_tail(queue), i + 1), canon)
+            self.steps, self.canonical_tail = steps, canon
             raise
 
     def _end_round(self, unit: Group, arrived: list[Invocation], reqs: list,
@@ -416,31 +523,51 @@ class Scheduler(Diagnostics):
     def _run_points(self, inv: Invocation, req: Any) -> tuple[Any, int]:
         """In-order: keeps running ``inv`` through scheduling points (atomics) until it reaches
         a rendezvous (returned) or finishes (``None``); also returns the steps taken."""
-        steps = 0
+        steps = applying = 0
         coro = inv.coro
-        while True:
-            self.points += 1
-            inv.points += 1
-            if inv.points > self.max_points:
-                raise self._step_limit(inv)
-            try:
-                value = req.apply(inv)
-            except BaseException as exc:
-                raise self._shader_error(inv, exc, suspended=True) from exc
-            steps += 1
-            try:
-                req = coro.send(value)
-            except StopIteration as stop:
-                self._done(inv, stop.value)
-                return None, steps
-            except BaseException as exc:
-                raise self._shader_error(inv, exc) from exc
-            try:
-                kind = req._ash_kind
-            except AttributeError:
-                raise self._foreign(inv, req) from None
-            if kind is not POINT:
-                return req, steps
+        try:
+            while True:
+                self.points += 1
+                inv.points += 1
+                if inv.points > self.max_points:
+                    raise self._step_limit(inv)
+                applying = 1  # a failing apply was decided but is not a step (general loop)
+                try:
+                    value = req.apply(inv)
+                except BaseException as exc:
+                    raise self._shader_error(inv, exc, suspended=True) from exc
+                applying = 0
+                steps += 1
+                try:
+                    req = coro.send(value)
+                except StopIteration as stop:
+                    self._done(inv, stop.value)
+                    return None, steps
+                except BaseException as exc:
+                    raise self._shader_error(inv, exc) from exc
+                try:
+                    kind = req._ash_kind
+                except AttributeError:
+                    raise self._foreign(inv, req) from None
+                if kind is not POINT:
+                    return req, steps
+        except BaseException:
+            self._cut = (1 + steps, applying)  # for _cut_round: the steps ``inv`` took
+            raise
+
+    def _cut_round(self, batch: list[Invocation], inv: Invocation, extra: int,
+                   others: int) -> None:
+        """In order: a round cut short by an error at ``inv``. Counts its steps and decisions
+        exactly as the general loop does, so that a failing run's trace replays to the same
+        failure: one step per member before ``inv`` plus their points (``extra``), the steps
+        ``inv`` took (:meth:`_run_points` leaves them in ``_cut``), and no decision for steps
+        taken alone (``inv`` last, and no other unit live)."""
+        sends, unapplied = self._cut
+        self._cut = (1, 0)
+        before = batch.index(inv) + extra
+        self.steps += before + sends
+        alone = inv is batch[-1] and others == 0
+        self.canonical_tail += before if alone else before + sends + unapplied
 
     def _retire(self, unit: Group) -> None:
         """A unit whose members all finished: drop it (and the cycles through its members)."""
