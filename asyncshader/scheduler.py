@@ -21,7 +21,8 @@ Rules:
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from operator import attrgetter
 from typing import Any
 
@@ -72,6 +73,30 @@ def _record_round(decisions: array, queue: list[Invocation], end: int, canon: in
         return _record_small(decisions, [inv.key for inv in queue], end, canon)
     return _record_keys(decisions, np.fromiter(map(_KEY, queue), np.int64, len(queue)), end,
                         canon)
+
+
+def _record_order(decisions: array, order: list[int], base: int, canon: int) -> int:
+    """:func:`_record_round` for a short round without scheduling points whose steps' keys are
+    ``base + order``: the pairs depend on the order alone, and a quad has only 24 orders, so
+    each order's pairs are worked out once (for up to 6 invocations: at most 873 of them)."""
+    pattern = _PATTERNS.get(tuple(order))
+    if pattern is None:
+        pairs = array("q")
+        tail = _record_small(pairs, order, len(order) - 1, 0)
+        pattern = _PATTERNS[tuple(order)] = (pairs.tolist(), tail)
+    pairs, tail = pattern
+    if not pairs:
+        return canon + tail
+    record = decisions.append
+    record(pairs[0] + canon)
+    record(pairs[1] + base)
+    for k in range(2, len(pairs), 2):
+        record(pairs[k])
+        record(pairs[k + 1] + base)
+    return tail
+
+
+_PATTERNS: dict[tuple[int, ...], tuple[list[int], int]] = {}
 
 
 def _record_small(decisions: array, keys: list[int], end: int, canon: int) -> int:
@@ -399,10 +424,9 @@ class Scheduler(Diagnostics):
                         order = shuffle(n)
                         queue = [batch[k] for k in (
                             order if order.__class__ is list else order.tolist())]
-                    # the arrivals in step order, and their requests, are listed only once they
-                    # differ (a barrier's round keeps none): until then, None
-                    arrived: list[Invocation] | None = None
-                    reqs: list | None = None
+                    # while every arrival stands at `prev` (a barrier), nothing is noted per
+                    # step; once requests differ, each arrival notes its own in `req`
+                    mixed = False
                     finished = 0
                     for i, inv in enumerate(queue):
                         if track:
@@ -441,32 +465,36 @@ class Scheduler(Diagnostics):
                                 continue
                             if req.scope != unit.scope:
                                 raise self._no_group(inv, req)
-                            if reqs is None:
-                                arrived = _arrivals(queue, i)
-                                if arrived:  # the arrivals so far stood at prev
-                                    reqs = [prev] * len(arrived)
+                            if i and not mixed:  # the arrivals so far all stood at prev
+                                for m in (queue[:i] if len(queue) == n  # (no point yet)
+                                          else _arrivals(queue, i)):
+                                    if not m.done:
+                                        m.req = prev
+                                        mixed = True
                             prev = req
-                        if reqs is not None:
-                            reqs.append(req)
-                            arrived.append(inv)  # type: ignore[union-attr]
+                        if mixed:
+                            inv.req = req
                     steps += len(queue)
-                    if len(queue) == n and base is not None and isinstance(order, np.ndarray):
+                    if len(queue) == n and base is not None and order is not None and (
+                            n <= 6 or order.__class__ is not list):
                         # no scheduling point: the keys are the order's positions, plus base
                         lone = queue[-1]
-                        canon = _record_keys(decisions, order, n - 1, canon, base)
+                        canon = (_record_order(decisions, order, base, canon) if n <= 6 else
+                                 _record_keys(decisions, order, n - 1, canon, base))
                     else:
                         end = _tail(queue)
                         if end:  # decisions were made: the one left in the order
                             lone = queue[-1]
                         canon = _record_round(decisions, queue, end, canon)
-                    queue, i = [], -1
-                    one_request = reqs is None
-                    if one_request:  # every arrival stood at prev: the members still running
-                        arrived = batch if not finished else [m for m in batch if not m.done]
-                        reqs = [prev] * len(arrived)
+                    # the arrivals, in lane order: the members still running
+                    arrived = batch if not finished else [m for m in batch if not m.done]
+                    reqs = [m.req for m in arrived] if mixed else [prev] * len(arrived)
                     self.steps, self.canonical_tail = steps, canon
-                    batch = self._end_round(unit, arrived, reqs, finished,  # type: ignore[arg-type]
-                                            in_lane_order=one_request, one_request=one_request)
+                    came, queue, i = queue, [], -1  # (counted: an error from here adds no step)
+                    batch = self._end_round(unit, arrived, reqs, finished, in_lane_order=True,
+                                            one_request=not mixed,
+                                            arrival_order=partial(_arrivals, came, len(came)))
+                    came = None  # (keeping the round's list alive costs ~8%: cold memory)
                     if steps >= self._next_checkpoint:
                         self._next_checkpoint = steps + self.checkpoint_every
                         self._checkpoint(unit)
@@ -481,10 +509,14 @@ class Scheduler(Diagnostics):
             raise
 
     def _end_round(self, unit: Group, arrived: list[Invocation], reqs: list,
-                   finished: int, in_lane_order: bool = False,
-                   one_request: bool = False) -> list[Invocation]:
+                   finished: int, in_lane_order: bool = False, one_request: bool = False,
+                   arrival_order: Callable[[], list[Invocation]] | None = None,
+                   ) -> list[Invocation]:
         """Fast paths, after every member of ``unit`` arrived or finished: check uniformity,
-        resolve, and return the members (in key order) that run next (none when all finished)."""
+        resolve, and return the members (in key order) that run next (none when all finished).
+        A divergence names the arrivals in the order they came (``arrival_order()``, when
+        ``arrived`` is in lane order but the steps were not): the first one's operation says
+        which error it is, as in the general loop."""
         if finished:
             unit.finished += finished
         if not arrived:
@@ -496,7 +528,7 @@ class Scheduler(Diagnostics):
                 not one_request and reqs.count(first) != n and not _one_op(reqs, first, n)):
             for inv, r, site in zip(arrived, reqs, sites):
                 inv.req, inv.site = r, site
-            unit.arrived = arrived
+            unit.arrived = arrival_order() if arrival_order is not None else arrived
             raise self._divergence(unit)
         resolve = first.resolve
         if resolve is None:

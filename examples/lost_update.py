@@ -61,9 +61,9 @@ def check(result):
 def main(out=print):
     """Explores the kernel with each strategy; shrinks and replays the first failure."""
     found = {}
-    # Random(30000000) is one of the luckier seeds (78 runs; the median seed needs thousands,
+    # Random(13000000) is one of the luckier seeds (233 runs; the median seed needs thousands,
     # see docs/performance.md): a short demonstration
-    for strategy in (ash.InOrder(), ash.Random(30000000), ash.PCT(0, depth=3),
+    for strategy in (ash.InOrder(), ash.Random(13000000), ash.PCT(0, depth=3),
                      ash.Exhaustive(max_preemptions=2)):
         report = ash.explore(lost_update, setup, check, strategy, runs=20_000)
         out(report.summary().splitlines()[0])

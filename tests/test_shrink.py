@@ -12,7 +12,8 @@ import lost_update as lu
 
 def test_shrinking_a_random_failure_reduces_preemptions_and_still_fails_on_replay(monkeypatch):
     monkeypatch.setattr(lu, "WORK", 4)  # less work first: random finds it in a few runs
-    report = ash.explore(lu.lost_update, lu.setup, lu.check, ash.Random(0), runs=50_000)
+    # (from seed 100, the first failure switches back and forth: 6 preemptions where 2 do)
+    report = ash.explore(lu.lost_update, lu.setup, lu.check, ash.Random(100), runs=50_000)
     failing = report.failures[0].trace
     before = ash.schedule_stats(lu.lost_update, lu.setup, failing)
     s = ash.shrink(lu.lost_update, lu.setup, failing, lu.check)
