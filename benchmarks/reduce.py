@@ -85,7 +85,8 @@ def run_bare(inp, out, groups, mem, ids):
 
 def run_bare_random(inp, out, groups, seed=1):
     """The typed bare trampoline, but each step picks a runnable coroutine uniformly at random
-    (as Random(seed) does): what random interleaving costs by itself."""
+    (the per-step rule Random(seed) followed until it kept an order per round): what random
+    interleaving costs by itself, picks included."""
     import random
 
     uniform = random.Random(seed).random
