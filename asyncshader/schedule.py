@@ -82,44 +82,25 @@ class InOrder(Strategy):
     name = "in_order"
 
 
-class Random(Strategy):
-    """At each decision, picks a runnable invocation uniformly at random from ``seed``.
+class RandomOrder:
+    """The draws of one :class:`Random` run (a fresh object per run, so that a fast path that
+    holds it is not disturbed by another dispatch starting with the same strategy object)."""
 
-    How: the runnable invocations are kept in a random order, and each decision takes the first.
-    When invocations join the runnable set (a rendezvous released them, a workgroup started),
-    the whole set gets a fresh uniformly random order (those already waiting keep theirs
-    relative to one another); when the only newcomer is the invocation just picked (it passed a
-    scheduling point, an atomic), it goes to a uniformly random place among the others. Either
-    way every decision is uniform among the runnable invocations and independent of the earlier
-    ones, and the scheduler can follow a whole barrier round's order without a draw per step.
-    Deterministic: the same seed gives the same schedule on every machine and Python build
-    (draws come from ``random.Random(seed)``).
-    """
-
-    name = "random"
-
-    def __init__(self, seed: int = 0) -> None:
-        if not isinstance(seed, int):
-            raise TypeError(f"Random(seed) takes an int seed, got {seed!r}")
-        self.seed = seed
-
-    def begin(self, scheduler: Any) -> None:
-        rnd = _random.Random(self.seed)
+    def __init__(self, seed: int) -> None:
+        rnd = _random.Random(seed)
         self._random, self._bytes = rnd.random, rnd.randbytes
-        self._rest: list = []  # the runnable invocations not picked yet, in their random order
-        # the core may follow the order itself (exactly what pick() does, through `place` and
-        # `shuffle`); a subclass that overrides pick() does not offer it
-        self.ordered = type(self).pick is Random.pick
+        self.rest: list = []  # the runnable invocations not picked yet, in their random order
 
     def place(self, m: int) -> int:
         """Where one invocation joining ``m`` others in the order goes: uniform in ``0..m``."""
         return int(self._random() * (m + 1))
 
     def shuffle(self, n: int) -> list[int] | np.ndarray:
-        """A fresh uniformly random order of ``n`` invocations, as positions in key order
-        (sorted by 64-bit random priorities drawn in key order; ties, if ever, by key): a list
-        for a few invocations, a numpy array for more (the core wants one or the other)."""
-        if n <= _FEW:  # one draw picks one of the n! orders (listed lexicographically)
+        """A fresh uniformly random order of ``n`` invocations, as positions in key order. Up
+        to 6 invocations, one draw picks among all ``n!`` orders (listed lexicographically);
+        above, the order sorts 64-bit priorities drawn in key order (ties, if ever, by key):
+        a list for up to 16 invocations, a numpy array for more (the core takes either)."""
+        if n <= _FEW:
             orders = _ORDERS.get(n)
             if orders is None:
                 orders = _ORDERS[n] = [list(p) for p in itertools.permutations(range(n))]
@@ -130,24 +111,65 @@ class Random(Strategy):
             return sorted(range(n), key=priorities.__getitem__)
         return np.argsort(np.frombuffer(drawn, dtype="<u8"), kind="stable")
 
+
+class Random(Strategy):
+    """At each decision, picks a runnable invocation uniformly at random from ``seed``.
+
+    How: the runnable invocations are kept in a random order, and each decision takes the first.
+    When exactly one invocation joins the runnable set (the one just picked passed a scheduling
+    point, an atomic; or a single member was released or started), it goes to a uniformly
+    random place among the others; when more join (a rendezvous released its members, a
+    workgroup started), all get a fresh uniformly random order (those already waiting keep
+    theirs relative to one another). Either way every decision is uniform among the runnable
+    invocations and independent of the earlier ones, and the scheduler can follow a whole
+    barrier round's order without a draw per step. Deterministic: the same seed gives the same
+    schedule on every machine and Python build (draws come from ``random.Random(seed)``).
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        if not isinstance(seed, int):
+            raise TypeError(f"Random(seed) takes an int seed, got {seed!r}")
+        self.seed = seed
+        self._draws = RandomOrder(seed)
+
+    def begin(self, scheduler: Any) -> None:
+        self._draws = RandomOrder(self.seed)
+        # the core may follow the order itself (exactly what pick() does, through this run's
+        # `place` and `shuffle`); a subclass that overrides pick() does not offer it
+        self.ordered = self._draws if type(self).pick is Random.pick else None
+
+    def place(self, m: int) -> int:
+        """Where one invocation joining ``m`` others goes (:meth:`RandomOrder.place`)."""
+        return self._draws.place(m)
+
+    def shuffle(self, n: int) -> list[int] | np.ndarray:
+        """A fresh order of ``n`` invocations (:meth:`RandomOrder.shuffle`)."""
+        return self._draws.shuffle(n)
+
     def pick(self, runnable: list) -> int:
+        draws = self._draws
         present = set(runnable)
-        order = [inv for inv in self._rest if inv in present]  # still runnable, still in order
+        order = [inv for inv in draws.rest if inv in present]  # still runnable, still in order
         if len(order) < len(runnable):  # invocations joined
             waiting = set(order)
             new = [inv for inv in runnable if inv not in waiting]
             if len(new) == 1:
-                order.insert(self.place(len(order)), new[0])
+                order.insert(draws.place(len(order)), new[0])
             else:
-                shuffled = self.shuffle(len(runnable))
+                shuffled = draws.shuffle(len(runnable))
                 positions = shuffled if isinstance(shuffled, list) else shuffled.tolist()
                 fresh = [runnable[k] for k in positions]
                 if len(order) > 1:  # those already waiting keep their relative order
                     kept = iter(order)
                     fresh = [next(kept) if inv in waiting else inv for inv in fresh]
                 order = fresh
-        self._rest = order[1:]
+        draws.rest = order[1:]
         return runnable.index(order[0])
+
+    def end(self, scheduler: Any) -> None:
+        self._draws.rest = []  # (keeps nothing of the run alive)
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "seed": self.seed}

@@ -141,8 +141,9 @@ _ARRAY_DTYPE = {"I": np.uint32, "q": np.int64}
 class Scheduler(Diagnostics):
     """Runs ``units`` (an iterator of top-level :class:`Group` s, built lazily) to completion.
 
-    :meth:`run` is a generator: it yields every ``checkpoint_every`` steps so that an async host
-    can let its event loop breathe (and cancel); a synchronous caller simply exhausts it.
+    :meth:`run` is a generator: it yields once ``checkpoint_every`` steps have passed (the fast
+    paths: at the end of a round) so that an async host can let its event loop breathe (and
+    cancel); a synchronous caller simply exhausts it.
     ``current`` is the invocation running now while instruments are attached, or always with
     ``track_current=True`` (a front-end whose operations ask who calls them: ``discard()``).
     ``direct_sites=True`` is the front-end's word that invocations suspend only in their own
@@ -203,8 +204,8 @@ class Scheduler(Diagnostics):
                 or self._hooks["invocation_finished"])
             if fast and getattr(self.strategy, "in_order", False):
                 loop = self._loop_in_order()
-            elif fast and self.max_live == 1 and getattr(self.strategy, "ordered", False):
-                loop = self._loop_ordered()
+            elif fast and self.max_live == 1 and getattr(self.strategy, "ordered", None):
+                loop = self._loop_ordered(self.strategy.ordered)
             else:
                 loop = self._loop()
             yield from loop
@@ -357,6 +358,9 @@ class Scheduler(Diagnostics):
                                     finished += 1
                                     continue
                             if req.scope != unit.scope:
+                                if kind is POINT:  # its points: this round's steps of its own
+                                    extra -= more
+                                    self._cut = (1 + more, 0)
                                 raise self._no_group(inv, req)
                             if reqs is None and inv is not batch[0]:  # the arrivals so far
                                 reqs = [prev] * (batch.index(inv) - finished)  # all stood at prev
@@ -386,13 +390,15 @@ class Scheduler(Diagnostics):
                     self._switch(None, unit)
             self._retire(unit)
 
-    def _loop_ordered(self) -> Iterator[None]:
+    def _loop_ordered(self, ordered: Any) -> Iterator[None]:
         """The random-order fast path (single scope, one live unit, no instruments), for a
         strategy that keeps the runnable invocations in an order (:class:`~.schedule.Random`):
-        the same picks, trace and errors as :meth:`_loop` asking its ``pick``. A round follows
-        one order drawn at its start (``shuffle``); an invocation that passes a scheduling point
-        is put back at a drawn place among those still to run (``place``)."""
-        shuffle, place = self.strategy.shuffle, self.strategy.place
+        the same picks, trace and errors as :meth:`_loop` asking its ``pick``. ``ordered`` is
+        the run's draws: when one invocation joins the order (it passed a scheduling point, or
+        it is the one newcomer at a round's start) it goes at a drawn place (``place``); when
+        more join, the round gets a fresh order (``shuffle``); a lone invocation draws nothing.
+        """
+        shuffle, place = ordered.shuffle, ordered.place
         decisions = self.decisions
         live = self.live
         canon = steps = 0
@@ -547,9 +553,10 @@ class Scheduler(Diagnostics):
                 self._resolve(unit, arrived, first)
                 return unit.members
         self.rendezvous += 1
-        if self._rendezvous_hooks:
+        if self._rendezvous_hooks:  # instruments see the arrivals in the order they came
+            came = arrival_order() if arrival_order is not None else arrived
             for hook in self._rendezvous_hooks:
-                hook(unit, first.op, arrived)
+                hook(unit, first.op, came)
         return unit.members
 
     def _run_points(self, inv: Invocation, req: Any) -> tuple[Any, int]:
@@ -592,8 +599,9 @@ class Scheduler(Diagnostics):
         """In order: a round cut short by an error at ``inv``. Counts its steps and decisions
         exactly as the general loop does, so that a failing run's trace replays to the same
         failure: one step per member before ``inv`` plus their points (``extra``), the steps
-        ``inv`` took (:meth:`_run_points` leaves them in ``_cut``), and no decision for steps
-        taken alone (``inv`` last, and no other unit live)."""
+        ``inv`` took (:meth:`_run_points` leaves them in ``_cut``; the caller takes them out
+        of ``extra`` when it raises after they returned), and no decision for steps taken alone
+        (``inv`` last, and no other unit live)."""
         sends, unapplied = self._cut
         self._cut = (1, 0)
         before = batch.index(inv) + extra

@@ -179,3 +179,80 @@ def test_a_round_is_traced_alike_in_python_and_numpy(size):
         assert _record_small(small, keys, end, canon) == c and small.tolist() == expected
         assert _record_keys(large, np.array(keys), end, canon) == c
         assert large.tolist() == expected
+
+
+class Rendezvous(ash.Instrument):
+    """Watches rendezvous only: the fast paths still run."""
+
+    def __init__(self):
+        self.log = []
+
+    def rendezvous_completed(self, group, op, members):
+        self.log.append((op, [int(m.key) for m in members]))
+
+
+@pytest.mark.parametrize("width", [5, 33])
+def test_instruments_see_a_rendezvous_s_arrivals_in_the_order_they_came(width):
+    """Arrival order, not lane order, on the random-order fast path as on the general loop."""
+    prog = np.array([[LOAD] * width, [BARRIER] * width], np.uint32).ravel()
+    logs = []
+    for extra in ([], [Observer()]):
+        seen = Rendezvous()
+        ash.run(KERNELS[width], 1, prog=prog, out=np.zeros(1 + 3 * width, np.uint32),
+                width=width, schedule=ash.Random(3), sanitize="off", instruments=[seen, *extra])
+        logs.append(seen.log)
+    assert logs[0] == logs[1]
+    assert any(keys != sorted(keys) for _, keys in logs[0])
+
+
+OPS = {"swap": ash.quad_swap_x}  # reached through a dict: the kernel scan sees no quad op
+
+
+@ash.compute(workgroup_size=2)
+async def points_then_no_group(out: ash.Storage, *, local_invocation_index: u32):
+    if local_invocation_index == 1:  # the last lane: alone once lane 0 waits
+        await ash.atomic_add(ash.ptr(out, 0), 1)
+        await ash.atomic_add(ash.ptr(out, 0), 1)
+        await OPS["swap"](1)  # no quad group in this dispatch: an error
+    await ash.workgroup_barrier()
+
+
+def test_a_round_cut_after_an_invocation_s_points_counts_them_as_its_own_steps():
+    traces = []
+    for extra in ([], [Observer()]):
+        with pytest.raises(ash.AsyncShaderError) as info:
+            ash.run(points_then_no_group, 1, out=np.zeros(1, np.uint32), sanitize="off",
+                    instruments=extra)
+        traces.append(info.value.asyncshader_trace.to_json())
+    assert traces[0] == traces[1]
+    assert ash.Trace.load(traces[0]).decision_count == 1  # lane 0's first step only
+
+
+def test_two_dispatches_sharing_one_random_object_each_follow_its_seed(monkeypatch):
+    """Each run's draws belong to the run: interleaved dispatches do not disturb each other."""
+    import anyio
+
+    from asyncshader.scheduler import Scheduler
+
+    # a checkpoint at every round: the two dispatches take turns
+    monkeypatch.setitem(Scheduler.__init__.__kwdefaults__, "checkpoint_every", 8)
+
+    width, groups = 8, 3
+    prog = np.array([[BARRIER] * 8, [1, 2, 1, 3, 1, 2, 2, 1], [BARRIER] * 8, [2] * 8],
+                    np.uint32).ravel()
+    alone = outcome(width, groups, prog, ash.Random(1))
+    shared, results = ash.Random(1), []
+
+    async def one():
+        out = np.zeros(1 + 3 * width, np.uint32)
+        r = await ash.dispatch(KERNELS[width], groups, prog=prog, out=out, width=width,
+                               schedule=shared, sanitize="off")
+        results.append(r.trace.to_json())
+
+    async def both():
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(one)
+            tg.start_soon(one)
+
+    anyio.run(both)
+    assert results == [alone[1], alone[1]]
