@@ -132,21 +132,12 @@ class Random(Strategy):
         if not isinstance(seed, int):
             raise TypeError(f"Random(seed) takes an int seed, got {seed!r}")
         self.seed = seed
-        self._draws = RandomOrder(seed)
 
     def begin(self, scheduler: Any) -> None:
         self._draws = RandomOrder(self.seed)
         # the core may follow the order itself (exactly what pick() does, through this run's
         # `place` and `shuffle`); a subclass that overrides pick() does not offer it
         self.ordered = self._draws if type(self).pick is Random.pick else None
-
-    def place(self, m: int) -> int:
-        """Where one invocation joining ``m`` others goes (:meth:`RandomOrder.place`)."""
-        return self._draws.place(m)
-
-    def shuffle(self, n: int) -> list[int] | np.ndarray:
-        """A fresh order of ``n`` invocations (:meth:`RandomOrder.shuffle`)."""
-        return self._draws.shuffle(n)
 
     def pick(self, runnable: list) -> int:
         draws = self._draws

@@ -97,6 +97,8 @@ def _record_order(decisions: array, order: list[int], base: int, canon: int) -> 
 
 
 _PATTERNS: dict[tuple[int, ...], tuple[list[int], int]] = {}
+#: the longest order whose pairs are kept in _PATTERNS (6! + 5! + ... orders at most)
+_PATTERN_MAX = 6
 
 
 def _record_small(decisions: array, keys: list[int], end: int, canon: int) -> int:
@@ -482,10 +484,11 @@ class Scheduler(Diagnostics):
                             inv.req = req
                     steps += len(queue)
                     if len(queue) == n and base is not None and order is not None and (
-                            n <= 6 or order.__class__ is not list):
+                            n <= _PATTERN_MAX or order.__class__ is not list):
                         # no scheduling point: the keys are the order's positions, plus base
                         lone = queue[-1]
-                        canon = (_record_order(decisions, order, base, canon) if n <= 6 else
+                        canon = (_record_order(decisions, order, base, canon)
+                                 if n <= _PATTERN_MAX else
                                  _record_keys(decisions, order, n - 1, canon, base))
                     else:
                         end = _tail(queue)
