@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -113,7 +114,7 @@ def discard() -> None:
     if not isinstance(run, FragmentRun):
         raise RuntimeError("discard() is a fragment shader statement; call it from a shader run "
                            "by asyncshader.run_fragments()")
-    run.invocation_of().helper = True
+    run.discard(sys._getframe(1))
 
 
 @dataclasses.dataclass
@@ -204,14 +205,30 @@ class _FragmentIds:
 
 class _Quad(Group):
     """A quad: the unit a fragment dispatch schedules. It is its own memory context: when it
-    retires, its covered fragments' outputs are gathered."""
+    retires, its covered fragments' outputs are gathered.
+
+    Built lean (``coros``, no invocation objects: see :mod:`asyncshader.lean`) unless its
+    members need objects from the start: helpers of the padding, storage views."""
 
     scope, lane_name, size = QUAD, "quad id", 4
+    discarded: list[bool] | None = None  # lean: the lanes that called discard()
 
-    def __init__(self, run: FragmentRun, q: int) -> None:  # lean: one per four pixels
-        self.run = run
+    def __init__(self, run: FragmentRun, q: int, coros: list | None = None) -> None:
+        self.run = run  # (a plain __init__: one quad per four pixels)
         self.index = q
         self.members = []
+        if coros is not None:
+            self.coros = coros
+
+    def materialize(self) -> None:
+        run, q, discarded = self.run, self.index, self.discarded
+        make, groups = run.fragment_class, {QUAD: self}
+        self.members = members = [make(4 * q + lane, c, self, groups)
+                                  for lane, c in enumerate(self.coros)]  # type: ignore[arg-type]
+        if discarded is not None:
+            for m, helper in zip(members, discarded):
+                m.helper = helper
+        self.coros = None
 
     @property
     def label(self) -> str:  # type: ignore[override]  # only errors read it: made when asked
@@ -231,6 +248,15 @@ class _Quad(Group):
         run = self.run
         qx, qy = _corner(self.index, run.qw)
         store = run.store
+        results = self.results
+        if results is not None:  # lean, and every member returned
+            discarded = self.discarded
+            for lane, value in enumerate(results):
+                if discarded is None or not discarded[lane]:
+                    store(qx + (lane & 1), qy + (lane >> 1), value)
+                elif run.output is None and value is not None:
+                    run.shape_output(value)
+            return
         for inv in self.members:
             if inv.done and not inv.helper:  # covered (padding helpers are helpers from birth)
                 lane = inv.key & 3
@@ -301,7 +327,7 @@ class FragmentRun(SanitizedRun):
         self.scheduler = Scheduler(self._units(), self.strategy, self.instruments,
                                    max_live=max_live_quads, single_scope=True,
                                    max_points_per_invocation=max_points_per_invocation,
-                                   max_key=4 * self.qw * self.qh, track_current=True,
+                                   max_key=4 * self.qw * self.qh,
                                    direct_sites=still_direct(shader.fn, shader.awaited))
 
     # ------------------------------------------------------------------------------- inputs
@@ -375,39 +401,64 @@ class FragmentRun(SanitizedRun):
         fasts = [self.fast_state(arr) for _, arr in storage]
         view_class = self.view_class
         edge = width < 2 * qw or height < 2 * self.qh  # padding helpers in the last column/row
-        fragment = type("Fragment", (_Fragment,), {"info": ids})  # info: for messages
+        fragment = self.fragment_class = type("Fragment", (_Fragment,), {"info": ids})
         for q in range(qw * self.qh):
             qx, qy = _corner(q, qw)
+            padded = edge and (qx + 1 >= width or qy + 1 >= height)
+            if not storage and not padded:  # lean: the coroutines alone (lean.py)
+                if inputs:
+                    coros = [call(make_position(xs[x], ys[y], z, w), front, index, mask,
+                                  *[self._value(src, x, y) for src in inputs])
+                             for x, y in ((qx, qy), (qx + 1, qy), (qx, qy + 1), (qx + 1, qy + 1))]
+                else:
+                    x0, x1, y0, y1 = xs[qx], xs[qx + 1], ys[qy], ys[qy + 1]
+                    coros = [call(make_position(x0, y0, z, w), front, index, mask),
+                             call(make_position(x1, y0, z, w), front, index, mask),
+                             call(make_position(x0, y1, z, w), front, index, mask),
+                             call(make_position(x1, y1, z, w), front, index, mask)]
+                yield _Quad(self, q, coros)
+                continue
             unit = _Quad(self, q)
             groups = {QUAD: unit}
             members = unit.members
             for lane in range(4):
                 x, y = qx + (lane & 1), qy + (lane >> 1)
                 position = make_position(xs[x], ys[y], z, w)
-                if inputs or storage:
-                    values = [self._value(src, x, y) for src in inputs]
-                    views = []
-                    for (_, arr), fast in zip(storage, fasts):
-                        view = arr.view(view_class)
-                        view._origin, view._run, view._fast = arr, self, fast
-                        views.append(view)
-                    inv = fragment(4 * q + lane, call(position, front, index, mask, *values,
-                                                      *views), unit, groups)
-                    for view in views:
-                        view._inv = inv
-                else:
-                    inv = fragment(4 * q + lane, call(position, front, index, mask), unit, groups)
-                if edge and (x >= width or y >= height):
+                values = [self._value(src, x, y) for src in inputs]
+                views = []
+                for (_, arr), fast in zip(storage, fasts):
+                    view = arr.view(view_class)
+                    view._origin, view._run, view._fast = arr, self, fast
+                    views.append(view)
+                inv = fragment(4 * q + lane, call(position, front, index, mask, *values,
+                                                  *views), unit, groups)
+                for view in views:
+                    view._inv = inv
+                if padded and (x >= width or y >= height):
                     inv.helper = True
                 members.append(inv)
             yield unit
 
-    def invocation_of(self) -> Invocation:
-        """The invocation running now (the one that called :func:`discard`)."""
-        inv = self.scheduler.current
-        if inv is None:
+    def discard(self, frame: Any) -> None:
+        """Demotes the invocation whose code ``frame`` is running (or is awaited from) to a
+        helper: the shader frame found by walking out from ``frame``."""
+        shaders: dict[Any, tuple[_Quad, int]] = {}
+        for unit in self.scheduler.live:
+            if unit.coros is not None:
+                shaders.update((c.cr_frame, (unit, lane)) for lane, c in enumerate(unit.coros))
+            else:
+                shaders.update((m.frame, (unit, m.key & 3)) for m in unit.members)
+        while frame is not None and frame not in shaders:
+            frame = frame.f_back
+        if frame is None:
             raise RuntimeError("discard() was called outside the shader's own code")
-        return inv
+        unit, lane = shaders[frame]
+        if unit.coros is None:
+            unit.members[lane].helper = True
+        else:
+            if unit.discarded is None:
+                unit.discarded = [False] * 4
+            unit.discarded[lane] = True
 
     # ------------------------------------------------------------------------------- outputs
     def store(self, x: int, y: int, value: Any) -> None:

@@ -48,12 +48,12 @@ class Invocation:
         return position_of(self)
 
 
-def _site(inv: Invocation) -> Any:
-    """Identity of the call site where ``inv`` is suspended (top frame, plus nested helpers)."""
-    aw = inv.coro.cr_await
+def _site(coro: Any) -> Any:
+    """Identity of the call site where ``coro`` is suspended (top frame, plus nested helpers)."""
+    aw = coro.cr_await
     if aw.__class__ is not CoroutineType:
-        return inv.frame.f_lasti
-    key: list = [inv.frame.f_lasti]
+        return coro.cr_frame.f_lasti
+    key: list = [coro.cr_frame.f_lasti]
     while aw.__class__ is CoroutineType:
         key.append(aw.cr_code)
         key.append(aw.cr_frame.f_lasti)
@@ -65,8 +65,19 @@ def _sites(members: list[Invocation]) -> list:
     """The call sites of suspended members (frames are stable while suspended): the frame's
     instruction offset, or the whole await chain when it goes through a helper coroutine (so a
     member in a helper never compares equal to one awaiting directly)."""
-    return [m.frame.f_lasti if m.coro.cr_await.__class__ is not CoroutineType else _site(m)
+    return [m.frame.f_lasti if m.coro.cr_await.__class__ is not CoroutineType else _site(m.coro)
             for m in members]
+
+
+def _coro_sites(coros: list) -> list:
+    """:func:`_sites` of a lean unit's suspended coroutines (:attr:`Group.coros`)."""
+    return [c.cr_frame.f_lasti if c.cr_await.__class__ is not CoroutineType else _site(c)
+            for c in coros]
+
+
+def _coro_frame_sites(coros: list) -> list:
+    """:func:`_frame_sites` of a lean unit's suspended coroutines."""
+    return [c.cr_frame.f_lasti for c in coros]
 
 
 def _frame_sites(members: list[Invocation]) -> list:
@@ -97,6 +108,13 @@ class Group:
     size = 0
     context: Any = None  # the unit's memory context (enter, save, exit)
     valued = False  # members hold values a resolver handed out (fast paths)
+    #: a *lean* unit: its members' coroutines in lane order, with no :class:`Invocation` made
+    #: yet. The in-order fast path runs such a unit on the coroutines alone while nothing
+    #: happens but whole-group rendezvous; any other loop, and the in-order one at anything
+    #: else, calls :meth:`materialize` first. ``None``: the members exist.
+    coros: list | None = None
+    values: list | None = None  # lean: what each coroutine gets at its next resume
+    results: list | None = None  # lean: what each returned, once all did (lane order)
 
     def __init__(self, scope: str, index: int, label: str, lane_name: str,
                  context: Any = None) -> None:
@@ -110,3 +128,9 @@ class Group:
 
     def __repr__(self) -> str:
         return f"<group {self.label}>"
+
+    def materialize(self) -> None:
+        """A lean unit (:attr:`coros`): makes its members from the coroutines (same keys,
+        same lanes, as if they had been made with the unit) and sets ``coros`` to ``None``.
+        The front-end that builds lean units supplies this."""
+        raise NotImplementedError(f"{type(self).__name__} makes no lean units")

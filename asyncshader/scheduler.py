@@ -31,6 +31,7 @@ import numpy as np
 from .diagnostics import Diagnostics
 from .instruments import bound_hooks
 from .invocations import Group, Invocation, _frame_sites, _one_op, _sites
+from .lean import LeanRounds
 from .traps import POINT
 
 _KEY = attrgetter("key")
@@ -140,7 +141,7 @@ _SMALL = 16
 _ARRAY_DTYPE = {"I": np.uint32, "q": np.int64}
 
 
-class Scheduler(Diagnostics):
+class Scheduler(Diagnostics, LeanRounds):
     """Runs ``units`` (an iterator of top-level :class:`Group` s, built lazily) to completion.
 
     :meth:`run` is a generator: it yields once ``checkpoint_every`` steps have passed (the fast
@@ -175,6 +176,7 @@ class Scheduler(Diagnostics):
         # invocation), and so do front-ends whose operations ask who calls them
         self.track_current = track_current or bool(self.instruments)
         self._sites = _frame_sites if direct_sites else _sites  # where a member stands
+        self._lean_setup(direct_sites)
         self._cut = (1, 0)  # in order: the steps an invocation failing in its round took
         # trace of decisions: pairs (canonical picks before, key chosen); canonical = position 0.
         # 4-byte entries while keys fit (a 1M-invocation Random run makes ~10M decisions)
@@ -321,12 +323,26 @@ class Scheduler(Diagnostics):
         steps = 0
         last_unit = None
         track = self.track_current
+        lean = not track and not self._rendezvous_hooks  # (lean rounds report nothing)
         while True:
-            self._fill(runnable=False)  # this loop keeps its own batches
+            self._fill(runnable=False, lean=lean)  # this loop keeps its own batches
             if not live:
                 break
             unit = last_unit = self._switch(last_unit, live[0])
             others = self.live_size - unit.size  # the other live units: unstarted, runnable
+            if unit.coros is not None:  # a lean unit (lean.py): rounds on its coroutines
+                finished = self._run_lean(unit, others)
+                while finished is False:  # a checkpoint
+                    self._next_checkpoint = self.steps + self.checkpoint_every
+                    self._checkpoint(unit)
+                    yield
+                    self._switch(None, unit)
+                    finished = self._run_lean(unit, others)
+                steps = self.steps
+                if finished:
+                    self._retire(unit)
+                    continue
+                # it escaped: its members exist, and the rounds below go on from there
             batch = unit.members
             prev: Any = _NOTHING  # the last rendezvous request seen (skips re-checking it)
             while batch:
@@ -631,15 +647,18 @@ class Scheduler(Diagnostics):
         inv.coro = None
 
     # ---------------------------------------------------------------------------- bookkeeping
-    def _fill(self, runnable: bool = True) -> None:
+    def _fill(self, runnable: bool = True, lean: bool = False) -> None:
         """Starts units until ``max_live`` are alive or none is left; their members become
-        runnable (unless a fast path keeps its own lists)."""
+        runnable (unless a fast path keeps its own lists). Lean units stay lean only if
+        ``lean`` (the in-order fast path runs them); otherwise their members are made here."""
         self.current = None  # building units runs no invocation
         while len(self.live) < self.max_live and not self.exhausted:
             unit = next(self.units, None)
             if unit is None:
                 self.exhausted = True
                 return
+            if unit.coros is not None and not lean:
+                unit.materialize()
             self.live.append(unit)
             self.live_size += unit.size
             self.invocations += unit.size
@@ -716,6 +735,9 @@ class Scheduler(Diagnostics):
         """Closes the coroutines of every live unit (after an error or a cancellation)."""
         self.current = None  # keeps nothing of the run alive
         for unit in self.live:
+            for c in unit.coros or ():  # a lean unit
+                c.close()
+            unit.coros = None
             for m in unit.members:
                 if m.coro is not None:
                     m.coro.close()

@@ -1,0 +1,163 @@
+"""Lean units: how the in-order fast path runs a unit before any :class:`Invocation` exists.
+
+A front-end may hand the scheduler a *lean* unit (:attr:`Group.coros`: its members' coroutines,
+in lane order) instead of one with members. A fragment dispatch does, for its quads: making four
+invocation objects per quad costs more than the coroutines themselves do. The in-order fast path
+then runs the unit on the coroutines alone, one whole-group rendezvous after another: each round
+sends every member its value, checks that all arrived at one rendezvous kind of the unit's scope
+at one call site, and resolves it, until all return in the same round.
+
+Anything else *escapes*: a scheduling point, an exception, a member that returned while another
+waits, a request of another kind or scope, a foreign await, members at different call sites. The
+unit then makes its members (:meth:`Group.materialize`), the members this round already resumed
+get their outcome back through a one-shot :class:`_Replay`, and the ordinary in-order rounds take
+over exactly where the round stands. So the lean path only ever decides the common case; every
+error, message and trace comes from the ordinary loop, from the same state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .invocations import Group, _coro_frame_sites, _coro_sites
+from .traps import RENDEZVOUS
+
+
+class _Replay:
+    """What a coroutine gave a lean round that then escaped, handed back once: the loop that
+    takes over sends to this instead of the coroutine and gets the same request (or the same
+    return, or the same exception); from then on the coroutine itself is back in place."""
+
+    __slots__ = ("coro", "inv", "outcome", "raised")
+
+    def __init__(self, inv: Any, outcome: Any, raised: bool) -> None:
+        self.inv, self.coro, self.outcome, self.raised = inv, inv.coro, outcome, raised
+
+    def send(self, value: Any) -> Any:
+        self.inv.coro = self.coro
+        if self.raised:
+            raise self.outcome  # (a StopIteration when the coroutine returned)
+        return self.outcome
+
+    def close(self) -> None:
+        self.coro.close()
+
+    def __getattr__(self, name: str) -> Any:  # cr_frame, cr_await: the coroutine's
+        return getattr(self.coro, name)
+
+
+class LeanRounds:
+    """The scheduler's lean-unit rounds (a mixin: it reads and counts the scheduler's fields)."""
+
+    steps: int
+    canonical_tail: int
+    rendezvous: int
+    _next_checkpoint: int
+
+    def _lean_setup(self, direct_sites: bool) -> None:
+        self._lean_sites = _coro_frame_sites if direct_sites else _coro_sites
+        self._lean_kinds: dict[str, set] = {}  # scope -> request classes a lean round accepts
+
+    def _run_lean(self, unit: Group, others: int) -> bool | None:
+        """Runs lean ``unit``'s rounds in order (``others``: the other live units' invocations).
+        Returns True once every member returned (``unit.results``), False at a checkpoint
+        (``unit.values`` keeps what to send next), None when it escaped (the members exist and
+        hold the round's state)."""
+        coros = unit.coros
+        assert coros is not None
+        n = len(coros)
+        values = unit.values or [None] * n
+        nones = [None] * n
+        scope = unit.scope
+        good = self._lean_kinds.get(scope)
+        if good is None:
+            good = self._lean_kinds[scope] = set()
+        sites = self._lean_sites
+        decisions = n - 1 if others == 0 else n  # the last step of a round runs alone
+        steps, tail, met = self.steps, self.canonical_tail, 0
+        try:
+            while True:
+                got: list = []
+                add = got.append
+                cls = None
+                try:
+                    for c, v in zip(coros, values):
+                        r = c.send(v)
+                        if r.__class__ is not cls:  # one fixed-op kind of this scope, for all
+                            if cls is not None or (r.__class__ not in good
+                                                   and not _accepts(good, r, scope)):
+                                return self._escape(unit, got, values, (r, False))
+                            cls = r.__class__
+                        add(r)
+                except StopIteration as stop:
+                    if got:  # returned while others wait: the ordinary loop says so
+                        return self._escape(unit, got, values, (stop, True))
+                    results = self._lean_returns(unit, coros, values, stop)
+                    if results is None:
+                        return None
+                    steps += n
+                    tail += decisions
+                    unit.results = results
+                    return True
+                except BaseException as exc:
+                    return self._escape(unit, got, values, (exc, True))
+                site = sites(coros)
+                if site.count(site[0]) != n:  # divergence: the ordinary loop reports it
+                    return self._escape(unit, got[:-1], values, (got[-1], False))
+                steps += n
+                tail += decisions
+                met += 1
+                resolve = cls.resolve  # type: ignore[union-attr]
+                values = nones if resolve is None else resolve([r.value for r in got], unit)
+                if steps >= self._next_checkpoint:
+                    unit.values = values
+                    return False
+        finally:
+            self.steps, self.canonical_tail = steps, tail
+            self.rendezvous += met
+
+    def _lean_returns(self, unit: Group, coros: list, values: list,
+                      stop: StopIteration) -> list | None:
+        """The round in which the first member returned: the others must return too. Their
+        results in lane order, or None when the round escaped."""
+        stops = [stop]
+        for c, v in zip(coros[1:], values[1:]):
+            try:
+                r = c.send(v)
+            except StopIteration as s:
+                stops.append(s)
+                continue
+            except BaseException as exc:
+                return self._escape(unit, stops, values, (exc, True), returned=True)
+            return self._escape(unit, stops, values, (r, False), returned=True)
+        return [s.value for s in stops]
+
+    def _escape(self, unit: Group, got: list, values: list, last: tuple[Any, bool],
+                returned: bool = False) -> None:
+        """Makes ``unit``'s members and leaves each as the ordinary loop expects it at the start
+        of this round: the members this round resumed (``got``: their requests, or their
+        StopIterations when ``returned``, then ``last``) replay their outcome once; the others
+        hold the value they are to get."""
+        unit.materialize()
+        members = unit.members
+        sent = [(x, returned) for x in got]
+        sent.append(last)
+        for m, v in zip(members, values):
+            m.value = v
+        for m, (outcome, raised) in zip(members, sent):
+            m.value = None
+            m.coro = _Replay(m, outcome, raised)
+        unit.valued = True
+        unit.values = None
+        return None
+
+
+def _accepts(good: set, request: Any, scope: str) -> bool:
+    """Whether a lean round can take ``request``: a rendezvous kind (one op per class, see
+    :func:`~asyncshader.traps.rendezvous_kind`) of the unit's scope. Remembered in ``good``."""
+    cls = request.__class__
+    if getattr(cls, "_fixed_op", False) and getattr(cls, "_ash_kind", None) is RENDEZVOUS \
+            and getattr(cls, "scope", None) == scope:
+        good.add(cls)
+        return True
+    return False
