@@ -318,7 +318,8 @@ class FragmentRun(SanitizedRun):
         self.output: Any = None
         self.mask = np.zeros((self.height, self.width), bool)
         self.suppressed_writes = 0
-        self.setup_sanitizer(sanitize, allow_races, self.storage, self.instruments)
+        self.setup_sanitizer(sanitize, allow_races, self.storage, self.instruments,
+                             memory=bool(self.storage))
         self.atomic_hooks = [i.atomic for i in self.instruments
                              if type(i).atomic is not Instrument.atomic]
         self.access_hooks = [i.memory_access for i in self.instruments

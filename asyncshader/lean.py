@@ -5,7 +5,8 @@ in lane order) instead of one with members. A fragment dispatch does, for its qu
 invocation objects per quad costs more than the coroutines themselves do. The in-order fast path
 then runs the unit on the coroutines alone, one whole-group rendezvous after another: each round
 sends every member its value, checks that all arrived at one rendezvous kind of the unit's scope
-at one call site, and resolves it, until all return in the same round.
+(yielded as ``(kind, value)`` pairs: :func:`~asyncshader.traps.rendezvous_kind`) at one call
+site, and resolves it, until all return in the same round.
 
 Anything else *escapes*: a scheduling point, an exception, a member that returned while another
 waits, a request of another kind or scope, a foreign await, members at different call sites. The
@@ -20,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from .invocations import Group, _coro_frame_sites, _coro_sites
-from .traps import RENDEZVOUS
+from .traps import KINDS, from_pair
 
 
 class _Replay:
@@ -79,15 +80,14 @@ class LeanRounds:
             while True:
                 got: list = []
                 add = got.append
-                cls = None
+                kind = None
                 try:
                     for c, v in zip(coros, values):
                         r = c.send(v)
-                        if r.__class__ is not cls:  # one fixed-op kind of this scope, for all
-                            if cls is not None or (r.__class__ not in good
-                                                   and not _accepts(good, r, scope)):
+                        if r.__class__ is not tuple or r[0] is not kind:  # one kind for all
+                            if kind is not None or not _accepts(good, r, scope):
                                 return self._escape(unit, got, values, (r, False))
-                            cls = r.__class__
+                            kind = r[0]
                         add(r)
                 except StopIteration as stop:
                     if got:  # returned while others wait: the ordinary loop says so
@@ -107,8 +107,8 @@ class LeanRounds:
                 steps += n
                 tail += decisions
                 met += 1
-                resolve = cls.resolve  # type: ignore[union-attr]
-                values = nones if resolve is None else resolve([r.value for r in got], unit)
+                resolve = kind.resolve  # type: ignore[union-attr]
+                values = nones if resolve is None else resolve([r[1] for r in got], unit)
                 if steps >= self._next_checkpoint:
                     unit.values = values
                     return False
@@ -140,8 +140,10 @@ class LeanRounds:
         hold the value they are to get."""
         unit.materialize()
         members = unit.members
-        sent = [(x, returned) for x in got]
-        sent.append(last)
+        sent = [(x if returned else from_pair(x), returned) for x in got]
+        outcome, raised = last
+        sent.append((outcome if raised or outcome.__class__ is not tuple else from_pair(outcome),
+                     raised))
         for m, v in zip(members, values):
             m.value = v
         for m, (outcome, raised) in zip(members, sent):
@@ -152,12 +154,16 @@ class LeanRounds:
         return None
 
 
-def _accepts(good: set, request: Any, scope: str) -> bool:
-    """Whether a lean round can take ``request``: a rendezvous kind (one op per class, see
-    :func:`~asyncshader.traps.rendezvous_kind`) of the unit's scope. Remembered in ``good``."""
-    cls = request.__class__
-    if getattr(cls, "_fixed_op", False) and getattr(cls, "_ash_kind", None) is RENDEZVOUS \
-            and getattr(cls, "scope", None) == scope:
-        good.add(cls)
+def _accepts(good: set, pair: tuple, scope: str) -> bool:
+    """Whether a lean round can take the yielded ``pair``: ``(kind, value)`` with a rendezvous
+    kind (:func:`~asyncshader.traps.rendezvous_kind`) of the unit's scope. Remembered in
+    ``good``."""
+    if pair.__class__ is not tuple or len(pair) != 2 or pair[0].__class__ is not type:
+        return False
+    kind = pair[0]
+    if kind in good:
+        return True
+    if kind in KINDS and kind.scope == scope:
+        good.add(kind)
         return True
     return False

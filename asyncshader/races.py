@@ -502,7 +502,10 @@ class SanitizedRun:
         return self.ids.describe(_KeyOnly(key))
 
     def setup_sanitizer(self, sanitize: str | None, allow_races: Any,
-                        storage: dict[str, Any], instruments: list) -> None:
+                        storage: dict[str, Any], instruments: list, memory: bool = True) -> None:
+        """Attaches the race detector as ``sanitize`` says, unless the dispatch has no memory
+        to watch (``memory=False``: a fragment shader without storage, where nothing can race,
+        go out of bounds or be written by a helper)."""
         if sanitize is None:  # the default: say so when something is found
             sanitize = DEFAULT_SANITIZE.get() or "report"
             self.warn_findings = sanitize == "report"
@@ -513,7 +516,7 @@ class SanitizedRun:
             allow_races = (allow_races,)
         self.sanitize = sanitize
         self._names = {id(v): k for k, v in storage.items()}
-        if sanitize != "off":
+        if sanitize != "off" and memory:
             self.detector = RaceDetector(self, set(allow_races))
             instruments.append(self.detector)
             if not any(getattr(i, "wants_memory_access", False) for i in instruments[:-1]):

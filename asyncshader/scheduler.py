@@ -32,7 +32,7 @@ from .diagnostics import Diagnostics
 from .instruments import bound_hooks
 from .invocations import Group, Invocation, _frame_sites, _one_op, _sites
 from .lean import LeanRounds
-from .traps import POINT
+from .traps import POINT, from_pair
 
 _KEY = attrgetter("key")
 _NOTHING = object()
@@ -281,6 +281,8 @@ class Scheduler(Diagnostics, LeanRounds):
                     continue
                 except BaseException as exc:
                     raise self._shader_error(inv, exc) from exc
+                if req.__class__ is tuple:  # a (kind, value) pair: the request it stands for
+                    req = from_pair(req)
                 try:
                     kind = req._ash_kind
                 except AttributeError:
@@ -363,6 +365,8 @@ class Scheduler(Diagnostics, LeanRounds):
                         except BaseException as exc:
                             raise self._shader_error(inv, exc) from exc
                         if req is not prev:
+                            if req.__class__ is tuple:  # a (kind, value) pair
+                                req = from_pair(req)
                             try:
                                 kind = req._ash_kind
                             except AttributeError:
@@ -474,6 +478,8 @@ class Scheduler(Diagnostics, LeanRounds):
                         except BaseException as exc:
                             raise self._shader_error(inv, exc) from exc
                         if req is not prev:
+                            if req.__class__ is tuple:  # a (kind, value) pair
+                                req = from_pair(req)
                             try:
                                 kind = req._ash_kind
                             except AttributeError:
@@ -603,6 +609,8 @@ class Scheduler(Diagnostics, LeanRounds):
                     return None, steps
                 except BaseException as exc:
                     raise self._shader_error(inv, exc) from exc
+                if req.__class__ is tuple:  # a (kind, value) pair: the request it stands for
+                    req = from_pair(req)
                 try:
                     kind = req._ash_kind
                 except AttributeError:

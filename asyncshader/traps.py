@@ -7,6 +7,8 @@ nothing else about them:
 * :class:`Rendezvous`: the invocation blocks until every member of its group (named by
   ``scope``) stands at the same rendezvous (same ``op``, same call site); then ``resolve`` turns
   the values the members deposited into the value each member gets back.
+  A rendezvous kind's request may also be yielded as the pair ``(kind, value)``
+  (:func:`rendezvous_kind`): the same request, without an object made per call.
 * :class:`Point`: a scheduling point. The invocation stays runnable; when the schedule next picks
   it, ``apply(invocation)`` runs and its result is what the ``await`` returns. Atomics are points,
   so the schedule decides the order in which concurrent atomics land.
@@ -61,11 +63,28 @@ def rendezvous_kind(op: str, scope: str, resolve: Resolver | None,
                     base: type[Rendezvous] = Rendezvous) -> Callable[[Any], Rendezvous]:
     """A :class:`Rendezvous` subclass for one ``(op, scope, resolve)``: its instances carry only
     the deposited value (``kind(value)``), which makes them cheaper to create than a full
-    request. For traps in shaders' inner loops (derivatives)."""
-    return type(f"{base.__name__}[{op}]", (base,), {
+    request. For traps in shaders' inner loops (derivatives), which yield the pair
+    ``(kind, value)`` instead: the scheduler makes the request from it only where it needs one
+    (:func:`from_pair`), and the lean rounds of :mod:`asyncshader.lean` never do. ``resolve``
+    must not read the group's members: a lean unit has none yet."""
+    kind = type(f"{base.__name__}[{op}]", (base,), {
         "__slots__": (), "op": op, "scope": scope, "_fixed_op": True,
         "resolve": None if resolve is None else staticmethod(resolve),
         "__init__": _init_value, "__module__": base.__module__})
+    KINDS.add(kind)
+    return kind
+
+
+#: the classes :func:`rendezvous_kind` made: a yielded ``(kind, value)`` pair names one of them
+KINDS: set[type] = set()
+
+
+def from_pair(obj: Any) -> Any:
+    """The request a yielded ``(kind, value)`` pair stands for (``kind(value)``); any other
+    object unchanged (the scheduler reports it as a foreign await)."""
+    if len(obj) == 2 and obj[0].__class__ is type and obj[0] in KINDS:
+        return obj[0](obj[1])
+    return obj
 
 
 class Point:

@@ -3,7 +3,7 @@ asyncshader's pieces added one at a time, but no scheduler around them. Each row
 against the bare trampoline whose shader gets a ``vec4f`` position, in the same process.
 
 Rows: bare yields and nothing else; plus an ``Invocation`` per fragment, a ``Group`` per quad
-and the scheduler's call-site check per round; plus a request object per derivative
+and the scheduler's call-site check per round; plus a ``(kind, value)`` pair per derivative
 (``traps.rendezvous_kind``, as asyncshader's derivatives yield); then asyncshader's own
 ``dpdx``/``dpdy``; then the asyncshader dispatch itself. The gap between the last two rows is
 what the scheduler adds; the rest is what the semantics need.
@@ -41,7 +41,7 @@ def _bare(v):
 
 @types.coroutine
 def _request(v):
-    return (yield _KIND(v))
+    return (yield (_KIND, v))
 
 
 def _shader(trap):
@@ -97,14 +97,15 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args(argv)
     n = args.size
-    plain, value = (lambda r: r), (lambda r: r.value)
+    plain, value = (lambda r: r), (lambda r: r[1])
     dpdx_shader = fragments.shade.fn
     variants = [
         ("bare trampoline, vec4f position", lambda: fragments.run_bare(n, fragments._position)),
         ("bare yields, no objects", lambda: quad_loop(n, _shader(_bare), plain, False)),
         ("+ Invocation, Group, call-site checks",
          lambda: quad_loop(n, _shader(_bare), plain, True)),
-        ("+ a request object per derivative", lambda: quad_loop(n, _shader(_request), value, True)),
+        ("+ a (kind, value) pair per derivative",
+         lambda: quad_loop(n, _shader(_request), value, True)),
         ("+ asyncshader's dpdx/dpdy",
          lambda: quad_loop(n, lambda p: dpdx_shader(position=p), value, True)),
         ("asyncshader InOrder, sanitize='off'",
