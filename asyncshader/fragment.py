@@ -245,24 +245,21 @@ class _Quad(Group):
         pass
 
     def exit(self) -> None:
+        """Files the members' results in the run's quad-ordered list (the output arrays are
+        made from it at the end, :meth:`FragmentRun.gather`); notes the fragments that
+        produce no output: helpers (padding or discarded) and members that did not return."""
         run = self.run
-        qx, qy = _corner(self.index, run.qw)
-        store = run.store
+        base = 4 * self.index
         results = self.results
         if results is not None:  # lean, and every member returned
-            discarded = self.discarded
-            for lane, value in enumerate(results):
-                if discarded is None or not discarded[lane]:
-                    store(qx + (lane & 1), qy + (lane >> 1), value)
-                elif run.output is None and value is not None:
-                    run.shape_output(value)
+            run.results[base:base + 4] = results
+            if self.discarded is not None:
+                run.skip.extend(base + lane for lane in range(4) if self.discarded[lane])
             return
         for inv in self.members:
-            if inv.done and not inv.helper:  # covered (padding helpers are helpers from birth)
-                lane = inv.key & 3
-                store(qx + (lane & 1), qy + (lane >> 1), inv.result)
-            elif inv.done and run.output is None and inv.result is not None:
-                run.shape_output(inv.result)  # discarded, but the output still gets its shape
+            run.results[inv.key] = inv.result
+            if inv.helper or not inv.done:
+                run.skip.append(inv.key)
 
 
 class _Fragment(Invocation):
@@ -317,6 +314,8 @@ class FragmentRun(SanitizedRun):
         self.unit_size = 4  # invocations per quad
         self.output: Any = None
         self.mask = np.zeros((self.height, self.width), bool)
+        self.results: list = [None] * (4 * self.qw * self.qh)  # by key: quad, then lane
+        self.skip: list[int] = []  # keys of fragments without output (helpers, unfinished)
         self.suppressed_writes = 0
         self.setup_sanitizer(sanitize, allow_races, self.storage, self.instruments,
                              memory=bool(self.storage))
@@ -462,18 +461,47 @@ class FragmentRun(SanitizedRun):
             unit.discarded[lane] = True
 
     # ------------------------------------------------------------------------------- outputs
-    def store(self, x: int, y: int, value: Any) -> None:
-        """Records a covered fragment's output (the first one chooses the layout)."""
-        self.store_output(x, y, value)
-        if isinstance(self.output, np.ndarray) and not isinstance(value, Vec):
-            out, mask, kind = self.output, self.mask, type(value)
+    def _image(self, by_key: np.ndarray) -> np.ndarray:
+        """An array indexed by key (quad, then quad id) as an image (height, width, ...)."""
+        qh, qw, rest = self.qh, self.qw, by_key.shape[1:]
+        grid = by_key.reshape(qh, qw, 2, 2, *rest).swapaxes(1, 2)
+        return np.ascontiguousarray(grid.reshape(2 * qh, 2 * qw, *rest)[:self.height,
+                                                                        :self.width])
 
-            def store_scalar(x: int, y: int, value: Any) -> None:
-                if type(value) is not kind:  # another type: the general path says what is wrong
-                    return self.store_output(x, y, value)
-                mask[y, x] = True
-                out[y, x] = value
-            self.store = store_scalar  # type: ignore[method-assign]
+    def gather(self) -> None:
+        """Makes ``output`` and ``mask`` from the results every quad filed: in one numpy step
+        when every covered fragment returned the same scalar or vector type, else fragment by
+        fragment in quad order (:meth:`store_output`, which says which fragment returned what
+        when the types disagree)."""
+        values, skip = self.results, self.skip
+        covered = np.ones(len(values), bool)
+        if skip:
+            covered[skip] = False
+            values = list(values)
+            helpers = [values[k] for k in skip]
+            for k in skip:
+                values[k] = None
+        else:
+            helpers = []
+        self.mask = self._image(covered)
+        kinds = set(map(type, values)) - {type(None)}
+        kind = kinds.pop() if len(kinds) == 1 else None
+        if kind is not None and (kind in _SCALARS or issubclass(kind, Vec)):
+            like = _allocate(1, 1, next(v for v in values if v is not None), "output")
+            zero = like[0, 0].tolist()
+            flat = ([zero if v is None else list(v) for v in values] if like.ndim == 3
+                    else [zero if v is None else v for v in values])
+            self.output = self._image(np.array(flat, like.dtype))
+            return
+        self.mask = np.zeros((self.height, self.width), bool)
+        ids = self.ids
+        for key, value in enumerate(values):
+            x, y = ids.pixel(key)
+            if covered[key] and x < self.width and y < self.height:
+                self.store_output(x, y, value)
+        first = next((v for v in helpers if v is not None), None)
+        if self.output is None and first is not None:
+            self.shape_output(first)  # nothing covered, but the output still gets its shape
 
     def shape_output(self, value: Any) -> None:
         """Allocates the output arrays (zeros) for results shaped like ``value``."""
@@ -505,6 +533,7 @@ class FragmentRun(SanitizedRun):
             _put_output(self.output, x, y, value, "output")
 
     def result(self) -> FragmentResult:
+        self.gather()
         outputs = dict(self.storage)
         if isinstance(self.output, dict):
             outputs.update(self.output)
@@ -529,6 +558,11 @@ def _caller(fn: Callable, builtins: list[str], inputs: list[str], storage: list[
     ns: dict[str, Any] = {"_fn": fn, "_u": uniforms}
     exec(src, ns)
     return ns["call"]
+
+
+#: the scalar types whose outputs are gathered in one numpy step
+_SCALARS = frozenset({float, int, bool, np.float32, np.float64, np.float16, np.int32, np.uint32,
+                      np.int64, np.uint64, np.int16, np.uint16, np.int8, np.uint8, np.bool_})
 
 
 def _allocate(height: int, width: int, value: Any, name: str) -> np.ndarray:
