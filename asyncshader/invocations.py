@@ -75,11 +75,6 @@ def _coro_sites(coros: list) -> list:
             for c in coros]
 
 
-def _coro_frame_sites(coros: list) -> list:
-    """:func:`_frame_sites` of a lean unit's suspended coroutines."""
-    return [c.cr_frame.f_lasti for c in coros]
-
-
 def _frame_sites(members: list[Invocation]) -> list:
     """:func:`_sites` of invocations that suspend only in their own frame (their shader awaits
     asyncshader operations directly, checked by :func:`~asyncshader.source_checks.direct_awaits`):
@@ -109,9 +104,10 @@ class Group:
     context: Any = None  # the unit's memory context (enter, save, exit)
     valued = False  # members hold values a resolver handed out (fast paths)
     #: a *lean* unit: its members' coroutines in lane order, with no :class:`Invocation` made
-    #: yet. The in-order fast path runs such a unit on the coroutines alone while nothing
-    #: happens but whole-group rendezvous; any other loop, and the in-order one at anything
-    #: else, calls :meth:`materialize` first. ``None``: the members exist.
+    #: yet (four of them: :mod:`asyncshader.lean` is written for quads; other sizes are made
+    #: into members at once). The in-order fast path runs such a unit on the coroutines alone
+    #: while nothing happens but whole-group rendezvous; any other loop, and the in-order one
+    #: at anything else, calls :meth:`materialize` first. ``None``: the members exist.
     coros: list | None = None
     values: list | None = None  # lean: what each coroutine gets at its next resume
     results: list | None = None  # lean: what each returned, once all did (lane order)

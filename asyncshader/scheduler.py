@@ -665,8 +665,8 @@ class Scheduler(Diagnostics, LeanRounds):
             if unit is None:
                 self.exhausted = True
                 return
-            if unit.coros is not None and not lean:
-                unit.materialize()
+            if unit.coros is not None and (not lean or len(unit.coros) != 4):
+                unit.materialize()  # (lean.py runs units of four)
             self.live.append(unit)
             self.live_size += unit.size
             self.invocations += unit.size
