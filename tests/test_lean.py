@@ -1,0 +1,186 @@
+"""Lean units (asyncshader/lean.py): a fragment quad without storage runs on its four coroutines
+alone while every round is one derivative of the whole quad; anything else escapes to the
+ordinary in-order rounds from the same state. The contract is the fast paths' one: the same
+outputs, mask, trace and counters as the general loop, and for a program that fails, the same
+error and message. Each case is a small generated program, given to the shader as a uniform:
+per step and quad id, one of derivatives at two call sites, a quad swap (a request the lean
+rounds do not take), a scheduling point that logs when it lands, an early return, an
+exception, discard() and a foreign await.
+"""
+
+import asyncio
+import importlib
+import random
+
+import numpy as np
+import pytest
+
+import asyncshader as ash
+from asyncshader import f32, vec4f
+from asyncshader.traps import Point, suspend
+
+DPDX, DPDY, SWAP, POINT, RETURN, RAISE, DISCARD, FOREIGN, NOTHING, NOTE = range(10)
+LOG: list = []
+
+
+class Logged(Point):
+    """A scheduling point that notes the fragment whose point lands, in landing order."""
+
+    __slots__ = ("who",)
+
+    def __init__(self, who):
+        self.who = who
+
+    def apply(self, invocation):
+        LOG.append(("point", *self.who))
+        return f32(1)
+
+
+@ash.fragment
+async def program(prog: ash.Uniform, *, position: vec4f):
+    x, y = int(position.x), int(position.y)
+    lane = (x & 1) + 2 * (y & 1)
+    acc = f32(x + 10 * y)
+    for step in prog:
+        op = step[lane]
+        if op == DPDX:
+            acc = acc + await ash.dpdx(acc)
+        elif op == DPDY:  # another call site and another kind
+            acc = acc + await ash.dpdy_fine(acc)
+        elif op == SWAP:
+            acc = acc + await ash.quad_swap_x(acc)
+        elif op == POINT:
+            acc = acc + await suspend(Logged((x, y)))
+        elif op == RETURN:
+            return acc
+        elif op == RAISE:
+            raise ValueError(f"fragment ({x},{y}) gives up")
+        elif op == DISCARD:
+            ash.discard()
+        elif op == NOTE:
+            LOG.append(("code", x, y))
+    return acc
+
+
+async def _helper(v):  # an await through a coroutine of the shader's own
+    return await ash.dpdx(v)
+
+
+@ash.fragment
+async def indirect(prog: ash.Uniform, *, position: vec4f):
+    """The same ops where a derivative goes through a helper coroutine (call sites are then
+    read along the await chain) and FOREIGN awaits asyncio."""
+    x, y = int(position.x), int(position.y)
+    lane = (x & 1) + 2 * (y & 1)
+    acc = f32(x - y)
+    for step in prog:
+        op = step[lane]
+        if op == DPDX:
+            acc = acc + await _helper(acc)
+        elif op == DPDY:
+            acc = acc + await ash.dpdy(acc)
+        elif op == FOREIGN:
+            await asyncio.sleep(0)
+        elif op == RETURN:
+            return acc
+        elif op == DISCARD:
+            ash.discard()
+    return acc
+
+
+def make_program(case: int) -> tuple[int, int, tuple]:
+    """(width, height, program): mostly uniform steps, sometimes one quad id doing another
+    thing (a divergence, an error, a point, a discard)."""
+    rng = random.Random(case)
+    steps = []
+    for _ in range(rng.randint(1, 6)):
+        op = rng.choice([DPDX, DPDX, DPDY, DPDX, SWAP, NOTHING])
+        row = [op] * 4
+        if rng.random() < 0.35:
+            row[rng.randrange(4)] = rng.choice([POINT, POINT, RETURN, RAISE, DISCARD, DPDY,
+                                               FOREIGN, DPDX])
+        steps.append(tuple(row))
+    return rng.choice([2, 4, 6, 7]), rng.choice([2, 4, 5]), tuple(steps)
+
+
+class Observer(ash.Instrument):
+    """Watching resumes forces the general loop (no lean units)."""
+
+    def invocation_resumed(self, inv):
+        pass
+
+
+def outcome(shader, width, height, prog, instruments=()):
+    LOG.clear()
+    try:
+        r = ash.run_fragments(shader, width, height, prog=prog, instruments=list(instruments))
+    except Exception as exc:
+        return ("error", type(exc).__name__, str(exc), exc.asyncshader_trace.to_json(),
+                list(LOG))
+    return ("ok", r.trace.to_json(), r.counters, r.output.tolist(), r.mask.tolist(), list(LOG))
+
+
+@pytest.mark.parametrize("shader", [program, indirect], ids=["direct", "indirect"])
+@pytest.mark.parametrize("block", range(3))
+def test_generated_programs_run_the_same_lean_and_on_the_general_loop(shader, block):
+    kinds = set()
+    for case in range(block * 60, block * 60 + 60):
+        width, height, prog = make_program(case)
+        lean = outcome(shader, width, height, prog)
+        general = outcome(shader, width, height, prog, [Observer()])
+        assert lean == general, case
+        kinds.add(lean[0] if lean[0] == "ok" else lean[1])
+    assert "ok" in kinds and len(kinds) >= 3, kinds  # successes and two kinds of error at least
+
+
+def test_a_point_lands_before_the_next_member_of_the_quad_is_resumed():
+    """In order, quad id 0's scheduling point lands before quad ids 1 to 3 run at all: the lean
+    rounds check each request as it comes, not at the end of the round."""
+    prog = ((POINT, NOTE, NOTE, NOTE), (DPDX,) * 4)
+    LOG.clear()
+    r = ash.run_fragments(program, 2, 2, prog=prog)
+    assert LOG == [("point", 0, 0), ("code", 1, 0), ("code", 0, 1), ("code", 1, 1)]
+    # acc = x + 10 y, plus 1 from the point at (0,0); then coarse dpdx = f(1,0) - f(0,0) = 0
+    assert r.output.tolist() == [[1, 1], [10, 11]]
+    assert r.counters.points == 1
+
+
+def test_lean_quads_make_no_invocation_objects_unless_something_escapes(monkeypatch):
+    fragment = importlib.import_module("asyncshader.fragment")  # (ash.fragment: the decorator)
+    made = []
+    original = fragment._Quad.materialize
+
+    def counting(self):
+        made.append(self.index)
+        original(self)
+
+    monkeypatch.setattr(fragment._Quad, "materialize", counting)
+    plain = ((DPDX,) * 4, (DPDY,) * 4)
+    r = ash.run_fragments(program, 8, 4, prog=plain)
+    assert made == [] and r.mask.all()
+    swap = ((DPDX,) * 4, (SWAP,) * 4)  # a quad operation is not a lean request
+    ash.run_fragments(program, 8, 4, prog=swap)
+    assert made == list(range(8))
+    made.clear()
+    ash.run_fragments(program, 8, 4, prog=plain, schedule=ash.Random(3))  # not in order
+    assert made == list(range(8))
+
+
+def test_discard_in_a_lean_quad_drops_that_fragment_s_output_only():
+    prog = ((NOTHING, NOTHING, DISCARD, NOTHING), (DPDX,) * 4)
+    r = ash.run_fragments(program, 4, 2, prog=prog)
+    assert r.mask.tolist() == [[True] * 4, [False, True, False, True]]
+    # the discarded fragments still fed dpdx: coarse dx = f(1,0) - f(0,0) = 1 everywhere
+    assert r.output.tolist() == [[1, 2, 3, 4], [0, 12, 0, 14]]
+
+
+@pytest.mark.anyio
+async def test_a_checkpoint_inside_a_lean_quad_resumes_it_where_it_stopped():
+    """A dispatch yields to its host every 4096 steps; a quad whose fragments take thousands of
+    derivatives stops mid-quad and goes on with the values it had."""
+    prog = ((DPDX,) * 4,) * 1500  # 4 x 1500 steps per quad: a checkpoint falls inside it
+    lean = await ash.dispatch_fragments(program, 2, 2, prog=prog)
+    general = await ash.dispatch_fragments(program, 2, 2, prog=prog, instruments=[Observer()])
+    assert lean.counters.steps == general.counters.steps == 4 * 1501
+    assert np.array_equal(lean.output, general.output)
+    assert lean.output[0, 1] == 1 + 1500  # f(1,0) = 1, and every dpdx adds 1 (coarse)
