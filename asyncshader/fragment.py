@@ -402,6 +402,9 @@ class FragmentRun(SanitizedRun):
         view_class = self.view_class
         edge = width < 2 * qw or height < 2 * self.qh  # padding helpers in the last column/row
         fragment = self.fragment_class = type("Fragment", (_Fragment,), {"info": ids})
+        quad = _quad_maker(self.shader.fn, self.shader.builtins, self.uniforms,
+                           {"_z": z, "_w": w, "front_facing": front, "sample_index": index,
+                            "sample_mask": mask})
         for q in range(qw * self.qh):
             qx, qy = _corner(q, qw)
             padded = edge and (qx + 1 >= width or qy + 1 >= height)
@@ -411,11 +414,7 @@ class FragmentRun(SanitizedRun):
                                   *[self._value(src, x, y) for src in inputs])
                              for x, y in ((qx, qy), (qx + 1, qy), (qx, qy + 1), (qx + 1, qy + 1))]
                 else:
-                    x0, x1, y0, y1 = xs[qx], xs[qx + 1], ys[qy], ys[qy + 1]
-                    coros = [call(make_position(x0, y0, z, w), front, index, mask),
-                             call(make_position(x1, y0, z, w), front, index, mask),
-                             call(make_position(x0, y1, z, w), front, index, mask),
-                             call(make_position(x1, y1, z, w), front, index, mask)]
+                    coros = quad(xs[qx], xs[qx + 1], ys[qy], ys[qy + 1])
                 yield _Quad(self, q, coros)
                 continue
             unit = _Quad(self, q)
@@ -563,6 +562,24 @@ def _caller(fn: Callable, builtins: list[str], inputs: list[str], storage: list[
 #: the scalar types whose outputs are gathered in one numpy step
 _SCALARS = frozenset({float, int, bool, np.float32, np.float64, np.float16, np.int32, np.uint32,
                       np.int64, np.uint64, np.int16, np.uint16, np.int8, np.uint8, np.bool_})
+
+
+def _quad_maker(fn: Callable, builtins: list[str], uniforms: dict[str, Any],
+                constants: dict[str, Any]) -> Callable:
+    """``quad(x0, x1, y0, y1)``: the four coroutines of a quad whose shader takes builtins and
+    uniforms only (pixel centres x0, x1 and y0, y1), in quad id order; generated once per
+    dispatch, so that a quad costs four shader calls and nothing around them."""
+    ns: dict[str, Any] = {"_fn": fn, "_make": vec4f._make, **constants}
+    fixed = [f"{b}={b}" for b in builtins if b != "position"]
+    for k, (name, value) in enumerate(uniforms.items()):
+        ns[f"_u{k}"] = value
+        fixed.append(f"{name}=_u{k}")
+    calls = []
+    for x, y in (("x0", "y0"), ("x1", "y0"), ("x0", "y1"), ("x1", "y1")):
+        args = ([f"position=_make({x}, {y}, _z, _w)"] if "position" in builtins else []) + fixed
+        calls.append(f"_fn({', '.join(args)})")
+    exec(f"def quad(x0, x1, y0, y1):\n    return [{', '.join(calls)}]\n", ns)
+    return ns["quad"]
 
 
 def _allocate(height: int, width: int, value: Any, name: str) -> np.ndarray:

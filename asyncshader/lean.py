@@ -71,7 +71,9 @@ class LeanRounds:
         Lean units have four members (quads), and the round is written out for four: a loop
         over the members costs a third more (measured), on the path every fragment takes.
         Each member's request is checked as soon as it comes, as the ordinary loop does: an
-        invocation at a scheduling point must run on before the next one is resumed."""
+        invocation at a scheduling point must run on before the next one is resumed. (A tuple
+        that starts with a registered kind is taken for a pair: only asyncshader's traps make
+        those.)"""
         c0, c1, c2, c3 = coros = unit.coros  # type: ignore[misc]
         f1, f2, f3 = c1.cr_frame, c2.cr_frame, c3.cr_frame
         f0 = c0.cr_frame
@@ -89,9 +91,10 @@ class LeanRounds:
                 lane = 0  # the member being resumed
                 try:
                     r0 = c0.send(v0)
-                    if r0.__class__ is not tuple or not _accepts(good, r0, scope):
+                    kind = r0[0] if r0.__class__ is tuple and r0 else None  # all must bring it
+                    if (kind.__class__ is not type or kind not in good) and not _accepts(
+                            good, r0, scope):
                         return self._escape(unit, [], [v0, v1, v2, v3], (r0, False))
-                    kind = r0[0]  # every member must bring this kind
                     lane = 1
                     r1 = c1.send(v1)
                     if r1.__class__ is not tuple or not r1 or r1[0] is not kind:
@@ -108,12 +111,19 @@ class LeanRounds:
                     values = [v0, v1, v2, v3]
                     if lane:  # returned while others wait: the ordinary loop says so
                         return self._escape(unit, [r0, r1, r2][:lane], values, (stop, True))
-                    results = self._lean_returns(unit, coros, values, stop)
-                    if results is None:
-                        return None
+                    stops = [stop]  # the first returned: the others must return too
+                    for c, v in ((c1, v1), (c2, v2), (c3, v3)):
+                        try:
+                            r = c.send(v)
+                        except StopIteration as s:
+                            stops.append(s)
+                            continue
+                        except BaseException as exc:
+                            return self._escape(unit, stops, values, (exc, True), True)
+                        return self._escape(unit, stops, values, (r, False), True)
                     steps += 4
                     tail += decisions
-                    unit.results = results
+                    unit.results = [s.value for s in stops]
                     return True
                 except BaseException as exc:
                     return self._escape(unit, [r0, r1, r2][:lane], [v0, v1, v2, v3],
@@ -140,22 +150,6 @@ class LeanRounds:
         finally:
             self.steps, self.canonical_tail = steps, tail
             self.rendezvous += met
-
-    def _lean_returns(self, unit: Group, coros: list, values: list,
-                      stop: StopIteration) -> list | None:
-        """The round in which the first member returned: the others must return too. Their
-        results in lane order, or None when the round escaped."""
-        stops = [stop]
-        for c, v in zip(coros[1:], values[1:]):
-            try:
-                r = c.send(v)
-            except StopIteration as s:
-                stops.append(s)
-                continue
-            except BaseException as exc:
-                return self._escape(unit, stops, values, (exc, True), returned=True)
-            return self._escape(unit, stops, values, (r, False), returned=True)
-        return [s.value for s in stops]
 
     def _escape(self, unit: Group, got: list, values: list, last: tuple[Any, bool],
                 returned: bool = False) -> None:
