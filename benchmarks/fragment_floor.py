@@ -2,11 +2,13 @@
 asyncshader's pieces added one at a time, but no scheduler around them. Each row is a ratio
 against the bare trampoline whose shader gets a ``vec4f`` position, in the same process.
 
-Rows: bare yields and nothing else; plus an ``Invocation`` per fragment, a ``Group`` per quad
-and the scheduler's call-site check per round; plus a ``(kind, value)`` pair per derivative
-(``traps.rendezvous_kind``, as asyncshader's derivatives yield); then asyncshader's own
-``dpdx``/``dpdy``; then the asyncshader dispatch itself. The gap between the last two rows is
-what the scheduler adds; the rest is what the semantics need.
+Rows: bare yields and nothing else; plus what a lean quad's round checks (each member's request
+as it comes, the call sites once a round: asyncshader/lean.py); plus a ``(kind, value)`` pair
+per derivative (``traps.rendezvous_kind``, as asyncshader's derivatives yield); then
+asyncshader's own ``dpdx``/``dpdy``; then, for comparison, the same with an ``Invocation`` per
+fragment and a ``Group`` per quad (what a quad that is not lean costs); then the asyncshader
+dispatch itself. The gap between the lean rows and the last one is what the scheduler and the
+dispatch add around the rounds.
 
     python benchmarks/fragment_floor.py [--size 256] [--repeat 5]
 """
@@ -55,9 +57,9 @@ class _Run:  # what asyncshader's dpdx asks of the current dispatch
     derivative_kinds = ash.derivatives.derivative_kinds("coarse")
 
 
-def quad_loop(size, shader, value_of, objects):
+def quad_loop(size, shader, value_of, checks, objects=False):
     """The bare trampoline's loop (round 0 is dpdx: P1 - P0, round 1 dpdy: P2 - P0, coarse),
-    optionally with asyncshader's per-invocation objects and call-site checks."""
+    optionally with the lean rounds' checks, or with asyncshader's per-invocation objects."""
     token = CURRENT_RUN.set(_Run())
     try:
         out = np.zeros((size, size), np.float32)
@@ -74,15 +76,22 @@ def quad_loop(size, shader, value_of, objects):
                 sent = [None] * 4
                 for other in (1, 2, None):  # the lane differenced with lane 0; None: the end
                     got = []
+                    kind = None
                     for k, c in enumerate(coros):
                         try:
-                            got.append(c.send(sent[k]))
+                            r = c.send(sent[k])
                         except StopIteration as stop:
                             out[qy + (k >> 1), qx + (k & 1)] = stop.value
+                            continue
+                        if checks and (r.__class__ is not tuple or r[0] is not kind) and k:
+                            raise AssertionError("not one kind")
+                        kind = r[0] if checks else None
+                        got.append(r)
                     if other is None:
                         break
-                    if objects:
-                        sites = _sites(invs)
+                    if checks:
+                        sites = (_sites(invs) if objects else
+                                 [c.cr_frame.f_lasti for c in coros])
                         assert sites.count(sites[0]) == 4
                     v = [value_of(r) for r in got]
                     sent = [v[other] - v[0]] * 4
@@ -102,20 +111,20 @@ def main(argv=None):
     variants = [
         ("bare trampoline, vec4f position", lambda: fragments.run_bare(n, fragments._position)),
         ("bare yields, no objects", lambda: quad_loop(n, _shader(_bare), plain, False)),
-        ("+ Invocation, Group, call-site checks",
-         lambda: quad_loop(n, _shader(_bare), plain, True)),
-        ("+ a (kind, value) pair per derivative",
+        ("+ a (kind, value) pair per derivative, lean checks",
          lambda: quad_loop(n, _shader(_request), value, True)),
         ("+ asyncshader's dpdx/dpdy",
          lambda: quad_loop(n, lambda p: dpdx_shader(position=p), value, True)),
+        ("  (the same with Invocation and Group objects)",
+         lambda: quad_loop(n, lambda p: dpdx_shader(position=p), value, True, True)),
         ("asyncshader InOrder, sanitize='off'",
          lambda: ash.run_fragments(fragments.shade, n, n, sanitize="off").output),
     ]
     best = fragments.best_times(variants, args.repeat)
     print(f"{n}x{n} fragments, dpdx and dpdy in each, best of {args.repeat}")
-    print(f"{'what the loop does':40s} {'ns/fragment':>12s} {'vs vec4f bare':>14s}")
+    print(f"{'what the loop does':52s} {'ns/fragment':>12s} {'vs vec4f bare':>14s}")
     for (name, _), t in zip(variants, best):
-        print(f"{name:40s} {t / (n * n) * 1e9:12,.0f} {best[0] / t:14.2f}")
+        print(f"{name:52s} {t / (n * n) * 1e9:12,.0f} {best[0] / t:14.2f}")
 
 
 if __name__ == "__main__":
