@@ -409,10 +409,11 @@ class FragmentRun(SanitizedRun):
             qx, qy = _corner(q, qw)
             padded = edge and (qx + 1 >= width or qy + 1 >= height)
             if not storage and not padded:  # lean: the coroutines alone (lean.py)
-                if inputs:
-                    coros = [call(make_position(xs[x], ys[y], z, w), front, index, mask,
-                                  *[self._value(src, x, y) for src in inputs])
-                             for x, y in ((qx, qy), (qx + 1, qy), (qx, qy + 1), (qx + 1, qy + 1))]
+                if inputs:  # (the inputs first: a callable that raises leaves no coroutine)
+                    pixels = ((qx, qy), (qx + 1, qy), (qx, qy + 1), (qx + 1, qy + 1))
+                    values = [[self._value(src, x, y) for src in inputs] for x, y in pixels]
+                    coros = [call(make_position(xs[x], ys[y], z, w), front, index, mask, *v)
+                             for (x, y), v in zip(pixels, values)]
                 else:
                     coros = quad(xs[qx], xs[qx + 1], ys[qy], ys[qy + 1])
                 yield _Quad(self, q, coros)
@@ -420,10 +421,10 @@ class FragmentRun(SanitizedRun):
             unit = _Quad(self, q)
             groups = {QUAD: unit}
             members = unit.members
-            for lane in range(4):
-                x, y = qx + (lane & 1), qy + (lane >> 1)
+            pixels = [(qx + (lane & 1), qy + (lane >> 1)) for lane in range(4)]
+            inputs_of = [[self._value(src, x, y) for src in inputs] for x, y in pixels]
+            for lane, (x, y), values in zip(range(4), pixels, inputs_of):
                 position = make_position(xs[x], ys[y], z, w)
-                values = [self._value(src, x, y) for src in inputs]
                 views = []
                 for (_, arr), fast in zip(storage, fasts):
                     view = arr.view(view_class)

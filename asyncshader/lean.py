@@ -71,9 +71,7 @@ class LeanRounds:
         Lean units have four members (quads), and the round is written out for four: a loop
         over the members costs a third more (measured), on the path every fragment takes.
         Each member's request is checked as soon as it comes, as the ordinary loop does: an
-        invocation at a scheduling point must run on before the next one is resumed. (A tuple
-        that starts with a registered kind is taken for a pair: only asyncshader's traps make
-        those.)"""
+        invocation at a scheduling point must run on before the next one is resumed."""
         c0, c1, c2, c3 = coros = unit.coros  # type: ignore[misc]
         f1, f2, f3 = c1.cr_frame, c2.cr_frame, c3.cr_frame
         f0 = c0.cr_frame
@@ -91,21 +89,21 @@ class LeanRounds:
                 lane = 0  # the member being resumed
                 try:
                     r0 = c0.send(v0)
-                    kind = r0[0] if r0.__class__ is tuple and r0 else None  # all must bring it
+                    kind = r0[0] if r0.__class__ is tuple and len(r0) == 2 else None  # for all
                     if (kind.__class__ is not type or kind not in good) and not _accepts(
                             good, r0, scope):
                         return self._escape(unit, [], [v0, v1, v2, v3], (r0, False))
                     lane = 1
                     r1 = c1.send(v1)
-                    if r1.__class__ is not tuple or not r1 or r1[0] is not kind:
+                    if r1.__class__ is not tuple or len(r1) != 2 or r1[0] is not kind:
                         return self._escape(unit, [r0], [v0, v1, v2, v3], (r1, False))
                     lane = 2
                     r2 = c2.send(v2)
-                    if r2.__class__ is not tuple or not r2 or r2[0] is not kind:
+                    if r2.__class__ is not tuple or len(r2) != 2 or r2[0] is not kind:
                         return self._escape(unit, [r0, r1], [v0, v1, v2, v3], (r2, False))
                     lane = 3
                     r3 = c3.send(v3)
-                    if r3.__class__ is not tuple or not r3 or r3[0] is not kind:
+                    if r3.__class__ is not tuple or len(r3) != 2 or r3[0] is not kind:
                         return self._escape(unit, [r0, r1, r2], [v0, v1, v2, v3], (r3, False))
                 except StopIteration as stop:
                     values = [v0, v1, v2, v3]

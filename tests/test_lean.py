@@ -9,14 +9,17 @@ exception, discard() and a foreign await.
 """
 
 import asyncio
+import gc
 import importlib
 import random
+import types
 
 import numpy as np
 import pytest
 
 import asyncshader as ash
 from asyncshader import f32, vec4f
+from asyncshader.derivatives import derivative_kinds
 from asyncshader.traps import Point, suspend
 
 DPDX, DPDY, SWAP, POINT, RETURN, RAISE, DISCARD, FOREIGN, NOTHING, NOTE = range(10)
@@ -184,3 +187,46 @@ async def test_a_checkpoint_inside_a_lean_quad_resumes_it_where_it_stopped():
     assert lean.counters.steps == general.counters.steps == 4 * 1501
     assert np.array_equal(lean.output, general.output)
     assert lean.output[0, 1] == 1 + 1500  # f(1,0) = 1, and every dpdx adds 1 (coarse)
+
+
+@types.coroutine
+def _yield(obj):
+    return (yield obj)
+
+
+_DPDX_KIND = derivative_kinds("coarse")["dpdx"]
+
+
+@pytest.mark.parametrize("obj", [(_DPDX_KIND, f32(1), "extra"), (_DPDX_KIND,)],
+                         ids=["three", "one"])
+def test_a_tuple_that_only_looks_like_a_pair_is_a_foreign_await_on_both_paths(obj):
+    """Only ``(kind, value)`` is a pair; a longer or shorter tuple starting with a kind is
+    somebody else's yield, as the general loop says (the lean rounds once took the first and
+    crashed on the second)."""
+
+    @ash.fragment
+    async def odd(*, position: vec4f):
+        await ash.dpdx(position.x)  # (the kind is known to the lean rounds from here on)
+        return await _yield(obj)
+
+    with pytest.raises(ash.ForeignAwaitError) as lean:
+        ash.run_fragments(odd, 2, 2)
+    with pytest.raises(ash.ForeignAwaitError) as general:
+        ash.run_fragments(odd, 2, 2, instruments=[Observer()])
+    assert str(lean.value) == str(general.value)
+
+
+def test_an_input_that_raises_while_a_quad_is_made_leaves_no_coroutine_behind(recwarn):
+    def shade_input(x, y):
+        if (x, y) == (1, 1):
+            raise ZeroDivisionError("input fails")
+        return f32(x)
+
+    @ash.fragment
+    async def s(value: ash.Input, *, position: vec4f):
+        return value + await ash.dpdx(value)
+
+    with pytest.raises(ZeroDivisionError):
+        ash.run_fragments(s, 2, 2, value=shade_input)
+    gc.collect()
+    assert not [w for w in recwarn if "never awaited" in str(w.message)]
