@@ -407,22 +407,21 @@ class FragmentRun(SanitizedRun):
                             "sample_mask": mask})
         for q in range(qw * self.qh):
             qx, qy = _corner(q, qw)
-            padded = edge and (qx + 1 >= width or qy + 1 >= height)
-            if not storage and not padded:  # lean: the coroutines alone (lean.py)
-                if inputs:  # (the inputs first: a callable that raises leaves no coroutine)
-                    pixels = ((qx, qy), (qx + 1, qy), (qx, qy + 1), (qx + 1, qy + 1))
-                    values = [[self._value(src, x, y) for src in inputs] for x, y in pixels]
-                    coros = [call(make_position(xs[x], ys[y], z, w), front, index, mask, *v)
-                             for (x, y), v in zip(pixels, values)]
-                else:
-                    coros = quad(xs[qx], xs[qx + 1], ys[qy], ys[qy + 1])
-                yield _Quad(self, q, coros)
+            lean = not storage and not (edge and (qx + 1 >= width or qy + 1 >= height))
+            if lean and not inputs:  # the coroutines alone (lean.py), from builtins only
+                yield _Quad(self, q, quad(xs[qx], xs[qx + 1], ys[qy], ys[qy + 1]))
+                continue
+            pixels = ((qx, qy), (qx + 1, qy), (qx, qy + 1), (qx + 1, qy + 1))  # by quad id
+            # the inputs first: a callable that raises leaves no coroutine behind
+            inputs_of = [[self._value(src, x, y) for src in inputs] for x, y in pixels]
+            if lean:
+                yield _Quad(self, q, [call(make_position(xs[x], ys[y], z, w), front, index,
+                                           mask, *values)
+                                      for (x, y), values in zip(pixels, inputs_of)])
                 continue
             unit = _Quad(self, q)
             groups = {QUAD: unit}
             members = unit.members
-            pixels = [(qx + (lane & 1), qy + (lane >> 1)) for lane in range(4)]
-            inputs_of = [[self._value(src, x, y) for src in inputs] for x, y in pixels]
             for lane, (x, y), values in zip(range(4), pixels, inputs_of):
                 position = make_position(xs[x], ys[y], z, w)
                 views = []
@@ -434,7 +433,7 @@ class FragmentRun(SanitizedRun):
                                                   *views), unit, groups)
                 for view in views:
                     view._inv = inv
-                if padded and (x >= width or y >= height):
+                if x >= width or y >= height:  # padding
                     inv.helper = True
                 members.append(inv)
             yield unit
@@ -493,12 +492,10 @@ class FragmentRun(SanitizedRun):
                     else [zero if v is None else v for v in values])
             self.output = self._image(np.array(flat, like.dtype))
             return
-        self.mask = np.zeros((self.height, self.width), bool)
         ids = self.ids
         for key, value in enumerate(values):
-            x, y = ids.pixel(key)
-            if covered[key] and x < self.width and y < self.height:
-                self.store_output(x, y, value)
+            if covered[key]:  # (padding helpers are not: they are in skip)
+                self.store_output(*ids.pixel(key), value)
         first = next((v for v in helpers if v is not None), None)
         if self.output is None and first is not None:
             self.shape_output(first)  # nothing covered, but the output still gets its shape

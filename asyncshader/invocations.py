@@ -65,12 +65,11 @@ def _sites(members: list[Invocation]) -> list:
     """The call sites of suspended members (frames are stable while suspended): the frame's
     instruction offset, or the whole await chain when it goes through a helper coroutine (so a
     member in a helper never compares equal to one awaiting directly)."""
-    return [m.frame.f_lasti if m.coro.cr_await.__class__ is not CoroutineType else _site(m.coro)
-            for m in members]
+    return _coro_sites([m.coro for m in members])
 
 
 def _coro_sites(coros: list) -> list:
-    """:func:`_sites` of a lean unit's suspended coroutines (:attr:`Group.coros`)."""
+    """:func:`_sites` of suspended coroutines (a lean unit's: :attr:`Group.coros`)."""
     return [c.cr_frame.f_lasti if c.cr_await.__class__ is not CoroutineType else _site(c)
             for c in coros]
 

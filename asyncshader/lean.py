@@ -73,8 +73,7 @@ class LeanRounds:
         Each member's request is checked as soon as it comes, as the ordinary loop does: an
         invocation at a scheduling point must run on before the next one is resumed."""
         c0, c1, c2, c3 = coros = unit.coros  # type: ignore[misc]
-        f1, f2, f3 = c1.cr_frame, c2.cr_frame, c3.cr_frame
-        f0 = c0.cr_frame
+        f0, f1, f2, f3 = c0.cr_frame, c1.cr_frame, c2.cr_frame, c3.cr_frame
         v0, v1, v2, v3 = unit.values or _NONES
         scope = unit.scope
         good = self._lean_kinds.get(scope)
@@ -91,7 +90,7 @@ class LeanRounds:
                     r0 = c0.send(v0)
                     kind = r0[0] if r0.__class__ is tuple and len(r0) == 2 else None  # for all
                     if (kind.__class__ is not type or kind not in good) and not _accepts(
-                            good, r0, scope):
+                            good, kind, scope):
                         return self._escape(unit, [], [v0, v1, v2, v3], (r0, False))
                     lane = 1
                     r1 = c1.send(v1)
@@ -171,16 +170,11 @@ class LeanRounds:
         return None
 
 
-def _accepts(good: set, pair: tuple, scope: str) -> bool:
-    """Whether a lean round can take the yielded ``pair``: ``(kind, value)`` with a rendezvous
+def _accepts(good: set, kind: Any, scope: str) -> bool:
+    """Whether a lean round can take a pair naming ``kind`` (None: not a pair): a rendezvous
     kind (:func:`~asyncshader.traps.rendezvous_kind`) of the unit's scope. Remembered in
     ``good``."""
-    if pair.__class__ is not tuple or len(pair) != 2 or pair[0].__class__ is not type:
-        return False
-    kind = pair[0]
-    if kind in good:
-        return True
-    if kind in KINDS and kind.scope == scope:
+    if kind.__class__ is type and kind in KINDS and kind.scope == scope:
         good.add(kind)
         return True
     return False
