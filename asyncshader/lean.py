@@ -62,101 +62,153 @@ class LeanRounds:
         self._lean_direct = direct_sites  # call sites are the frames' instructions alone
         self._lean_kinds: dict[str, set] = {}  # scope -> request classes a lean round accepts
 
-    def _run_lean(self, unit: Group, others: int) -> bool | None:
+    def _run_lean(self, unit: Group, others: int) -> tuple[bool | None, Group]:
         """Runs lean ``unit``'s rounds in order (``others``: the other live units' invocations).
-        Returns True once every member returned (``unit.results``), False at a checkpoint
-        (``unit.values`` keeps what to send next), None when it escaped (the members exist and
-        hold the round's state).
+        Returns ``(status, unit)``: True once every member returned and the unit retired
+        (a successor that is not lean is then live, for the in-order loop to switch to);
+        False at a checkpoint (``unit.values`` keeps what to send next); None when it escaped
+        (the members exist and hold the round's state).
+
+        With no other unit live and nothing watching units retire, a finished unit's successor
+        starts here (:meth:`_lean_successor`) and, when it is lean too, its rounds run on in
+        this call: the ``unit`` returned is then the one the run stopped in. A fragment
+        dispatch's quads all go through one call until something escapes or checkpoints.
 
         Lean units have four members (quads), and the round is written out for four: a loop
         over the members costs a third more (measured), on the path every fragment takes.
         Each member's request is checked as soon as it comes, as the ordinary loop does: an
         invocation at a scheduling point must run on before the next one is resumed."""
-        c0, c1, c2, c3 = coros = unit.coros  # type: ignore[misc]
-        f0, f1, f2, f3 = c0.cr_frame, c1.cr_frame, c2.cr_frame, c3.cr_frame
-        v0, v1, v2, v3 = unit.values or _NONES
         scope = unit.scope
         good = self._lean_kinds.get(scope)
         if good is None:
             good = self._lean_kinds[scope] = set()
         direct = self._lean_direct
         decisions = 3 if others == 0 else 4  # the last step of a round runs alone
+        stream = others == 0 and self.max_live == 1 and not self._hooks["unit_retired"]
         steps, tail, met = self.steps, self.canonical_tail, 0
-        r0 = r1 = r2 = None
         try:
-            while True:
-                lane = 0  # the member being resumed
-                try:
-                    r0 = c0.send(v0)
-                    kind = r0[0] if r0.__class__ is tuple and len(r0) == 2 else None  # for all
-                    if (kind.__class__ is not type or kind not in good) and not _accepts(
-                            good, kind, scope):
-                        return self._escape(unit, [], [v0, v1, v2, v3], (r0, False))
-                    lane = 1
-                    r1 = c1.send(v1)
-                    if r1.__class__ is not tuple or len(r1) != 2 or r1[0] is not kind:
-                        return self._escape(unit, [r0], [v0, v1, v2, v3], (r1, False))
-                    lane = 2
-                    r2 = c2.send(v2)
-                    if r2.__class__ is not tuple or len(r2) != 2 or r2[0] is not kind:
-                        return self._escape(unit, [r0, r1], [v0, v1, v2, v3], (r2, False))
-                    lane = 3
-                    r3 = c3.send(v3)
-                    if r3.__class__ is not tuple or len(r3) != 2 or r3[0] is not kind:
+            while True:  # the units, while each one's successor is lean
+                c0, c1, c2, c3 = coros = unit.coros  # type: ignore[misc]
+                f0, f1, f2, f3 = c0.cr_frame, c1.cr_frame, c2.cr_frame, c3.cr_frame
+                v0, v1, v2, v3 = unit.values or _NONES
+                r0 = r1 = r2 = None
+                while True:  # its rounds
+                    lane = 0  # the member being resumed
+                    try:
+                        r0 = c0.send(v0)
+                        kind = r0[0] if r0.__class__ is tuple and len(r0) == 2 else None
+                        if (kind.__class__ is not type or kind not in good) and not _accepts(
+                                good, kind, scope):
+                            return self._escape(unit, [], [v0, v1, v2, v3], (r0, False))
+                        lane = 1
+                        r1 = c1.send(v1)
+                        if r1.__class__ is not tuple or len(r1) != 2 or r1[0] is not kind:
+                            return self._escape(unit, [r0], [v0, v1, v2, v3], (r1, False))
+                        lane = 2
+                        r2 = c2.send(v2)
+                        if r2.__class__ is not tuple or len(r2) != 2 or r2[0] is not kind:
+                            return self._escape(unit, [r0, r1], [v0, v1, v2, v3], (r2, False))
+                        lane = 3
+                        r3 = c3.send(v3)
+                        if r3.__class__ is not tuple or len(r3) != 2 or r3[0] is not kind:
+                            return self._escape(unit, [r0, r1, r2], [v0, v1, v2, v3],
+                                                (r3, False))
+                    except StopIteration as stop:
+                        values = [v0, v1, v2, v3]
+                        if lane:  # returned while others wait: the ordinary loop says so
+                            return self._escape(unit, [r0, r1, r2][:lane], values, (stop, True))
+                        # the first returned: the others must return too. Their values are
+                        # kept, not the StopIterations: a kept exception's traceback holds this
+                        # frame, whose locals hold the exception, a cycle only the garbage
+                        # collector frees (measured: a quarter of a fragment's time went to it)
+                        stops = [stop.value]
+                        for c, v in ((c1, v1), (c2, v2), (c3, v3)):
+                            try:
+                                r = c.send(v)
+                            except StopIteration as s:
+                                stops.append(s.value)
+                                continue
+                            except BaseException as exc:
+                                return self._escape(unit, stops, values, (exc, True), True)
+                            return self._escape(unit, stops, values, (r, False), True)
+                        steps += 4
+                        tail += decisions
+                        unit.results = stops
+                        break
+                    except BaseException as exc:
+                        return self._escape(unit, [r0, r1, r2][:lane], [v0, v1, v2, v3],
+                                            (exc, True))
+                    if direct:  # the frames' instructions alone
+                        site = f0.f_lasti
+                        same = f1.f_lasti == site and f2.f_lasti == site and f3.f_lasti == site
+                    else:
+                        sites = _coro_sites(coros)
+                        same = sites.count(sites[0]) == 4
+                    if not same:  # divergence: the ordinary loop reports it
                         return self._escape(unit, [r0, r1, r2], [v0, v1, v2, v3], (r3, False))
-                except StopIteration as stop:
-                    values = [v0, v1, v2, v3]
-                    if lane:  # returned while others wait: the ordinary loop says so
-                        return self._escape(unit, [r0, r1, r2][:lane], values, (stop, True))
-                    stops = [stop]  # the first returned: the others must return too
-                    for c, v in ((c1, v1), (c2, v2), (c3, v3)):
-                        try:
-                            r = c.send(v)
-                        except StopIteration as s:
-                            stops.append(s)
-                            continue
-                        except BaseException as exc:
-                            return self._escape(unit, stops, values, (exc, True), True)
-                        return self._escape(unit, stops, values, (r, False), True)
                     steps += 4
                     tail += decisions
-                    unit.results = [s.value for s in stops]
-                    return True
-                except BaseException as exc:
-                    return self._escape(unit, [r0, r1, r2][:lane], [v0, v1, v2, v3],
-                                        (exc, True))
-                if direct:  # the frames' instructions alone
-                    site = f0.f_lasti
-                    same = f1.f_lasti == site and f2.f_lasti == site and f3.f_lasti == site
-                else:
-                    sites = _coro_sites(coros)
-                    same = sites.count(sites[0]) == 4
-                if not same:  # divergence: the ordinary loop reports it
-                    return self._escape(unit, [r0, r1, r2], [v0, v1, v2, v3], (r3, False))
-                steps += 4
-                tail += decisions
-                met += 1
-                resolve = kind.resolve
-                if resolve is None:
-                    v0 = v1 = v2 = v3 = None
-                else:
-                    v0, v1, v2, v3 = resolve([r0[1], r1[1], r2[1], r3[1]], unit)
-                if steps >= self._next_checkpoint:
-                    unit.values = [v0, v1, v2, v3]
-                    return False
+                    met += 1
+                    resolve = kind.resolve
+                    if resolve is None:
+                        v0 = v1 = v2 = v3 = None
+                    else:
+                        v0, v1, v2, v3 = resolve([r0[1], r1[1], r2[1], r3[1]], unit)
+                    if steps >= self._next_checkpoint:
+                        unit.values = [v0, v1, v2, v3]
+                        return False, unit
+                if not stream:
+                    self._retire(unit)
+                    return True, unit
+                successor = self._lean_successor(unit)
+                if successor is None:
+                    return True, unit
+                unit = successor
         finally:
             self.steps, self.canonical_tail = steps, tail
             self.rendezvous += met
 
+    def _lean_successor(self, unit: Group) -> Group | None:
+        """Retires finished lean ``unit``, the only live unit, and starts the next one, as the
+        in-order loop would (:meth:`_retire`, :meth:`_fill`, :meth:`_switch`): returns it when it
+        is lean, to be run on at once; otherwise None (the next unit, if any, is live with its
+        members made, for the in-order loop to switch to)."""
+        live = self.live
+        live.clear()
+        self.live_size = 0
+        context = unit.context
+        if context is not None:
+            context.exit()
+        if self.exhausted:
+            return None
+        nxt = next(self.units, None)
+        if nxt is None:
+            self.exhausted = True
+            return None
+        live.append(nxt)
+        self.live_size = size = nxt.size
+        self.invocations += size
+        coros = nxt.coros
+        if coros is None or len(coros) != 4 or nxt.scope != unit.scope:
+            if coros is not None:
+                nxt.materialize()
+            return None
+        new = nxt.context
+        if new is not None:
+            new.enter(context)
+        self.switches += 1
+        return nxt
+        return None
+
     def _escape(self, unit: Group, got: list, values: list, last: tuple[Any, bool],
-                returned: bool = False) -> None:
+                returned: bool = False) -> tuple[None, Group]:
         """Makes ``unit``'s members and leaves each as the ordinary loop expects it at the start
         of this round: the members this round resumed (``got``: their requests, or their
-        StopIterations when ``returned``, then ``last``) replay their outcome once; the others
+        return values when ``returned``; then ``last``) replay their outcome once; the others
         hold the value they are to get."""
         unit.materialize()
         members = unit.members
-        sent = [(x if returned else from_pair(x), returned) for x in got]
+        sent = [(StopIteration(x) if returned else from_pair(x), returned) for x in got]
         outcome, raised = last
         sent.append((outcome if raised or outcome.__class__ is not tuple else from_pair(outcome),
                      raised))
@@ -167,7 +219,7 @@ class LeanRounds:
             m.coro = _Replay(m, outcome, raised)
         unit.valued = True
         unit.values = None
-        return None
+        return None, unit
 
 
 def _accepts(good: set, kind: Any, scope: str) -> bool:

@@ -333,16 +333,16 @@ class Scheduler(Diagnostics, LeanRounds):
             unit = last_unit = self._switch(last_unit, live[0])
             others = self.live_size - unit.size  # the other live units: unstarted, runnable
             if unit.coros is not None:  # a lean unit (lean.py): rounds on its coroutines
-                finished = self._run_lean(unit, others)
-                while finished is False:  # a checkpoint
+                finished, unit = self._run_lean(unit, others)
+                while finished is False:  # a checkpoint (in the unit the rounds stopped in)
                     self._next_checkpoint = self.steps + self.checkpoint_every
                     self._checkpoint(unit)
                     yield
                     self._switch(None, unit)
-                    finished = self._run_lean(unit, others)
+                    finished, unit = self._run_lean(unit, others)
                 steps = self.steps
-                if finished:
-                    self._retire(unit)
+                last_unit = unit
+                if finished:  # (and retired)
                     continue
                 # it escaped: its members exist, and the rounds below go on from there
             batch = unit.members
