@@ -24,7 +24,7 @@ import numpy as np
 
 from .bindings import bind_resources, signature_params
 from .collectives import WORKGROUP
-from .derivatives import derivative_kinds
+from .derivatives import DERIVATIVE_KINDS, derivative_kinds
 from .dispatch import (
     DispatchResult,
     check_derivative_mode,
@@ -266,8 +266,8 @@ class ComputeRun(SanitizedRun):
         self.unit_size = int(np.prod(kernel.workgroup_size))  # invocations per workgroup
         self.derivative_mode = check_derivative_mode(derivatives)
         self.has_derivatives = kernel.derivatives is not None
-        self.derivative_kinds = derivative_kinds(self.derivative_mode) \
-            if self.has_derivatives else None
+        self.context_values = ((DERIVATIVE_KINDS, derivative_kinds(
+            self.derivative_mode if self.has_derivatives else None)),)
         self.strict = kernel.strict
         self.wg_vars, quad_ops = kernel.scan()
         self.quads = kernel.derivatives is not None or quad_ops

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import types
 from collections.abc import Callable, Generator
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
@@ -87,12 +88,21 @@ def _zero(e: Any) -> Any:
 
 _F32 = np.float32
 _KINDS: dict[str, dict[str, Any]] = {"coarse": {}, "fine": {}}  # mode -> op -> request kind
+_NO_LAYOUT: dict[str, Any] = {}  # op -> None: compute without a derivative layout
+
+#: the request kind of each derivative built-in in the running dispatch (None: no derivative
+#: layout), the dispatch's ``context_values`` set it; outside a dispatch (a test calling a helper
+#: function), the coarse ones. A context variable of its own, not the run's attribute: reading
+#: it is the one lookup a derivative makes (they sit in fragment shaders' inner loops)
+DERIVATIVE_KINDS: ContextVar[dict[str, Any]] = ContextVar("asyncshader_derivative_kinds",
+                                                          default=_KINDS["coarse"])
 
 
-def derivative_kinds(mode: str) -> dict[str, Any]:
-    """The request kind of each derivative built-in under ``derivatives=mode``: what a dispatch
-    with derivatives keeps as ``derivative_kinds`` (the built-ins look their kind up there)."""
-    return _KINDS[mode]
+def derivative_kinds(mode: str | None) -> dict[str, Any]:
+    """The request kind of each derivative built-in under ``derivatives=mode`` (None: a compute
+    dispatch without a derivative layout, where they have none): what a dispatch sets
+    :data:`DERIVATIVE_KINDS` to."""
+    return _NO_LAYOUT if mode is None else _KINDS[mode]
 
 
 def _builtin(op: str, variant: str | None, wgsl: str, what: str) -> Callable[[Any], Any]:
@@ -100,18 +110,18 @@ def _builtin(op: str, variant: str | None, wgsl: str, what: str) -> Callable[[An
     for mode in ("coarse", "fine"):
         _KINDS[mode][op] = rendezvous_kind(op, QUAD, _RESOLVERS[f"{axis}_{variant or mode}"],
                                            QuadRendezvous)
-    outside = _KINDS["coarse"]  # called outside a dispatch (a test of a helper function)
+    _NO_LAYOUT[op] = None
+    kinds = DERIVATIVE_KINDS
 
     # one generator function, no wrapper calls: derivatives sit in fragment shaders' inner loops
     @types.coroutine
     def derivative(e: Any) -> Generator[Any, Any, Any]:
         if e.__class__ is not _F32:
             e = _f32(op, e)
-        run = _CURRENT_RUN.get()
-        kinds = outside if run is None else run.derivative_kinds
-        if kinds is not None:
-            return (yield (kinds[op], e))  # the cheap form of kinds[op](e)
-        if run.strict:
+        kind = kinds.get()[op]
+        if kind is not None:
+            return (yield (kind, e))  # the cheap form of kind(e)
+        if _CURRENT_RUN.get().strict:
             raise TypeError(
                 f"{op}() in a compute kernel without a derivative layout: declare "
                 "@compute(..., derivatives=\"quads\" | \"linear\") (VK_KHR_compute_shader_"

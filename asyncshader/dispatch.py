@@ -35,12 +35,17 @@ def current_run() -> Any:
 
 @contextlib.contextmanager
 def _running(job: Any) -> Iterator[None]:
-    token = CURRENT_RUN.set(job)
+    """Makes ``job`` the current run while its shaders run, with the context variables it
+    names in ``context_values`` (``(var, value)`` pairs: what a hot operation reads without
+    going through the run, e.g. the derivative built-ins' request kinds)."""
+    tokens = [(CURRENT_RUN, CURRENT_RUN.set(job))]
     try:
+        tokens += [(var, var.set(value)) for var, value in getattr(job, "context_values", ())]
         with np.errstate(**_QUIET):
             yield
     finally:
-        CURRENT_RUN.reset(token)
+        for var, token in reversed(tokens):
+            var.reset(token)
 
 
 @dataclass

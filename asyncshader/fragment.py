@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
+import itertools
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -35,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from .bindings import Input, Storage, Uniform, bind_resources, signature_params
-from .derivatives import derivative_kinds
+from .derivatives import DERIVATIVE_KINDS, derivative_kinds
 from .dispatch import (
     DispatchResult,
     check_derivative_mode,
@@ -298,7 +299,7 @@ class FragmentRun(SanitizedRun):
         self.instruments: list[Instrument] = list(instruments or ())
         self.derivative_mode = check_derivative_mode(derivatives)
         self.strict = False  # derivatives always have their quads here
-        self.derivative_kinds = derivative_kinds(self.derivative_mode)
+        self.context_values = ((DERIVATIVE_KINDS, derivative_kinds(self.derivative_mode)),)
         self.options = options
         self.qw, self.qh = (self.width + 1) // 2, (self.height + 1) // 2
         self.inputs, resources = self._split_inputs(given)
@@ -405,10 +406,11 @@ class FragmentRun(SanitizedRun):
         quad = _quad_maker(self.shader.fn, self.shader.builtins, self.uniforms,
                            {"_z": z, "_w": w, "front_facing": front, "sample_index": index,
                             "sample_mask": mask})
-        for q in range(qw * self.qh):
-            qx, qy = _corner(q, qw)
+        bare = not storage and not inputs  # lean quads from builtins and uniforms only
+        corners = itertools.product(range(0, 2 * self.qh, 2), range(0, 2 * qw, 2))
+        for q, (qy, qx) in enumerate(corners):  # quad q's upper-left pixel (as _corner says)
             lean = not storage and not (edge and (qx + 1 >= width or qy + 1 >= height))
-            if lean and not inputs:  # the coroutines alone (lean.py), from builtins only
+            if lean and bare:  # the coroutines alone (lean.py)
                 yield _Quad(self, q, quad(xs[qx], xs[qx + 1], ys[qy], ys[qy + 1]))
                 continue
             pixels = ((qx, qy), (qx + 1, qy), (qx, qy + 1), (qx + 1, qy + 1))  # by quad id
