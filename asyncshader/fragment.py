@@ -485,13 +485,15 @@ class FragmentRun(SanitizedRun):
         else:
             helpers = []
         self.mask = self._image(covered)
-        kinds = set(map(type, values)) - {type(None)}
+        kinds = set(map(type, values))
+        gaps = type(None) in kinds  # fragments without output (or returning nothing)
+        kinds.discard(type(None))
         kind = kinds.pop() if len(kinds) == 1 else None
         if kind is not None and (kind in _SCALARS or issubclass(kind, Vec)):
             like = _allocate(1, 1, next(v for v in values if v is not None), "output")
             zero = like[0, 0].tolist()
             flat = ([zero if v is None else list(v) for v in values] if like.ndim == 3
-                    else [zero if v is None else v for v in values])
+                    else [zero if v is None else v for v in values] if gaps else values)
             self.output = self._image(np.array(flat, like.dtype))
             return
         ids = self.ids

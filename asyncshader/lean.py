@@ -198,7 +198,6 @@ class LeanRounds:
             new.enter(context)
         self.switches += 1
         return nxt
-        return None
 
     def _escape(self, unit: Group, got: list, values: list, last: tuple[Any, bool],
                 returned: bool = False) -> tuple[None, Group]:

@@ -1,14 +1,16 @@
-"""What a fragment loop costs at the least: the 2x2-quad loop of benchmarks/fragments.py with
-asyncshader's pieces added one at a time, but no scheduler around them. Each row is a ratio
-against the bare trampoline whose shader gets a ``vec4f`` position, in the same process.
+"""What a fragment loop costs at the least: the quad loop a lean dispatch runs
+(asyncshader/lean.py), written out by hand with no scheduler around it, with asyncshader's
+pieces added one at a time. Each row is a ratio against the bare trampoline of
+benchmarks/fragments.py whose shader gets a ``vec4f`` position, in the same process.
 
-Rows: bare yields and nothing else; plus what a lean quad's round checks (each member's request
-as it comes, the call sites once a round: asyncshader/lean.py); plus a ``(kind, value)`` pair
-per derivative (``traps.rendezvous_kind``, as asyncshader's derivatives yield); then
-asyncshader's own ``dpdx``/``dpdy``; then, for comparison, the same with an ``Invocation`` per
-fragment and a ``Group`` per quad (what a quad that is not lean costs); then the asyncshader
-dispatch itself. The gap between the lean rows and the last one is what the scheduler and the
-dispatch add around the rounds.
+Every hand loop makes a quad's four coroutines with one generated call (as the dispatch does),
+runs the rounds written out for four members and files the quad's four results in one list
+(the dispatch makes the image from it at the end). Rows: bare yields (the value itself);
+``(kind, value)`` pairs with the lean rounds' checks (each member's pair as it comes, the call
+sites once a round); asyncshader's own ``dpdx``/``dpdy`` and resolvers; then the asyncshader
+dispatch. The gap between the last two rows is what the scheduler and the dispatch add around
+the rounds: making ``_Quad`` objects, starting and retiring them, the checkpoint test, the
+gather.
 
     python benchmarks/fragment_floor.py [--size 256] [--repeat 5]
 """
@@ -16,6 +18,7 @@ dispatch add around the rounds.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import types
@@ -28,11 +31,10 @@ sys.path.insert(0, os.path.dirname(__file__))
 import fragments
 
 import asyncshader as ash
-from asyncshader import vec4f
-from asyncshader.dispatch import CURRENT_RUN
-from asyncshader.invocations import Group, Invocation, _sites
+from asyncshader.derivatives import DERIVATIVE_KINDS, derivative_kinds
 from asyncshader.traps import rendezvous_kind
 
+_fragment = importlib.import_module("asyncshader.fragment")  # (ash.fragment: the decorator)
 _KIND = rendezvous_kind("dpdx", "quad", None)
 
 
@@ -47,57 +49,74 @@ def _request(v):
 
 
 def _shader(trap):
-    async def shade(position):
+    @ash.fragment
+    async def shade(*, position: ash.vec4f):
         f = position.x * position.y
         return await trap(f) + await trap(f)
     return shade
 
 
-class _Run:  # what asyncshader's dpdx asks of the current dispatch
-    derivative_kinds = ash.derivatives.derivative_kinds("coarse")
-
-
-def quad_loop(size, shader, value_of, checks, objects=False):
-    """The bare trampoline's loop (round 0 is dpdx: P1 - P0, round 1 dpdy: P2 - P0, coarse),
-    optionally with the lean rounds' checks, or with asyncshader's per-invocation objects."""
-    token = CURRENT_RUN.set(_Run())
+def quad_loop(size, shader, pairs):
+    """The lean rounds by hand: ``pairs`` False for bare yields (round 1 sends P1 - P0, round 2
+    P2 - P0), True for ``(kind, value)`` pairs checked and resolved as lean.py does."""
+    token = DERIVATIVE_KINDS.set(derivative_kinds("coarse"))  # what a dispatch sets
     try:
-        out = np.zeros((size, size), np.float32)
+        quad = _fragment._quad_maker(shader.fn, ["position"], {},
+                                     {"_z": np.float32(0), "_w": np.float32(1)})
         half = [np.float32(i + 0.5) for i in range(size)]
-        z, w = np.float32(0), np.float32(1)
-        make = vec4f._make
+        results = [None] * (size * size)
+        good = set(derivative_kinds("coarse").values()) | {_KIND}
+        base = 0
         for qy in range(0, size, 2):
+            y0, y1 = half[qy], half[qy + 1]
             for qx in range(0, size, 2):
-                coros = [shader(make(half[qx + (k & 1)], half[qy + (k >> 1)], z, w))
-                         for k in range(4)]
-                if objects:
-                    unit = Group("quad", 0, "", "quad id")
-                    invs = [Invocation(k, c, unit, None, None, None) for k, c in enumerate(coros)]
-                sent = [None] * 4
-                for other in (1, 2, None):  # the lane differenced with lane 0; None: the end
-                    got = []
-                    kind = None
-                    for k, c in enumerate(coros):
-                        try:
-                            r = c.send(sent[k])
-                        except StopIteration as stop:
-                            out[qy + (k >> 1), qx + (k & 1)] = stop.value
-                            continue
-                        if checks and (r.__class__ is not tuple or r[0] is not kind) and k:
-                            raise AssertionError("not one kind")
-                        kind = r[0] if checks else None
-                        got.append(r)
-                    if other is None:
+                c0, c1, c2, c3 = quad(half[qx], half[qx + 1], y0, y1)
+                f0, f1, f2, f3 = c0.cr_frame, c1.cr_frame, c2.cr_frame, c3.cr_frame
+                v0 = v1 = v2 = v3 = None
+                other = 1  # bare rounds: the lane differenced with lane 0 (dpdx, then dpdy)
+                while True:
+                    try:
+                        r0 = c0.send(v0)
+                        if pairs:
+                            kind = r0[0] if r0.__class__ is tuple and len(r0) == 2 else None
+                            assert kind in good
+                        r1 = c1.send(v1)
+                        if pairs:
+                            assert r1.__class__ is tuple and len(r1) == 2 and r1[0] is kind
+                        r2 = c2.send(v2)
+                        if pairs:
+                            assert r2.__class__ is tuple and len(r2) == 2 and r2[0] is kind
+                        r3 = c3.send(v3)
+                        if pairs:
+                            assert r3.__class__ is tuple and len(r3) == 2 and r3[0] is kind
+                    except StopIteration as stop:
+                        got = [stop.value]
+                        for c, v in ((c1, v1), (c2, v2), (c3, v3)):
+                            try:
+                                c.send(v)
+                            except StopIteration as s:
+                                got.append(s.value)
+                        results[base:base + 4] = got
                         break
-                    if checks:
-                        sites = (_sites(invs) if objects else
-                                 [c.cr_frame.f_lasti for c in coros])
-                        assert sites.count(sites[0]) == 4
-                    v = [value_of(r) for r in got]
-                    sent = [v[other] - v[0]] * 4
-        return out
+                    if not pairs:
+                        v0 = v1 = v2 = v3 = (r1 if other == 1 else r2) - r0
+                        other = 2
+                        continue
+                    site = f0.f_lasti
+                    assert f1.f_lasti == site and f2.f_lasti == site and f3.f_lasti == site
+                    resolve = kind.resolve
+                    if resolve is None:  # (the stand-in kind: coarse by hand)
+                        d = (r1[1] if other == 1 else r2[1]) - r0[1]
+                        other = 2
+                        v0 = v1 = v2 = v3 = d
+                    else:
+                        v0, v1, v2, v3 = resolve([r0[1], r1[1], r2[1], r3[1]], None)
+                base += 4
+        # the image, in one numpy step as the dispatch's gather makes it
+        by_key = np.array(results, np.float32).reshape(size // 2, size // 2, 2, 2)
+        return np.ascontiguousarray(by_key.swapaxes(1, 2).reshape(size, size))
     finally:
-        CURRENT_RUN.reset(token)
+        DERIVATIVE_KINDS.reset(token)
 
 
 def main(argv=None):
@@ -106,17 +125,12 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args(argv)
     n = args.size
-    plain, value = (lambda r: r), (lambda r: r[1])
-    dpdx_shader = fragments.shade.fn
     variants = [
         ("bare trampoline, vec4f position", lambda: fragments.run_bare(n, fragments._position)),
-        ("bare yields, no objects", lambda: quad_loop(n, _shader(_bare), plain, False)),
-        ("+ a (kind, value) pair per derivative, lean checks",
-         lambda: quad_loop(n, _shader(_request), value, True)),
-        ("+ asyncshader's dpdx/dpdy",
-         lambda: quad_loop(n, lambda p: dpdx_shader(position=p), value, True)),
-        ("  (the same with Invocation and Group objects)",
-         lambda: quad_loop(n, lambda p: dpdx_shader(position=p), value, True, True)),
+        ("lean loop by hand, bare yields", lambda: quad_loop(n, _shader(_bare), False)),
+        ("+ (kind, value) pairs and the lean checks",
+         lambda: quad_loop(n, _shader(_request), True)),
+        ("+ asyncshader's dpdx/dpdy", lambda: quad_loop(n, fragments.shade, True)),
         ("asyncshader InOrder, sanitize='off'",
          lambda: ash.run_fragments(fragments.shade, n, n, sanitize="off").output),
     ]

@@ -113,10 +113,11 @@ class Observer(ash.Instrument):
         pass
 
 
-def outcome(shader, width, height, prog, instruments=()):
+def outcome(shader, width, height, prog, instruments=(), **options):
     LOG.clear()
     try:
-        r = ash.run_fragments(shader, width, height, prog=prog, instruments=list(instruments))
+        r = ash.run_fragments(shader, width, height, prog=prog, instruments=list(instruments),
+                              **options)
     except Exception as exc:
         return ("error", type(exc).__name__, str(exc), exc.asyncshader_trace.to_json(),
                 list(LOG))
@@ -126,11 +127,14 @@ def outcome(shader, width, height, prog, instruments=()):
 @pytest.mark.parametrize("shader", [program, indirect], ids=["direct", "indirect"])
 @pytest.mark.parametrize("block", range(3))
 def test_generated_programs_run_the_same_lean_and_on_the_general_loop(shader, block):
+    """Blocks 0 and 1 run one quad at a time (a finished quad's successor starts inside the
+    lean rounds), block 2 keeps two quads live (each quad's rounds are a call of their own)."""
     kinds = set()
+    options = {"max_live_quads": 2} if block == 2 else {}
     for case in range(block * 60, block * 60 + 60):
         width, height, prog = make_program(case)
-        lean = outcome(shader, width, height, prog)
-        general = outcome(shader, width, height, prog, [Observer()])
+        lean = outcome(shader, width, height, prog, **options)
+        general = outcome(shader, width, height, prog, [Observer()], **options)
         assert lean == general, case
         kinds.add(lean[0] if lean[0] == "ok" else lean[1])
     assert "ok" in kinds and len(kinds) >= 3, kinds  # successes and two kinds of error at least
@@ -230,3 +234,76 @@ def test_an_input_that_raises_while_a_quad_is_made_leaves_no_coroutine_behind(re
         ash.run_fragments(s, 2, 2, value=shade_input)
     gc.collect()
     assert not [w for w in recwarn if "never awaited" in str(w.message)]
+
+
+@ash.fragment
+async def late(odd_quad: ash.Uniform, fails: ash.Uniform, *, position: vec4f):
+    """Quad ``odd_quad`` (counted along the first row) does something the lean rounds do not
+    take, after the quads before it ran lean one after another: a quad swap, or (``fails``)
+    a dpdy at another call site on quad id 1, which WGSL calls non-uniform."""
+    x = position.x
+    v = await ash.dpdx(x)
+    if int(x) // 2 == odd_quad:
+        if not fails:
+            v = v + await ash.quad_swap_x(x)
+        elif int(x) % 2:
+            return v + await ash.dpdy(x)
+    return v + await ash.dpdy(position.y)
+
+
+@pytest.mark.parametrize("odd_quad", [0, 1, 3])
+@pytest.mark.parametrize("fails", [False, True])
+def test_a_quad_that_escapes_after_lean_ones_runs_as_on_the_general_loop(odd_quad, fails):
+    lean = _late_outcome(odd_quad=odd_quad, fails=fails)
+    general = _late_outcome(odd_quad=odd_quad, fails=fails, instruments=[Observer()])
+    assert lean == general
+    if fails:
+        assert lean[0] == "DerivativeUniformityError"
+        assert f"quad at ({2 * odd_quad},0)" in lean[1]
+    else:  # coarse dpdx of x is 1, dpdy of y is 1; the swap adds the neighbour's x
+        swapped = [(x ^ 1) + 0.5 if x // 2 == odd_quad else 0 for x in range(8)]
+        assert lean[2][0] == lean[2][1] == [2 + swapped[x] for x in range(8)]
+
+
+def _late_outcome(**options):
+    try:
+        r = ash.run_fragments(late, 8, 2, **options)
+    except ash.DerivativeUniformityError as exc:
+        return (type(exc).__name__, str(exc), exc.asyncshader_trace.to_json())
+    return ("ok", r.trace.to_json(), r.output.tolist(), r.counters)
+
+
+@pytest.mark.anyio
+async def test_a_checkpoint_between_lean_quads_resumes_in_the_quad_it_stopped_in():
+    """Quads that run one after another in one lean call: the host's checkpoint (every 4096
+    steps) falls in the middle of the grid, and the dispatch goes on from that quad."""
+    prog = ((DPDX,) * 4, (DPDY,) * 4)  # 12 steps per quad: 4096 steps are 341 quads and a bit
+    lean = await ash.dispatch_fragments(program, 64, 32, prog=prog)
+    general = await ash.dispatch_fragments(program, 64, 32, prog=prog,
+                                           instruments=[Observer()])
+    assert lean.counters == general.counters and lean.counters.steps == 12 * 512
+    assert lean.trace.to_json() == general.trace.to_json()
+    x, y = np.meshgrid(np.arange(64), np.arange(32))
+    # acc = x + 10 y; coarse dpdx adds 1; dpdy_fine of that adds 10
+    assert np.array_equal(lean.output, x + 10 * y + 11)
+
+
+def test_a_dispatch_leaves_no_garbage_that_grows_with_its_quads():
+    """The lean rounds once kept their members' StopIterations: each one's traceback held the
+    round's frame, whose locals held the exception, a cycle per quad that only the garbage
+    collector freed (a quarter of a fragment's time went to collecting them). What a
+    dispatch leaves for the collector must not depend on how many quads it ran."""
+    prog = ((DPDX,) * 4, (DPDY,) * 4)
+
+    def garbage(size, **options):
+        gc.collect()
+        gc.disable()
+        try:
+            ash.run_fragments(program, size, size, prog=prog, **options)
+            return gc.collect()
+        finally:
+            gc.enable()
+
+    for options in ({}, {"max_live_quads": 2}, {"schedule": ash.Random(1)}):
+        small, large = garbage(4, **options), garbage(32, **options)  # 4 and 256 quads
+        assert large - small < 252, options  # less than an object per quad more (was ~36)
