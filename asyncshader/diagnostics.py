@@ -141,6 +141,21 @@ class Diagnostics:
         msg = f"invocation {inv} raised {type(exc).__name__}: {exc}{where}"
         return ShaderError(msg, str(inv), exc)
 
+    def _resolve_error(self, group: Group, req: Any, brought: list[tuple[Invocation, Any]],
+                       exc: Exception) -> ShaderError:
+        """A rendezvous's resolver could not combine what the members brought (``brought``:
+        member and value, in lane order), e.g. ``dpdx`` of a ``vec3f`` in one member and of a
+        ``vec2f`` in another. WGSL types an expression once, so a GPU never meets this."""
+        name, line, text = brought[0][0].position()
+        values = "\n".join(f"  {m}: {_brief(v)}" for m, v in brought)
+        return ShaderError(
+            f"{req.op}() in {group.label} at {_short(name)}:{line}: {text}\n"
+            f"The members' values do not combine ({type(exc).__name__}: {exc}):\n{values}\n"
+            f"WGSL gives an expression one type, the same in every member of the "
+            f"{group.scope}. Fix: give {req.op}() the same type in every member (convert, "
+            "e.g. f32(v) or vec3f(v)).",
+            ", ".join(str(m) for m, _ in brought), exc)
+
     def _foreign(self, inv: Invocation, obj: Any) -> ForeignAwaitError:
         name, line, text = inv.position()
         awaited = inv.coro.cr_await
@@ -172,6 +187,11 @@ class Diagnostics:
             "workgroups. Fix the loop, or raise max_points_per_invocation.")
 
 
+
+
+def _brief(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _short(path: str) -> str:

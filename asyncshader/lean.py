@@ -153,11 +153,15 @@ class LeanRounds:
                     if resolve is None:
                         v0 = v1 = v2 = v3 = None
                     else:
-                        v0, v1, v2, v3 = resolve([r0[1], r1[1], r2[1], r3[1]], unit)
+                        try:
+                            v0, v1, v2, v3 = resolve([r0[1], r1[1], r2[1], r3[1]], unit)
+                        except Exception:  # values that do not combine: the loop says so
+                            return self._escape(unit, [r0, r1, r2], [v0, v1, v2, v3],
+                                                (r3, False))
                     if steps >= self._next_checkpoint:
                         unit.values = [v0, v1, v2, v3]
                         return False, unit
-                if not stream:
+                if not stream or steps >= self._next_checkpoint:  # (the host's turn first)
                     self._retire(unit)
                     return True, unit
                 successor = self._lean_successor(unit)

@@ -278,6 +278,12 @@ class Scheduler(Diagnostics, LeanRounds):
                     del runnable[pos]
                     inv.result = stop.value
                     self._finished(inv)
+                    if steps >= next_checkpoint:  # (shaders without rendezvous pass no other)
+                        next_checkpoint = steps + self.checkpoint_every
+                        self.steps, self.canonical_tail = steps, canon
+                        self._checkpoint(cur_unit if cur_unit in self.live else None)
+                        cur_unit = None
+                        yield
                     continue
                 except BaseException as exc:
                     raise self._shader_error(inv, exc) from exc
@@ -343,6 +349,9 @@ class Scheduler(Diagnostics, LeanRounds):
                 steps = self.steps
                 last_unit = unit
                 if finished:  # (and retired)
+                    if steps >= self._next_checkpoint:  # (quads that end without a rendezvous)
+                        self._next_checkpoint = steps + self.checkpoint_every
+                        yield
                     continue
                 # it escaped: its members exist, and the rounds below go on from there
             batch = unit.members
@@ -570,7 +579,13 @@ class Scheduler(Diagnostics, LeanRounds):
         else:  # every member arrived: each gets a new value
             unit.valued = True
             if in_lane_order:  # the in-order path: arrivals are the members, in lane order
-                for inv, value in zip(arrived, resolve([r.value for r in reqs], unit)):
+                values = [r.value for r in reqs]
+                try:
+                    results = resolve(values, unit)
+                except Exception as exc:
+                    raise self._resolve_error(unit, first, list(zip(arrived, values)),
+                                              exc) from exc
+                for inv, value in zip(arrived, results):
                     inv.value = value
             else:  # arrivals come in schedule order: map them by lane
                 for inv, r in zip(arrived, reqs):
@@ -732,7 +747,12 @@ class Scheduler(Diagnostics, LeanRounds):
             values = [None] * group.size
             for m in arrived:
                 values[m.lanes[scope]] = m.req.value
-            results = resolve(values, group)
+            try:
+                results = resolve(values, group)
+            except Exception as exc:
+                brought = sorted(((m, m.req.value) for m in arrived),
+                                 key=lambda mv: mv[0].lanes[scope])
+                raise self._resolve_error(group, req, brought, exc) from exc
             for m in arrived:
                 m.value = results[m.lanes[scope]]
         self.rendezvous += 1

@@ -432,3 +432,35 @@ def test_discard_derivatives_storage(mode):
     assert (output[written:] == 0).all()
     indices = r.output[..., 0][r.mask]
     assert sorted(indices.tolist()) == list(range(written))
+
+
+@ash.fragment
+async def mixed_widths(*, position: vec4f):
+    v = ash.vec3f(1.0, 2.0, 3.0) if position.x < 1 else ash.vec2f(1.0, 2.0)
+    return await ash.dpdx(v)  # MIXED: the line the error names
+
+
+class _Resumes(ash.Instrument):
+    def invocation_resumed(self, inv):  # (forces the general loop)
+        pass
+
+
+@pytest.mark.parametrize("how", [{}, {"schedule": ash.Random(1)},
+                                 {"instruments": [_Resumes()]}],
+                         ids=["lean", "random order", "general loop"])
+def test_values_that_do_not_combine_are_an_error_naming_the_quad_and_the_line(how):
+    """WGSL types an expression once, so every member of a quad brings dpdx the same type;
+    in Python one can bring a vec3f and another a vec2f. That is the shader's error, with the
+    quad, the call and what each member brought, on every loop; not a TypeError from inside
+    the resolver."""
+    with pytest.raises(ash.ShaderError) as info:
+        ash.run_fragments(mixed_widths, 2, 2, **how)
+    msg = str(info.value)
+    line = next(n for n, text in enumerate(Path(__file__).read_text().splitlines(), 1)
+                if "# MIXED" in text)
+    assert msg.startswith("dpdx() in quad at (0,0) at ")
+    assert f"test_derivatives.py:{line}: return await ash.dpdx(v)" in msg.splitlines()[0]
+    assert "fragment (0,0) [quad id 0]: vec3f(1.0, 2.0, 3.0)" in msg
+    assert "fragment (1,0) [quad id 1]: vec2f(1.0, 2.0)" in msg
+    assert "cannot combine vec2f with vec3f" in msg and "Fix: give dpdx() the same type" in msg
+    assert isinstance(info.value.__cause__, TypeError)

@@ -53,6 +53,43 @@ async def test_a_long_dispatch_is_cancelled_by_fail_after():
     assert 0 < np.count_nonzero(out) < 4000  # it started, and it stopped
 
 
+class _Resumes(ash.Instrument):
+    """Watching resumes forces the general loop."""
+
+    def invocation_resumed(self, inv):
+        pass
+
+
+@ash.compute(workgroup_size=64)
+async def no_rendezvous(out: ash.Storage, *, global_invocation_id):
+    out[global_invocation_id.x] = 1
+
+
+@ash.fragment
+async def flat(*, position: ash.vec4f):
+    return position.x
+
+
+@pytest.mark.parametrize("how", ["in order", "general loop", "fragments, lean",
+                                 "fragments, general loop"])
+async def test_a_dispatch_without_rendezvous_still_lets_the_host_cancel_it(how):
+    """Shaders that never meet a rendezvous end each unit in its first round: the dispatch
+    must still give the host its turn every few thousand steps, or nothing can cancel it
+    (a cancel scope cancelled before the dispatch starts stops it at its first checkpoint)."""
+    out = np.zeros(64 * 256, np.uint32)
+    with anyio.CancelScope() as scope:
+        scope.cancel()
+        if how.startswith("fragments"):
+            instruments = [_Resumes()] if how.endswith("loop") else []
+            await ash.dispatch_fragments(flat, 256, 256, instruments=instruments)
+        else:
+            instruments = [_Resumes()] if how == "general loop" else []
+            await ash.dispatch(no_rendezvous, 256, out=out, instruments=instruments)
+    assert scope.cancelled_caught  # it did not run to the end
+    if not how.startswith("fragments"):
+        assert 4096 <= np.count_nonzero(out) < out.size  # stopped at the first checkpoint
+
+
 async def test_concurrent_dispatches_sharing_a_workgroup_variable_do_not_mix():
     """Two dispatches interleave at checkpoints; each keeps its own workgroup memory."""
     inp_a = np.arange(64 * 300, dtype=np.float32) % 7

@@ -3,9 +3,9 @@ alone while every round is one derivative of the whole quad; anything else escap
 ordinary in-order rounds from the same state. The contract is the fast paths' one: the same
 outputs, mask, trace and counters as the general loop, and for a program that fails, the same
 error and message. Each case is a small generated program, given to the shader as a uniform:
-per step and quad id, one of derivatives at two call sites, a quad swap (a request the lean
-rounds do not take), a scheduling point that logs when it lands, an early return, an
-exception, discard() and a foreign await.
+per step and quad id, one of derivatives at three call sites (two of them of one kind), a quad
+swap (a request the lean rounds do not take), a scheduling point that logs when it lands, an
+early return, an exception, discard() and a foreign await.
 """
 
 import asyncio
@@ -20,9 +20,10 @@ import pytest
 import asyncshader as ash
 from asyncshader import f32, vec4f
 from asyncshader.derivatives import derivative_kinds
-from asyncshader.traps import Point, suspend
+from asyncshader.source_checks import still_direct
+from asyncshader.traps import Point, trap_function
 
-DPDX, DPDY, SWAP, POINT, RETURN, RAISE, DISCARD, FOREIGN, NOTHING, NOTE = range(10)
+DPDX, DPDY, SWAP, POINT, RETURN, RAISE, DISCARD, FOREIGN, NOTHING, NOTE, DPDX_AGAIN = range(11)
 LOG: list = []
 
 
@@ -39,6 +40,16 @@ class Logged(Point):
         return f32(1)
 
 
+@types.coroutine
+def _logged_point(who):
+    return (yield Logged(who))
+
+
+#: a trap function of the test's own (marked as asyncshader's are), so that ``program`` awaits
+#: nothing but traps, called directly: its call sites are its frame's instruction alone
+logged_point = trap_function(_logged_point)
+
+
 @ash.fragment
 async def program(prog: ash.Uniform, *, position: vec4f):
     x, y = int(position.x), int(position.y)
@@ -50,10 +61,12 @@ async def program(prog: ash.Uniform, *, position: vec4f):
             acc = acc + await ash.dpdx(acc)
         elif op == DPDY:  # another call site and another kind
             acc = acc + await ash.dpdy_fine(acc)
+        elif op == DPDX_AGAIN:  # the same kind at another call site
+            acc = acc - await ash.dpdx(acc)
         elif op == SWAP:
             acc = acc + await ash.quad_swap_x(acc)
         elif op == POINT:
-            acc = acc + await suspend(Logged((x, y)))
+            acc = acc + await logged_point((x, y))
         elif op == RETURN:
             return acc
         elif op == RAISE:
@@ -82,6 +95,8 @@ async def indirect(prog: ash.Uniform, *, position: vec4f):
             acc = acc + await _helper(acc)
         elif op == DPDY:
             acc = acc + await ash.dpdy(acc)
+        elif op == DPDX_AGAIN:
+            acc = acc - await ash.dpdx(acc)
         elif op == FOREIGN:
             await asyncio.sleep(0)
         elif op == RETURN:
@@ -101,7 +116,7 @@ def make_program(case: int) -> tuple[int, int, tuple]:
         row = [op] * 4
         if rng.random() < 0.35:
             row[rng.randrange(4)] = rng.choice([POINT, POINT, RETURN, RAISE, DISCARD, DPDY,
-                                               FOREIGN, DPDX])
+                                               FOREIGN, DPDX, DPDX_AGAIN])
         steps.append(tuple(row))
     return rng.choice([2, 4, 6, 7]), rng.choice([2, 4, 5]), tuple(steps)
 
@@ -138,6 +153,12 @@ def test_generated_programs_run_the_same_lean_and_on_the_general_loop(shader, bl
         assert lean == general, case
         kinds.add(lean[0] if lean[0] == "ok" else lean[1])
     assert "ok" in kinds and len(kinds) >= 3, kinds  # successes and two kinds of error at least
+
+
+def test_the_direct_program_reads_call_sites_from_its_frame_and_the_other_along_the_chain():
+    """The fuzz below covers both ways a lean round reads call sites."""
+    assert still_direct(program.fn, program.awaited)
+    assert not still_direct(indirect.fn, indirect.awaited)
 
 
 def test_a_point_lands_before_the_next_member_of_the_quad_is_resumed():
