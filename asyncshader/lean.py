@@ -146,9 +146,6 @@ class LeanRounds:
                         same = sites.count(sites[0]) == 4
                     if not same:  # divergence: the ordinary loop reports it
                         return self._escape(unit, [r0, r1, r2], [v0, v1, v2, v3], (r3, False))
-                    steps += 4
-                    tail += decisions
-                    met += 1
                     resolve = kind.resolve
                     if resolve is None:
                         v0 = v1 = v2 = v3 = None
@@ -158,6 +155,9 @@ class LeanRounds:
                         except Exception:  # values that do not combine: the loop says so
                             return self._escape(unit, [r0, r1, r2], [v0, v1, v2, v3],
                                                 (r3, False))
+                    steps += 4  # (counted once resolved: an escape's round counts its own)
+                    tail += decisions
+                    met += 1
                     if steps >= self._next_checkpoint:
                         unit.values = [v0, v1, v2, v3]
                         return False, unit

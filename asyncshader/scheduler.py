@@ -240,6 +240,13 @@ class Scheduler(Diagnostics, LeanRounds):
         self._fill()
         try:
             while runnable:
+                # before the next step, whether the last one suspended or returned (shaders
+                # that meet no rendezvous only return): the unit it ran in may have retired
+                if steps >= next_checkpoint:
+                    next_checkpoint = steps + self.checkpoint_every
+                    self.steps, self.canonical_tail = steps, canon
+                    cur_unit = self._checkpoint(cur_unit if cur_unit in self.live else None)
+                    yield
                 n = len(runnable)
                 if n == 1:
                     pos = 0
@@ -278,12 +285,6 @@ class Scheduler(Diagnostics, LeanRounds):
                     del runnable[pos]
                     inv.result = stop.value
                     self._finished(inv)
-                    if steps >= next_checkpoint:  # (shaders without rendezvous pass no other)
-                        next_checkpoint = steps + self.checkpoint_every
-                        self.steps, self.canonical_tail = steps, canon
-                        self._checkpoint(cur_unit if cur_unit in self.live else None)
-                        cur_unit = None
-                        yield
                     continue
                 except BaseException as exc:
                     raise self._shader_error(inv, exc) from exc
@@ -314,11 +315,6 @@ class Scheduler(Diagnostics, LeanRounds):
                     arrived.append(inv)
                     if len(arrived) + group.finished == group.size:
                         self._complete(group)
-                if steps >= next_checkpoint:
-                    next_checkpoint = steps + self.checkpoint_every
-                    self.steps, self.canonical_tail = steps, canon
-                    cur_unit = self._checkpoint(cur_unit)
-                    yield
         except BaseException:
             self.steps, self.canonical_tail = steps, canon  # exact, for a partial trace
             raise
