@@ -4,29 +4,15 @@ cooperative scheduler that follows WGSL semantics.
 Everything public is re-exported here; see the docs for the guide and the API reference.
 """
 
-from .atomics import (
-    AtomicCompareExchangeResult,
-    atomic_add,
-    atomic_and,
-    atomic_compare_exchange_weak,
-    atomic_exchange,
-    atomic_load,
-    atomic_max,
-    atomic_min,
-    atomic_or,
-    atomic_store,
-    atomic_sub,
-    atomic_xor,
-)
-from .bindings import Input, Storage, Uniform
-from .collectives import (
+from ._compat import install as _install_moved_paths
+from ._core.instruments import Instrument
+from .collectives.barriers import (
     storage_barrier,
     texture_barrier,
     workgroup_barrier,
     workgroup_uniform_load,
 )
-from .compute import ComputeKernel, WebGPULimitWarning, compute, dispatch, run
-from .derivatives import (
+from .collectives.derivatives import (
     dpdx,
     dpdx_coarse,
     dpdx_fine,
@@ -37,7 +23,7 @@ from .derivatives import (
     fwidth_coarse,
     fwidth_fine,
 )
-from .dispatch import Counters, DispatchResult
+from .collectives.quads import quad_broadcast, quad_swap_diagonal, quad_swap_x, quad_swap_y
 from .errors import (
     AsyncShaderError,
     BarrierDivergenceError,
@@ -51,7 +37,7 @@ from .errors import (
     ShaderError,
     StepLimitError,
 )
-from .explore import (
+from .exploration.explore import (
     DeterminismError,
     Exhaustive,
     ExploreReport,
@@ -59,7 +45,8 @@ from .explore import (
     Footprints,
     explore,
 )
-from .findings import (
+from .exploration.shrink import ScheduleStats, ShrinkReport, schedule_stats, shrink
+from .sanitizers.findings import (
     DataRace,
     DataRaceError,
     DataRaceWarning,
@@ -70,7 +57,12 @@ from .findings import (
     findings_json,
     render_findings,
 )
-from .fragment import (
+from .sanitizers.races import RaceDetector
+from .schedules.strategies import PCT, InOrder, Random, Replay, Reverse, Strategy
+from .schedules.trace import Trace
+from .stages.compute import ComputeKernel, WebGPULimitWarning, compute, dispatch, run
+from .stages.dispatch import Counters, DispatchResult
+from .stages.fragment import (
     FragmentResult,
     FragmentShader,
     discard,
@@ -78,13 +70,23 @@ from .fragment import (
     fragment,
     run_fragments,
 )
-from .instruments import Instrument
-from .memory import Ptr, WorkgroupVar, ptr, workgroup
-from .quads import quad_broadcast, quad_swap_diagonal, quad_swap_x, quad_swap_y
-from .races import RaceDetector
-from .schedule import PCT, InOrder, Random, Replay, Reverse, Strategy, Trace
-from .shrink import ScheduleStats, ShrinkReport, schedule_stats, shrink
-from .types import (
+from .wgsl.atomics import (
+    AtomicCompareExchangeResult,
+    atomic_add,
+    atomic_and,
+    atomic_compare_exchange_weak,
+    atomic_exchange,
+    atomic_load,
+    atomic_max,
+    atomic_min,
+    atomic_or,
+    atomic_store,
+    atomic_sub,
+    atomic_xor,
+)
+from .wgsl.bindings import Input, Storage, Uniform
+from .wgsl.memory import Ptr, WorkgroupVar, ptr, workgroup
+from .wgsl.types import (
     all,
     any,
     array,
@@ -110,6 +112,8 @@ from .types import (
     vec4i,
     vec4u,
 )
+
+_install_moved_paths()  # old module paths (asyncshader.schedule, ...) still import
 
 __version__ = "0.1.0"
 

@@ -31,10 +31,10 @@ sys.path.insert(0, os.path.dirname(__file__))
 import fragments
 
 import asyncshader as ash
-from asyncshader.derivatives import DERIVATIVE_KINDS, derivative_kinds
-from asyncshader.traps import rendezvous_kind
+from asyncshader._core.traps import rendezvous_kind
+from asyncshader.collectives.derivatives import DERIVATIVE_KINDS, derivative_kinds
 
-_fragment = importlib.import_module("asyncshader.fragment")  # (ash.fragment: the decorator)
+_fragment = importlib.import_module("asyncshader.stages.fragment")  # (ash.fragment: a function)
 _KIND = rendezvous_kind("dpdx", "quad", None)
 
 

@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 import reduce
 
 import asyncshader as ash
-from asyncshader.invocations import Group, Invocation, _sites
+from asyncshader._core.invocations import Group, Invocation, _sites
 
 N = reduce.N
 

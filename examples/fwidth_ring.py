@@ -41,7 +41,7 @@ import numpy as np
 
 import asyncshader as ash
 from asyncshader import f32, vec2f, vec4f
-from asyncshader.images import save_png  # Pillow is optional (the "images" extra)
+from asyncshader.tools.images import save_png  # Pillow is optional (the "images" extra)
 
 #: The image size in pixels; odd on purpose, so the last column and row are padded with helpers.
 WIDTH = HEIGHT = 127

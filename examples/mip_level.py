@@ -45,7 +45,7 @@ import numpy as np
 
 import asyncshader as ash
 from asyncshader import f32, i32, vec2f, vec4f
-from asyncshader.images import save_png  # Pillow is optional (the "images" extra)
+from asyncshader.tools.images import save_png  # Pillow is optional (the "images" extra)
 
 #: The image size in pixels (odd in both directions: helper invocations pad the last quads).
 WIDTH, HEIGHT = 161, 97

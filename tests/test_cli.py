@@ -3,8 +3,8 @@
 import subprocess
 import sys
 
-from asyncshader.cli import main
-from asyncshader.demo import INVOCATIONS, atomic_count, count, racy_count
+from asyncshader.tools.cli import main
+from asyncshader.tools.demo import INVOCATIONS, atomic_count, count, racy_count
 
 
 def test_demo_shows_schedule_dependent_results_and_an_identical_replay(capsys):

@@ -18,7 +18,7 @@ import pytest
 
 import asyncshader as ash
 from asyncshader import u32, vec3u, vec4f
-from asyncshader.scheduler import _SMALL, _record_keys, _record_small
+from asyncshader._core.fast_paths import _SMALL, _record_keys, _record_small
 
 shared = ash.workgroup(u32)
 
@@ -232,7 +232,7 @@ def test_two_dispatches_sharing_one_random_object_each_follow_its_seed(monkeypat
     """Each run's draws belong to the run: interleaved dispatches do not disturb each other."""
     import anyio
 
-    from asyncshader.scheduler import Scheduler
+    from asyncshader._core.scheduler import Scheduler
 
     # a checkpoint at every round: the two dispatches take turns
     monkeypatch.setitem(Scheduler.__init__.__kwdefaults__, "checkpoint_every", 8)

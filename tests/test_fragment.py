@@ -384,7 +384,7 @@ def test_a_cancelled_fragment_dispatch_keeps_no_invocation_alive():
         with anyio.move_on_after(0.02):
             await ash.dispatch_fragments(slow, 301, 301, sanitize="off")
 
-    from asyncshader.scheduler import Scheduler
+    from asyncshader._core.scheduler import Scheduler
 
     seen = []
     original = Scheduler._close

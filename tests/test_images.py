@@ -5,7 +5,7 @@ import sys
 import numpy as np
 import pytest
 
-from asyncshader.images import save_png
+from asyncshader.tools.images import save_png
 
 
 def test_rgb_and_grey_images_round_trip(tmp_path):

@@ -19,9 +19,9 @@ import pytest
 
 import asyncshader as ash
 from asyncshader import f32, vec4f
-from asyncshader.derivatives import derivative_kinds
-from asyncshader.source_checks import still_direct
-from asyncshader.traps import Point, trap_function
+from asyncshader._core.traps import Point, trap_function
+from asyncshader.collectives.derivatives import derivative_kinds
+from asyncshader.sanitizers.source_checks import still_direct
 
 DPDX, DPDY, SWAP, POINT, RETURN, RAISE, DISCARD, FOREIGN, NOTHING, NOTE, DPDX_AGAIN = range(11)
 LOG: list = []
@@ -174,7 +174,7 @@ def test_a_point_lands_before_the_next_member_of_the_quad_is_resumed():
 
 
 def test_lean_quads_make_no_invocation_objects_unless_something_escapes(monkeypatch):
-    fragment = importlib.import_module("asyncshader.fragment")  # (ash.fragment: the decorator)
+    fragment = importlib.import_module("asyncshader.stages.fragment")  # (ash.fragment: a function)
     made = []
     original = fragment._Quad.materialize
 

@@ -5,7 +5,7 @@ import pytest
 
 import asyncshader as ash
 from asyncshader import f32, u32, vec3u, vec4f
-from asyncshader.watched import FlatIndex
+from asyncshader.wgsl.watched import FlatIndex
 
 counts = ash.workgroup(ash.array(u32, 4))
 total = ash.workgroup(f32)
@@ -85,7 +85,7 @@ def test_workgroup_declarations_take_wgsl_types_only():
 
 
 def test_workgroup_variables_are_found_through_called_functions_and_named():
-    from asyncshader.memory import find_workgroup_vars
+    from asyncshader.wgsl.memory import find_workgroup_vars
 
     def helper():
         return counts[0]

@@ -400,7 +400,7 @@ def test_more_writes_and_reads_that_bypass_indexing():
 
 
 def test_flat_indexing_a_huge_broadcast_view_numbers_nothing():
-    from asyncshader import managed
+    from asyncshader.wgsl import managed
 
     def big(b):
         return np.broadcast_to(b[0:1], (200_000_000,)).flat[5]

@@ -142,7 +142,7 @@ async def racy_changed(counter: ash.Storage, tickets: ash.Storage, log: ash.Stor
     counter[0] = seen + 1
 
 
-@pytest.mark.filterwarnings("ignore::asyncshader.dispatch.TraceSourceWarning")
+@pytest.mark.filterwarnings("ignore::asyncshader.stages.dispatch.TraceSourceWarning")
 def test_replay_against_a_changed_program_names_the_first_decision_that_differs():
     original, _ = run_racy(ash.Random(3))
     trace = original.trace
@@ -260,7 +260,7 @@ def test_replaying_against_edited_source_that_still_fits_warns():
     original, _ = run_racy(ash.Random(3))
     trace = ash.Trace.load(original.trace.to_json())
     trace.kernel = dict(trace.kernel, source_hash="sha256:0000000000000000")
-    from asyncshader.dispatch import TraceSourceWarning
+    from asyncshader.stages.dispatch import TraceSourceWarning
 
     with pytest.warns(TraceSourceWarning, match="recorded from other source code"):
         replayed, _ = run_racy(ash.Replay(trace))

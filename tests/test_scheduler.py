@@ -179,7 +179,7 @@ def test_two_operations_on_one_line_are_told_apart_member_by_member(schedule, on
 
 
 def test_a_rendezvous_kind_carries_only_the_value():
-    from asyncshader.traps import Rendezvous, rendezvous_kind
+    from asyncshader._core.traps import Rendezvous, rendezvous_kind
 
     kind = rendezvous_kind("double", "quad", lambda values, group: [2 * v for v in values])
     req = kind(21)

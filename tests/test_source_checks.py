@@ -63,7 +63,7 @@ async def direct(out: ash.Storage):
 
 
 def test_direct_awaits_lists_the_operations_a_shader_awaits_by_name_or_module_attribute():
-    from asyncshader.source_checks import direct_awaits
+    from asyncshader.sanitizers.source_checks import direct_awaits
 
     targets = {target for _, target in direct_awaits(direct)}
     assert targets == {workgroup_barrier, ash.dpdx, ash.quad_swap_x, ash.atomic_add}
@@ -179,7 +179,7 @@ SHADOWS = [shadows_an_operation_with_a_local, binds_an_operation_name_in_a_compr
 
 @pytest.mark.parametrize("fn", SHADOWS, ids=lambda f: f.__name__)
 def test_direct_awaits_is_none_when_the_shader_may_rebind_what_it_awaits(fn):
-    from asyncshader.source_checks import direct_awaits
+    from asyncshader.sanitizers.source_checks import direct_awaits
 
     assert direct_awaits(fn) is None
 
@@ -200,13 +200,13 @@ a_wrapper = _wrap(direct)
                          ids=["helper", "variable", "either", "comprehension", "default",
                               "async_with", "plain_function", "wrapper"])
 def test_direct_awaits_is_none_when_a_shader_may_suspend_in_another_coroutine(fn):
-    from asyncshader.source_checks import direct_awaits
+    from asyncshader.sanitizers.source_checks import direct_awaits
 
     assert direct_awaits(fn) is None
 
 
 def test_a_name_rebound_after_decoration_is_no_longer_direct(monkeypatch):
-    from asyncshader.source_checks import direct_awaits, still_direct
+    from asyncshader.sanitizers.source_checks import direct_awaits, still_direct
 
     found = direct_awaits(direct)
     assert still_direct(direct, found)
@@ -215,7 +215,7 @@ def test_a_name_rebound_after_decoration_is_no_longer_direct(monkeypatch):
 
 
 def test_a_trap_function_must_not_be_an_async_def():
-    from asyncshader.traps import trap_function
+    from asyncshader._core.traps import trap_function
 
     with pytest.raises(TypeError, match="not an async def"):
         trap_function(a_helper)
@@ -233,7 +233,7 @@ def test_a_module_whose_getattr_raises_is_read_as_unknown_not_an_error():
     async def uses_odd(out: ash.Storage):
         await odd.barrier()
 
-    from asyncshader.source_checks import direct_awaits
+    from asyncshader.sanitizers.source_checks import direct_awaits
 
     assert direct_awaits(uses_odd) is None
     ash.compute(workgroup_size=2)(uses_odd)  # decorating reads the same names: no error

@@ -109,7 +109,7 @@ def _load(tmp_path, name, body):
     return mod
 
 
-@pytest.mark.filterwarnings("ignore::asyncshader.dispatch.TraceSourceWarning")
+@pytest.mark.filterwarnings("ignore::asyncshader.stages.dispatch.TraceSourceWarning")
 def test_replaying_a_string_against_a_changed_kernel_names_the_first_differing_decision(
         tmp_path):
     v1 = _load(tmp_path, "v1", """

@@ -26,17 +26,18 @@ from typing import Any
 
 import numpy as np
 
-from .dispatch import current_run
-from .errors import (
+from .._core.context import current_run
+from ..errors import (
     DivergenceError,
     ForeignAwaitError,
     ReplayMismatchError,
     ShaderError,
     StepLimitError,
 )
-from .exhaustive import DeterminismError, Exhaustive, Footprints, _SleepBlocked
-from .findings import DataRaceError
-from .schedule import PCT, InOrder, Random, Replay, Reverse, Strategy, Trace
+from ..sanitizers.findings import DataRaceError
+from ..schedules.exhaustive import DeterminismError, Exhaustive, Footprints, _SleepBlocked
+from ..schedules.strategies import PCT, InOrder, Random, Replay, Reverse, Strategy
+from ..schedules.trace import Trace
 
 __all__ = ["DeterminismError", "Exhaustive", "ExploreReport", "Failure", "explore",
            "strategy_from_name"]
@@ -197,8 +198,8 @@ def dispatch_once(kernel: Any, bindings: dict[str, Any], schedule: Any,
     not depend on the schedule, so exploring schedules with it on would pay for it on every
     run to learn nothing new; one ordinary dispatch (where it is on by default) finds the
     races."""
-    from .compute import run
-    from .fragment import run_fragments
+    from ..stages.compute import run
+    from ..stages.fragment import run_fragments
 
     kw = dict(bindings)
     kw.setdefault("sanitize", sanitize)

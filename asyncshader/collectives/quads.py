@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from .errors import DerivativeUniformityError
-from .traps import Rendezvous, suspend, trap_function
-from .types import Vec
+from .._core.traps import Rendezvous, suspend, trap_function
+from ..errors import DerivativeUniformityError
+from ..wgsl.types import Vec
 
 QUAD = "quad"  # the scope of quad operations and derivatives
 

@@ -25,10 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from .dispatch import CURRENT_RUN as _CURRENT_RUN
+from .._core.context import CURRENT_RUN as _CURRENT_RUN
+from .._core.traps import rendezvous_kind, trap_function
+from ..wgsl.types import Vec
 from .quads import QUAD, QuadRendezvous, copy_value
-from .traps import rendezvous_kind, trap_function
-from .types import Vec
 
 _Resolver = Callable[[list, Any], list]
 

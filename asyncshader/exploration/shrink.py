@@ -18,10 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import ReplayMismatchError
+from .._core.instruments import Instrument
+from ..errors import ReplayMismatchError
+from ..schedules.strategies import Replay, Strategy
+from ..schedules.trace import Trace
 from .explore import Exhaustive, Recorded, _run_checked, explore
-from .instruments import Instrument
-from .schedule import Replay, Strategy, Trace
 
 __all__ = ["ScheduleStats", "ShrinkReport", "schedule_stats", "shrink"]
 

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import linecache
 import os
-import sysconfig
 from types import CoroutineType
 from typing import TYPE_CHECKING, Any
 
-from .errors import (
+from ..errors import (
     AsyncShaderError,
     DeadlockError,
     DivergenceError,
@@ -21,42 +20,10 @@ from .errors import (
     ShaderError,
     StepLimitError,
 )
+from .sources import internal
 
 if TYPE_CHECKING:
     from .invocations import Group, Invocation
-
-_PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
-#: files inside the package that hold shaders (user code as far as positions are concerned)
-_BUNDLED_SHADERS = frozenset({_PKG_DIR + "demo.py"})
-
-
-def internal(filename: str) -> bool:
-    """Whether ``filename`` is asyncshader's own machinery (not a shader it bundles): frames
-    there are skipped when looking for the user's line."""
-    return filename.startswith(_PKG_DIR) and filename not in _BUNDLED_SHADERS
-_LIBRARY_DIRS = tuple({p + os.sep for k, p in sysconfig.get_paths().items()
-                       if k in ("stdlib", "platstdlib", "purelib", "platlib")} | {_PKG_DIR})
-
-
-def position_of(inv: Any) -> tuple[str, int, str]:
-    """(filename, line, source text) where ``inv`` stands: the innermost user-code frame of its
-    await chain."""
-    frame = inv.frame
-    aw = inv.coro.cr_await if inv.coro is not None else None
-    while isinstance(aw, CoroutineType) and aw.cr_frame is not None:
-        if not aw.cr_code.co_filename.startswith(_LIBRARY_DIRS):
-            frame = aw.cr_frame
-        aw = aw.cr_await
-    return _where(frame)
-
-
-def _where(frame: Any) -> tuple[str, int, str]:
-    if frame is None:
-        return ("?", 0, "")
-    name, line = frame.f_code.co_filename, frame.f_lineno
-    return (name, line, linecache.getline(name, line).strip())
-
-
 
 class Diagnostics:
     """The scheduler's error messages (a mixin: it reads ``runnable``, ``live``, ``max_points``)."""

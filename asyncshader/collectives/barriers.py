@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from .errors import BarrierDivergenceError, DivergenceError
-from .memory import WorkgroupAtomic, WorkgroupVar, _read_whole, read_unreported, resolve_ptr
-from .traps import Rendezvous, constant_trap, suspend, trap_function
+from .._core.traps import Rendezvous, constant_trap, suspend, trap_function
+from ..errors import BarrierDivergenceError, DivergenceError
+from ..wgsl.memory import WorkgroupAtomic, WorkgroupVar, _read_whole, read_unreported, resolve_ptr
 
 WORKGROUP = "workgroup"  # the scope of workgroup collectives
 

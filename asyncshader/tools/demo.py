@@ -11,7 +11,7 @@ import textwrap
 
 import numpy as np
 
-from . import Random, Replay, Storage, atomic_add, compute, ptr, run
+from .. import Random, Replay, Storage, atomic_add, compute, ptr, run
 
 INVOCATIONS = 8
 

@@ -26,9 +26,10 @@ from typing import Any
 
 import numpy as np
 
+from .._core.instruments import Instrument
+from .._core.sources import internal, position_of, user_stacklevel
+from ..wgsl.watched import FlatIndex
 from . import findings as reports
-from .diagnostics import internal, position_of
-from .dispatch import user_stacklevel
 from .findings import (
     Finding,
     _access_at,
@@ -39,8 +40,6 @@ from .findings import (
     errors_of,
     render_findings,
 )
-from .instruments import Instrument
-from .watched import FlatIndex
 
 _WORKGROUP_ORDERING = frozenset({"workgroup_barrier", "workgroup_uniform_load"})
 _STORAGE_ORDERING = frozenset({"storage_barrier"})

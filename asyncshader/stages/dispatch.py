@@ -7,31 +7,22 @@ import contextlib
 import hashlib
 import inspect
 import os
-import sys
 import warnings
 from collections.abc import Iterator
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
 import numpy as np
 
-from .diagnostics import internal
-from .errors import DispatchError, ReplayMismatchError
-from .schedule import Replay, Strategy, Trace
-from .scheduler import Scheduler
+from .._core.context import CURRENT_RUN
+from .._core.scheduler import Scheduler
+from .._core.sources import user_stacklevel
+from ..errors import DispatchError, ReplayMismatchError
+from ..schedules.strategies import Replay, Strategy
+from ..schedules.trace import Trace
 
 _QUIET = {"over": "ignore", "divide": "ignore", "invalid": "ignore", "under": "ignore"}
-
-#: the dispatch whose shaders are running (operations that depend on the stage read it)
-CURRENT_RUN: ContextVar[Any] = ContextVar("asyncshader_current_run", default=None)
-
-
-def current_run() -> Any:
-    """The running dispatch (ComputeRun, FragmentRun), or None outside a dispatch."""
-    return CURRENT_RUN.get()
-
 
 @contextlib.contextmanager
 def _running(job: Any) -> Iterator[None]:
@@ -103,15 +94,6 @@ def kernel_identity(fn: Any) -> dict[str, str]:
 
 class TraceSourceWarning(UserWarning):
     """A trace is replayed against a kernel whose source changed since it was recorded."""
-
-
-def user_stacklevel() -> int:
-    """The ``stacklevel`` that makes a warning (issued by this function's caller) point at the
-    first caller outside asyncshader's machinery."""
-    level, frame = 2, sys._getframe(2)
-    while frame is not None and internal(frame.f_code.co_filename):
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 def check_replay(strategy: Strategy, identity: dict[str, str], config: dict[str, Any]) -> None:

@@ -35,31 +35,37 @@ from typing import Any
 
 import numpy as np
 
-from .bindings import Input, Storage, Uniform, bind_resources, signature_params
-from .derivatives import DERIVATIVE_KINDS, derivative_kinds
+from .._core.context import current_run
+from .._core.instruments import Instrument
+from .._core.invocations import Group, Invocation
+from .._core.scheduler import Scheduler
+from ..collectives.derivatives import DERIVATIVE_KINDS, derivative_kinds
+from ..collectives.quads import QUAD
+from ..errors import BindingError, DispatchError
+from ..sanitizers.races import SanitizedRun
+from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
+from ..schedules.strategies import Strategy, as_strategy
+from ..wgsl.bindings import Input, Storage, Uniform, bind_resources, signature_params
+from ..wgsl.memory import scan_kernel
+from ..wgsl.types import _VECS, Vec, vec4f
 from .dispatch import (
     DispatchResult,
     check_derivative_mode,
     check_replay,
     counters,
-    current_run,
     drive,
     drive_async,
     kernel_identity,
     make_trace,
 )
-from .errors import BindingError, DispatchError
-from .instruments import Instrument
-from .invocations import Group, Invocation
-from .managed import _Managed
-from .memory import scan_kernel
-from .quads import QUAD
-from .races import SanitizedRun
-from .schedule import Strategy, as_strategy
-from .scheduler import Scheduler
-from .source_checks import check_awaits, direct_awaits, still_direct
-from .types import _VECS, Vec, vec4f
-from .watched import _Traced
+from .fragment_io import (
+    FragmentStorage,
+    TracedFragmentStorage,
+    _allocate,
+    _fields,
+    _put_output,
+    _shape_of,
+)
 
 FRAGMENT_BUILTINS = ("position", "front_facing", "sample_index", "sample_mask")
 _LANES = [{QUAD: lane} for lane in range(4)]
@@ -126,58 +132,6 @@ class FragmentResult(DispatchResult):
 
     output: Any = None
     mask: Any = None
-
-
-class FragmentStorage(_Managed):
-    """A storage buffer as one fragment invocation sees it: writes by a helper (or a discarded
-    invocation) are dropped, as WGSL requires; reads are plain numpy reads. Sub-array views
-    (``buf[y]``) belong to the same invocation; copies (``buf[y].copy()``) are private
-    values, no longer the buffer."""
-
-    _inv: Any = None
-
-    def __array_finalize__(self, obj: Any) -> None:
-        if obj is not None and self.base is not None:  # views, not copies, are the buffer
-            self._inv = getattr(obj, "_inv", None)
-            self._run = getattr(obj, "_run", None)
-            self._origin = getattr(obj, "_origin", None)
-
-    def _will_write(self, flat: Any = None) -> bool:
-        if self._inv is not None and self._inv.helper:  # no effect; counted and noted
-            self._run.suppressed_writes += 1
-            self._run.helper_effect(self._inv, self._origin, "store")
-            return False
-        return True
-
-    def __setitem__(self, index: Any, value: Any) -> None:
-        if FragmentStorage._will_write(self):
-            np.ndarray.__setitem__(self, index, value)
-
-    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, out: Any = None,
-                        **kwargs: Any) -> Any:
-        """In-place operations (``buf += 1``) write through ``out=``: drop them for helpers too,
-        and keep the name bound to this view (so later writes are still checked)."""
-        if method == "at":
-            return _Managed.__array_ufunc__(self, ufunc, method, *inputs, **kwargs)
-        args = [np.asarray(x) if isinstance(x, FragmentStorage) else x for x in inputs]
-        if out is None:
-            return getattr(ufunc, method)(*args, **kwargs)
-        if any(isinstance(t, FragmentStorage) and not FragmentStorage._will_write(t)
-               for t in out):
-            return self
-        plain = tuple(t.view(np.ndarray) if isinstance(t, FragmentStorage) else t for t in out)
-        getattr(ufunc, method)(*args, out=plain, **kwargs)
-        return self if any(t is self for t in out) else (plain[0] if len(plain) == 1 else plain)
-
-
-class TracedFragmentStorage(_Traced, FragmentStorage):
-    """A fragment's storage view in an instrumented run: loads and stores are reported (as for
-    compute storage), out-of-bounds indices follow WGSL robust access, helpers' writes are
-    dropped."""
-
-    def __setitem__(self, index: Any, value: Any) -> None:
-        if FragmentStorage._will_write(self):  # (a helper's is dropped, and noted)
-            _Traced.__setitem__(self, index, value)
 
 
 def _corner(q: int, qw: int) -> tuple[int, int]:
@@ -582,58 +536,6 @@ def _quad_maker(fn: Callable, builtins: list[str], uniforms: dict[str, Any],
         calls.append(f"_fn({', '.join(args)})")
     exec(f"def quad(x0, x1, y0, y1):\n    return [{', '.join(calls)}]\n", ns)
     return ns["quad"]
-
-
-def _allocate(height: int, width: int, value: Any, name: str) -> np.ndarray:
-    if isinstance(value, Vec):
-        dtype = value.scalar.dtype
-        return np.zeros((height, width, value.size), dtype)
-    if isinstance(value, (bool, np.bool_)):
-        return np.zeros((height, width), np.bool_)
-    if isinstance(value, (np.float32, float, np.floating)):
-        return np.zeros((height, width), np.float32)
-    if isinstance(value, (np.uint32, np.unsignedinteger)):
-        return np.zeros((height, width), np.uint32)
-    if isinstance(value, (int, np.integer)):
-        return np.zeros((height, width), np.int32)
-    raise TypeError(f"a fragment output ({name}) must be a scalar, a vector, or a dataclass or "
-                    f"mapping of them; got {type(value).__name__}")
-
-
-def _fields(value: Any) -> Any:
-    """A dataclass instance as a mapping of its fields; anything else unchanged."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
-    return value
-
-
-def _put_output(out: np.ndarray, x: int, y: int, value: Any, name: str) -> None:
-    """Stores one fragment's output, refusing a value of another kind or shape than the first
-    fragment's (a float into an int image would be truncated silently)."""
-    like = _allocate(1, 1, value, name)
-    if like.shape[2:] != out.shape[2:] or (like.dtype != out.dtype and not (
-            out.dtype.kind == "f" and like.dtype.kind in "iu")):
-        raise TypeError(
-            f"fragment ({x},{y}) returned {_kind(value)} for {name}, but the first fragment "
-            f"returned {_kind_of_array(out)}: every fragment must return the same type (WGSL "
-            "fixes it in the signature). Convert, e.g. ash.f32(...)")
-    out[y, x] = _component(value)
-
-
-def _kind(value: Any) -> str:
-    return type(value).__name__
-
-
-def _kind_of_array(out: np.ndarray) -> str:
-    return f"{out.dtype}" + (f" x{out.shape[2]}" if out.ndim == 3 else "")
-
-
-def _component(value: Any) -> Any:
-    return list(value) if isinstance(value, Vec) else value
-
-
-def _shape_of(output: Any) -> str:
-    return f"fields {sorted(output)}" if isinstance(output, dict) else "a single value"
 
 
 _OPTIONS = {"position_z": 0.0, "position_w": 1.0, "front_facing": True}

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from .diagnostics import _short
-from .errors import AsyncShaderError
+from .._core.diagnostics import _short
+from ..errors import AsyncShaderError
 
 
 class DataRaceError(AsyncShaderError):

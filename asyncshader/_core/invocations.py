@@ -9,7 +9,7 @@ from __future__ import annotations
 from types import CoroutineType
 from typing import Any
 
-from .diagnostics import position_of
+from .sources import position_of
 
 
 class Invocation:

@@ -22,9 +22,20 @@ from typing import Any
 
 import numpy as np
 
-from .bindings import bind_resources, signature_params
-from .collectives import WORKGROUP
-from .derivatives import DERIVATIVE_KINDS, derivative_kinds
+from .._core.instruments import Instrument
+from .._core.invocations import Group, Invocation
+from .._core.scheduler import Scheduler
+from ..collectives.barriers import WORKGROUP
+from ..collectives.derivatives import DERIVATIVE_KINDS, derivative_kinds
+from ..collectives.quads import QUAD
+from ..errors import BindingError, DispatchError
+from ..sanitizers.races import SanitizedRun
+from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
+from ..schedules.strategies import Strategy, as_strategy
+from ..wgsl.bindings import bind_resources, signature_params
+from ..wgsl.memory import WorkgroupMemory, scan_kernel, trace_vars
+from ..wgsl.types import Vec, vec3u
+from ..wgsl.watched import traced_storage
 from .dispatch import (
     DispatchResult,
     check_derivative_mode,
@@ -35,17 +46,6 @@ from .dispatch import (
     kernel_identity,
     make_trace,
 )
-from .errors import BindingError, DispatchError
-from .instruments import Instrument
-from .invocations import Group, Invocation
-from .memory import WorkgroupMemory, scan_kernel, trace_vars
-from .quads import QUAD
-from .races import SanitizedRun
-from .schedule import Strategy, as_strategy
-from .scheduler import Scheduler
-from .source_checks import check_awaits, direct_awaits, still_direct
-from .types import Vec, vec3u
-from .watched import traced_storage
 
 COMPUTE_BUILTINS = ("global_invocation_id", "local_invocation_id", "local_invocation_index",
                     "workgroup_id", "num_workgroups", "workgroup_index",

@@ -22,7 +22,7 @@ import textwrap
 import types
 from typing import Any
 
-from .traps import TRAP_FUNCTIONS
+from .._core.traps import TRAP_FUNCTIONS
 
 
 def is_trap_function(obj: Any) -> bool:

@@ -58,7 +58,7 @@ def load_target(spec: str) -> tuple[Any, Callable, Callable | None, str, str]:
 
 
 def _strategy(args: argparse.Namespace) -> Any:
-    from .explore import Exhaustive, strategy_from_name
+    from ..exploration.explore import Exhaustive, strategy_from_name
 
     try:
         s = strategy_from_name(args.strategy, seed=args.seed, depth=args.depth)
@@ -124,7 +124,7 @@ class _Progress:
 
 
 def cmd_run(args: argparse.Namespace, out: Callable) -> int:
-    from .explore import Recorded, _run_checked
+    from ..exploration.explore import Recorded, _run_checked
 
     kernel, setup, check, path, name = load_target(args.target)
     rec = Recorded(_strategy(args))
@@ -160,7 +160,7 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
 
 def _print_findings(findings: list, out: Callable) -> None:
     if findings:
-        from .findings import render_findings
+        from ..sanitizers.findings import render_findings
 
         out(f"race detector: {len(findings)} finding(s), whatever the schedule:")
         out(textwrap.indent(render_findings(findings), "  "))
@@ -168,7 +168,7 @@ def _print_findings(findings: list, out: Callable) -> None:
 
 def _detector_failure(findings: list) -> str | None:
     """A run whose race detector found bugs fails, like a sanitizer's (notes do not count)."""
-    from .findings import errors_of
+    from ..sanitizers.findings import errors_of
 
     errors = errors_of(findings)
     if not errors:
@@ -179,8 +179,8 @@ def _detector_failure(findings: list) -> str | None:
 
 
 def cmd_explore(args: argparse.Namespace, out: Callable) -> int:
-    from .explore import explore
-    from .shrink import shrink
+    from ..exploration.explore import explore
+    from ..exploration.shrink import shrink
 
     kernel, setup, check, path, name = load_target(args.target)
     strategy = _strategy(args)
@@ -208,9 +208,10 @@ def cmd_explore(args: argparse.Namespace, out: Callable) -> int:
 
 
 def cmd_replay(args: argparse.Namespace, out: Callable) -> int:
-    from .errors import ReplayMismatchError
-    from .explore import _run_checked
-    from .schedule import Replay, Trace
+    from ..errors import ReplayMismatchError
+    from ..exploration.explore import _run_checked
+    from ..schedules.strategies import Replay
+    from ..schedules.trace import Trace
 
     text = args.trace
     try:
@@ -291,8 +292,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None, out: Callable = print) -> int:
-    from .errors import BindingError, DispatchError
-    from .explore import DeterminismError
+    from ..errors import BindingError, DispatchError
+    from ..exploration.explore import DeterminismError
 
     args = build_parser().parse_args(argv)
     if args.command == "demo":

@@ -31,10 +31,19 @@ from typing import Any
 
 import pytest
 
-from .explore import Recorded
-from .findings import render_findings
-from .races import DEFAULT_FINDINGS, DEFAULT_SANITIZE
-from .schedule import DEFAULT_SCHEDULE, PCT, InOrder, Random, Replay, Reverse, Strategy, Trace
+from ..exploration.explore import Recorded
+from ..sanitizers.findings import render_findings
+from ..sanitizers.races import DEFAULT_FINDINGS, DEFAULT_SANITIZE
+from ..schedules.strategies import (
+    DEFAULT_SCHEDULE,
+    PCT,
+    InOrder,
+    Random,
+    Replay,
+    Reverse,
+    Strategy,
+)
+from ..schedules.trace import Trace
 
 _STRATEGIES = ("random", "pct", "reverse", "in_order")
 

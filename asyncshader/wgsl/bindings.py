@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import BindingError
+from ..errors import BindingError
 from .types import Vec, _ScalarType
 
 _STORAGE_DTYPES = (np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.uint32))

@@ -17,8 +17,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .._core.traps import Point, suspend, trap_function
 from .memory import WorkgroupAtomic, WorkgroupVar, resolve_ptr
-from .traps import Point, suspend, trap_function
 
 _MASK = 0xFFFFFFFF
 

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 
-from .dispatch import current_run
-from .errors import AsyncShaderError
-from .instruments import Instrument
-from .schedule import Strategy
-from .traps import POINT
+from .._core.context import current_run
+from .._core.instruments import Instrument
+from .._core.traps import POINT
+from ..errors import AsyncShaderError
+from .strategies import Strategy
 
 
 class DeterminismError(AsyncShaderError):

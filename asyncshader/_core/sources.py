@@ -1,0 +1,55 @@
+"""Where code stands: a frame's ``file:line`` and source text, and which files are asyncshader's
+own machinery (skipped when a message looks for the user's line)."""
+
+from __future__ import annotations
+
+import linecache
+import os
+import sys
+import sysconfig
+from types import CoroutineType
+from typing import Any
+
+#: the package's root folder (asyncshader/), with a trailing separator
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+#: files inside the package that hold shaders (user code as far as positions are concerned)
+_BUNDLED_SHADERS = frozenset({os.path.join(_PKG_DIR, "tools", "demo.py")})
+
+
+def internal(filename: str) -> bool:
+    """Whether ``filename`` is asyncshader's own machinery (not a shader it bundles): frames
+    there are skipped when looking for the user's line."""
+    return filename.startswith(_PKG_DIR) and filename not in _BUNDLED_SHADERS
+
+
+_LIBRARY_DIRS = tuple({p + os.sep for k, p in sysconfig.get_paths().items()
+                       if k in ("stdlib", "platstdlib", "purelib", "platlib")} | {_PKG_DIR})
+
+
+def position_of(inv: Any) -> tuple[str, int, str]:
+    """(filename, line, source text) where ``inv`` stands: the innermost user-code frame of its
+    await chain."""
+    frame = inv.frame
+    aw = inv.coro.cr_await if inv.coro is not None else None
+    while isinstance(aw, CoroutineType) and aw.cr_frame is not None:
+        if not aw.cr_code.co_filename.startswith(_LIBRARY_DIRS):
+            frame = aw.cr_frame
+        aw = aw.cr_await
+    return where(frame)
+
+
+def where(frame: Any) -> tuple[str, int, str]:
+    """(filename, line, source text) of ``frame`` (``("?", 0, "")`` for none)."""
+    if frame is None:
+        return ("?", 0, "")
+    name, line = frame.f_code.co_filename, frame.f_lineno
+    return (name, line, linecache.getline(name, line).strip())
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that makes a warning (issued by this function's caller) point at the
+    first caller outside asyncshader's machinery."""
+    level, frame = 2, sys._getframe(2)
+    while frame is not None and internal(frame.f_code.co_filename):
+        frame, level = frame.f_back, level + 1
+    return level

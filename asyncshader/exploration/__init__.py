@@ -1,0 +1,3 @@
+"""Exploration: run a kernel under many schedules (``explore``), and shrink a failing trace to
+a short one that still fails (``shrink``).
+"""

@@ -1,0 +1,118 @@
+"""What one fragment reads and writes: its view of a storage buffer (a helper's writes are
+dropped, as WGSL requires) and its located outputs, made into arrays (height, width[, n])."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from ..wgsl.managed import _Managed
+from ..wgsl.types import Vec
+from ..wgsl.watched import _Traced
+
+
+class FragmentStorage(_Managed):
+    """A storage buffer as one fragment invocation sees it: writes by a helper (or a discarded
+    invocation) are dropped, as WGSL requires; reads are plain numpy reads. Sub-array views
+    (``buf[y]``) belong to the same invocation; copies (``buf[y].copy()``) are private
+    values, no longer the buffer."""
+
+    _inv: Any = None
+
+    def __array_finalize__(self, obj: Any) -> None:
+        if obj is not None and self.base is not None:  # views, not copies, are the buffer
+            self._inv = getattr(obj, "_inv", None)
+            self._run = getattr(obj, "_run", None)
+            self._origin = getattr(obj, "_origin", None)
+
+    def _will_write(self, flat: Any = None) -> bool:
+        if self._inv is not None and self._inv.helper:  # no effect; counted and noted
+            self._run.suppressed_writes += 1
+            self._run.helper_effect(self._inv, self._origin, "store")
+            return False
+        return True
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if FragmentStorage._will_write(self):
+            np.ndarray.__setitem__(self, index, value)
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, out: Any = None,
+                        **kwargs: Any) -> Any:
+        """In-place operations (``buf += 1``) write through ``out=``: drop them for helpers too,
+        and keep the name bound to this view (so later writes are still checked)."""
+        if method == "at":
+            return _Managed.__array_ufunc__(self, ufunc, method, *inputs, **kwargs)
+        args = [np.asarray(x) if isinstance(x, FragmentStorage) else x for x in inputs]
+        if out is None:
+            return getattr(ufunc, method)(*args, **kwargs)
+        if any(isinstance(t, FragmentStorage) and not FragmentStorage._will_write(t)
+               for t in out):
+            return self
+        plain = tuple(t.view(np.ndarray) if isinstance(t, FragmentStorage) else t for t in out)
+        getattr(ufunc, method)(*args, out=plain, **kwargs)
+        return self if any(t is self for t in out) else (plain[0] if len(plain) == 1 else plain)
+
+
+class TracedFragmentStorage(_Traced, FragmentStorage):
+    """A fragment's storage view in an instrumented run: loads and stores are reported (as for
+    compute storage), out-of-bounds indices follow WGSL robust access, helpers' writes are
+    dropped."""
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if FragmentStorage._will_write(self):  # (a helper's is dropped, and noted)
+            _Traced.__setitem__(self, index, value)
+
+
+
+def _allocate(height: int, width: int, value: Any, name: str) -> np.ndarray:
+    if isinstance(value, Vec):
+        dtype = value.scalar.dtype
+        return np.zeros((height, width, value.size), dtype)
+    if isinstance(value, (bool, np.bool_)):
+        return np.zeros((height, width), np.bool_)
+    if isinstance(value, (np.float32, float, np.floating)):
+        return np.zeros((height, width), np.float32)
+    if isinstance(value, (np.uint32, np.unsignedinteger)):
+        return np.zeros((height, width), np.uint32)
+    if isinstance(value, (int, np.integer)):
+        return np.zeros((height, width), np.int32)
+    raise TypeError(f"a fragment output ({name}) must be a scalar, a vector, or a dataclass or "
+                    f"mapping of them; got {type(value).__name__}")
+
+
+def _fields(value: Any) -> Any:
+    """A dataclass instance as a mapping of its fields; anything else unchanged."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    return value
+
+
+def _put_output(out: np.ndarray, x: int, y: int, value: Any, name: str) -> None:
+    """Stores one fragment's output, refusing a value of another kind or shape than the first
+    fragment's (a float into an int image would be truncated silently)."""
+    like = _allocate(1, 1, value, name)
+    if like.shape[2:] != out.shape[2:] or (like.dtype != out.dtype and not (
+            out.dtype.kind == "f" and like.dtype.kind in "iu")):
+        raise TypeError(
+            f"fragment ({x},{y}) returned {_kind(value)} for {name}, but the first fragment "
+            f"returned {_kind_of_array(out)}: every fragment must return the same type (WGSL "
+            "fixes it in the signature). Convert, e.g. ash.f32(...)")
+    out[y, x] = _component(value)
+
+
+def _kind(value: Any) -> str:
+    return type(value).__name__
+
+
+def _kind_of_array(out: np.ndarray) -> str:
+    return f"{out.dtype}" + (f" x{out.shape[2]}" if out.ndim == 3 else "")
+
+
+def _component(value: Any) -> Any:
+    return list(value) if isinstance(value, Vec) else value
+
+
+def _shape_of(output: Any) -> str:
+    return f"fields {sorted(output)}" if isinstance(output, dict) else "a single value"
