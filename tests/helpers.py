@@ -10,7 +10,9 @@ import numpy as np
 import asyncshader as ash
 from asyncshader import u32
 
-ROOT = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+DATA_DIR = TESTS / "data"
 EXAMPLES = ROOT / "examples"
 
 

@@ -8,6 +8,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from helpers import ROOT
 
 import asyncshader as ash
 from asyncshader import u32
@@ -211,7 +212,7 @@ SUBPROCESS_PROGRAM = textwrap.dedent("""
 
 
 def test_traces_and_outputs_do_not_depend_on_pythonhashseed():
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = str(ROOT)
     program = SUBPROCESS_PROGRAM.format(root=root)
     outputs = set()
     for seed in ("0", "1", "12345", "random"):

@@ -15,14 +15,14 @@ both map to ``run(..., workgroups=dispatch)``.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import DATA_DIR
 
 import asyncshader as ash
 
-DATA = json.loads((Path(__file__).parent / "data" / "compute_atomics_cases.json").read_text())
+DATA = json.loads((DATA_DIR / "compute_atomics_cases.json").read_text())
 BUILTINS = DATA["compute_builtins"]
 CASES = BUILTINS["cases"]
 SENTINEL = 0xDEADBEEF

@@ -23,15 +23,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import DATA_DIR
 
 import asyncshader as ash
 from asyncshader import u32, vec4f, vec4u
 
-DATA = json.loads((Path(__file__).parent / "data" / "quad_cases.json").read_text())
+DATA = json.loads((DATA_DIR / "quad_cases.json").read_text())
 SENTINEL = DATA["semantics"]["sentinel_for_unwritten_outputs"]
 OPS = ["quadSwapX", "quadSwapY", "quadSwapDiagonal",
        "quadBroadcast_0", "quadBroadcast_1", "quadBroadcast_2", "quadBroadcast_3"]
@@ -62,7 +62,7 @@ async def _all_ops(e):
 
 def test_vector_file_is_the_documented_copy():
     """tests/data/README.md: the file is the digest's copy, byte for byte (sha256 given there)."""
-    data_dir = Path(__file__).parent / "data"
+    data_dir = DATA_DIR
     digest = hashlib.sha256((data_dir / "quad_cases.json").read_bytes()).hexdigest()
     assert digest == "63e2b5c145c8d7900228caabd118f9a0b0d35d97746c3f96fea03335d3fdd363"
     assert digest in (data_dir / "README.md").read_text()

@@ -37,12 +37,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers import TESTS
 
 import asyncshader as ash
 from asyncshader import atomic_add, f32, ptr, u32, vec3u, workgroup_barrier
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-CL_DIR = os.path.join(HERE, "oclgrind")
+CL_DIR = str(TESTS / "oclgrind")
 
 
 def _load_harness() -> Any:

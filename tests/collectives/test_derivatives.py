@@ -39,11 +39,12 @@ from typing import NamedTuple
 
 import numpy as np
 import pytest
+from helpers import DATA_DIR
 
 import asyncshader as ash
 from asyncshader import f32, vec4f
 
-DATA = json.loads((Path(__file__).parent / "data" / "derivative_cases.json").read_text())
+DATA = json.loads((DATA_DIR / "derivative_cases.json").read_text())
 DPD = DATA["dpdx_dpdy"]
 SCALAR_CASES = DPD["scalar_cases"]
 CTS_QUADS = {"x": DPD["quads_dpdx"], "y": DPD["quads_dpdy"]}
@@ -244,7 +245,7 @@ def assert_rule(result, layout, rule, unchecked=frozenset()) -> None:
 # ------------------------------------------------------------------------------- data sanity
 def test_vector_file_is_the_documented_copy():
     """tests/data/README.md: the file is the digest's copy, byte for byte (sha256 given there)."""
-    data_dir = Path(__file__).parent / "data"
+    data_dir = DATA_DIR
     digest = hashlib.sha256((data_dir / "derivative_cases.json").read_bytes()).hexdigest()
     assert digest == "5ef180bbebdcaa8b50c7436b3d4d065806053942cec5744d5475d80f5a8ed2b2"
     assert digest in (data_dir / "README.md").read_text()

@@ -12,10 +12,10 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import DATA_DIR
 
 import asyncshader as ash
 from asyncshader import (
@@ -33,7 +33,7 @@ from asyncshader import (
     vec4u,
 )
 
-DATA = json.loads((Path(__file__).parent / "data" / "compute_atomics_cases.json").read_text())
+DATA = json.loads((DATA_DIR / "compute_atomics_cases.json").read_text())
 UNIFORM_LOAD = DATA["workgroupUniformLoad"]
 EXPECTED = UNIFORM_LOAD["expected_per_invocation"]
 ZERO_INIT = DATA["zero_init"]

@@ -11,15 +11,15 @@ copies ``wg`` to ``output[workgroup_id.x * 2 + i]``. Every expected value comes 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import DATA_DIR
 
 import asyncshader as ash
 from asyncshader import i32, u32
 
-DATA = json.loads((Path(__file__).parent / "data" / "compute_atomics_cases.json").read_text())
+DATA = json.loads((DATA_DIR / "compute_atomics_cases.json").read_text())
 ATOMICS = DATA["atomics"]
 CASES = ATOMICS["cases"]
 DTYPE = {"u32": np.uint32, "i32": np.int32}
