@@ -69,3 +69,10 @@ class ReplayMismatchError(AsyncShaderError):
 
 class StepLimitError(AsyncShaderError):
     """An invocation took more scheduling steps than allowed (a spin loop that cannot finish)."""
+
+
+class ShaderTypeError(AsyncShaderError, TypeError):
+    """An expression WGSL's types refuse, met while a shader runs: two operands of different
+    types (``u32`` with ``i32``, ``f32`` with ``i32``), a float literal with an integer, an
+    ``i32`` shift count. A dispatch reports it as a :class:`ShaderError` naming the invocation
+    and the line; the message says which conversion to write."""

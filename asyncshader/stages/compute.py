@@ -34,6 +34,7 @@ from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
 from ..schedules.strategies import Strategy, as_strategy
 from ..wgsl.bindings import bind_resources, signature_params
 from ..wgsl.memory import WorkgroupMemory, scan_kernel, trace_vars
+from ..wgsl.rewrite import with_wgsl_operators
 from ..wgsl.types import Vec, vec3u
 from ..wgsl.watched import traced_storage
 from .dispatch import (
@@ -172,6 +173,12 @@ class ComputeKernel:
         self.builtins = [n for n in self.params if n in COMPUTE_BUILTINS]
         self.identity = kernel_identity(fn)
 
+    @functools.cached_property
+    def shader_fn(self) -> Callable:
+        """The shader as it runs: ``fn`` with WGSL's operators (:mod:`asyncshader.wgsl.rewrite`),
+        compiled at the first dispatch, when the helpers it calls are defined."""
+        return with_wgsl_operators(self.fn)
+
     def scan(self) -> tuple[list, bool]:
         """The workgroup variables the kernel uses, and whether it uses quad operations. Read at
         every dispatch: variables may be declared after the kernel (like WGSL module scope)."""
@@ -295,7 +302,7 @@ class ComputeRun(SanitizedRun):
                                    max_points_per_invocation=max_points_per_invocation,
                                    max_key=int(np.prod(self.groups)) * int(np.prod(
                                        kernel.workgroup_size)),
-                                   direct_sites=still_direct(kernel.fn, kernel.awaited))
+                                   direct_sites=still_direct(kernel.shader_fn, kernel.awaited))
 
     def _units(self) -> Iterator[Group]:
         kernel = self.kernel
@@ -303,7 +310,7 @@ class ComputeRun(SanitizedRun):
         gx, gy, gz = self.groups
         n = sx * sy * sz
         used = set(kernel.builtins)
-        call = _caller(kernel.fn, kernel.builtins, self.args)
+        call = _caller(kernel.shader_fn, kernel.builtins, self.args)
         lidx = [np.uint32(l) for l in range(n)]
         lids = [(l % sx, (l // sx) % sy, l // (sx * sy)) for l in range(n)]
         lid_vecs = [_builtin_vec(*t) for t in lids] if "local_invocation_id" in used else lids

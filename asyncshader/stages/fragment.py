@@ -47,6 +47,7 @@ from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
 from ..schedules.strategies import Strategy, as_strategy
 from ..wgsl.bindings import Input, Storage, Uniform, bind_resources, signature_params
 from ..wgsl.memory import scan_kernel
+from ..wgsl.rewrite import with_wgsl_operators
 from ..wgsl.types import _VECS, Vec, vec4f
 from .dispatch import (
     DispatchResult,
@@ -96,6 +97,12 @@ class FragmentShader:
             raise TypeError(f"{fn.__qualname__} uses workgroup memory ({', '.join(wg_vars)}); "
                             "var<workgroup> exists only in compute shaders")
         self.identity = kernel_identity(fn)
+
+    @functools.cached_property
+    def shader_fn(self) -> Callable:
+        """The shader as it runs: ``fn`` with WGSL's operators (:mod:`asyncshader.wgsl.rewrite`),
+        compiled at the first dispatch, when the helpers it calls are defined."""
+        return with_wgsl_operators(self.fn)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"{self.fn.__qualname__} is a fragment shader; run it with "
@@ -283,7 +290,7 @@ class FragmentRun(SanitizedRun):
                                    max_live=max_live_quads, single_scope=True,
                                    max_points_per_invocation=max_points_per_invocation,
                                    max_key=4 * self.qw * self.qh,
-                                   direct_sites=still_direct(shader.fn, shader.awaited))
+                                   direct_sites=still_direct(shader.shader_fn, shader.awaited))
 
     # ------------------------------------------------------------------------------- inputs
     def _split_inputs(self, given: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -345,7 +352,7 @@ class FragmentRun(SanitizedRun):
     def _units(self) -> Iterator[Group]:
         opts = self.options
         inputs, storage = list(self.inputs.values()), list(self.storage.items())
-        call = _caller(self.shader.fn, self.shader.builtins, list(self.inputs),
+        call = _caller(self.shader.shader_fn, self.shader.builtins, list(self.inputs),
                        [k for k, _ in storage], self.uniforms)
         xs = [np.float32(x + 0.5) for x in range(2 * self.qw)]
         ys = [np.float32(y + 0.5) for y in range(2 * self.qh)]
@@ -357,7 +364,7 @@ class FragmentRun(SanitizedRun):
         view_class = self.view_class
         edge = width < 2 * qw or height < 2 * self.qh  # padding helpers in the last column/row
         fragment = self.fragment_class = type("Fragment", (_Fragment,), {"info": ids})
-        quad = _quad_maker(self.shader.fn, self.shader.builtins, self.uniforms,
+        quad = _quad_maker(self.shader.shader_fn, self.shader.builtins, self.uniforms,
                            {"_z": z, "_w": w, "front_facing": front, "sample_index": index,
                             "sample_mask": mask})
         bare = not storage and not inputs  # lean quads from builtins and uniforms only
