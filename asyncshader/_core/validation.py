@@ -184,9 +184,10 @@ def check_instances(option: str, value: Any, cls: type, example: str) -> list:
     items = list(value)
     for item in items:
         if isinstance(item, type) and issubclass(item, cls):
-            raise OptionError(f"{option} holds the class {item.__name__}; pass an instance, "
-                              f"e.g. {option}=[{item.__name__}()]")
+            raise OptionError(f"{option} must be a list of {cls.__name__} instances, got "
+                              f"{shown(value)}: it holds the class {item.__name__}; pass an "
+                              f"instance, e.g. {option}=[{item.__name__}()]")
         if not isinstance(item, cls):
             raise OptionError(f"{option} must be a list of {cls.__name__} instances, got "
-                              f"{shown(item)} among them")
+                              f"{shown(value)}: {shown(item)} is not one")
     return items
