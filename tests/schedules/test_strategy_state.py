@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 import asyncshader as ash
-from asyncshader import u32
 
 pytestmark = pytest.mark.anyio
 
