@@ -118,7 +118,7 @@ from .wgsl.types import (
 
 _install_moved_paths()  # old module paths (asyncshader.schedule, ...) still import
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "PCT",
