@@ -25,13 +25,22 @@ import numpy as np
 from .._core.instruments import Instrument
 from .._core.invocations import Group, Invocation
 from .._core.scheduler import Scheduler
+from .._core.validation import (
+    check_bool,
+    check_choice,
+    check_instances,
+    check_int,
+    check_names,
+    check_size3,
+)
 from ..collectives.barriers import WORKGROUP
 from ..collectives.derivatives import DERIVATIVE_KINDS, derivative_kinds
 from ..collectives.quads import QUAD
 from ..errors import BindingError, DispatchError
 from ..sanitizers.races import SanitizedRun
 from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
-from ..schedules.strategies import Strategy, as_strategy
+from ..schedules.names import as_strategy
+from ..schedules.strategies import Strategy
 from ..wgsl.bindings import bind_resources, signature_params
 from ..wgsl.memory import WorkgroupMemory, scan_kernel, trace_vars
 from ..wgsl.rewrite import with_wgsl_operators
@@ -57,19 +66,6 @@ OTHER_STAGE_BUILTINS = {
     "instance_index": "vertex", "subgroup_invocation_id": "subgroup",
     "subgroup_size": "subgroup", "subgroup_id": "subgroup", "num_subgroups": "subgroup",
 }
-
-
-def _size3(value: Any, what: str) -> tuple[int, int, int]:
-    if isinstance(value, (int, np.integer)):
-        value = (int(value),)
-    try:
-        dims = tuple(int(v) for v in value)
-    except (TypeError, ValueError):
-        raise DispatchError(f"{what} must be an int or a tuple of up to 3 ints, got "
-                            f"{value!r}") from None
-    if not 1 <= len(dims) <= 3:
-        raise DispatchError(f"{what} takes 1 to 3 dimensions, got {value!r}")
-    return (*dims, 1, 1)[:3]  # type: ignore[return-value]
 
 
 class _Frozen:
@@ -135,13 +131,8 @@ class ComputeKernel:
         self.fn = fn
         self.__wrapped_kernel__ = fn
         functools.update_wrapper(self, fn)  # type: ignore[arg-type]
-        self.workgroup_size = _size3(workgroup_size, "workgroup_size")
-        if min(self.workgroup_size) < 1:
-            raise DispatchError(f"workgroup_size must be at least 1 in every dimension, got "
-                                f"{workgroup_size!r}")
-        if derivatives not in (None, "quads", "linear"):
-            raise DispatchError(f"derivatives must be None, 'quads' or 'linear', got "
-                                f"{derivatives!r}")
+        self.workgroup_size = check_size3("workgroup_size", workgroup_size, 1)
+        check_choice("derivatives", derivatives, (None, "quads", "linear"))
         sx, sy, sz = self.workgroup_size
         if derivatives == "quads" and (sx % 2 or sy % 2):
             raise DispatchError(
@@ -154,7 +145,7 @@ class ComputeKernel:
                 f"workgroup must hold a multiple of 4 invocations; got {self.workgroup_size} = "
                 f"{sx * sy * sz} (VUID-StandaloneSpirv-DerivativeGroupLinearKHR-10152)")
         self.derivatives = derivatives
-        self.strict = strict
+        self.strict = check_bool("strict", strict)
         _check_default_limits(fn, self.workgroup_size)
         self.params = signature_params(fn)
         for name, p in self.params.items():
@@ -258,14 +249,13 @@ class ComputeRun(SanitizedRun):
                             + (" (decorate the async def with @asyncshader.compute(...))"
                                if inspect.iscoroutinefunction(kernel) else ""))
         self.kernel = kernel
-        self.groups = _size3(workgroups, "workgroups")
-        if min(self.groups) < 0:
-            raise DispatchError(f"workgroups must not be negative, got {workgroups!r}")
-        if not isinstance(max_live_workgroups, int) or max_live_workgroups < 1:
-            raise DispatchError("max_live_workgroups must be a positive int, got "
-                                f"{max_live_workgroups!r}")
+        self.groups = check_size3("workgroups", workgroups, 0)
+        check_int("max_live_workgroups", max_live_workgroups, 1)
+        check_int("max_points_per_invocation", max_points_per_invocation, 1)
+        allow_races = check_names("allow_races", allow_races)
         self.strategy: Strategy = as_strategy(schedule)
-        self.instruments: list[Instrument] = list(instruments or ())
+        self.instruments: list[Instrument] = check_instances(
+            "instruments", instruments, Instrument, "ash.Footprints()")
         self.bindings = bind_resources(kernel.fn.__qualname__, kernel.params,
                                        set(kernel.builtins), bindings)
         self.max_live = max_live_workgroups

@@ -39,12 +39,21 @@ from .._core.context import current_run
 from .._core.instruments import Instrument
 from .._core.invocations import Group, Invocation
 from .._core.scheduler import Scheduler
+from .._core.validation import (
+    check_bool,
+    check_callable,
+    check_instances,
+    check_int,
+    check_names,
+    check_number,
+)
 from ..collectives.derivatives import DERIVATIVE_KINDS, derivative_kinds
 from ..collectives.quads import QUAD
-from ..errors import BindingError, DispatchError
+from ..errors import BindingError
 from ..sanitizers.races import SanitizedRun
 from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
-from ..schedules.strategies import Strategy, as_strategy
+from ..schedules.names import as_strategy
+from ..schedules.strategies import Strategy
 from ..wgsl.bindings import Input, Storage, Uniform, bind_resources, signature_params
 from ..wgsl.memory import scan_kernel
 from ..wgsl.rewrite import with_wgsl_operators
@@ -117,6 +126,8 @@ def fragment(fn: Callable | None = None) -> Any:
     ``@fragment()``."""
     if fn is None:
         return FragmentShader
+    check_callable("@fragment", fn, expected="an async def shader (use @fragment or "
+                   "@fragment())")
     return FragmentShader(fn)
 
 
@@ -249,15 +260,18 @@ class FragmentRun(SanitizedRun):
                  allow_races: Any = ()) -> None:
         if not isinstance(shader, FragmentShader):
             raise TypeError(f"expected a @fragment shader, got {shader!r}")
-        for name, v in (("width", width), ("height", height)):
-            if not isinstance(v, (int, np.integer)) or v < 0:
-                raise DispatchError(f"{name} must be a non-negative int, got {v!r}")
-        if not isinstance(max_live_quads, int) or max_live_quads < 1:
-            raise DispatchError(f"max_live_quads must be a positive int, got {max_live_quads!r}")
+        self.width = check_int("width", width, 0)
+        self.height = check_int("height", height, 0)
+        check_int("max_live_quads", max_live_quads, 1)
+        check_int("max_points_per_invocation", max_points_per_invocation, 1)
+        allow_races = check_names("allow_races", allow_races)
+        check_number("position_z", options["position_z"])
+        check_number("position_w", options["position_w"])
+        check_bool("front_facing", options["front_facing"])
         self.shader = shader
-        self.width, self.height = int(width), int(height)
         self.strategy: Strategy = as_strategy(schedule)
-        self.instruments: list[Instrument] = list(instruments or ())
+        self.instruments: list[Instrument] = check_instances(
+            "instruments", instruments, Instrument, "ash.Footprints()")
         self.derivative_mode = check_derivative_mode(derivatives)
         self.strict = False  # derivatives always have their quads here
         self.context_values = ((DERIVATIVE_KINDS, derivative_kinds(self.derivative_mode)),)
