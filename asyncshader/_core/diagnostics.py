@@ -109,11 +109,13 @@ class Diagnostics:
         return ShaderError(msg, str(inv), exc)
 
     def _resolve_error(self, group: Group, req: Any, brought: list[tuple[Invocation, Any]],
-                       exc: Exception) -> ShaderError:
+                       exc: Exception) -> AsyncShaderError:
         """A rendezvous's resolver could not combine what the members brought (``brought``:
         member and value, in lane order), e.g. ``dpdx`` of a ``vec3f`` in one member and of a
         ``vec2f`` in another. WGSL types an expression once, so a GPU never meets this."""
         name, line, text = brought[0][0].position()
+        if isinstance(exc, DivergenceError):  # a value WGSL requires to be uniform is not
+            return self._nonuniform(group, req, brought, exc)
         values = "\n".join(f"  {m}: {_brief(v)}" for m, v in brought)
         return ShaderError(
             f"{req.op}() in {group.label} at {_short(name)}:{line}: {text}\n"
@@ -122,6 +124,25 @@ class Diagnostics:
             f"{group.scope}. Fix: give {req.op}() the same type in every member (convert, "
             "e.g. f32(v) or vec3f(v)).",
             ", ".join(str(m) for m, _ in brought), exc)
+
+    def _nonuniform(self, group: Group, req: Any, brought: list[tuple[Invocation, Any]],
+                    exc: DivergenceError) -> DivergenceError:
+        """The members brought different values where WGSL requires one uniform value (the
+        pointer of workgroup_uniform_load): a uniformity violation, not a type error. Names the
+        call's line and each member's value (``req.describe_value``), grouped by value."""
+        name, line, text = brought[0][0].position()
+        describe = getattr(req, "describe_value", _brief)
+        where: dict[str, list[Invocation]] = {}
+        for m, v in brought:
+            where.setdefault(describe(v), []).append(m)
+        positions = list(where.items())
+        fix = getattr(req, "uniform_fix", "")
+        return type(exc)(
+            f"Divergence in {group.label}: {req.op}() at {_short(name)}:{line}: {text}\n"
+            f"{exc}: a uniformity violation. The members' values:\n"
+            f"{self._format_positions(group, positions)}" + (f"\nFix: {fix}." if fix else ""),
+            [(f"{_short(name)}:{line} {req.op}({w})", [str(m) for m in ms])
+             for w, ms in positions])
 
     def _foreign(self, inv: Invocation, obj: Any) -> ForeignAwaitError:
         name, line, text = inv.position()
