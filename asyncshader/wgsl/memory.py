@@ -21,7 +21,7 @@ import numpy as np
 
 from .managed import _Managed, _map_of
 from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
-from .watched import _Traced, _zero_element, in_bounds
+from .watched import _is_float, _Traced, _zero_element, in_bounds
 
 __all__ = ["Ptr", "WorkgroupMemory", "WorkgroupVar", "find_workgroup_vars", "ptr", "workgroup"]
 
@@ -41,6 +41,8 @@ class WorkgroupVar(_Managed):
 
     @value.setter
     def value(self, v: Any) -> None:
+        if self._run is not None and self.dtype.kind in "iu" and _is_float(v):
+            self._run.implicit_conversion(self, (), v, self)  # (WGSL converts nothing)
         np.ndarray.__setitem__(self, ..., v)
         if self._run is not None:
             self._run.memory_access(self, (), "store")
