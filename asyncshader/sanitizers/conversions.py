@@ -36,10 +36,14 @@ def value_type(value: Any) -> str:
     return type(value).__name__
 
 
-def memory_type(view: Any, index: Any) -> str:
-    """The WGSL type of the stored-to element (``i32``, ``u32``, ``vec3i``, ...) of ``view``."""
-    kind = view.dtype.kind
-    scalar = _SCALAR.get(kind, view.dtype.name)
+def memory_type(view: Any, index: Any, memory: Any = None) -> str:
+    """The WGSL type of the stored-to element (``i32``, ``u32``, ``vec3i``, ...) of ``view``;
+    of one element of ``memory`` for a store element by element (``view`` None: ``fill``,
+    ``put``, ``a.flat[i] = v``)."""
+    dtype = (view if view is not None else memory).dtype
+    scalar = _SCALAR.get(dtype.kind, dtype.name)
+    if view is None:
+        return scalar
     try:
         shape = np.shape(np.ndarray.__getitem__(view.view(np.ndarray), index))
     except (IndexError, TypeError, ValueError):
@@ -56,9 +60,10 @@ def report(run: Any, inv: Any, memory: Any, index: Any, value: Any, view: Any) -
     raises TypeError for a strict kernel, else records a finding (folded per binding, line and
     value type, with the elements it happened at)."""
     name, space = run.memory_name(memory)
-    target = memory_type(view, index)
+    target = memory_type(view, index, memory)
+    shown = _shown(index)
     if getattr(run, "strict", False):
-        where = "" if isinstance(index, tuple) and index == () else f"[{reports._plain(index)}]"
+        where = "" if isinstance(index, tuple) and index == () else f"[{shown}]"
         raise TypeError(f"a float stored into {name}{where}. " + reports.ImplicitConversion.explain(
             value_type(value), space, name, target, stored=False))
     detector = run.detector
@@ -68,8 +73,18 @@ def report(run: Any, inv: Any, memory: Any, index: Any, value: Any, view: Any) -
 
     def make() -> reports.ImplicitConversion:
         return reports.ImplicitConversion(
-            memory=name, address_space=space, index=reports._plain(index),
+            memory=name, address_space=space, index=shown,
             value_type=value_type(value), memory_type=target, conversion=f"{target}(...)",
             access=reports._access_at(str(inv), "store", detector._sites[site]))
 
-    detector._add(("conversion", name, site, value_type(value)), make, reports._plain(index))
+    detector._add(("conversion", name, site, value_type(value)), make, shown)
+
+
+def _shown(index: Any) -> Any:
+    """An index as the finding shows it: ``...`` for every element (``fill``), a list for
+    the positions ``put`` writes."""
+    if index is Ellipsis:
+        return "..."
+    if isinstance(index, (np.ndarray, list)):
+        return np.ravel(index).tolist()
+    return reports._plain(index)

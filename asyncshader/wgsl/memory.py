@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from .managed import _Managed, _map_of
+from .managed import _is_float, _Managed, _map_of
 from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
-from .watched import _is_float, _Traced, _zero_element, in_bounds
+from .watched import _Traced, _zero_element, in_bounds
 
 __all__ = ["Ptr", "WorkgroupMemory", "WorkgroupVar", "find_workgroup_vars", "ptr", "workgroup"]
 

@@ -14,8 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .managed import _adopt, _Managed, _map_of, _positions, _spread
-from .types import Vec
+from .managed import _FLOATS, _adopt, _is_float, _Managed, _map_of, _positions, _spread
 
 
 class FlatIndex:
@@ -146,20 +145,6 @@ class _Traced:
 
 
 _INT_INDEX = frozenset({int, np.uint32, np.int32, np.int64, np.uint64})
-_FLOATS = frozenset({float, np.float16, np.float32, np.float64})
-
-
-def _is_float(value: Any) -> bool:
-    """Whether a stored value is a float (scalar, vector, array, or a list or tuple of them)."""
-    if value.__class__ in _FLOATS or isinstance(value, np.floating):
-        return True
-    if isinstance(value, Vec):
-        return value.kind == "f"
-    if isinstance(value, np.ndarray):
-        return value.dtype.kind == "f"
-    if isinstance(value, (list, tuple)):
-        return any(_is_float(v) for v in value)
-    return False
 
 
 def _flat_of(fast: Any, index: tuple) -> int:

@@ -177,3 +177,22 @@ def test_fragment_outputs_of_mixed_types_are_refused():
     assert msg.startswith("fragment (1,0) returned float32 for output, but the first fragment "
                           "returned int32")
     assert "every fragment must return the same type" in msg
+
+
+@ash.compute(workgroup_size=1)
+async def numpy_methods(out: ash.Storage, grid: ash.Storage):
+    out.fill(0.5)  # fill with a float
+    out.put([1, 2], [1.5, 2.5])  # put floats
+    grid.flat[3] = f32(3.75)  # a float through .flat
+
+
+def test_numpy_methods_that_store_are_checked_too():
+    out, grid = np.zeros(4, np.int32), np.zeros((2, 2), np.uint32)
+    r = ash.run(numpy_methods, out=out, grid=grid, sanitize="report")
+    got = {(f.memory, f.index if not isinstance(f.index, list) else tuple(f.index),
+            f.memory_type, f.access.line) for f in conversions(r)}
+    line = lambda text: line_of(numpy_methods.fn, text)  # noqa: E731
+    assert got == {("out", "...", "i32", line("fill with")),
+                   ("out", (1, 2), "i32", line("put floats")),
+                   ("grid", 3, "u32", line("through .flat"))}
+    assert out.tolist() == [0, 1, 2, 0] and grid.ravel().tolist() == [0, 0, 0, 3]
