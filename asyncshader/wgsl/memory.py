@@ -23,7 +23,7 @@ import numpy as np
 
 from .._core.sources import _LIBRARY_DIRS
 from ..errors import ShaderCreationError
-from .managed import _Managed, _map_of
+from .managed import _is_float, _Managed, _map_of
 from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
 from .watched import _Traced, _zero_element, in_bounds
 
@@ -45,6 +45,8 @@ class WorkgroupVar(_Managed):
 
     @value.setter
     def value(self, v: Any) -> None:
+        if self._run is not None and self.dtype.kind in "iu" and _is_float(v):
+            self._run.implicit_conversion(self, (), v, self)  # (WGSL converts nothing)
         np.ndarray.__setitem__(self, ..., v)
         if self._run is not None:
             self._run.memory_access(self, (), "store")
