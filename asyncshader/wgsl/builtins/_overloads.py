@@ -27,6 +27,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import repeat
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -48,6 +49,7 @@ class WType:
     wgsl: str   # as WGSL writes it: f32, vec3<f32>, AbstractInt
     name: str   # as asyncshader writes it: f32, vec3f, int
     cls: Any = None   # the vector class (``_make``), or the numpy scalar type
+    comps: Any = None   # a vector's components as a tuple (an attrgetter: fast)
 
     @property
     def abstract(self) -> bool:
@@ -72,7 +74,8 @@ F32, I32, U32 = _SCALARS["f"], _SCALARS["i"], _SCALARS["u"]
 ABSTRACT_INT = WType("A", 0, "AbstractInt", "int")
 ABSTRACT_FLOAT = WType("F", 0, "AbstractFloat", "float")
 VEC_TYPES: dict[tuple[int, str], WType] = {
-    key: WType(key[1], key[0], f"vec{key[0]}<{_KIND_WGSL[key[1]]}>", cls.__name__, cls)
+    key: WType(key[1], key[0], f"vec{key[0]}<{_KIND_WGSL[key[1]]}>", cls.__name__, cls,
+               attrgetter(*"xyzw"[:key[0]]))
     for key, cls in _VECS.items()}
 
 #: the type of an argument by its Python type (exact type: the fast lookup)
@@ -278,6 +281,9 @@ def indeterminate(rule: str, message: str, arguments: tuple, value: Any) -> Any:
 
 
 # ------------------------------------------------------------------- making a built-in
+_LAST = (False, False, True)   # mix(vecN, vecN, S), refract: the common splat
+
+
 def _concrete_types(sig: Signature) -> list[WType]:
     out = []
     for kind in sig.kinds:
@@ -301,6 +307,8 @@ def _fast_table(sig: Signature, kernels: dict[str, Callable[..., Any]]) -> dict[
             variants = [((*key, c), (*splat, s)) for key, splat in variants
                         for c, s in options]
         for key, splat in variants:
+            if splat == _LAST:
+                splat = _LAST
             table[key] = (t, kernels[t.kind], splat if t.size and builtins.any(splat) else None)
     return table
 
@@ -310,8 +318,9 @@ def _apply(t: WType, kernel: Callable[..., Any], splat: tuple | None, args: Sequ
     if not componentwise or not t.size:
         return kernel(*args)
     if splat is None:
-        return t.cls._make(*map(kernel, *args))
-    return t.cls._make(*map(kernel, *[repeat(a) if s else a for a, s in zip(args, splat)]))
+        return t.cls._make(*map(kernel, *map(t.comps, args)))
+    return t.cls._make(*map(kernel, *[repeat(a) if s else t.comps(a)
+                                      for a, s in zip(args, splat)]))
 
 
 def builtin(sig: Signature, kernels: dict[str, Callable[..., Any]], doc: str,
@@ -333,7 +342,7 @@ def builtin(sig: Signature, kernels: dict[str, Callable[..., Any]], doc: str,
             if hit is None:
                 return slow((e,))
             t, k, _ = hit
-            return t.cls._make(*map(k, e)) if t.size else k(e)
+            return t.cls._make(*map(k, t.comps(e))) if t.size else k(e)
     elif n == 1:
         def fn(e: Any, /) -> Any:
             hit = table.get((type(e),))
@@ -344,18 +353,24 @@ def builtin(sig: Signature, kernels: dict[str, Callable[..., Any]], doc: str,
             if hit is None:
                 return slow((e1, e2))
             t, k, splat = hit
-            if t.size and componentwise:
-                return _apply(t, k, splat, (e1, e2), True)
-            return k(e1, e2)
+            if not t.size or not componentwise:
+                return k(e1, e2)
+            if splat is None:
+                return t.cls._make(*map(k, t.comps(e1), t.comps(e2)))
+            return _apply(t, k, splat, (e1, e2), True)
     else:
         def fn(e1: Any, e2: Any, e3: Any, /) -> Any:
             hit = table.get((type(e1), type(e2), type(e3)))
             if hit is None:
                 return slow((e1, e2, e3))
             t, k, splat = hit
-            if t.size and componentwise:
-                return _apply(t, k, splat, (e1, e2, e3), True)
-            return k(e1, e2, e3)
+            if not t.size or not componentwise:
+                return k(e1, e2, e3)
+            if splat is None:
+                return t.cls._make(*map(k, t.comps(e1), t.comps(e2), t.comps(e3)))
+            if splat is _LAST:
+                return t.cls._make(*map(k, t.comps(e1), t.comps(e2), repeat(e3)))
+            return _apply(t, k, splat, (e1, e2, e3), True)
 
     fn.__name__ = fn.__qualname__ = sig.name
     fn.__doc__ = doc

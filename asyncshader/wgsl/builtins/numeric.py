@@ -141,8 +141,13 @@ def _smoothstep(e0: Any, e1: Any, x: Any) -> np.float32:
     return _ONE * (t * t * (3.0 - 2.0 * t))
 
 
+def _mix(x: Any, y: Any, z: Any) -> np.float32:
+    w = float(z)
+    return to_f32(float(x) * (1.0 - w) + float(y) * w)
+
+
 mix = _make("mix", "mix", ("T", "T", "T|S"), "f",
-            {"f": lambda x, y, z: to_f32(float(x) * (1.0 - float(z)) + float(y) * float(z))},
+            {"f": _mix},
             ("e1", "e2", "e3"), "the linear blend e1 * (1 - e3) + e2 * e3, component-wise; "
             "with vector e1, e2 the blend factor e3 may be a scalar (splatted).",
             _F64.format("inherited from e1 * (1 - e3) + e2 * e3"),

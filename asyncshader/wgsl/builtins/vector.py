@@ -9,6 +9,7 @@ allows. Integer ``dot`` wraps modulo 2**32, as every i32/u32 operation does.
 from __future__ import annotations
 
 import math
+from operator import attrgetter, mul, sub
 from typing import Any
 
 import numpy as np
@@ -24,33 +25,45 @@ _NAN = float("nan")
 _F64 = "evaluated in float64 and rounded once to f32 (WGSL: {})"
 
 
+_COMPS = {n: attrgetter(*"xyzw"[:n]) for n in (2, 3, 4)}
+
+
+def _floats(v: Vec) -> list[float]:
+    return list(map(float, _COMPS[v.size](v)))
+
+
+#: the float64 dot product of two vectors of 2, 3, 4 components (written out: the fastest)
+_DOT64 = {
+    2: lambda a, b: float(a.x) * float(b.x) + float(a.y) * float(b.y),
+    3: lambda a, b: float(a.x) * float(b.x) + float(a.y) * float(b.y) + float(a.z) * float(b.z),
+    4: lambda a, b: (float(a.x) * float(b.x) + float(a.y) * float(b.y)
+                     + float(a.z) * float(b.z) + float(a.w) * float(b.w)),
+}
+
+
 def _dot64(a: Vec, b: Vec) -> float:
-    s = 0.0
-    for x, y in zip(a, b):
-        s += float(x) * float(y)
-    return s
+    return _DOT64[a.size](a, b)
 
 
 def _dot_f(a: Vec, b: Vec) -> np.float32:
-    return to_f32(_dot64(a, b))
+    return to_f32(_DOT64[a.size](a, b))
 
 
 def _dot_int(a: Vec, b: Vec) -> Any:
-    s = 0
-    for x, y in zip(a, b):
-        s += int(x) * int(y)
-    return a.scalar(s)   # i32(...) / u32(...) wrap modulo 2**32
+    get = _COMPS[a.size]
+    return a.scalar(sum(map(mul, map(int, get(a)), map(int, get(b)))))   # wraps mod 2**32
 
 
 def _length(e: Any) -> np.float32:
     if isinstance(e, Vec):
-        return to_f32(math.sqrt(_dot64(e, e)))
+        return to_f32(math.sqrt(_DOT64[e.size](e, e)))
     return abs(e)
 
 
 def _distance(a: Any, b: Any) -> np.float32:
     if isinstance(a, Vec):
-        return to_f32(math.sqrt(sum((float(x) - float(y)) ** 2 for x, y in zip(a, b))))
+        d = list(map(sub, _floats(a), _floats(b)))
+        return to_f32(math.sqrt(sum(map(mul, d, d), 0.0)))
     return to_f32(abs(float(a) - float(b)))
 
 
@@ -61,14 +74,11 @@ _NORMALIZE = ("normalize(e) with the zero vector",
 
 
 def _normalize(e: Vec) -> Vec:
-    comps = [float(c) for c in e]
-    n = 0.0
-    for c in comps:
-        n += c * c
-    n = math.sqrt(n)
+    comps = _floats(e)
+    n = math.sqrt(sum(map(mul, comps, comps), 0.0))
     if n == 0.0:
         return out_of_domain(*_NORMALIZE, tuple(comps), type(e)._make(*[_ONE * _NAN] * e.size))
-    return type(e)._make(*[to_f32(c / n) for c in comps])
+    return type(e)._make(*[_ONE * (c / n) for c in comps])   # |c / n| <= 1: no overflow
 
 
 def _cross(a: Vec, b: Vec) -> Vec:
@@ -84,7 +94,7 @@ def _face_forward(e1: Vec, e2: Vec, e3: Vec) -> Vec:
 
 def _reflect(e1: Vec, e2: Vec) -> Vec:
     k = 2.0 * _dot64(e2, e1)
-    return type(e1)._make(*[to_f32(float(i) - k * float(n)) for i, n in zip(e1, e2)])
+    return type(e1)._make(*[to_f32(i - k * n) for i, n in zip(_floats(e1), _floats(e2))])
 
 
 def _refract(e1: Vec, e2: Vec, eta: Any) -> Vec:
@@ -94,7 +104,7 @@ def _refract(e1: Vec, e2: Vec, eta: Any) -> Vec:
     if k < 0.0:
         return type(e1)._make(*[np.float32(0.0)] * e1.size)
     m = z * d + math.sqrt(k)
-    return type(e1)._make(*[to_f32(z * float(i) - m * float(n)) for i, n in zip(e1, e2)])
+    return type(e1)._make(*[to_f32(z * i - m * n) for i, n in zip(_floats(e1), _floats(e2))])
 
 
 def _make(wgsl: str, name: str, roles: tuple[str, ...], kinds: str, shapes: str,
