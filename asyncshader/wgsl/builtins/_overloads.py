@@ -336,24 +336,51 @@ def builtin(sig: Signature, kernels: dict[str, Callable[..., Any]], doc: str,
         return _apply(t, kernels[t.kind], splat, conv, componentwise)
 
     n = len(params)
-    if n == 1 and componentwise:
+    fn = _whole_args(n, table, slow) if not componentwise else _by_component(n, table, slow)
+    fn.__name__ = fn.__qualname__ = sig.name
+    fn.__doc__ = doc
+    fn.__module__ = "asyncshader"
+    fn.__signature__ = inspect.Signature(   # type: ignore[attr-defined]
+        [inspect.Parameter(p, inspect.Parameter.POSITIONAL_ONLY) for p in params])
+    fn.overloads = sig.overloads()  # type: ignore[attr-defined]
+    fn.wgsl = sig.wgsl  # type: ignore[attr-defined]
+    return fn
+
+
+def _whole_args(n: int, table: dict, slow: Callable[..., Any]) -> Callable[..., Any]:
+    """The function of a built-in whose kernel takes the whole arguments (dot, frexp ...)."""
+    kernel_of = {key: k for key, (_, k, _) in table.items()}
+    if n == 1:
+        def fn(e: Any, /) -> Any:
+            k = kernel_of.get((type(e),))
+            return slow((e,)) if k is None else k(e)
+    elif n == 2:
+        def fn(e1: Any, e2: Any, /) -> Any:
+            k = kernel_of.get((type(e1), type(e2)))
+            return slow((e1, e2)) if k is None else k(e1, e2)
+    else:
+        def fn(e1: Any, e2: Any, e3: Any, /) -> Any:
+            k = kernel_of.get((type(e1), type(e2), type(e3)))
+            return slow((e1, e2, e3)) if k is None else k(e1, e2, e3)
+    return fn
+
+
+def _by_component(n: int, table: dict, slow: Callable[..., Any]) -> Callable[..., Any]:
+    """The function of a component-wise built-in: the kernel maps the components."""
+    if n == 1:
         def fn(e: Any, /) -> Any:
             hit = table.get((type(e),))
             if hit is None:
                 return slow((e,))
             t, k, _ = hit
             return t.cls._make(*map(k, t.comps(e))) if t.size else k(e)
-    elif n == 1:
-        def fn(e: Any, /) -> Any:
-            hit = table.get((type(e),))
-            return slow((e,)) if hit is None else hit[1](e)
     elif n == 2:
         def fn(e1: Any, e2: Any, /) -> Any:
             hit = table.get((type(e1), type(e2)))
             if hit is None:
                 return slow((e1, e2))
             t, k, splat = hit
-            if not t.size or not componentwise:
+            if not t.size:
                 return k(e1, e2)
             if splat is None:
                 return t.cls._make(*map(k, t.comps(e1), t.comps(e2)))
@@ -364,21 +391,13 @@ def builtin(sig: Signature, kernels: dict[str, Callable[..., Any]], doc: str,
             if hit is None:
                 return slow((e1, e2, e3))
             t, k, splat = hit
-            if not t.size or not componentwise:
+            if not t.size:
                 return k(e1, e2, e3)
             if splat is None:
                 return t.cls._make(*map(k, t.comps(e1), t.comps(e2), t.comps(e3)))
             if splat is _LAST:
                 return t.cls._make(*map(k, t.comps(e1), t.comps(e2), repeat(e3)))
             return _apply(t, k, splat, (e1, e2, e3), True)
-
-    fn.__name__ = fn.__qualname__ = sig.name
-    fn.__doc__ = doc
-    fn.__module__ = "asyncshader"
-    fn.__signature__ = inspect.Signature(   # type: ignore[attr-defined]
-        [inspect.Parameter(p, inspect.Parameter.POSITIONAL_ONLY) for p in params])
-    fn.overloads = sig.overloads()  # type: ignore[attr-defined]
-    fn.wgsl = sig.wgsl  # type: ignore[attr-defined]
     return fn
 
 
