@@ -349,10 +349,10 @@ def builtin(sig: Signature, kernels: dict[str, Callable[..., Any]], doc: str,
 
 def _whole_args(n: int, table: dict, slow: Callable[..., Any]) -> Callable[..., Any]:
     """The function of a built-in whose kernel takes the whole arguments (dot, frexp ...)."""
-    kernel_of = {key: k for key, (_, k, _) in table.items()}
+    kernel_of = {key if n > 1 else key[0]: k for key, (_, k, _) in table.items()}
     if n == 1:
         def fn(e: Any, /) -> Any:
-            k = kernel_of.get((type(e),))
+            k = kernel_of.get(type(e))
             return slow((e,)) if k is None else k(e)
     elif n == 2:
         def fn(e1: Any, e2: Any, /) -> Any:
@@ -367,9 +367,24 @@ def _whole_args(n: int, table: dict, slow: Callable[..., Any]) -> Callable[..., 
 
 def _by_component(n: int, table: dict, slow: Callable[..., Any]) -> Callable[..., Any]:
     """The function of a component-wise built-in: the kernel maps the components."""
-    if n == 1:
+    if n == 1 and len(table) == 4:   # one scalar type (f32): test for it first
+        ((scalar, (_, kernel, _)),) = [(key[0], hit) for key, hit in table.items()
+                                       if not hit[0].size]
+        by_type = {key[0]: hit for key, hit in table.items()}
+
         def fn(e: Any, /) -> Any:
-            hit = table.get((type(e),))
+            if type(e) is scalar:
+                return kernel(e)
+            hit = by_type.get(type(e))
+            if hit is None:
+                return slow((e,))
+            t, k, _ = hit
+            return t.cls._make(*map(k, t.comps(e)))
+    elif n == 1:
+        by_type = {key[0]: hit for key, hit in table.items()}
+
+        def fn(e: Any, /) -> Any:
+            hit = by_type.get(type(e))
             if hit is None:
                 return slow((e,))
             t, k, _ = hit

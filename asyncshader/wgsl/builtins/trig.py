@@ -224,9 +224,16 @@ log2 = _unary("log2", "log2", _ranged(math.log2, 0.0, _INF, _LOG2, _log_edge),
               "Domain (0, +inf]: log2(0) = -inf and negative arguments are indeterminate "
               "in WGSL; asyncshader returns -inf or NaN and warns "
               "(WGSLIndeterminateWarning).")
-sqrt = _unary("sqrt", "sqrt", _ranged(math.sqrt, -0.0, _INF, _SQRT),
+def _sqrt(x: Any) -> np.float32:
+    if x >= 0.0:   # numpy's f32 square root is IEEE's: correctly rounded, and the fastest
+        return _np_sqrt(x)
+    return out_of_domain(*_SQRT, (float(x),), _ONE * _NAN)
+
+
+_np_sqrt = np.sqrt
+sqrt = _unary("sqrt", "sqrt", _sqrt,
               "the square root of ``e``, component-wise.",
-              "correctly rounded (float64 square root rounded to f32; WGSL: inherited from "
+              "correctly rounded (IEEE-754 f32 square root; WGSL: inherited from "
               "1.0 / inverseSqrt(e))",
               "Domain [0, +inf]: sqrt(-0.0) is -0.0; a negative argument is indeterminate in "
               "WGSL; asyncshader returns NaN and warns (WGSLIndeterminateWarning).")
