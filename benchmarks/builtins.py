@@ -31,6 +31,7 @@ NS = {"ash": ash, "np": np, "x": X, "lo": LO, "hi": HI, "a": A, "b": B, "t": T}
 #: (what, the built-in call, the expression it replaces on numpy scalars / vec4f arithmetic)
 PAIRS = [
     ("clamp f32", "ash.clamp(x, lo, hi)", "min(max(x, lo), hi)"),
+    ("clamp literals", "ash.clamp(x, 0.0, 1.0)", "min(max(x, 0.0), 1.0)"),
     ("sqrt f32", "ash.sqrt(x)", "np.sqrt(x)"),
     ("floor f32", "ash.floor(x)", "np.floor(x)"),
     ("mix vec4f", "ash.mix(a, b, t)", "a * (1.0 - t) + b * t"),

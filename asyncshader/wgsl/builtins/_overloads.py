@@ -197,11 +197,11 @@ def convert_abstract(value: Any, t: WType, target: WType, sig: Signature,
     return target.cls(value)
 
 
-def resolve(sig: Signature, args: Sequence[Any]) -> tuple[WType, list[Any]]:
-    """The overload ``args`` select: ``(T, converted arguments)``; TypeError if none."""
-    types = [describe(a) for a in args]
+def _plan(sig: Signature, types: list[WType], args: Sequence[Any]) -> list[WType | None]:
+    """What each argument becomes: None (passed as it is) or the scalar type an abstract
+    argument converts to. TypeError for a combination WGSL rejects."""
     target = _pick_type(sig, types)
-    out = []
+    wants: list[WType | None] = []
     for role, t, a in zip(sig.roles, types, args):
         want = target
         if role == "S" or (role == "T|S" and t.size == 0 and target.size):
@@ -209,9 +209,13 @@ def resolve(sig: Signature, args: Sequence[Any]) -> tuple[WType, list[Any]]:
         elif role == "I":
             want = target.with_kind("i")
         if t is want:
-            out.append(a)
+            wants.append(None)
         elif t.abstract and not want.size:
-            out.append(convert_abstract(a, t, want, sig, types))
+            if t.kind == "F" and want.kind != "f":
+                raise _fail(sig, types, f"WGSL does not convert the float {a!r} to "
+                                        f"{want.wgsl} implicitly; write {want.name}({a!r}) "
+                                        f"if you mean it, or make the other arguments f32")
+            wants.append(want)
         elif t.abstract:
             raise _fail(sig, types, f"WGSL does not turn the scalar {a!r} into a "
                                     f"{want.wgsl} argument; write {want.name}({a!r})")
@@ -220,9 +224,76 @@ def resolve(sig: Signature, args: Sequence[Any]) -> tuple[WType, list[Any]]:
                                     f"{want.name}(e)")
         else:
             shown = want.name if role != "T|S" else f"{want.name} (or {want.scalar().name})"
-            raise _fail(sig, types, f"argument {len(out) + 1} is {t.wgsl} where {shown} is "
-                                    f"needed; convert it, e.g. {want.name}(x)")
-    return target, out
+            raise _fail(sig, types, f"argument {len(wants) + 1} is {t.wgsl} where {shown} "
+                                    f"is needed; convert it, e.g. {want.name}(x)")
+    return [target, *wants]
+
+
+class _Refused(Exception):
+    """A literal's value does not fit the type (resolve() then raises the full TypeError)."""
+
+
+def _literal_to_f32(v: Any) -> np.float32:
+    r = float(v)
+    if -_F32_ROUNDS_FINITE < r < _F32_ROUNDS_FINITE:
+        return _ONE * r
+    if math.isfinite(r):
+        raise _Refused
+    return to_f32(r)
+
+
+def _int_converter(target: WType) -> Callable[[Any], Any]:
+    low, high = (0, 0xFFFFFFFF) if target.kind == "u" else (-2 ** 31, 2 ** 31 - 1)
+    make = target.cls
+
+    def convert(v: int) -> Any:
+        if low <= v <= high:
+            return make(v)
+        raise _Refused
+    return convert
+
+
+_CONVERTERS = {"f": _literal_to_f32, "i": _int_converter(I32), "u": _int_converter(U32)}
+
+
+class Resolver:
+    """:func:`resolve` with the type-level decisions cached by the arguments' exact types:
+    ``clamp(x, 0.0, 1.0)`` decides once that 0.0 and 1.0 become f32. Returns ``(T, a converter
+    per argument or None, splat positions or None)``."""
+
+    def __init__(self, sig: Signature) -> None:
+        self.sig = sig
+        self.plans: dict[tuple, tuple] = {}
+
+    def plan(self, key: tuple, args: Sequence[Any]) -> tuple:
+        """``(T, [(position, converter) ...], splat)`` for arguments of the types ``key``."""
+        cached = self.plans.get(key)
+        if cached is None:
+            types = [describe(a) for a in args]
+            target, *wants = _plan(self.sig, types, args)   # TypeError: nothing cached
+            todo = tuple((i, _CONVERTERS[w.kind]) for i, w in enumerate(wants) if w is not None)
+            splat = (tuple(w is not None or not t.size for w, t in zip(wants, types))
+                     if target.size else None)
+            cached = self.plans[key] = (target, todo, splat)
+        return cached
+
+    def convert(self, todo: tuple, args: Sequence[Any]) -> list[Any]:
+        out = list(args)
+        try:
+            for i, convert in todo:
+                out[i] = convert(out[i])
+        except _Refused:
+            resolve(self.sig, args)   # raises the TypeError that names the value
+            raise
+        return out
+
+
+def resolve(sig: Signature, args: Sequence[Any]) -> tuple[WType, list[Any]]:
+    """The overload ``args`` select: ``(T, converted arguments)``; TypeError if none."""
+    types = [describe(a) for a in args]
+    target, *wants = _plan(sig, types, args)
+    return target, [a if w is None else convert_abstract(a, t, w, sig, types)
+                    for a, w, t in zip(args, wants, types)]
 
 
 # ------------------------------------------------------------------------- f32 results
@@ -329,11 +400,14 @@ def builtin(sig: Signature, kernels: dict[str, Callable[..., Any]], doc: str,
     path (a dict lookup), others go through :func:`resolve`. ``kernels`` maps T's scalar kind
     to the function of the components (``componentwise``) or of the whole arguments."""
     table = _fast_table(sig, kernels)
+    resolver = Resolver(sig)
 
-    def slow(args: Sequence[Any]) -> Any:
-        t, conv = resolve(sig, args)
-        splat = tuple(not isinstance(c, Vec) for c in conv) if t.size else None
-        return _apply(t, kernels[t.kind], splat, conv, componentwise)
+    def slow(args: Sequence[Any], key: tuple | None = None) -> Any:
+        t, todo, splat = resolver.plan(key or tuple(map(type, args)), args)
+        conv = resolver.convert(todo, args) if todo else args
+        if not t.size or not componentwise:
+            return kernels[t.kind](*conv)
+        return _apply(t, kernels[t.kind], splat, conv, True)
 
     n = len(params)
     fn = _whole_args(n, table, slow) if not componentwise else _by_component(n, table, slow)
@@ -356,12 +430,14 @@ def _whole_args(n: int, table: dict, slow: Callable[..., Any]) -> Callable[..., 
             return slow((e,)) if k is None else k(e)
     elif n == 2:
         def fn(e1: Any, e2: Any, /) -> Any:
-            k = kernel_of.get((type(e1), type(e2)))
-            return slow((e1, e2)) if k is None else k(e1, e2)
+            key = (type(e1), type(e2))
+            k = kernel_of.get(key)
+            return slow((e1, e2), key) if k is None else k(e1, e2)
     else:
         def fn(e1: Any, e2: Any, e3: Any, /) -> Any:
-            k = kernel_of.get((type(e1), type(e2), type(e3)))
-            return slow((e1, e2, e3)) if k is None else k(e1, e2, e3)
+            key = (type(e1), type(e2), type(e3))
+            k = kernel_of.get(key)
+            return slow((e1, e2, e3), key) if k is None else k(e1, e2, e3)
     return fn
 
 
@@ -391,9 +467,10 @@ def _by_component(n: int, table: dict, slow: Callable[..., Any]) -> Callable[...
             return t.cls._make(*map(k, t.comps(e))) if t.size else k(e)
     elif n == 2:
         def fn(e1: Any, e2: Any, /) -> Any:
-            hit = table.get((type(e1), type(e2)))
+            key = (type(e1), type(e2))
+            hit = table.get(key)
             if hit is None:
-                return slow((e1, e2))
+                return slow((e1, e2), key)
             t, k, splat = hit
             if not t.size:
                 return k(e1, e2)
@@ -402,9 +479,10 @@ def _by_component(n: int, table: dict, slow: Callable[..., Any]) -> Callable[...
             return _apply(t, k, splat, (e1, e2), True)
     else:
         def fn(e1: Any, e2: Any, e3: Any, /) -> Any:
-            hit = table.get((type(e1), type(e2), type(e3)))
+            key = (type(e1), type(e2), type(e3))
+            hit = table.get(key)
             if hit is None:
-                return slow((e1, e2, e3))
+                return slow((e1, e2, e3), key)
             t, k, splat = hit
             if not t.size:
                 return k(e1, e2, e3)
