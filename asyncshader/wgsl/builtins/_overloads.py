@@ -402,12 +402,16 @@ def builtin(sig: Signature, kernels: dict[str, Callable[..., Any]], doc: str,
     table = _fast_table(sig, kernels)
     resolver = Resolver(sig)
 
+    plans = resolver.plans
+
     def slow(args: Sequence[Any], key: tuple | None = None) -> Any:
-        t, todo, splat = resolver.plan(key or tuple(map(type, args)), args)
-        conv = resolver.convert(todo, args) if todo else args
+        plan = plans.get(key) if key is not None else None
+        t, todo, splat = plan or resolver.plan(key or tuple(map(type, args)), args)
+        if todo:   # abstract literals: convert their values (the types are decided)
+            args = resolver.convert(todo, args)
         if not t.size or not componentwise:
-            return kernels[t.kind](*conv)
-        return _apply(t, kernels[t.kind], splat, conv, True)
+            return kernels[t.kind](*args)
+        return _apply(t, kernels[t.kind], splat, args, True)
 
     n = len(params)
     fn = _whole_args(n, table, slow) if not componentwise else _by_component(n, table, slow)
