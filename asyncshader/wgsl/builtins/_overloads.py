@@ -11,7 +11,9 @@ types and the conversion to write.
 A :class:`Signature` lists the roles of the parameters: ``"T"`` is the function's generic type
 (every ``T`` argument has the same type), ``"S"`` the scalar element type of ``T`` (``mix``'s
 third argument, ``refract``'s ``eta``), ``"I"`` an ``i32`` of ``T``'s shape (``ldexp``'s
-exponent). :func:`resolve` returns ``T`` and the arguments converted.
+exponent). :func:`resolve` returns ``T`` and the arguments converted; :func:`builtin` makes
+the public function: arguments of an overload's exact types find their kernel by one dict
+lookup, others are resolved once per combination of types (:class:`Resolver`).
 
 Also here: :func:`to_f32`, the rounding of a float64 result to ``f32``, and
 :class:`WGSLIndeterminateWarning` with :func:`indeterminate`, how a built-in reports an
@@ -182,9 +184,9 @@ def convert_abstract(value: Any, t: WType, target: WType, sig: Signature,
                      types: Sequence[WType]) -> Any:
     """An abstract literal as the concrete scalar ``target``, as WGSL converts it."""
     if target.kind == "f":
-        if t.kind == "A" and builtins.abs(value) >= 2.0 ** 128:
+        if t.kind == "A" and builtins.abs(value) >= _F32_ROUNDS_FINITE:
             raise _fail(sig, types, f"{value} does not fit in an f32")
-        if t.kind == "F" and math.isfinite(value) and builtins.abs(value) >= 2.0 ** 128:
+        if t.kind == "F" and math.isfinite(value) and builtins.abs(value) >= _F32_ROUNDS_FINITE:
             raise _fail(sig, types, f"{value!r} is outside the f32 range")
         return to_f32(float(value))
     if t.kind == "F":
@@ -234,7 +236,10 @@ class _Refused(Exception):
 
 
 def _literal_to_f32(v: Any) -> np.float32:
-    r = float(v)
+    try:
+        r = float(v)
+    except OverflowError:   # an int past the double range
+        raise _Refused from None
     if -_F32_ROUNDS_FINITE < r < _F32_ROUNDS_FINITE:
         return _ONE * r
     if math.isfinite(r):
@@ -283,8 +288,7 @@ class Resolver:
             for i, convert in todo:
                 out[i] = convert(out[i])
         except _Refused:
-            resolve(self.sig, args)   # raises the TypeError that names the value
-            raise
+            return resolve(self.sig, args)[1]   # raises the TypeError that names the value
         return out
 
 
@@ -310,18 +314,6 @@ def to_f32(r: float) -> np.float32:
     if r != r:
         return _NAN32
     return _INF32 if r > 0 else -_INF32
-
-
-def vector_or_scalar(t: WType, comps: Any) -> Any:
-    """``comps`` (an iterable of scalars) as a value of ``t``'s shape."""
-    return t.cls._make(*comps) if t.size else next(iter(comps))
-
-
-def componentwise(t: WType, kernel: Callable[..., Any], *args: Any) -> Any:
-    """``kernel`` applied to each component of the (already converted) arguments."""
-    if not t.size:
-        return kernel(*args)
-    return t.cls._make(*map(kernel, *args))
 
 
 # ------------------------------------------------------------------ indeterminate values

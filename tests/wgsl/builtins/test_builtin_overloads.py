@@ -68,9 +68,14 @@ def test_abstract_arguments_convert_to_the_concrete_type(call, want_type, want):
     (lambda: ash.sin([1.0, 2.0]), r"sin\(list\).*not a WGSL value"),
     (lambda: ash.sin(np.array([1.0], np.float32)), r"sin\(ndarray\).*not a WGSL value"),
     (lambda: ash.max(f32(1.0), 1e39), r"outside the f32 range"),
+    (lambda: ash.max(f32(1.0), 3.4028235e38 * 1.0000001), r"outside the f32 range"),
+    (lambda: ash.max(f32(1.0), 10 ** 400), r"does not fit in an f32"),
+    (lambda: ash.max(f32(1.0), 2 ** 128), r"does not fit in an f32"),
 ])
 def test_calls_wgsl_rejects_are_type_errors_that_say_what_to_write(call, pattern):
     with pytest.raises(TypeError, match=pattern) as info:
+        call()
+    with pytest.raises(TypeError, match=pattern):   # again: the resolution is cached
         call()
     assert "WGSL has no such overload" in str(info.value)
     assert "WGSL's overloads:" in str(info.value)
