@@ -71,6 +71,7 @@ def test_abstract_arguments_convert_to_the_concrete_type(call, want_type, want):
     (lambda: ash.max(f32(1.0), 3.4028235e38 * 1.0000001), r"outside the f32 range"),
     (lambda: ash.max(f32(1.0), 10 ** 400), r"does not fit in an f32"),
     (lambda: ash.max(f32(1.0), 2 ** 128), r"does not fit in an f32"),
+    (lambda: ash.max(f32(1.0), 2 ** 128 - 2 ** 103), r"does not fit in an f32"),   # rounds to inf
 ])
 def test_calls_wgsl_rejects_are_type_errors_that_say_what_to_write(call, pattern):
     with pytest.raises(TypeError, match=pattern) as info:
