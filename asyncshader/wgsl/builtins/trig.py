@@ -4,8 +4,9 @@ and ``radians``, on ``f32`` and ``vecN<f32>``.
 
 Each is computed in float64 (Python's ``math``, i.e. the C library) from the exact f32 argument
 and rounded once to the nearest f32. The result is within 1 ULP of the exact value, well inside
-every bound of WGSL's accuracy table, and it is the same on every CPU (numpy's own float32
-loops choose SIMD code by CPU, and some are 3-4 ULP off).
+every bound of WGSL's accuracy table, and does not depend on the CPU (numpy's float32 loops
+choose SIMD code by CPU, so their last bits can differ between machines). ``sqrt`` is the
+IEEE-754 f32 square root (numpy's), which is correctly rounded.
 
 An argument outside the function's WGSL domain (``sqrt(-1.0)``, ``log(0.0)``, ``acos(2.0)``)
 or a result past the f32 range (``exp(100.0)``) gives the IEEE-754 value (NaN, ±inf) with a
