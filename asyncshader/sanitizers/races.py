@@ -59,6 +59,7 @@ from .shadow import (
     MemoryState,
     _Shadow,
     as_stored,
+    check_key_space,
     check_site_space,
     first_conflict,
     push,
@@ -100,6 +101,12 @@ class RaceDetector(Instrument):
     def run_started(self, scheduler: Any) -> None:
         self.scheduler = scheduler
         self.n = self.run.unit_size
+        config = self.run.config
+        if config.get("stage") == "compute":
+            check_key_space(int(np.prod(config["workgroups"])) * self.n)
+        elif config.get("stage") == "fragment":
+            w, h = config["size"]
+            check_key_space(4 * ((w + 1) // 2) * ((h + 1) // 2))
 
     def rendezvous_completed(self, group: Any, op: str, members: list) -> None:
         space = "workgroup" if op in _WORKGROUP_ORDERING else \

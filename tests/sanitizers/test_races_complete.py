@@ -204,3 +204,89 @@ def test_disjoint_views_of_one_array_and_read_only_copies_stay_allowed():
     buf = np.arange(4, dtype=np.uint32)
     ash.run(reads_a_uniform, x=buf[:2], table=buf, sanitize="error")  # a copy: no alias
     np.testing.assert_array_equal(buf, [1, 2, 2, 3])
+
+
+def test_a_dispatch_too_large_for_the_detector_says_so_before_running():
+    @ash.compute(workgroup_size=256)
+    async def tiny(out: ash.Storage):
+        out[0] = 1
+
+    out = np.zeros(1, np.uint32)
+    with pytest.raises(ash.AsyncShaderError, match="at most 4,294,967,296 invocations"):
+        ash.run(tiny, (1 << 16, 1 << 8, 2), out=out, sanitize="report")
+    assert out[0] == 0
+
+
+# ---------------------------------------------------------------------- hints that fix the bug
+@ash.compute(workgroup_size=8)
+async def lost_update(c: ash.Storage):
+    seen = c[0]  # read
+    c[0] = seen + 1  # write back
+
+
+@ash.compute(workgroup_size=8)
+async def update_in_place(c: ash.Storage):
+    c[0] += 1  # update
+
+
+@ash.compute(workgroup_size=4)
+async def spin_lock(lock: ash.Storage, total: ash.Storage):
+    while True:
+        if lock[0] == 0:  # test
+            lock[0] = 1  # take
+            total[0] = total[0] + 1  # critical section
+            lock[0] = 0  # release
+            break
+
+
+@ash.compute(workgroup_size=4)
+async def hand_off(flag: ash.Storage, out: ash.Storage, *, local_invocation_index: u32):
+    i = local_invocation_index
+    if i == 0:
+        flag[0] = 7  # one writes
+    out[i] = flag[0]  # all read
+
+
+def _hints(kernel, **buffers):
+    hints = set()
+    for schedule in SCHEDULES:
+        r = ash.run(kernel, **{k: v.copy() for k, v in buffers.items()}, schedule=schedule,
+                    sanitize="report")
+        hints |= {(f.memory, f.race, tuple(sorted([f.first.line, f.second.line])), f.hint)
+                  for f in r.findings}
+    return hints
+
+
+@pytest.mark.parametrize("kernel, buffers", [
+    (lost_update, {"c": np.zeros(1, np.uint32)}),
+    (update_in_place, {"c": np.zeros(1, np.uint32)}),
+    (spin_lock, {"lock": np.zeros(1, np.uint32), "total": np.zeros(1, np.uint32)}),
+], ids=["lost update", "+=", "spin lock"])
+def test_an_update_by_several_invocations_is_told_atomics_never_a_barrier(kernel, buffers):
+    hints = _hints(kernel, **buffers)
+    assert hints
+    for memory, race, lines, hint in hints:
+        assert "barrier()" not in hint.split("a barrier would not fix it")[0], (race, lines, hint)
+        assert "atomic_add" in hint and "reduction" in hint, hint
+        # the same hint under every schedule
+        assert len({h for m, r, ls, h in hints if (m, r, ls) == (memory, race, lines)}) == 1
+
+
+def test_following_the_update_hint_gives_the_right_count():
+    @ash.compute(workgroup_size=8)
+    async def fixed(c: ash.Storage):
+        await ash.atomic_add(ash.ptr(c, 0), 1)  # what the hint says
+
+    for schedule in SCHEDULES:
+        c = np.zeros(1, np.uint32)
+        r = ash.run(fixed, c=c, schedule=schedule, sanitize="report")
+        assert r.findings == [] and c[0] == 8
+
+
+def test_a_hand_off_is_told_the_barrier_between_the_lines():
+    hints = _hints(hand_off, flag=np.zeros(1, np.uint32), out=np.zeros(4, np.uint32))
+    fn = hand_off.fn
+    write, read = line(fn, "# one writes"), line(fn, "# all read")
+    assert {(m, r, ls) for m, r, ls, _ in hints} == {("flag", "read-write", (write, read))}
+    (hint,) = {h for *_, h in hints}
+    assert hint.startswith(f"a storage_barrier() between line {write} and line {read} orders")
