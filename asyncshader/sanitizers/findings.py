@@ -194,7 +194,7 @@ def _plain(index: Any) -> Any:
     return int(index) if isinstance(index, (int, np.integer)) else repr(index)
 
 
-_ATOMICS = ("make the update one atomic (atomic_add(ptr(buf, i), v), atomic_max, ...), or "
+_ATOMICS = ("make the update one atomic (atomic_add(ptr(buf, i), v), atomic_store, ...), or "
             "give each invocation its own location")
 
 

@@ -1,8 +1,8 @@
 """Sanitizers: data races, out-of-bounds accesses and helper side effects, as findings.
 
-The race detector is an instrument on the memory-access and atomic events. Its verdict does not
-depend on the schedule: it does not ask which access happened first, only whether two accesses
-are *ordered*, and in WGSL only control barriers order accesses (atomics are relaxed):
+The race detector is an instrument on the memory-access and atomic events. It does not ask
+which access happened first, only whether two accesses are *ordered*, and in WGSL only control
+barriers order accesses (atomics are relaxed):
 
 * workgroup memory (``var<workgroup>``) is ordered by ``workgroup_barrier()`` and
   ``workgroup_uniform_load()``; storage memory by ``storage_barrier()`` (WGSL memory model:
@@ -13,8 +13,10 @@ are *ordered*, and in WGSL only control barriers order accesses (atomics are rel
 * accesses from different workgroups are never ordered within a dispatch.
 
 Two accesses to one location by different invocations, at least one a write, not both atomic,
-and not ordered, are a data race. One run finds every race of its input: a racy pair in the same
-phase is reported whichever order the schedule ran it in.
+and not ordered, are a data race. For the accesses a run executes, every racing pair of source
+lines is reported whatever order the schedule ran them in (shadow.py says why); which accesses
+run can depend on the schedule when control flow does (a branch on an atomic's result), which
+``explore(..., races=True)`` is for.
 """
 
 from __future__ import annotations
