@@ -502,15 +502,20 @@ class SanitizedRun:
         if self.detector is not None:
             self.detector.helper_effect(inv, memory, kind)
 
-    def findings(self) -> list[Finding]:
-        """The run's findings; with ``sanitize="error"`` any finding raises DataRaceError."""
+    def findings(self, trace: Any = None) -> list[Finding]:
+        """The run's findings; with ``sanitize="error"`` any finding raises DataRaceError
+        (carrying ``trace``, the run's, as ``asyncshader_trace``: replaying it reproduces the
+        race, as for every error that ends a dispatch)."""
         found = []
         if self.detector is not None:
             settle_hints(self.detector._races, self.config.get("stage") == "fragment")
             found = list(self.detector.findings)
         errors = errors_of(found)
         if errors and self.sanitize == "error":
-            raise reports.DataRaceError(render_findings(found), found)
+            error = reports.DataRaceError(render_findings(found), found)
+            if trace is not None:
+                error.asyncshader_trace = trace  # type: ignore[attr-defined]
+            raise error
         if not errors or not self.warn_findings:
             return found
         sink = DEFAULT_FINDINGS.get()

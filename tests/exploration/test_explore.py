@@ -118,3 +118,19 @@ def test_explore_with_the_detector_on_finds_a_race_only_some_schedules_execute()
     again = ash.run(branch_on_ticket, **_tickets(), schedule=ash.Replay(failure.trace),
                     sanitize="report")
     assert [f.race for f in again.findings] == ["write-write"]
+
+
+def test_a_race_raised_by_sanitize_error_carries_its_trace_so_exhaustive_failures_replay():
+    # without the trace on the error, explore re-ran the (stateful) exhaustive search to
+    # rebuild it and recorded another schedule: shrink() then failed to replay it
+    def strict():
+        return {**_tickets(), "sanitize": "error"}
+
+    report = ash.explore(branch_on_ticket, strict, strategy=ash.Exhaustive(2), runs=200)
+    (failure,) = report.failures
+    assert isinstance(failure.exception, ash.DataRaceError)
+    with pytest.raises(ash.DataRaceError):
+        ash.run(branch_on_ticket, **strict(), schedule=ash.Replay(failure.trace))
+    shrunk = ash.shrink(branch_on_ticket, strict, failure.trace)
+    assert shrunk.failure == "DataRaceError"
+    assert shrunk.after.preemptions <= shrunk.before.preemptions
