@@ -90,7 +90,7 @@ class DataRace(Finding):
     index: Any
     first: Access
     second: Access
-    same_workgroup: bool
+    same_workgroup: bool  # every occurrence was within one workgroup
     hint: str
     same_value: bool = False
 
@@ -214,8 +214,11 @@ def _hint(space: str, same_unit: bool, a: tuple, b: tuple, atomic: bool,
                 "read-modify-write, so updates are lost); a barrier would not fix it, it "
                 "would make every run lose the same updates: make the update one atomic "
                 "(atomic_add(ptr(buf, i), v), atomic_max, a compare-exchange loop, ...), or "
-                "make it a reduction (each invocation writes its own slot, and after a barrier "
-                "one invocation combines them)")
+                "make it a reduction " + (
+                    "(each invocation writes its own slot, and after a barrier one invocation "
+                    "combines them)" if same_unit else "(each workgroup writes its own slot, "
+                    "and a second dispatch combines them: nothing orders workgroups within "
+                    "one)"))
     if not same_unit:
         return ("the accesses come from different workgroups, which nothing orders within a "
                 f"dispatch: {_ATOMICS}, or split the work into two dispatches")

@@ -325,6 +325,8 @@ class RaceDetector(Instrument):
         seen = self._seen.get(key)
         if seen is not None:
             seen.note(_unflatten(memory, flat))
+            if seen.same_workgroup and (prev & KEY) // self.n != inv.key // self.n:
+                seen.same_workgroup = False  # also between workgroups: whatever the order
             return
         prev_op = "store" if prev & WRITE else "load"
         if prev & ATOMIC:

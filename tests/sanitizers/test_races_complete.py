@@ -290,3 +290,15 @@ def test_a_hand_off_is_told_the_barrier_between_the_lines():
     assert {(m, r, ls) for m, r, ls, _ in hints} == {("flag", "read-write", (write, read))}
     (hint,) = {h for *_, h in hints}
     assert hint.startswith(f"a storage_barrier() between line {write} and line {read} orders")
+
+
+def test_an_update_across_workgroups_is_told_atomics_or_a_second_dispatch():
+    # the pair of lines races within workgroups and between them: the hint (and
+    # same_workgroup) must cover both, whichever occurrence came first
+    for schedule in SCHEDULES:
+        found = ash.run(update_in_place, 3, c=np.zeros(1, np.uint32), schedule=schedule,
+                        sanitize="report", max_live_workgroups=3).findings
+        assert found and not any(f.same_workgroup for f in found)
+        for f in found:
+            assert "atomic_add" in f.hint and "second dispatch" in f.hint, f.hint
+            assert "barrier()" not in f.hint, f.hint
