@@ -259,11 +259,6 @@ def _run_checked(kernel: Any, setup: Callable, check: Callable | None, schedule:
     except _KERNEL_ERRORS as exc:  # what the kernel did; anything else is a bug or a misuse
         return None, f"error: {type(exc).__name__}", _describe_error(exc), exc
     outcome = outcome_hash(result)
-    found = errors_of(result.findings) if sanitize != "off" else []
-    if found:  # the race detector found a bug on this schedule's path
-        text = render_findings(found)
-        return result, outcome, f"race detector: {text.splitlines()[0]}", \
-            DataRaceError(text, found)
     if check is not None:
         try:
             verdict = check(result)
@@ -326,6 +321,8 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
         try:
             result, outcome, failure, exc = _run_checked(
                 kernel, setup, check, strat, instruments, sanitize)
+            if races and failure is None and result is not None:
+                failure, exc = _detector_failure(result.findings)
         except _SleepBlocked:
             completed = False
             result = None
@@ -374,6 +371,15 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
         report.complete = exhaustive.exhausted
     report.elapsed = time.perf_counter() - start
     return report
+
+
+def _detector_failure(findings: list) -> tuple[str | None, BaseException | None]:
+    """A run whose race detector found bugs on this schedule's path fails (notes do not)."""
+    found = errors_of(findings)
+    if not found:
+        return None, None
+    text = render_findings(found)
+    return f"race detector: {text.splitlines()[0]}", DataRaceError(text, found)
 
 
 def _gather_findings(report: ExploreReport, seen: set, findings: list, run: int) -> None:
