@@ -517,7 +517,7 @@ class FragmentRun(SanitizedRun):
             outputs["output"] = self.output
         trace = make_trace(self.scheduler, self.shader.identity, self.config, self.strategy)
         return FragmentResult(outputs=outputs, trace=trace, counters=counters(self.scheduler),
-                              findings=self.findings(), output=self.output, mask=self.mask)
+                              findings=self.findings(trace), output=self.output, mask=self.mask)
 
 
 def _caller(fn: Callable, builtins: list[str], inputs: list[str], storage: list[str],

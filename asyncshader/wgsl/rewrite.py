@@ -25,7 +25,7 @@ import linecache
 import types
 from typing import Any
 
-from .._core.sources import _LIBRARY_DIRS
+from .._core.sources import user_code
 from .operators import OPERATORS, SAFE_WITH_LITERAL
 from .source import Scope, parse
 
@@ -182,9 +182,7 @@ def _local_names(code: types.CodeType) -> set[str]:
 def _is_user_function(value: Any) -> bool:
     """A plain Python function of the user's (not asyncshader's, the stdlib's or a library's),
     whose operators the copy should rewrite too."""
-    return (isinstance(value, types.FunctionType)
-            and not value.__code__.co_filename.startswith(_LIBRARY_DIRS)
-            and not value.__code__.co_filename.startswith("<"))
+    return isinstance(value, types.FunctionType) and user_code(value.__code__.co_filename)
 
 
 def _indent(filename: str, line: int) -> int:
