@@ -10,7 +10,7 @@ See docs/oracle.md.
 Every expression of a batch becomes one function of a compute shader; each invocation evaluates
 row ``i`` of every expression, reading the inputs from storage buffers (one per scalar kind, so
 that loads keep f32 subnormals, which a bitcast might flush) and writing each result to an output
-buffer. Any number of rows costs one dispatch; a batch of expressions is split into shaders of 16
+buffer. Any number of rows costs one dispatch; a batch of expressions is split into shaders of 32
 (compile time, not the dispatch, is what costs on lavapipe), all in one queue submission.
 
 Types are WGSL's: ``f32``, ``i32``, ``u32``, ``bool`` and ``vecN<T>`` (also spelled ``vec3f``,
@@ -29,8 +29,9 @@ from typing import Any
 
 import numpy as np
 
-INSTALL_HINT = ("pip install -e '.[gpu]' (wgpu) and apt-get install mesa-vulkan-drivers "
-                "libvulkan1 (lavapipe; .ci/install-lavapipe does both's system part)")
+INSTALL_WGPU = "pip install -e '.[gpu]' (see docs/oracle.md)"
+INSTALL_LAVAPIPE = ("apt-get install mesa-vulkan-drivers libvulkan1 (Mesa's lavapipe; "
+                    ".ci/install-lavapipe does it; see docs/oracle.md)")
 _KINDS = {"f32": "f", "i32": "i", "u32": "u", "bool": "b", "f": "f", "i": "i", "u": "u", "b": "b"}
 _DTYPES = {"f": np.float32, "i": np.int32, "u": np.uint32, "b": np.uint32}
 _SCALAR = {"f": "f32", "i": "i32", "u": "u32", "b": "bool"}
@@ -94,18 +95,18 @@ def open_lavapipe(private_dir: str | os.PathLike) -> Any:
     try:
         import wgpu
     except ImportError as e:
-        raise OracleUnavailable(f"wgpu is not installed ({e}); install {INSTALL_HINT}") from e
+        raise OracleUnavailable(f"wgpu is not installed ({e}): {INSTALL_WGPU}") from e
     try:
         adapters = wgpu.gpu.enumerate_adapters_sync()
     except Exception as e:
-        raise OracleUnavailable(f"wgpu found no adapter ({e}); install {INSTALL_HINT}") from e
+        raise OracleUnavailable(f"wgpu found no adapter ({e}): {INSTALL_LAVAPIPE}") from e
     found = [dict(a.info) for a in adapters]
     lavapipe = [a for a, info in zip(adapters, found)
                 if info.get("backend_type") == "Vulkan" and info.get("adapter_type") == "CPU"]
     if not lavapipe:
         seen = ", ".join(f"{i.get('device')} ({i.get('backend_type')})" for i in found) or "none"
         raise OracleUnavailable(f"no lavapipe adapter (Vulkan on the CPU) among wgpu's adapters "
-                                f"[{seen}]; install {INSTALL_HINT}")
+                                f"[{seen}]: {INSTALL_LAVAPIPE}")
     return lavapipe[0].request_device_sync()
 
 
@@ -198,11 +199,11 @@ def build(exprs: Sequence[Expr]) -> tuple[str, dict[str, np.ndarray], list[tuple
     return source, arrays, layout
 
 
-def evaluate(device: Any, exprs: Sequence[Expr], per_shader: int = 16) -> list[np.ndarray]:
+def evaluate(device: Any, exprs: Sequence[Expr], per_shader: int = 32) -> list[np.ndarray]:
     """Evaluates every expression on every row of its values on ``device``; returns one array per
     expression: shape (rows,) or (rows, N), dtype float32, int32, uint32 or bool. The expressions
     are split into shaders of ``per_shader`` functions (lavapipe's compile time grows faster than
-    the shader: 390 small functions in one shader took minutes, in shaders of 16 seconds), each
+    the shader: 390 small functions in one shader took minutes, in shaders of 32 seconds), each
     one dispatch, all in one submission. A shader the implementation rejects raises its
     compilation error."""
     import wgpu
