@@ -107,7 +107,10 @@ def open_lavapipe(private_dir: str | os.PathLike) -> Any:
         seen = ", ".join(f"{i.get('device')} ({i.get('backend_type')})" for i in found) or "none"
         raise OracleUnavailable(f"no lavapipe adapter (Vulkan on the CPU) among wgpu's adapters "
                                 f"[{seen}]: {INSTALL_LAVAPIPE}")
-    return lavapipe[0].request_device_sync()
+    try:
+        return lavapipe[0].request_device_sync()
+    except Exception as e:
+        raise OracleUnavailable(f"lavapipe refused a device ({e}): {INSTALL_LAVAPIPE}") from e
 
 
 def _load(t: WgslType, buf: str, base: str) -> str:
