@@ -210,3 +210,16 @@ def _find_code(code: types.CodeType, name: str) -> types.CodeType:
             if found is not None:
                 return found
     return None  # type: ignore[return-value]
+
+
+def wgsl_eval(expression: str, variables: dict[str, Any]) -> Any:
+    """Evaluates one Python expression the way it would run in a shader: with ``/ // % << >>``
+    rewritten to WGSL's operators (``wgsl_eval("a / b", {"a": i32(-7), "b": i32(2)})`` is
+    ``i32(-3)``). For trying a rule at the prompt, and for tests that compare asyncshader's
+    operators with a GPU's."""
+    tree = ast.parse(expression, mode="eval")
+    rewriter = _Rewriter(set())
+    tree = ast.fix_missing_locations(rewriter.visit(tree))
+    table = OPERATORS | {"safe_" + op: s for op, s in SAFE_WITH_LITERAL.items()}
+    names = {PREFIX + op: table[op] for op in rewriter.used}
+    return eval(compile(tree, "<wgsl_eval>", "eval"), {"__builtins__": {}}, names | variables)

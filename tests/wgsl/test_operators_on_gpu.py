@@ -30,6 +30,7 @@ import pytest
 from gpu import Expr, evaluate
 
 import asyncshader as ash
+from asyncshader.wgsl.rewrite import wgsl_eval
 from asyncshader.wgsl.types import Vec  # the vector types' base class
 
 I32_MIN, I32_MAX, U32_MAX = -(2**31), 2**31 - 1, 2**32 - 1
@@ -362,8 +363,8 @@ def spellings(case: Case) -> list[str]:
     """How a user writes the case's WGSL expression in Python, on asyncshader values."""
     if case.unary:
         return [case.wgsl]
-    if case.size and case.op == "==":
-        return ["a.eq(b)"]  # asyncshader's documented component-wise ==
+    if case.size and case.op in ("==", "!="):
+        return ["a.eq(b)" if case.op == "==" else "a.ne(b)"]  # the component-wise spellings
     out = [case.wgsl]
     if case.op == "/" and case.kind in "iu":
         out.append("a // b")  # the spelling kernels use today (issue 17: may stay an alias)
@@ -377,14 +378,15 @@ def _value(kind: str, size: int, v: object) -> object:
 
 
 def python_values(case: Case, spelling: str) -> list[object]:
-    """The Python expression on asyncshader values, row by row (numpy's warnings silenced, as
-    inside a dispatch); an exception is returned as the row's value."""
+    """The Python expression on asyncshader values as a shader runs it (its operators
+    rewritten as a shader's source is: ``wgsl_eval``), row by row (numpy's warnings silenced,
+    as inside a dispatch); an exception is returned as the row's value."""
     out = []
     for row in case.rows:
         env = {name: _value(*case.operand_type(k), v) for k, (name, v) in enumerate(zip("ab", row))}
         try:
             with np.errstate(all="ignore"):
-                out.append(eval(spelling, {}, env))
+                out.append(wgsl_eval(spelling, env))
         except Exception as e:
             out.append(e)
     return out
@@ -433,46 +435,13 @@ def gpu_values(gpu_device):
 
 # ------------------------------------------------------------------------------------ the tests
 VECTORS = ("vec2", "vec3", "vec4")
-ISSUE_17 = "issue 17: "
-NEW = "found by this test, not in issue 17's list: "
 #: asyncshader departures from WGSL, as (kinds, shapes, spelling, rules or None for all, reason)
-KNOWN = [
-    ("i", ("scalar",), "a // b", ("truncation (mixed signs)",), ISSUE_17 +
-     "WGSL's i32 / truncates toward zero (-7 / 2 is -3); numpy's // floors"),
-    ("i", ("scalar",), "a % b", ("truncation (mixed signs)",), ISSUE_17 +
-     "WGSL's i32 % takes the dividend's sign (-7 % 2 is -1, e1 - trunc(e1 / e2) * e2); "
-     "numpy's % floors"),
-    ("iu", ("scalar",), "a // b", ("divisor 0",), ISSUE_17 +
-     "WGSL's integer e1 / 0 is e1; numpy's // gives 0"),
-    ("iu", ("scalar",), "a / b", None, ISSUE_17 +
-     "WGSL's integer / is integer division with an i32/u32 result; Python's / on numpy "
-     "integers gives a float64"),
-    ("u", ("scalar",), "a << b", ("count >= 32",), ISSUE_17 +
-     "WGSL shifts by the count modulo 32 (0xFFFFFFFF << 36 is 0xFFFFFFF0); numpy gives 0"),
-    ("u", ("scalar",), "a >> b", ("count >= 32",), ISSUE_17 +
-     "WGSL shifts by the count modulo 32; numpy gives 0"),
-    ("i", ("scalar",), "a << b", None, ISSUE_17 +
-     "WGSL's i32 << u32 is an i32 (count modulo 32); numpy promotes i32 with u32 to int64"),
-    ("i", ("scalar",), "a >> b", None, ISSUE_17 +
-     "WGSL's i32 >> u32 is an i32 (arithmetic, count modulo 32); numpy promotes i32 with u32 "
-     "to int64"),
-    ("f", ("scalar",), "a % b", ("truncation (mixed signs)",), ISSUE_17 +
-     "WGSL's f32 % is e1 - e2 * trunc(e1 / e2) (-1 % 3 is -1); numpy's % floors"),
-    ("fiu", ("scalar op vec3",), None, None, NEW +
-     "WGSL's scalar op vecN splats the scalar and gives a vecN; with the numpy scalar on the "
-     "left numpy's operator runs first and gives a numpy array"),
-    ("i", VECTORS, "a << b", None, NEW +
-     "WGSL's vecN<i32> << vecN<u32> is a vecN<i32>; asyncshader refuses vec_i << vec_u "
-     "(TypeError: cannot combine)"),
-    ("i", VECTORS, "a >> b", None, NEW +
-     "WGSL's vecN<i32> >> vecN<u32> is a vecN<i32>; asyncshader refuses vec_i >> vec_u "
-     "(TypeError: cannot combine)"),
-    ("iu", (*VECTORS, "vec3 op scalar"), "a // b", ("divisor 0", "truncation (mixed signs)"), NEW +
-     "on vectors // is numpy's floor division (x // 0 is 0) where WGSL's / truncates and "
-     "x / 0 is x (the vectors' / is right)"),
-    ("fiu", VECTORS, "a != b", None, NEW +
-     "WGSL's != on vectors is component-wise (a bool vector); asyncshader's compares whole "
-     "vectors (a Python bool, documented) and has no component-wise spelling (== has .eq)"),
+KNOWN: list = [
+    # empty since asyncshader rewrites a shader's / // % << >> to WGSL's operators (issue 17):
+    # the 98 cases this test found failing before (i32 // and % flooring, integer / giving a
+    # float64, e / 0, shift counts >= 32, i32 << u32 widening, f32 % flooring, a numpy scalar
+    # on the left of a vector, vecN<i32> shifted by vecN<u32>, vector // flooring, no
+    # component-wise !=) all follow WGSL now; an entry here marks a case strict-xfail
 ]
 #: lavapipe's departures from WGSL among these operators, in the same form: none found (its
 #: known ones are in the packing built-ins, see docs/oracle.md)
