@@ -35,6 +35,7 @@ from .errors import (
     ForeignAwaitError,
     ReplayMismatchError,
     ShaderError,
+    ShaderTimeoutError,
     StepLimitError,
 )
 from .exploration.explore import (
@@ -155,6 +156,7 @@ __all__ = [
     "Reverse",
     "ScheduleStats",
     "ShaderError",
+    "ShaderTimeoutError",
     "ShrinkReport",
     "StepLimitError",
     "Storage",

@@ -69,3 +69,14 @@ class ReplayMismatchError(AsyncShaderError):
 
 class StepLimitError(AsyncShaderError):
     """An invocation took more scheduling steps than allowed (a spin loop that cannot finish)."""
+
+
+class ShaderTimeoutError(AsyncShaderError):
+    """An invocation ran longer than the dispatch's ``watchdog=`` limit without suspending (a loop
+    with no ``await`` in it, e.g. a spin-wait on a plain memory location), or was still running
+    that way when the host's deadline passed. The message names the invocation, the line it was
+    running and the fix; :attr:`invocation` names the invocation."""
+
+    def __init__(self, message: str, invocation: str = "") -> None:
+        super().__init__(message)
+        self.invocation = invocation
