@@ -28,7 +28,7 @@ from ..schedules.trace import Trace
 #: ``watchdog=``: seconds one invocation may run without suspending (docs/concepts.md)
 DEFAULT_WATCHDOG = 10.0
 #: ``max_points_per_invocation=``: scheduling points one invocation may pass (docs/concepts.md)
-DEFAULT_MAX_POINTS = 1_000_000
+DEFAULT_MAX_POINTS = 10_000
 
 _QUIET = {"over": "ignore", "divide": "ignore", "invalid": "ignore", "under": "ignore"}
 
