@@ -2,12 +2,13 @@
 
 A loop without an ``await`` never gives the scheduler back control, so no checkpoint, cancel
 scope or step limit can stop it. The watchdog does, without adding anything to the scheduler's
-loops: one daemon thread, started on first use, samples every watched dispatch a few times a
-second. The shader running in a thread is the coroutine frame whose caller is one of the
-scheduler's loop functions (:func:`register_loops`), found through ``sys._current_frames()``; a
-*signature* of that frame (the object itself, held by reference so its id cannot be reused) and
-the scheduler's counters that every loop bumps per round or per scheduling point (``rendezvous``,
-``points``, ``invocations``) that stays the same for the whole limit means that one invocation has
+loops: one daemon thread, started on first use, samples every watched dispatch (ten times per
+limit, at most once a second, and every 0.1 s past a deadline). The shader running in a thread
+is the coroutine frame whose caller is one of the scheduler's loop functions
+(:func:`register_loops`), found through ``sys._current_frames()``. A *signature* of that frame
+(the object itself, held by reference so its id cannot be reused) and of the scheduler's
+counters that every loop bumps per round or per scheduling point (``rendezvous``, ``points``,
+``invocations``) that stays the same for the whole limit means that one invocation has
 run that long without suspending. The thread then raises :class:`Interrupt` in the dispatch's
 thread (``PyThreadState_SetAsyncExc``); the scheduler's ``except BaseException`` around
 ``coro.send`` turns it into a :class:`~asyncshader.ShaderTimeoutError` naming the invocation and
@@ -40,12 +41,16 @@ from typing import Any
 
 _COROUTINE = CO_COROUTINE | CO_ITERABLE_COROUTINE
 
-#: how often the sampler looks (seconds); a stall is seen at most this late
-INTERVAL = 0.1
-#: past the deadline, a shader is interrupted once it has run this long without suspending
-DEADLINE_STALL = 2 * INTERVAL
-#: the sampler thread ends after this many idle looks with nothing to watch (restarts on use)
-_IDLE_LOOKS = 50
+#: how often the sampler looks: a tenth of the shortest limit, within these bounds (seconds);
+#: a stall is seen at most that late. Each look takes the GIL from the running dispatch, which
+#: on a busy machine can cost it a few milliseconds: ten looks a second cost up to 8% (measured)
+FINEST, COARSEST = 0.02, 1.0
+#: how often it looks once a deadline has passed, and how long a shader must then have run
+#: without suspending to be interrupted (one that suspends meets a checkpoint anyway)
+AFTER_DEADLINE = 0.1
+DEADLINE_STALL = 0.2
+#: the sampler thread ends after this long with nothing to watch (it restarts on use)
+_IDLE = 5.0
 
 
 class Interrupt(BaseException):
@@ -132,22 +137,33 @@ def take_fired() -> Watch | None:
 
 def _sample() -> None:
     global _sampler
-    idle = 0
+    wait = FINEST
+    idle = 0.0
     while True:
-        time.sleep(INTERVAL)
+        time.sleep(wait)
         with _lock:
             if not _watches:
-                idle += 1
-                if idle >= _IDLE_LOOKS:
+                idle += wait
+                if idle >= _IDLE:
                     _sampler = None
                     return
+                wait = COARSEST
                 continue
-            idle = 0
+            idle = 0.0
             now = time.monotonic()
             frames = sys._current_frames()
             for w in _watches:
                 _look(w, frames.get(w.thread), now)
             del frames
+            wait = min(_next_look(w, now) for w in _watches)
+
+
+def _next_look(w: Watch, now: float) -> float:
+    """How soon ``w`` needs another look: a tenth of its limit, or at its deadline."""
+    wait = COARSEST if w.limit is None else min(max(w.limit / 10, FINEST), COARSEST)
+    if w.deadline is not None:
+        wait = min(wait, max(w.deadline - now, AFTER_DEADLINE))
+    return wait
 
 
 def _look(w: Watch, top: FrameType | None, now: float) -> None:
