@@ -98,6 +98,10 @@ class Diagnostics:
                       suspended: bool = False) -> BaseException:
         if isinstance(exc, Interrupt):  # the watchdog stopped a shader that never suspends
             return self._stalled(inv, exc)
+        if isinstance(exc, KeyboardInterrupt):  # Ctrl-C: say which invocation it stopped
+            name, line, text = spin_position(exc)
+            where = f" at {_short(name)}:{line}: {text}" if line else ""
+            exc.add_note(f"asyncshader: it stopped invocation {inv}{where}")
         if isinstance(exc, (GeneratorExit, KeyboardInterrupt, SystemExit, ShaderError)):
             return exc
         name, line, text = inv.position() if suspended else ("?", 0, "")

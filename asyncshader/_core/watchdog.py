@@ -2,8 +2,8 @@
 
 A loop without an ``await`` never gives the scheduler back control, so no checkpoint, cancel
 scope or step limit can stop it. The watchdog does, without adding anything to the scheduler's
-loops: one daemon thread, started on first use, samples every watched dispatch (ten times per
-limit, at most once a second, and every 0.1 s past a deadline). The shader running in a thread
+loops: one daemon thread, started on first use, samples every watched dispatch (four times per
+limit, at most every 2.5 s, and every 0.1 s past a deadline). The shader running in a thread
 is the coroutine frame whose caller is one of the scheduler's loop functions
 (:func:`register_loops`), found through ``sys._current_frames()``. A *signature* of that frame
 (the object itself, held by reference so its id cannot be reused) and of the scheduler's
@@ -41,10 +41,12 @@ from typing import Any
 
 _COROUTINE = CO_COROUTINE | CO_ITERABLE_COROUTINE
 
-#: how often the sampler looks: a tenth of the shortest limit, within these bounds (seconds);
-#: a stall is seen at most that late. Each look takes the GIL from the running dispatch, which
-#: on a busy machine can cost it a few milliseconds: ten looks a second cost up to 8% (measured)
-FINEST, COARSEST = 0.02, 1.0
+#: how often the sampler looks: a quarter of the shortest limit, within these bounds (seconds);
+#: a stall is seen up to two looks late. Each look takes the GIL from the running dispatch,
+#: which on an overloaded machine costs it a trip through the OS's run queue: ten looks a
+#: second cost 8-20% there (measured, docs/performance.md "Watchdog"), one every 2.5 s nothing
+#: measurable
+FINEST, COARSEST = 0.02, 2.5
 #: how often it looks once a deadline has passed, and how long a shader must then have run
 #: without suspending to be interrupted (one that suspends meets a checkpoint anyway)
 AFTER_DEADLINE = 0.1
@@ -159,8 +161,8 @@ def _sample() -> None:
 
 
 def _next_look(w: Watch, now: float) -> float:
-    """How soon ``w`` needs another look: a tenth of its limit, or at its deadline."""
-    wait = COARSEST if w.limit is None else min(max(w.limit / 10, FINEST), COARSEST)
+    """How soon ``w`` needs another look: a quarter of its limit, or at its deadline."""
+    wait = COARSEST if w.limit is None else min(max(w.limit / 4, FINEST), COARSEST)
     if w.deadline is not None:
         wait = min(wait, max(w.deadline - now, AFTER_DEADLINE))
     return wait

@@ -26,7 +26,7 @@ from asyncshader import u32
 from asyncshader._core import fast_paths
 
 SCRIPT = textwrap.dedent('''
-    import json, sys
+    import _thread, json, sys, threading
     import anyio, numpy as np
     import asyncshader as ash
     from asyncshader import u32, vec4f
@@ -114,9 +114,14 @@ SCRIPT = textwrap.dedent('''
             call()
             outcome = ("finished", "")
         except BaseException as exc:
-            outcome = (type(exc).__name__, str(exc))
+            outcome = (type(exc).__name__, "\\n".join([str(exc), *getattr(exc, "__notes__", ())]))
         print(json.dumps([case, *outcome]), flush=True)
 
+    def interrupted_by_ctrl_c():
+        threading.Timer(0.3, _thread.interrupt_main).start()
+        ash.run(waits, flag=flag(), setter=3, watchdog=None)
+
+    SYNC["ctrl-c"] = interrupted_by_ctrl_c
     for case, call in SYNC.items():
         report(case, call)
     for backend in ("asyncio", "trio"):
@@ -176,6 +181,18 @@ def test_a_loop_without_an_await_is_stopped_naming_the_invocation_and_the_line(
     assert message.startswith("invocation ") and who in message.split(" ran for ")[0]
     assert "without suspending" in message and "watchdog=0.2 s" in message
     assert "an await is missing" in message and "atomic_load" in message
+
+
+def test_ctrl_c_in_a_spinning_shader_names_the_invocation(outcomes):
+    """Ctrl-C (KeyboardInterrupt) still stops the dispatch at once, as itself; a note says
+    which invocation it stopped and where."""
+    script, results = outcomes
+    assert "ctrl-c" in results, "the dispatch hung"
+    kind, message = results["ctrl-c"]
+    assert kind == "KeyboardInterrupt"
+    assert ("asyncshader: it stopped invocation global_invocation_id=(0,0,0) [workgroup_id="
+            in message)
+    assert f"{script}:{line_of(script, '# SPIN')}: while flag[0] == 0:" in message
 
 
 @pytest.mark.parametrize("backend", ["asyncio", "trio"])
