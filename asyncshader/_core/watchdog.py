@@ -42,10 +42,9 @@ from typing import Any
 _COROUTINE = CO_COROUTINE | CO_ITERABLE_COROUTINE
 
 #: how often the sampler looks: a quarter of the shortest limit, within these bounds (seconds);
-#: a stall is seen up to two looks late. Each look takes the GIL from the running dispatch,
-#: which on an overloaded machine costs it a trip through the OS's run queue: ten looks a
-#: second cost 8-20% there (measured, docs/performance.md "Watchdog"), one every 2.5 s nothing
-#: measurable
+#: a stall is seen up to two looks late. Each look takes the GIL from the running dispatch (a
+#: handoff that, on a machine with more busy threads than cores, can cost it a trip through the
+#: OS's run queue), so the looks are kept few: docs/performance.md, "Watchdog"
 FINEST, COARSEST = 0.02, 2.5
 #: how often it looks once a deadline has passed, and how long a shader must then have run
 #: without suspending to be interrupted (one that suspends meets a checkpoint anyway)
