@@ -191,8 +191,6 @@ class Diagnostics:
             "shader is only slow, raise watchdog= (None turns the limit off).", str(inv or ""))
 
 
-
-
 def spin_position(exc: BaseException) -> tuple[str, int, str]:
     """(file, line, text) of the innermost user-code frame of ``exc``'s traceback (not
     asyncshader, the standard library or installed packages); ``("?", 0, "")`` if none."""
