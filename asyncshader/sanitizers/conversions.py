@@ -33,6 +33,10 @@ def value_type(value: Any) -> str:
         return f"f32 (a numpy {np.dtype(type(value)).name})"
     if isinstance(value, np.ndarray):
         return f"an array of {value.dtype.name}"
+    if isinstance(value, (np.int64, np.uint64)):
+        return (f"a numpy {type(value).__name__} ({value}): numpy widened an expression that "
+                "mixed i32 with u32 (or summed with numpy) to 64 bits, which WGSL refuses, and "
+                "the value does not fit")
     return type(value).__name__
 
 

@@ -173,11 +173,14 @@ class ImplicitConversion(Finding):
     def explain(value_type: str, space: str, memory: str, memory_type: str,
                 stored: bool = True) -> str:
         """What happened and the fix (also the message of a strict kernel's TypeError)."""
-        done = ", and the run truncated the value toward zero" if stored else ""
+        widened = "numpy widened" in value_type
+        done = "" if not stored else (", and the run wrapped it to 32 bits" if widened else
+                                      ", and the run truncated the value toward zero")
         return (f"The value is {value_type}, and {space} memory {memory} holds {memory_type}: "
                 f"WGSL converts nothing implicitly (this store would not compile){done}. Fix: "
-                f"convert explicitly, {memory_type}(...) (round first if you mean to round: "
-                f"{memory_type}(round(...))).")
+                + ("give both operands one type, e.g. u32(x) + y or x + i32(y)." if widened else
+                   f"convert explicitly, {memory_type}(...) (round first if you mean to round: "
+                   f"{memory_type}(round(...)))."))
 
 
 def render_findings(findings: list[Finding]) -> str:

@@ -280,6 +280,23 @@ class _Flat:
 _FLOATS = frozenset({float, np.float16, np.float32, np.float64})
 
 
+#: numpy's 64-bit integers: a shader's values become one when numpy widens an expression that
+#: WGSL refuses (``u32 + i32`` is an int64; WGSL has no 64-bit integers), or sums with numpy
+_WIDENED = frozenset({np.int64, np.uint64})
+_RANGES = {"i": (-(2**31), 2**31 - 1), "u": (0, 2**32 - 1)}
+
+
+def _converts(dtype: np.dtype, value: Any) -> bool:
+    """Whether storing ``value`` into memory of ``dtype`` changes it in a conversion WGSL never
+    makes implicitly: a float into integer memory (truncated), or a 64-bit integer numpy
+    widened that does not fit the integer memory (wrapped; one that fits is stored exactly)."""
+    kind = dtype.kind
+    if value.__class__ in _WIDENED:
+        low, high = _RANGES.get(kind, (value, value))
+        return not low <= value <= high
+    return kind in "iu" and _is_float(value)
+
+
 def _is_float(value: Any) -> bool:
     """Whether a stored value is a float (scalar, vector, array, or a list or tuple of them)."""
     if value.__class__ in _FLOATS or isinstance(value, np.floating):
@@ -298,7 +315,7 @@ def _check_store(array: _Managed, index: Any, value: Any) -> None:
     a float into integer memory is reported as a store through indexing is (WGSL converts
     nothing implicitly; numpy would truncate)."""
     run = array._run
-    if run is not None and array._reports and array.dtype.kind in "iu" and _is_float(value):
+    if run is not None and array._reports and _converts(array.dtype, value):
         origin = array._origin
         run.implicit_conversion(array if origin is None else origin, index, value, None)
 

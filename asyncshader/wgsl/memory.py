@@ -23,7 +23,7 @@ import numpy as np
 
 from .._core.sources import user_code
 from ..errors import ShaderCreationError
-from .managed import _is_float, _Managed, _map_of
+from .managed import _converts, _Managed, _map_of
 from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
 from .watched import _Traced, _zero_element, in_bounds
 
@@ -45,7 +45,7 @@ class WorkgroupVar(_Managed):
 
     @value.setter
     def value(self, v: Any) -> None:
-        if self._run is not None and self.dtype.kind in "iu" and _is_float(v):
+        if self._run is not None and _converts(self.dtype, v):
             self._run.implicit_conversion(self, (), v, self)  # (WGSL converts nothing)
         np.ndarray.__setitem__(self, ..., v)
         if self._run is not None:

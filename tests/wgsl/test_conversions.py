@@ -106,7 +106,7 @@ def test_two_dimensional_indices_and_vectors_are_checked_too():
 @ash.compute(workgroup_size=4)
 async def well_typed(ints: ash.Storage, floats: ash.Storage, *, local_invocation_index: u32):
     i = local_invocation_index
-    ints[i] = i32(i) * 2 + u32(1)  # integers into integers
+    ints[i] = i32(i) * 2 + i32(1)  # i32 into i32 (i32 + u32 would be refused: see below)
     ints[i] = i32(f32(i) * 0.5)  # an explicit conversion
     floats[i] = f32(i) * 0.5  # floats into floats
     floats[i] = i  # an integer into a float buffer: exact, as WGSL's abstract ints are
@@ -196,3 +196,29 @@ def test_numpy_methods_that_store_are_checked_too():
                    ("out", (1, 2), "i32", line("put floats")),
                    ("grid", 3, "u32", line("through .flat"))}
     assert out.tolist() == [0, 1, 2, 0] and grid.ravel().tolist() == [0, 0, 0, 3]
+
+
+# --------------------------------------------------- values numpy widened from a mixed expression
+@ash.compute(workgroup_size=2)
+async def mixed_sum(out: ash.Storage, wg_out: ash.Storage, *, local_invocation_index: u32):
+    out[local_invocation_index] = local_invocation_index + i32(-1)  # u32 + i32: WGSL refuses
+
+
+def test_a_value_numpy_widened_from_u32_and_i32_is_reported_where_the_store_wraps_it():
+    # numpy makes u32 + i32 an int64 (WGSL refuses the expression); stored into u32 memory,
+    # -1 (invocation 0) is wrapped silently: the detector reports that store; 0 (invocation 1)
+    # fits and is stored exactly (as is a numpy sum that fits: not reported)
+    out = np.zeros(2, np.uint32)
+    r = ash.run(mixed_sum, out=out, wg_out=np.zeros(1, np.uint32), sanitize="report")
+    [found] = conversions(r)
+    text = found.render()
+    assert found.count == 1 and found.elements == [0]
+    assert "numpy int64 (-1)" in text and "mixed i32 with u32" in text
+    assert f"test_conversions.py:{line_of(mixed_sum.fn, 'i32(-1)')}" in text
+    assert "u32(x) + y or x + i32(y)" in text
+
+
+def test_sanitize_off_does_not_check_widened_values_either():
+    out = np.zeros(2, np.uint32)
+    r = ash.run(mixed_sum, out=out, wg_out=np.zeros(1, np.uint32), sanitize="off")
+    assert r.findings == [] and out.tolist() == [4294967295, 0]
