@@ -183,8 +183,14 @@ for _n in (2, 3, 4):
     _INSERT[IVECS[_n]] = _lift_insert(_insert_i, IVECS[_n])
 
 
+#: offset and count types the fast path takes as they are (u32, and plain ints as AbstractInt)
+_PLAIN = frozenset({U32, int})
+
+
 def _offset_count(fn: str, wgsl: str, offset: Any, count: Any) -> tuple[int, int]:
-    """WGSL's runtime clamping: ``o = min(offset, 32)``, ``c = min(count, 32 - o)``."""
+    """``offset`` and ``count`` as Python ints, clamped as WGSL does at runtime:
+    ``o = min(offset, 32)``, ``c = min(count, 32 - o)``. (The callers inline the common case,
+    two u32 scalars already within range.)"""
     o = int(offset) if type(offset) is U32 else u32_arg(fn, wgsl, offset, "offset")
     c = int(count) if type(count) is U32 else u32_arg(fn, wgsl, count, "count")
     if o > 32:
@@ -211,8 +217,11 @@ def extract_bits(e: T, offset: Any, count: Any) -> T:
         if type(e) is not int:
             bad_argument("extract_bits", "extractBits", e, what="e")
         e, f = abstract_i32("extract_bits", "extractBits", e), _extract_i  # type: ignore[assignment]
-    o, c = _offset_count("extract_bits", "extractBits", offset, count)
-    return f(e, o, c)
+    if type(offset) in _PLAIN and type(count) in _PLAIN:  # the common case: within range
+        o, c = int(offset), int(count)
+        if o >= 0 and c >= 0 and o + c <= 32:
+            return f(e, o, c)
+    return f(e, *_offset_count("extract_bits", "extractBits", offset, count))
 
 
 def insert_bits(e: T, newbits: T, offset: Any, count: Any) -> T:
@@ -226,8 +235,11 @@ def insert_bits(e: T, newbits: T, offset: Any, count: Any) -> T:
     f = _INSERT.get(type(e))
     if f is None:
         bad_argument("insert_bits", "insertBits", e, what="e")
-    o, c = _offset_count("insert_bits", "insertBits", offset, count)
-    return f(e, newbits, o, c)
+    if type(offset) in _PLAIN and type(count) in _PLAIN:  # the common case: within range
+        o, c = int(offset), int(count)
+        if o >= 0 and c >= 0 and o + c <= 32:
+            return f(e, newbits, o, c)
+    return f(e, newbits, *_offset_count("insert_bits", "insertBits", offset, count))
 
 
 def _same_type(e: Any, newbits: Any) -> tuple[Any, Any]:
