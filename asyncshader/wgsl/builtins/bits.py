@@ -212,15 +212,19 @@ def extract_bits(e: T, offset: Any, count: Any) -> T:
     As WGSL at runtime, ``o = min(offset, 32)`` and ``c = min(count, 32 - o)``; ``c == 0`` gives
     0 (``extract_bits(x, 32, 5)`` is 0, ``extract_bits(x, 0, 99)`` is ``x``).
     """
+    if type(offset) in _PLAIN and type(count) in _PLAIN:  # the common case: within range
+        o, c = int(offset), int(count)
+        if o >= 0 and c >= 0 and o + c <= 32:
+            if type(e) is U32:  # the commonest: a u32 scalar, inline
+                return U32((int(e) >> o) & ((1 << c) - 1))  # type: ignore[return-value]
+            f = _EXTRACT.get(type(e))
+            if f is not None:
+                return f(e, o, c)
     f = _EXTRACT.get(type(e))
     if f is None:
         if type(e) is not int:
             bad_argument("extract_bits", "extractBits", e, what="e")
         e, f = abstract_i32("extract_bits", "extractBits", e), _extract_i  # type: ignore[assignment]
-    if type(offset) in _PLAIN and type(count) in _PLAIN:  # the common case: within range
-        o, c = int(offset), int(count)
-        if o >= 0 and c >= 0 and o + c <= 32:
-            return f(e, o, c)
     return f(e, *_offset_count("extract_bits", "extractBits", offset, count))
 
 
