@@ -36,7 +36,8 @@ _SPLIT = {"Trace": "schedules.trace", "TRACE_FORMAT": "schedules.trace",
           "TRACE_VERSION": "schedules.trace", "TRACE_STRING_PREFIX": "schedules.trace",
           "current_run": "_core.context", "CURRENT_RUN": "_core.context",
           "user_stacklevel": "_core.sources", "position_of": "_core.sources",
-          "internal": "_core.sources", "FragmentStorage": "stages.fragment_io",
+          "internal": "_core.sources", "as_strategy": "schedules.names",
+          "strategy_from_name": "schedules.names", "FragmentStorage": "stages.fragment_io",
           "TracedFragmentStorage": "stages.fragment_io"}
 
 

@@ -69,3 +69,29 @@ class ReplayMismatchError(AsyncShaderError):
 
 class StepLimitError(AsyncShaderError):
     """An invocation took more scheduling steps than allowed (a spin loop that cannot finish)."""
+
+
+class ShaderTypeError(AsyncShaderError, TypeError):
+    """An expression WGSL's types refuse, met while a shader runs: two operands of different
+    types (``u32`` with ``i32``, ``f32`` with ``i32``), a float literal with an integer, an
+    ``i32`` shift count. A dispatch reports it as a :class:`ShaderError` naming the invocation
+    and the line; the message says which conversion to write."""
+
+
+class OptionError(DispatchError, TypeError):
+    """An option given to asyncshader has a wrong type or value (a dispatch's ``workgroups``, a
+    kernel's ``workgroup_size``, a strategy's seed, ``explore``'s ``runs`` ...). The message
+    names the option, the value given and the form it takes. It is a :class:`DispatchError`,
+    and both a ``ValueError`` and a ``TypeError``, so that either kind of handler catches it."""
+
+
+class TraceError(AsyncShaderError, ValueError):
+    """A trace cannot be read: a missing or unreadable file, a damaged trace string, JSON that
+    is not a trace, a field of the wrong type. The message names the trace (its path, or the
+    start of its text) and what is wrong with it."""
+
+
+class ShaderCreationError(AsyncShaderError, TypeError):
+    """The shader's code breaks a rule that WGSL checks when a shader module is created (a
+    *shader-creation error*), such as a function that calls itself; raised at decoration or
+    at dispatch, before any invocation runs, naming the file and line."""

@@ -26,6 +26,8 @@ Run it from the repository root (with asyncshader installed, or ``PYTHONPATH=.``
 
     python examples/fwidth_ring.py [out.png]
 
+(the picture goes to ``out.png``, by default ``fwidth_ring.png`` in the current directory)
+
 With Pillow installed (the ``images`` extra) it writes a picture: the anti-aliased ring on the
 left, the hard-edged one on the right, each pixel drawn as a 3x3 block so the edges show.
 """
@@ -34,7 +36,6 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -164,7 +165,7 @@ def main(png_path: str | Path | None = None) -> dict:
           f"{stats['coverage_hard']:.0f}, exact ring area {stats['ring_area_px']:.1f} px")
     image = picture(aa, hard)
     if png_path is None:
-        png_path = Path(tempfile.gettempdir()) / "asyncshader" / "fwidth_ring.png"
+        png_path = Path("fwidth_ring.png")  # where the user runs it, as a script would
     written = save_png(image, png_path)
     if written is None:
         print("  (install Pillow, the 'images' extra, to get the picture)")

@@ -29,6 +29,8 @@ Run it from the repository root (with asyncshader installed, or ``PYTHONPATH=.``
 
     python examples/mip_level.py [out.png]
 
+(the picture goes to ``out.png``, by default ``mip_level.png`` in the current directory)
+
 With Pillow installed (the ``images`` extra) it writes a picture: coarse levels on the left, fine
 levels in the middle, and on the right the pixels where the two differ, in white. A strip at the
 bottom shows the palette, levels 0 to 8 from left to right.
@@ -38,7 +40,6 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -182,7 +183,7 @@ def main(png_path: str | Path | None = None) -> dict:
           f"another level (largest LOD difference {stats['max_lod_difference']:.3f})")
     image = picture(coarse, fine)
     if png_path is None:
-        png_path = Path(tempfile.gettempdir()) / "asyncshader" / "mip_level.png"
+        png_path = Path("mip_level.png")  # where the user runs it, as a script would
     written = save_png(image, png_path)
     if written is None:
         print("  (install Pillow, the 'images' extra, to get the picture)")

@@ -24,14 +24,15 @@ The walk-through is ``main()``; read it top to bottom along with its output::
 
     python examples/racy_counter.py [trace.json]
 
-(from the repository root, with asyncshader installed or ``PYTHONPATH=.``).
+(from the repository root, with asyncshader installed or ``PYTHONPATH=.``). The failing
+run's trace goes to ``trace.json``, by default ``racy_counter_trace.json`` in the current
+directory.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-import tempfile
 
 import numpy as np
 
@@ -95,7 +96,7 @@ def explain(run: dict) -> list[str]:
 def main(trace_path: str | os.PathLike | None = None) -> dict:
     """Runs the walk-through; returns every number it prints (see the keys of the dict)."""
     if trace_path is None:
-        trace_path = os.path.join(tempfile.gettempdir(), "asyncshader-racy-counter-trace.json")
+        trace_path = "racy_counter_trace.json"  # in the current directory
     print(f"{N} invocations each add 1 to counter[0]; the right answer is {N}.\n")
 
     # Step 1. The default schedule: nothing goes wrong.

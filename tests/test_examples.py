@@ -46,11 +46,24 @@ def test_core_examples_exist():
 
 
 # ------------------------------------------------------------------------- every example runs
+def _run_in(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    """Runs ``python *args`` with the working directory and TMPDIR both set to ``folder``, as a
+    user who starts it there would (the package comes from ROOT, through PYTHONPATH)."""
+    env = _env()
+    env.update(TMPDIR=str(folder), TEMP=str(folder), TMP=str(folder))
+    return subprocess.run([sys.executable, *args], cwd=folder, env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+def _shadows(folder: Path) -> list[str]:
+    """What in ``folder`` an ``import asyncshader`` started there would find instead of the
+    package: a folder or module named asyncshader."""
+    return sorted(p.name for p in folder.iterdir() if p.name.split(".")[0] == "asyncshader")
+
+
 @pytest.mark.parametrize("name", ALL_EXAMPLES)
 def test_example_runs_as_script(name, tmp_path):
-    args = [str(tmp_path / "trace.json")] if name == "racy_counter.py" else []
-    proc = subprocess.run([sys.executable, f"examples/{name}", *args], cwd=ROOT, env=_env(),
-                          capture_output=True, text=True, timeout=120)
+    proc = _run_in(tmp_path, str(EXAMPLES / name))
     assert proc.returncode == 0, f"examples/{name} failed:\n{proc.stdout}\n{proc.stderr}"
     assert "Traceback" not in proc.stderr
     assert "DataRaceWarning" not in proc.stderr, "an example that races on purpose says so"
@@ -59,6 +72,46 @@ def test_example_runs_as_script(name, tmp_path):
         assert line in proc.stdout, f"examples/{name}: expected {line!r} in:\n{proc.stdout}"
     for bad in BAD_MARKERS:
         assert bad not in proc.stdout, f"examples/{name} reported a mismatch:\n{proc.stdout}"
+    # run by hand, an example writes where it is run (or where its argument says), and never
+    # into a folder named asyncshader: started there, `import asyncshader` would find that
+    # folder (an empty namespace package) instead of the package
+    assert _shadows(tmp_path) == [], f"examples/{name} left {_shadows(tmp_path)} in {tmp_path}"
+    written = {p.name for p in tmp_path.iterdir()}
+    assert written <= {"fwidth_ring.png", "mip_level.png", "racy_counter_trace.json"}, written
+
+
+def test_examples_and_demo_leave_nothing_that_shadows_the_package(tmp_path):
+    """The example and demo paths the suite runs, started in a folder that is also TMPDIR:
+    nothing named asyncshader appears there, and `import asyncshader` started there still finds
+    the package."""
+    for name in ALL_EXAMPLES:
+        assert _run_in(tmp_path, str(EXAMPLES / name)).returncode == 0, name
+    demo = _run_in(tmp_path, "-m", "asyncshader", "demo")
+    assert demo.returncode == 0, demo.stdout + demo.stderr
+    assert (tmp_path / "asyncshader-demo-trace.json").is_file()   # a file in TMPDIR, not a folder
+    assert _shadows(tmp_path) == []
+    # the package still imports from there when it is installed with `pip install -e` (whose
+    # finder comes after the working directory's entry on sys.path: a folder named asyncshader
+    # there wins, as an empty namespace package, and `dir(asyncshader) == []`)
+    package = ROOT / "asyncshader"
+    code = "\n".join([
+        "import importlib.machinery, importlib.util, sys",
+        "class Editable:",
+        "    @staticmethod",
+        "    def find_spec(name, path=None, target=None):",
+        "        if name == 'asyncshader':",
+        f"            init = {str(package / '__init__.py')!r}",
+        "            return importlib.util.spec_from_file_location(name, init,",
+        f"                submodule_search_locations=[{str(package)!r}])",
+        "after = sys.meta_path.index(importlib.machinery.PathFinder) + 1",
+        "sys.meta_path.insert(after, Editable)",
+        "import asyncshader",
+        "print(asyncshader.__file__, asyncshader.run.__name__)"])
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == [str(ROOT / "asyncshader" / "__init__.py"), "run"]
 
 
 @pytest.mark.parametrize("name", ALL_EXAMPLES)

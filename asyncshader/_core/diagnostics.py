@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import linecache
 import os
-from types import CoroutineType
+from types import CoroutineType, GeneratorType
 from typing import TYPE_CHECKING, Any
 
 from ..errors import (
@@ -20,7 +20,8 @@ from ..errors import (
     ShaderError,
     StepLimitError,
 )
-from .sources import internal
+from .sources import internal, user_code, user_frames
+from .sources import where as frame_position
 
 if TYPE_CHECKING:
     from .invocations import Group, Invocation
@@ -43,8 +44,8 @@ class Diagnostics:
         if inv.pending is not None:
             op = getattr(inv.pending, "op", "scheduling point")
         if inv in self.runnable and inv.pending is None:
-            return f"runnable at {_short(name)}:{line}: {text}"
-        return f"waits at {_short(name)}:{line} in {op}(): {text}"
+            return f"runnable at {_short(name)}:{line}: {text}" + _callers(inv)
+        return f"waits at {_short(name)}:{line} in {op}(): {text}" + _callers(inv)
 
     def _positions(self, members: list[Invocation]) -> list[tuple[str, list[Invocation]]]:
         where: dict[str, list[Invocation]] = {}
@@ -97,23 +98,34 @@ class Diagnostics:
         if isinstance(exc, (GeneratorExit, KeyboardInterrupt, SystemExit, ShaderError)):
             return exc
         name, line, text = inv.position() if suspended else ("?", 0, "")
-        tb = exc.__traceback__
-        while tb is not None and not suspended:  # the innermost frame in user code
-            fname = tb.tb_frame.f_code.co_filename
-            if not internal(fname):
-                name, line = fname, tb.tb_lineno
-                text = linecache.getline(name, line).strip()
-            tb = tb.tb_next
+        if not suspended:
+            name, line, text = _raised_at(exc)
+        if _no_event_loop(exc):
+            return self._foreign_loop(inv, exc, (name, line, text))
         where = f" at {_short(name)}:{line}: {text}" if line else ""
         msg = f"invocation {inv} raised {type(exc).__name__}: {exc}{where}"
         return ShaderError(msg, str(inv), exc)
 
+    def _foreign_loop(self, inv: Invocation, exc: BaseException,
+                      at: tuple[str, int, str]) -> ForeignAwaitError:
+        """An async library (anyio, asyncio, trio, sniffio) raised because no event loop of
+        its own runs: the shader awaited (or called) something that is not an asyncshader
+        operation."""
+        name, line, text = at
+        called = _library_call(exc)
+        return ForeignAwaitError(
+            f"invocation {inv} called {called} at {_short(name)}:{line}: {text}\n"
+            f"It needs an event loop ({type(exc).__name__}: {exc}), and a shader runs under "
+            f"asyncshader's scheduler, not under asyncio, trio or anyio. {_FOREIGN_FIX}")
+
     def _resolve_error(self, group: Group, req: Any, brought: list[tuple[Invocation, Any]],
-                       exc: Exception) -> ShaderError:
+                       exc: Exception) -> AsyncShaderError:
         """A rendezvous's resolver could not combine what the members brought (``brought``:
         member and value, in lane order), e.g. ``dpdx`` of a ``vec3f`` in one member and of a
         ``vec2f`` in another. WGSL types an expression once, so a GPU never meets this."""
         name, line, text = brought[0][0].position()
+        if isinstance(exc, DivergenceError):  # a value WGSL requires to be uniform is not
+            return self._nonuniform(group, req, brought, exc)
         values = "\n".join(f"  {m}: {_brief(v)}" for m, v in brought)
         return ShaderError(
             f"{req.op}() in {group.label} at {_short(name)}:{line}: {text}\n"
@@ -123,19 +135,42 @@ class Diagnostics:
             "e.g. f32(v) or vec3f(v)).",
             ", ".join(str(m) for m, _ in brought), exc)
 
+    def _nonuniform(self, group: Group, req: Any, brought: list[tuple[Invocation, Any]],
+                    exc: DivergenceError) -> DivergenceError:
+        """The members brought different values where WGSL requires one uniform value (the
+        pointer of workgroup_uniform_load): a uniformity violation, not a type error. Names the
+        call's line and each member's value (``req.describe_value``), grouped by value."""
+        name, line, text = brought[0][0].position()
+        describe = getattr(req, "describe_value", _brief)
+        where: dict[str, list[Invocation]] = {}
+        for m, v in brought:
+            where.setdefault(describe(v), []).append(m)
+        positions = list(where.items())
+        fix = getattr(req, "uniform_fix", "")
+        return type(exc)(
+            f"Divergence in {group.label}: {req.op}() at {_short(name)}:{line}: {text}\n"
+            f"{exc}: a uniformity violation. The members' values:\n"
+            f"{self._format_positions(group, positions)}" + (f"\nFix: {fix}." if fix else ""),
+            [(f"{_short(name)}:{line} {req.op}({w})", [str(m) for m in ms])
+             for w, ms in positions])
+
     def _foreign(self, inv: Invocation, obj: Any) -> ForeignAwaitError:
         name, line, text = inv.position()
-        awaited = inv.coro.cr_await
         chain = []
-        while isinstance(awaited, CoroutineType):
-            chain.append(awaited.cr_code.co_qualname)
-            awaited = awaited.cr_await
+        awaited = inv.coro.cr_await
+        while True:  # through helper coroutines and generator-based coroutines
+            if isinstance(awaited, CoroutineType):
+                chain.append(awaited.cr_code.co_qualname)
+                awaited = awaited.cr_await
+            elif isinstance(awaited, GeneratorType) and awaited.gi_yieldfrom is not None:
+                chain.append(awaited.gi_code.co_qualname)
+                awaited = awaited.gi_yieldfrom
+            else:
+                break
         what = f"{'.'.join(chain) or type(awaited).__name__}() which yielded {obj!r}"
         return ForeignAwaitError(
             f"invocation {inv} awaited {what} at {_short(name)}:{line}: {text}\n"
-            "A shader may only await asyncshader operations (workgroup_barrier(), atomic_add(), "
-            "dpdx(), ...); the scheduler cannot run other event loops' awaitables. Fix: call the "
-            "code without awaiting it, or use the asyncshader operation it stands for.")
+            f"The scheduler cannot run other event loops' awaitables. {_FOREIGN_FIX}")
 
     def _no_group(self, inv: Invocation, req: Any) -> AsyncShaderError:
         name, line, text = inv.position()
@@ -154,6 +189,77 @@ class Diagnostics:
             "workgroups. Fix the loop, or raise max_points_per_invocation.")
 
 
+
+
+_FOREIGN_FIX = ("A shader may await only asyncshader operations (workgroup_barrier(), "
+                "atomic_add(), dpdx(), ...) and its own async helpers that await those. Fix: "
+                "call the code without awaiting it, or use the asyncshader operation it "
+                "stands for.")
+
+#: the async libraries whose code, run without their event loop, raises RuntimeError (anyio's
+#: NoEventLoopError and sniffio's AsyncLibraryNotFoundError are RuntimeErrors too)
+_ASYNC_LIBRARIES = frozenset({"anyio", "asyncio", "sniffio", "trio", "curio"})
+_NO_LOOP_MESSAGES = frozenset({"no running event loop", "no current event loop"})
+
+
+def _callers(inv: Invocation) -> str:
+    """The call sites that lead to where ``inv`` stands, innermost first, when it stands inside
+    helpers: a barrier in one helper, called from two branches, is reached at two different
+    call sites."""
+    frames = user_frames(inv)[:-1]
+    return "".join(f"\n      called from {_short(n)}:{ln}: {t}"
+                   for n, ln, t in (frame_position(f) for f in reversed(frames)))
+
+
+def _raised_at(exc: BaseException) -> tuple[str, int, str]:
+    """Where ``exc`` was raised, for the user: the innermost frame of its traceback in the
+    user's own code (not asyncshader's, the standard library's, an installed package's, or
+    generated code), else the innermost outside asyncshader."""
+    found = fallback = None
+    tb = exc.__traceback__
+    while tb is not None:
+        fname = tb.tb_frame.f_code.co_filename
+        if user_code(fname):
+            found = tb
+        elif not internal(fname):
+            fallback = tb
+        tb = tb.tb_next
+    tb = found or fallback
+    if tb is None:
+        return ("?", 0, "")
+    name, line = tb.tb_frame.f_code.co_filename, tb.tb_lineno
+    return (name, line, linecache.getline(name, line).strip())
+
+
+def _library(tb: Any) -> str:
+    return str(tb.tb_frame.f_globals.get("__name__", "")).partition(".")[0]
+
+
+def _no_event_loop(exc: BaseException) -> bool:
+    """Whether ``exc`` is an async library's complaint that its event loop is not running."""
+    if not isinstance(exc, RuntimeError):
+        return False
+    tb, last = exc.__traceback__, None
+    while tb is not None:
+        last, tb = tb, tb.tb_next
+    if last is not None and _library(last) in _ASYNC_LIBRARIES:
+        return True
+    return str(exc) in _NO_LOOP_MESSAGES  # asyncio's C functions (get_running_loop())
+
+
+def _library_call(exc: BaseException) -> str:
+    """The library function the user's code called (``anyio's sleep()``), from the first
+    library frame of the traceback after the last user frame."""
+    tb, called = exc.__traceback__, None
+    while tb is not None:
+        if user_code(tb.tb_frame.f_code.co_filename):
+            called = None
+        elif called is None and _library(tb):
+            called = tb
+        tb = tb.tb_next
+    if called is None:
+        return "a function of an async library"
+    return f"{_library(called)}'s {called.tb_frame.f_code.co_qualname}()"
 
 
 def _brief(value: Any) -> str:

@@ -6,7 +6,7 @@ suspended member's call site is read (``_sites``) and how a round's requests are
 
 from __future__ import annotations
 
-from types import CoroutineType
+from types import CoroutineType, GeneratorType
 from typing import Any
 
 from .sources import position_of
@@ -49,16 +49,24 @@ class Invocation:
 
 
 def _site(coro: Any) -> Any:
-    """Identity of the call site where ``coro`` is suspended (top frame, plus nested helpers)."""
-    aw = coro.cr_await
-    if aw.__class__ is not CoroutineType:
-        return coro.cr_frame.f_lasti
+    """Identity of the call site where ``coro`` is suspended: its frame's instruction, then the
+    code and instruction of each frame it awaits through: helper ``async def`` coroutines and
+    generator-based coroutines (``@types.coroutine`` helpers, ``__await__`` generators) that
+    delegate further. The innermost generator, which yields the request itself (the trap), adds
+    nothing: its call site is the instruction of the frame that called it."""
     key: list = [coro.cr_frame.f_lasti]
-    while aw.__class__ is CoroutineType:
-        key.append(aw.cr_code)
-        key.append(aw.cr_frame.f_lasti)
-        aw = aw.cr_await
-    return tuple(key)
+    aw = coro.cr_await
+    while True:
+        if aw.__class__ is CoroutineType:
+            key.append(aw.cr_code)
+            key.append(aw.cr_frame.f_lasti)
+            aw = aw.cr_await
+        elif aw.__class__ is GeneratorType and aw.gi_yieldfrom is not None:
+            key.append(aw.gi_code)
+            key.append(aw.gi_frame.f_lasti)
+            aw = aw.gi_yieldfrom
+        else:
+            return tuple(key)
 
 
 def _sites(members: list[Invocation]) -> list:
@@ -69,9 +77,13 @@ def _sites(members: list[Invocation]) -> list:
 
 
 def _coro_sites(coros: list) -> list:
-    """:func:`_sites` of suspended coroutines (a lean unit's: :attr:`Group.coros`)."""
-    return [c.cr_frame.f_lasti if c.cr_await.__class__ is not CoroutineType else _site(c)
-            for c in coros]
+    """:func:`_sites` of suspended coroutines (a lean unit's: :attr:`Group.coros`). A shader
+    that awaits a trap directly stands at its frame's instruction alone (the trap's generator
+    delegates no further); any helper in between gives the whole chain (:func:`_site`)."""
+    return [c.cr_frame.f_lasti
+            if (aw := c.cr_await).__class__ is not CoroutineType
+            and (aw.__class__ is not GeneratorType or aw.gi_yieldfrom is None)
+            else _site(c) for c in coros]
 
 
 def _frame_sites(members: list[Invocation]) -> list:

@@ -7,7 +7,7 @@ import linecache
 import os
 import sys
 import sysconfig
-from types import CoroutineType
+from types import CoroutineType, GeneratorType
 from typing import Any
 
 #: the package's root folder (asyncshader/), with a trailing separator
@@ -24,18 +24,55 @@ def internal(filename: str) -> bool:
 
 _LIBRARY_DIRS = tuple({p + os.sep for k, p in sysconfig.get_paths().items()
                        if k in ("stdlib", "platstdlib", "purelib", "platlib")} | {_PKG_DIR})
+#: file names of code generated at run time (``exec``: asyncshader's vector classes, dataclass
+#: methods) or frozen into the interpreter: no line there is the user's
+_GENERATED = ("<string>", "<frozen ")
+
+
+def user_code(filename: str) -> bool:
+    """Whether ``filename`` is the user's own code, where a message should point: not
+    asyncshader's machinery (but the shaders it bundles), not the standard library or an
+    installed package, not code generated with ``exec`` (``<string>``)."""
+    if filename.startswith(_LIBRARY_DIRS):
+        return filename in _BUNDLED_SHADERS
+    return not filename.startswith(_GENERATED)
 
 
 def position_of(inv: Any) -> tuple[str, int, str]:
     """(filename, line, source text) where ``inv`` stands: the innermost user-code frame of its
     await chain."""
-    frame = inv.frame
-    aw = inv.coro.cr_await if inv.coro is not None else None
-    while isinstance(aw, CoroutineType) and aw.cr_frame is not None:
-        if not aw.cr_code.co_filename.startswith(_LIBRARY_DIRS):
-            frame = aw.cr_frame
-        aw = aw.cr_await
-    return where(frame)
+    frames = user_frames(inv)
+    return where(frames[-1] if frames else inv.frame)
+
+
+def user_frames(inv: Any) -> list:
+    """The frames of ``inv``'s await chain that are user code, outermost (the shader) first:
+    the shader's frame, then each helper ``async def`` and generator-based coroutine
+    (``@types.coroutine``) it awaits through that is :func:`user_code`."""
+    if inv.coro is None:
+        return []
+    frames = [inv.frame]
+    for frame in awaited_frames(inv.coro):
+        if user_code(frame.f_code.co_filename):
+            frames.append(frame)
+    return frames
+
+
+def awaited_frames(coro: Any) -> list:
+    """The frames that ``coro`` awaits through, outermost first: each awaited coroutine's and
+    each generator's (generator-based coroutines, ``__await__`` generators, traps)."""
+    frames = []
+    aw = coro.cr_await
+    while True:
+        if isinstance(aw, CoroutineType):
+            frame, aw = aw.cr_frame, aw.cr_await
+        elif isinstance(aw, GeneratorType):
+            frame, aw = aw.gi_frame, aw.gi_yieldfrom
+        else:
+            return frames
+        if frame is None:
+            return frames
+        frames.append(frame)
 
 
 def where(frame: Any) -> tuple[str, int, str]:

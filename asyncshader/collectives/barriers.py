@@ -14,6 +14,7 @@ import numpy as np
 
 from .._core.traps import Rendezvous, constant_trap, suspend, trap_function
 from ..errors import BarrierDivergenceError, DivergenceError
+from ..wgsl.managed import _map_of
 from ..wgsl.memory import WorkgroupAtomic, WorkgroupVar, _read_whole, read_unreported, resolve_ptr
 
 WORKGROUP = "workgroup"  # the scope of workgroup collectives
@@ -54,11 +55,10 @@ def _uniform_load(values: list, group: Any) -> list:
     first = values[0]
     for v in values:
         if (v[0] is not first[0] and not _same_view(v[0], first[0])) or not _same_index(
-                v[1], first[1]):
-            raise DivergenceError(
-                f"workgroup_uniform_load in {group.label}: the invocations passed different "
-                f"pointers ({_describe(first)} and {_describe(v)}). WGSL requires the pointer to "
-                "be uniform. Fix: pass the same workgroup variable (and index) everywhere.")
+                v[1], first[1]):  # the scheduler names each member's pointer (describe_value)
+            raise DivergenceError("The invocations passed different pointers; WGSL requires "
+                                  "workgroupUniformLoad's pointer to be uniform (one pointer "
+                                  "for the whole workgroup)")
     memory, index = first
     if isinstance(memory, WorkgroupAtomic):
         value = np.ndarray.__getitem__(memory, index)
@@ -84,8 +84,21 @@ def _same_index(a: Any, b: Any) -> bool:
 
 
 def _describe(p: tuple) -> str:
-    name = getattr(p[0], "var_name", "memory")
-    return name if isinstance(p[1], tuple) and p[1] == () else f"{name}[{p[1]!r}]"
+    """A pointer as the shader wrote it: ``tile``, ``tile[3]``, ``grid[1]`` (a row's view),
+    ``grid[1][2]``."""
+    memory, index = p
+    origin = getattr(memory, "_origin", None)
+    name = getattr(memory if origin is None else origin, "var_name", "memory")
+    mapping = None if origin is None else _map_of(memory)
+    if mapping is not None and memory.size:  # a view of a variable: where it starts
+        start = np.unravel_index(int(np.asarray(mapping).flat[0]), origin.shape)
+        name += "".join(f"[{int(i)}]" for i in start[:origin.ndim - memory.ndim])
+    if isinstance(index, tuple) and index == ():
+        return name
+    plain = tuple(int(i) for i in index) if isinstance(index, tuple) else (
+        int(index) if isinstance(index, (int, np.integer)) else index)
+    return f"{name}[{plain!r}]" if not isinstance(plain, tuple) else \
+        name + "".join(f"[{i!r}]" for i in plain)
 
 
 @trap_function
@@ -103,3 +116,9 @@ def workgroup_uniform_load(p: Any) -> Awaitable[Any]:
 
 class _UniformLoad(_Barrier):
     __slots__ = ()
+    #: a resolver's DivergenceError (members with different pointers) names each member's
+    #: pointer with this, and ends with this fix (asyncshader._core.diagnostics)
+    describe_value = staticmethod(_describe)
+    uniform_fix = ("pass the same workgroup variable (and the same index) in every invocation "
+                   "of the workgroup; to load a different element per invocation, read it "
+                   "after a workgroup_barrier() instead")

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .._core.traps import Rendezvous, suspend, trap_function
-from ..errors import DerivativeUniformityError
+from ..errors import DerivativeUniformityError, DivergenceError
 from ..wgsl.types import Vec
 
 QUAD = "quad"  # the scope of quad operations and derivatives
@@ -52,8 +52,24 @@ def _swap(mask: int) -> Any:
 
 
 _SWAP_X, _SWAP_Y, _SWAP_DIAGONAL = _swap(1), _swap(2), _swap(3)
-_BROADCAST = [(lambda values, group, i=i: [copy_value(values[i]) for _ in range(4)])
-              for i in range(4)]
+
+
+def _broadcast(values: list, group: Any) -> list:
+    """Each member deposits ``(e, id)``; every member gets ``e`` of member ``id``, which must be
+    the same id in all four (the scheduler names each member's id on a DivergenceError)."""
+    i = values[0][1]
+    if any(v[1] != i for v in values):
+        raise DivergenceError("The invocations passed different ids; WGSL requires "
+                              "quadBroadcast's id to be a const-expression (one id for the "
+                              "whole quad)")
+    return [copy_value(values[i][0]) for _ in range(4)]
+
+
+class _QuadBroadcast(QuadRendezvous):
+    __slots__ = ()
+    describe_value = staticmethod(lambda v: f"id {v[1]}")
+    uniform_fix = ("give quad_broadcast() a constant id (0 to 3), the same in every member; to "
+                   "read a neighbour that depends on the invocation, use quad_swap_x/y/diagonal")
 
 
 def _numeric(op: str, e: Any) -> Any:
@@ -70,8 +86,8 @@ def quad_broadcast(e: Any, id: int) -> Awaitable[Any]:
             or not 0 <= id <= 3:
         raise ValueError(f"quad_broadcast(e, id): id must be a constant int from 0 to 3 (an int, "
                          f"i32 or u32; WGSL requires a const-expression), got {id!r}")
-    return suspend(QuadRendezvous("quad_broadcast", QUAD, _numeric("quad_broadcast", e),
-                                  _BROADCAST[int(id)]))
+    return suspend(_QuadBroadcast("quad_broadcast", QUAD, (_numeric("quad_broadcast", e),
+                                                           int(id)), _broadcast))
 
 
 @trap_function

@@ -27,6 +27,13 @@ from typing import Any
 import numpy as np
 
 from .._core.context import current_run
+from .._core.validation import (
+    check_bool,
+    check_callable,
+    check_int,
+    check_number,
+    option_error,
+)
 from ..errors import (
     DivergenceError,
     ForeignAwaitError,
@@ -36,6 +43,7 @@ from ..errors import (
 )
 from ..sanitizers.findings import DataRaceError
 from ..schedules.exhaustive import DeterminismError, Exhaustive, Footprints, _SleepBlocked
+from ..schedules.names import STRATEGY_NAMES, strategy_from_name
 from ..schedules.strategies import PCT, InOrder, Random, Replay, Reverse, Strategy
 from ..schedules.trace import Trace
 
@@ -55,23 +63,29 @@ class Recorded(Strategy):
         self.job: Any = None
         self.canon = 0
         self.count = 0
+        self.run: Strategy | None = None  # the inner strategy's object for the run
+
+    def for_run(self) -> Recorded:
+        """Itself: a recording is made for one run, and read after it."""
+        return self
 
     def begin(self, scheduler: Any) -> None:
         self.scheduler, self.job = scheduler, current_run()
         self.canon = self.count = 0
-        self.inner.begin(scheduler)
+        self.run = self.inner.for_run()  # the wrapped strategy's own object for this run
+        self.run.begin(scheduler)
 
     def pick(self, runnable: list) -> int:
-        pos = self.inner.pick(runnable)
+        pos = self.run.pick(runnable)  # type: ignore[union-attr]
         self.count += 1
         self.canon = 0 if pos else self.canon + 1
         return pos
 
     def end(self, scheduler: Any) -> None:
-        self.inner.end(scheduler)
+        self.run.end(scheduler)  # type: ignore[union-attr]
 
     def describe(self) -> dict[str, Any]:
-        return self.inner.describe()
+        return (self.run if self.run is not None else self.inner).describe()
 
     def trace(self) -> Trace | None:
         """The trace of the run so far (None before the run started)."""
@@ -83,36 +97,18 @@ class Recorded(Strategy):
         kernel = getattr(job, "kernel", None) or getattr(job, "shader", None)
         d = array(sched.decisions.typecode, sched.decisions)
         return Trace(kernel=dict(kernel.identity), dispatch=dict(job.config),
-                     strategy=self.inner.describe(), decisions=d, canonical_tail=self.canon,
+                     strategy=self.describe(), decisions=d, canonical_tail=self.canon,
                      steps=sched.steps, decision_count=self.count)
 
 
 # -------------------------------------------------------------------------------- families
-def strategy_from_name(name: str, seed: int = 0, depth: int = 3,
-                       max_preemptions: int = 2) -> Strategy:
-    """``"random"``, ``"pct"``, ``"exhaustive"``, ``"in_order"`` or ``"reverse"`` as a strategy
-    (the names the CLI and the pytest marker take)."""
-    name = name.lower().replace("-", "_")
-    if name == "random":
-        return Random(seed)
-    if name == "pct":
-        return PCT(seed, depth)
-    if name == "exhaustive":
-        return Exhaustive(max_preemptions)
-    if name in ("in_order", "inorder"):
-        return InOrder()
-    if name == "reverse":
-        return Reverse()
-    raise ValueError(f"unknown strategy {name!r}: use random, pct, exhaustive, in_order or "
-                     "reverse")
-
-
 def _family(strategy: Any) -> Callable[[int, int | None], Strategy]:
     """``make(run_index, measured_decisions)`` -> the strategy of that run."""
     if isinstance(strategy, str):
         strategy = strategy_from_name(strategy)
     if isinstance(strategy, Exhaustive):
-        return lambda i, k: strategy
+        search = strategy.new_search()  # the object given describes the search; not changed
+        return lambda i, k: search
     if isinstance(strategy, PCT):
         base, depth, steps = strategy.seed, strategy.depth, strategy.steps
         cls = type(strategy)  # a subclass stays itself
@@ -123,8 +119,10 @@ def _family(strategy: Any) -> Callable[[int, int | None], Strategy]:
         return lambda i, k: type(strategy)()
     if isinstance(strategy, Strategy):
         return lambda i, k: strategy
-    raise TypeError(f"strategy must be a Strategy or one of 'random', 'pct', 'exhaustive', "
-                    f"'in_order', 'reverse', not {strategy!r}")
+    hint = (f"; pass an instance, e.g. strategy={strategy.__name__}()"
+            if isinstance(strategy, type) and issubclass(strategy, Strategy) else None)
+    raise option_error("strategy", strategy, "a Strategy or one of the names "
+                       + ", ".join(STRATEGY_NAMES), hint=hint)
 
 
 def _single_schedule(strategy: Strategy) -> bool:
@@ -277,16 +275,20 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
     runs and compares trace digests and outcomes: a mismatch raises :class:`DeterminismError`.
     ``progress(done, total)`` is called after each run.
     """
+    check_target(kernel, setup, check)
+    check_int("runs", runs, 1)
+    check_number("time_budget", time_budget, 0, none_ok=True, above=True,
+                 expected="a number of seconds > 0, or None (no budget)")
+    check_bool("stop_on_failure", stop_on_failure)
+    check_number("recheck", recheck, 0, 1, expected="a fraction of the runs, from 0 to 1")
+    check_callable("progress", progress, none_ok=True,
+                   expected="a function progress(done, total)")
     make = _family(strategy)
     template = make(0, None)
     exhaustive = template if isinstance(template, Exhaustive) else None
     single = _single_schedule(template)
-    name = getattr(kernel, "identity", {}).get("name", repr(kernel))
+    name = kernel.identity["name"]
     report = ExploreReport(kernel=name, strategy=template.describe())
-    if not isinstance(runs, int) or runs < 1:
-        raise ValueError(f"runs must be a positive int, got {runs!r}")
-    if not 0.0 <= recheck <= 1.0:
-        raise ValueError(f"recheck is a fraction of the runs (0 to 1), got {recheck!r}")
     recheck_rng = _random.Random(f"recheck:{report.strategy}")
     measured: int | None = None
     start = time.perf_counter()
@@ -346,6 +348,18 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
         report.complete = exhaustive.exhausted
     report.elapsed = time.perf_counter() - start
     return report
+
+
+def check_target(kernel: Any, setup: Any, check: Any) -> None:
+    """The kernel, ``setup`` and ``check`` of :func:`explore` and :func:`shrink`."""
+    if getattr(kernel, "stage", None) not in ("compute", "fragment"):
+        raise option_error("kernel", kernel, "a @compute kernel or a @fragment shader",
+                           hint="; decorate the async def with @asyncshader.compute(...) or "
+                           "@asyncshader.fragment" if callable(kernel) else "")
+    check_callable("setup", setup, expected="a function returning fresh bindings, "
+                   "setup() -> dict")
+    check_callable("check", check, none_ok=True,
+                   expected="a function check(result) that raises or returns False")
 
 
 def failure_stop(report: ExploreReport, stop_on_failure: bool) -> bool:

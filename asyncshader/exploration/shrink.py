@@ -19,10 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._core.instruments import Instrument
+from .._core.validation import check_int
 from ..errors import ReplayMismatchError
 from ..schedules.strategies import Replay, Strategy
 from ..schedules.trace import Trace
-from .explore import Exhaustive, Recorded, _run_checked, explore
+from .explore import Exhaustive, Recorded, _run_checked, check_target, explore
 
 __all__ = ["ScheduleStats", "ShrinkReport", "schedule_stats", "shrink"]
 
@@ -53,19 +54,25 @@ class _Guided(Strategy):
         self.overrides = dict(overrides or {})
         self.inner = inner
         self.log = log
+        self.run: Strategy | None = None  # the inner strategy's object for the run
+
+    def for_run(self) -> _Guided:
+        """Itself: a guide is made for one run, and its decisions are read after it."""
+        return self
 
     def begin(self, scheduler: Any) -> None:
         self.decisions: list[tuple[tuple[int, ...], int, int | None, int]] = []
-        if self.inner is not None:
-            self.inner.begin(scheduler)
+        self.run = self.inner.for_run() if self.inner is not None else None
+        if self.run is not None:
+            self.run.begin(scheduler)
 
     def pick(self, runnable: list) -> int:
         keys = tuple(inv.key for inv in runnable)
         log = self.log
         last = log.keys[-1] if log is not None and log.keys else None
         progress = log.count.get(last, 0) if log is not None else 0
-        if self.inner is not None:
-            pos = self.inner.pick(runnable)
+        if self.run is not None:
+            pos = self.run.pick(runnable)
         else:
             want = self.overrides.get((last, progress))
             if want is not None and want in keys:
@@ -76,12 +83,12 @@ class _Guided(Strategy):
         return pos
 
     def end(self, scheduler: Any) -> None:
-        if self.inner is not None:
-            self.inner.end(scheduler)
+        if self.run is not None:
+            self.run.end(scheduler)
 
     def describe(self) -> dict[str, Any]:
         if self.inner is not None:
-            return self.inner.describe()
+            return (self.run if self.run is not None else self.inner).describe()
         return {"name": "shrunk", "overrides": len(self.overrides)}
 
 
@@ -156,6 +163,7 @@ def _attempt(kernel: Any, setup: Callable, check: Callable | None, strategy: _Gu
 
 def schedule_stats(kernel: Any, setup: Callable, trace: Trace | str) -> ScheduleStats:
     """Preemptions, context switches and steps of the schedule ``trace`` records."""
+    check_target(kernel, setup, None)
     t = trace if isinstance(trace, Trace) else Trace.load(trace)
     _, stats, _ = _attempt(kernel, setup, None, _Guided(inner=Replay(t)))
     return stats
@@ -167,13 +175,18 @@ def shrink(kernel: Any, setup: Callable[[], dict[str, Any]], trace: Trace | str,
 
     ``setup`` and ``check`` are those given to :func:`asyncshader.explore`. Returns a
     :class:`ShrinkReport` with the statistics before and after and the shrunk trace, which
-    :class:`~asyncshader.Replay` reproduces. Raises ValueError if ``trace`` does not fail.
+    :class:`~asyncshader.Replay` reproduces. Raises ValueError if ``trace`` does not fail,
+    :class:`~asyncshader.ReplayMismatchError` if it does not replay on this kernel, and
+    :class:`~asyncshader.TraceError` if it cannot be read.
     """
+    check_target(kernel, setup, check)
+    check_int("max_runs", max_runs, 1)
     original = trace if isinstance(trace, Trace) else Trace.load(trace)
     try:
         kind, before, _ = _attempt(kernel, setup, check, probe := _Guided(inner=Replay(original)))
     except ReplayMismatchError as exc:
-        raise ValueError(f"the trace does not replay on this kernel: {exc}") from None
+        raise ReplayMismatchError(f"shrink: the trace does not replay on this kernel: {exc}"
+                                  ) from None
     if kind is None:
         raise ValueError("the trace does not fail: replaying it raises nothing and check() "
                          "passes, so there is nothing to shrink (wrong check, or wrong trace?)")

@@ -148,6 +148,38 @@ class HelperSideEffect(Finding):
                 "derivatives only: their writes and atomics have no effect.")
 
 
+@dataclass
+class ImplicitConversion(Finding):
+    """A float value stored into integer memory (``out[i] = lid * 0.5`` into an ``i32``
+    buffer): WGSL converts nothing implicitly, so the shader would not compile; numpy truncated
+    the value toward zero (:mod:`asyncshader.sanitizers.conversions`)."""
+
+    memory: str
+    address_space: str  # "workgroup" or "storage"
+    index: Any
+    value_type: str  # "f32", "vec3f", ...
+    memory_type: str  # "i32", "u32", "vec3i", ...
+    conversion: str  # what to write: "i32(...)"
+    access: Access
+
+    def render(self) -> str:
+        return (f"Implicit conversion on store to {self.address_space} memory "
+                f"{self.memory}[{self.index}]{self.times()}:\n"
+                f"  by {self.access.invocation}\n  at {self.access.where}: {self.access.source}\n"
+                "  " + self.explain(self.value_type, self.address_space, self.memory,
+                                    self.memory_type))
+
+    @staticmethod
+    def explain(value_type: str, space: str, memory: str, memory_type: str,
+                stored: bool = True) -> str:
+        """What happened and the fix (also the message of a strict kernel's TypeError)."""
+        done = ", and the run truncated the value toward zero" if stored else ""
+        return (f"The value is {value_type}, and {space} memory {memory} holds {memory_type}: "
+                f"WGSL converts nothing implicitly (this store would not compile){done}. Fix: "
+                f"convert explicitly, {memory_type}(...) (round first if you mean to round: "
+                f"{memory_type}(round(...))).")
+
+
 def render_findings(findings: list[Finding]) -> str:
     """The findings as text, one block each."""
     if not findings:

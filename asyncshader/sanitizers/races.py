@@ -29,6 +29,7 @@ import numpy as np
 from .._core.instruments import Instrument
 from .._core.sources import internal, position_of, user_stacklevel
 from ..wgsl.watched import FlatIndex
+from . import conversions
 from . import findings as reports
 from .findings import (
     Finding,
@@ -562,6 +563,10 @@ class SanitizedRun:
     def helper_effect(self, inv: Any, memory: Any, kind: str) -> None:
         if self.detector is not None:
             self.detector.helper_effect(inv, memory, kind)
+
+    def implicit_conversion(self, memory: Any, index: Any, value: Any, view: Any) -> None:
+        """The running invocation stores a float into integer memory (conversions.py)."""
+        conversions.report(self, self.scheduler.current, memory, index, value, view)
 
     def findings(self) -> list[Finding]:
         """The run's findings; with ``sanitize="error"`` any finding raises DataRaceError."""

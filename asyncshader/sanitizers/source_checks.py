@@ -16,13 +16,12 @@ chain of awaited coroutines at every rendezvous.
 from __future__ import annotations
 
 import ast
-import builtins
 import inspect
-import textwrap
 import types
 from typing import Any
 
 from .._core.traps import TRAP_FUNCTIONS
+from ..wgsl.source import Scope, parse, resolve, root_name
 
 
 def is_trap_function(obj: Any) -> bool:
@@ -43,16 +42,16 @@ def _check(fn: Any, seen: set[int]) -> None:
     if not isinstance(fn, types.FunctionType) or id(fn.__code__) in seen:
         return
     seen.add(id(fn.__code__))
-    parsed = _parse(fn)
+    parsed = parse(fn)
     if parsed is None:
         return
     tree, first = parsed
-    scope = _Scope(fn)
+    scope = Scope(fn)
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
-        target = _resolve(node.func, scope)
+        target = resolve(node.func, scope)
         if is_trap_function(target) and _in_async_def(node, parents) \
                 and isinstance(parents.get(node), ast.Expr):  # the value is thrown away
             line = first + node.lineno - 1
@@ -62,15 +61,6 @@ def _check(fn: Any, seen: set[int]) -> None:
                 f"does nothing (it only builds the operation). Write `await {name}(...)`.")
         if isinstance(target, types.FunctionType) and inspect.iscoroutinefunction(target):
             _check(target, seen)
-
-
-def _parse(fn: types.FunctionType) -> tuple[ast.Module, int] | None:
-    """``fn``'s source as a syntax tree, with its first line number; None without source."""
-    try:
-        lines, first = inspect.getsourcelines(fn)
-        return ast.parse(textwrap.dedent("".join(lines))), first
-    except (OSError, TypeError, SyntaxError, IndentationError):
-        return None
 
 
 def direct_awaits(fn: Any) -> tuple | None:
@@ -84,14 +74,14 @@ def direct_awaits(fn: Any) -> tuple | None:
     dispatch (a module-level name may have been rebound since decoration)."""
     if not isinstance(fn, types.FunctionType) or hasattr(fn, "__wrapped__"):
         return None  # a wrapper's source is its wrapped function's: not the code that runs
-    parsed = _parse(fn)
+    parsed = parse(fn)
     if parsed is None:
         return None
     tree, _ = parsed
     node = tree.body[0] if tree.body else None
     if not isinstance(node, ast.AsyncFunctionDef):
         return None
-    scope = _Scope(fn)
+    scope = Scope(fn)
     own = _own_nodes(node)
     code = fn.__code__
     bound_here = {*code.co_varnames, *code.co_cellvars}  # names the shader itself may rebind
@@ -109,9 +99,9 @@ def direct_awaits(fn: Any) -> tuple | None:
             call = child.value
             if not isinstance(call, ast.Call):
                 return None
-            if _root_name(call.func) in bound_here:
+            if root_name(call.func) in bound_here:
                 return None  # a local or rebindable name: its value at run time is unknown
-            target = _resolve(call.func, scope)
+            target = resolve(call.func, scope)
             if target not in TRAP_FUNCTIONS:  # an operation itself, not a wrapper of one
                 return None
             awaited.append((call.func, target))
@@ -122,8 +112,8 @@ def still_direct(fn: Any, awaited: tuple | None) -> bool:
     """Whether the pairs :func:`direct_awaits` found still name the same functions."""
     if awaited is None:
         return False
-    scope = _Scope(fn)
-    return all(_resolve(expr, scope) is target for expr, target in awaited)
+    scope = Scope(fn)
+    return all(resolve(expr, scope) is target for expr, target in awaited)
 
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -148,13 +138,6 @@ def _own_nodes(fn_node: ast.AsyncFunctionDef) -> list[ast.AST]:
     return found
 
 
-def _root_name(expr: ast.AST) -> str | None:
-    """The name an attribute chain starts from (``ash`` of ``ash.dpdx``)."""
-    while isinstance(expr, ast.Attribute):
-        expr = expr.value
-    return expr.id if isinstance(expr, ast.Name) else None
-
-
 def _in_async_def(node: ast.AST, parents: dict) -> bool:
     while node in parents:
         node = parents[node]
@@ -163,38 +146,3 @@ def _in_async_def(node: ast.AST, parents: dict) -> bool:
         if isinstance(node, (ast.FunctionDef, ast.Lambda)):
             return False
     return False
-
-
-class _Scope:
-    """Names as ``fn``'s body sees them (closure cells, then module globals, then builtins),
-    looked up when asked: nothing is copied, so a check at every dispatch stays cheap."""
-
-    def __init__(self, fn: types.FunctionType) -> None:
-        self.globals = fn.__globals__
-        self.cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
-        where = self.globals.get("__builtins__", builtins)
-        self.builtins = vars(where) if isinstance(where, types.ModuleType) else where
-
-    def get(self, name: str) -> Any:
-        cell = self.cells.get(name)
-        if cell is not None:
-            try:
-                return cell.cell_contents
-            except ValueError:  # an empty cell
-                return None
-        if name in self.globals:
-            return self.globals[name]
-        return self.builtins.get(name)
-
-
-def _resolve(expr: ast.AST, scope: _Scope) -> Any:
-    if isinstance(expr, ast.Name):
-        return scope.get(expr.id)
-    if isinstance(expr, ast.Attribute):
-        base = _resolve(expr.value, scope)
-        if isinstance(base, (types.ModuleType, type)):
-            try:
-                return getattr(base, expr.attr, None)
-            except Exception:  # a module __getattr__ or a metaclass that raises: unknown
-                return None
-    return None

@@ -5,6 +5,7 @@ nodes with their sleep sets. :func:`asyncshader.explore` drives it, one run afte
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -12,6 +13,7 @@ import numpy as np
 from .._core.context import current_run
 from .._core.instruments import Instrument
 from .._core.traps import POINT
+from .._core.validation import check_bool, check_int
 from ..errors import AsyncShaderError
 from .strategies import Strategy
 
@@ -199,15 +201,29 @@ class Exhaustive(Strategy):
     name = "exhaustive"
 
     def __init__(self, max_preemptions: int = 2, por: bool = True) -> None:
-        if not isinstance(max_preemptions, int) or max_preemptions < 0:
-            raise ValueError(f"max_preemptions must be an int >= 0, got {max_preemptions!r}")
-        self.max_preemptions = max_preemptions
-        self.por = por
+        self.max_preemptions = check_int("Exhaustive max_preemptions", max_preemptions, 0)
+        self.por = check_bool("Exhaustive por", por)
+        self._reset()
+
+    def _reset(self) -> None:
         self.stack: list[_Node] = []
         self.exhausted = False
         self.runs = 0  # complete runs (distinct schedules)
         self.pruned = 0  # runs cut short by sleep sets
         self._run_index = 0
+        self._in_run = False
+
+    def new_search(self) -> Exhaustive:
+        """A search from the start with this one's bounds: what :func:`explore` runs, so that
+        the object a user passes describes a search and is not changed by it."""
+        search = copy.copy(self)
+        search._reset()
+        return search
+
+    def for_run(self) -> Exhaustive:
+        """The search itself: its runs come one after another, each continuing from the last
+        (see :meth:`advance`), so every dispatch of the search schedules with this object."""
+        return self
 
     # ---- one run
     def begin(self, scheduler: Any) -> None:
@@ -218,6 +234,11 @@ class Exhaustive(Strategy):
                             "the steps it needs")
         if self.exhausted:
             raise RuntimeError("this Exhaustive search is complete; make a new Exhaustive()")
+        if self._in_run:
+            raise RuntimeError("this Exhaustive search is in the middle of a run: its runs "
+                               "come one after another (explore drives them); give each "
+                               "explore its own search")
+        self._in_run = True
         self._rec = rec
         self._depth = 0
         self._seen = 0  # steps processed
@@ -296,6 +317,7 @@ class Exhaustive(Strategy):
         """Called by :func:`explore` after each run (completed or cut short): moves the
         search to the next unexplored choice, or marks it exhausted."""
         self._advance_steps(None)
+        self._in_run = False
         if completed:
             self.runs += 1
         else:
@@ -315,9 +337,6 @@ class Exhaustive(Strategy):
                 return
             stack.pop()
         self.exhausted = True
-
-    def for_run(self, index: int) -> Exhaustive:
-        return self
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "max_preemptions": self.max_preemptions, "por": self.por,

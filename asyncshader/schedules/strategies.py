@@ -5,6 +5,11 @@ runnable; ``pick(runnable)`` returns a position in ``runnable`` (sorted by dispa
 position 0 is the lowest invocation). Strategies are small objects that plug into the scheduler
 core without touching it: :class:`InOrder`, :class:`Random` and :class:`Replay` live here.
 
+A strategy object is a reusable *description* (a kind and its seed, depth, trace): a dispatch
+schedules with its own copy (:meth:`Strategy.for_run`), which holds that run's state, so one
+object passed to dispatches running at once, or one after another, gives each the schedule it
+gives alone.
+
 Every run records its decisions in a :class:`Trace`: pairs (number of position-0 picks before,
 invocation chosen). An in-order run therefore records nothing but a count. A trace saves to
 versioned JSON with the kernel's identity (qualified name and source hash) and the dispatch
@@ -14,6 +19,7 @@ configuration, and :class:`Replay` reproduces the run from it, bit for bit.
 from __future__ import annotations
 
 import bisect
+import copy
 import itertools
 import operator
 import os
@@ -26,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from .._core.context import current_run
+from .._core.validation import check_int, option_error
 from ..errors import ReplayMismatchError
 from .trace import Trace
 
@@ -38,16 +45,25 @@ DEFAULT_SCHEDULE: ContextVar[Callable[[], Any] | None] = ContextVar(
 class Strategy:
     """Base class of scheduling strategies.
 
-    Subclasses implement :meth:`pick`; ``begin`` and ``end`` bracket a run. A strategy object
-    may be reused for several dispatches: ``begin`` resets its state.
+    Subclasses implement :meth:`pick`; ``begin`` and ``end`` bracket a run. The object a user
+    makes is a description: every dispatch calls :meth:`for_run` and schedules with what it
+    returns (a copy), so the state ``begin`` sets up (draws, counters) belongs to that run
+    alone, and dispatches that share one strategy object, at once or one after another, each
+    get the schedule they would get alone.
     """
 
     #: a strategy that always picks position 0 sets this, and is never asked (the fast path)
     in_order = False
     name = "strategy"
 
+    def for_run(self) -> Strategy:
+        """The object that schedules one dispatch: a shallow copy of this strategy, for
+        ``begin`` to fill with the run's state. Override it only for an object that is one
+        run's or one search's state by design (and so is never shared), to return ``self``."""
+        return copy.copy(self)
+
     def begin(self, scheduler: Any) -> None:
-        """Called before the run's first step."""
+        """Called before the run's first step (on the run's own object, see :meth:`for_run`)."""
 
     def pick(self, runnable: list) -> int:
         """Returns the position in ``runnable`` (two or more invocations) of the one to step."""
@@ -119,9 +135,7 @@ class Random(Strategy):
     name = "random"
 
     def __init__(self, seed: int = 0) -> None:
-        if not isinstance(seed, int):
-            raise TypeError(f"Random(seed) takes an int seed, got {seed!r}")
-        self.seed = seed
+        self.seed = check_int("Random(seed)", seed)
 
     def begin(self, scheduler: Any) -> None:
         self._draws = RandomOrder(self.seed)
@@ -191,16 +205,12 @@ class PCT(Strategy):
     name = "pct"
 
     def __init__(self, seed: int = 0, depth: int = 3, steps: int | None = None) -> None:
-        if not isinstance(seed, int):
-            raise TypeError(f"PCT(seed) takes an int seed, got {seed!r}")
-        if not isinstance(depth, int) or depth < 1:
-            raise ValueError(f"PCT depth must be an int >= 1 (1 + the number of priority "
-                             f"change points), got {depth!r}")
-        if steps is not None and (not isinstance(steps, int) or steps < 1):
-            raise ValueError(f"PCT steps (the estimated decisions per run) must be a positive "
-                             f"int or None, got {steps!r}")
-        self.seed, self.depth, self.steps = seed, depth, steps
-        self._k = steps
+        self.seed = check_int("PCT(seed)", seed)
+        self.depth = check_int("PCT depth", depth, 1, expected="an int >= 1 (1 + the number "
+                               "of priority change points)")
+        self.steps = check_int("PCT steps", steps, 1, none_ok=True, expected="a positive int "
+                               "(the estimated decisions per run) or None (estimated)")
+        self._k = self.steps
 
     def begin(self, scheduler: Any) -> None:
         k = self.steps if self.steps is not None else _estimate_decisions()
@@ -260,6 +270,9 @@ class Replay(Strategy):
     name = "replay"
 
     def __init__(self, trace: Trace | str | os.PathLike) -> None:
+        if not isinstance(trace, (Trace, str, os.PathLike)):
+            raise option_error("Replay(trace)", trace, "a Trace, a trace string, JSON text or "
+                               "the path of a trace file")
         self.trace = trace if isinstance(trace, Trace) else Trace.load(trace)
         self.source_note = ""
 
@@ -308,7 +321,9 @@ class Replay(Strategy):
                 f"runnable now: {len(runnable)} invocations")
 
     def _mismatch(self, what: str) -> ReplayMismatchError:
-        return ReplayMismatchError(f"replay diverged from the trace: {what}.{self.source_note}")
+        source = f" (the {self.trace.source})" if self.trace.source else ""
+        return ReplayMismatchError(f"replay diverged from the trace: {what}.{self.source_note}"
+                                   f"{source}")
 
     def describe(self) -> dict[str, Any]:
         """The recorded run's strategy: a replay's trace equals the original trace."""
@@ -317,20 +332,3 @@ class Replay(Strategy):
 
 def _key(inv: Any) -> int:
     return inv.key
-
-
-def as_strategy(schedule: Any) -> Strategy:
-    """Accepts a Strategy, None (InOrder, or what :data:`DEFAULT_SCHEDULE` supplies), a Trace,
-    a trace string, or a path to a trace file."""
-    if schedule is None:
-        provider = DEFAULT_SCHEDULE.get()
-        return InOrder() if provider is None else provider()
-    if isinstance(schedule, Strategy):
-        return schedule
-    if isinstance(schedule, (Trace, str, os.PathLike)):
-        return Replay(schedule)
-    if isinstance(schedule, type) and issubclass(schedule, Strategy):
-        raise TypeError(f"schedule={schedule.__name__} is a class; pass an instance, e.g. "
-                        f"schedule={schedule.__name__}()")
-    raise TypeError(f"schedule must be a Strategy (InOrder(), Random(seed), Replay(trace)), "
-                    f"not {schedule!r}")

@@ -25,15 +25,25 @@ import numpy as np
 from .._core.instruments import Instrument
 from .._core.invocations import Group, Invocation
 from .._core.scheduler import Scheduler
+from .._core.validation import (
+    check_bool,
+    check_choice,
+    check_instances,
+    check_int,
+    check_names,
+    check_size3,
+)
 from ..collectives.barriers import WORKGROUP
 from ..collectives.derivatives import DERIVATIVE_KINDS, derivative_kinds
 from ..collectives.quads import QUAD
 from ..errors import BindingError, DispatchError
 from ..sanitizers.races import SanitizedRun
 from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
-from ..schedules.strategies import Strategy, as_strategy
+from ..schedules.names import as_strategy
+from ..schedules.strategies import Strategy
 from ..wgsl.bindings import bind_resources, signature_params
 from ..wgsl.memory import WorkgroupMemory, scan_kernel, trace_vars
+from ..wgsl.rewrite import with_wgsl_operators
 from ..wgsl.types import Vec, vec3u
 from ..wgsl.watched import traced_storage
 from .dispatch import (
@@ -56,19 +66,6 @@ OTHER_STAGE_BUILTINS = {
     "instance_index": "vertex", "subgroup_invocation_id": "subgroup",
     "subgroup_size": "subgroup", "subgroup_id": "subgroup", "num_subgroups": "subgroup",
 }
-
-
-def _size3(value: Any, what: str) -> tuple[int, int, int]:
-    if isinstance(value, (int, np.integer)):
-        value = (int(value),)
-    try:
-        dims = tuple(int(v) for v in value)
-    except (TypeError, ValueError):
-        raise DispatchError(f"{what} must be an int or a tuple of up to 3 ints, got "
-                            f"{value!r}") from None
-    if not 1 <= len(dims) <= 3:
-        raise DispatchError(f"{what} takes 1 to 3 dimensions, got {value!r}")
-    return (*dims, 1, 1)[:3]  # type: ignore[return-value]
 
 
 class _Frozen:
@@ -134,13 +131,8 @@ class ComputeKernel:
         self.fn = fn
         self.__wrapped_kernel__ = fn
         functools.update_wrapper(self, fn)  # type: ignore[arg-type]
-        self.workgroup_size = _size3(workgroup_size, "workgroup_size")
-        if min(self.workgroup_size) < 1:
-            raise DispatchError(f"workgroup_size must be at least 1 in every dimension, got "
-                                f"{workgroup_size!r}")
-        if derivatives not in (None, "quads", "linear"):
-            raise DispatchError(f"derivatives must be None, 'quads' or 'linear', got "
-                                f"{derivatives!r}")
+        self.workgroup_size = check_size3("workgroup_size", workgroup_size, 1)
+        check_choice("derivatives", derivatives, (None, "quads", "linear"))
         sx, sy, sz = self.workgroup_size
         if derivatives == "quads" and (sx % 2 or sy % 2):
             raise DispatchError(
@@ -153,7 +145,7 @@ class ComputeKernel:
                 f"workgroup must hold a multiple of 4 invocations; got {self.workgroup_size} = "
                 f"{sx * sy * sz} (VUID-StandaloneSpirv-DerivativeGroupLinearKHR-10152)")
         self.derivatives = derivatives
-        self.strict = strict
+        self.strict = check_bool("strict", strict)
         _check_default_limits(fn, self.workgroup_size)
         self.params = signature_params(fn)
         for name, p in self.params.items():
@@ -171,6 +163,12 @@ class ComputeKernel:
                                     "(A resource would be bound by that name.)")
         self.builtins = [n for n in self.params if n in COMPUTE_BUILTINS]
         self.identity = kernel_identity(fn)
+
+    @functools.cached_property
+    def shader_fn(self) -> Callable:
+        """The shader as it runs: ``fn`` with WGSL's operators (:mod:`asyncshader.wgsl.rewrite`),
+        compiled at the first dispatch, when the helpers it calls are defined."""
+        return with_wgsl_operators(self.fn)
 
     def scan(self) -> tuple[list, bool]:
         """The workgroup variables the kernel uses, and whether it uses quad operations. Read at
@@ -251,14 +249,13 @@ class ComputeRun(SanitizedRun):
                             + (" (decorate the async def with @asyncshader.compute(...))"
                                if inspect.iscoroutinefunction(kernel) else ""))
         self.kernel = kernel
-        self.groups = _size3(workgroups, "workgroups")
-        if min(self.groups) < 0:
-            raise DispatchError(f"workgroups must not be negative, got {workgroups!r}")
-        if not isinstance(max_live_workgroups, int) or max_live_workgroups < 1:
-            raise DispatchError("max_live_workgroups must be a positive int, got "
-                                f"{max_live_workgroups!r}")
+        self.groups = check_size3("workgroups", workgroups, 0)
+        check_int("max_live_workgroups", max_live_workgroups, 1)
+        check_int("max_points_per_invocation", max_points_per_invocation, 1)
+        allow_races = check_names("allow_races", allow_races)
         self.strategy: Strategy = as_strategy(schedule)
-        self.instruments: list[Instrument] = list(instruments or ())
+        self.instruments: list[Instrument] = check_instances(
+            "instruments", instruments, Instrument, "ash.Footprints()")
         self.bindings = bind_resources(kernel.fn.__qualname__, kernel.params,
                                        set(kernel.builtins), bindings)
         self.max_live = max_live_workgroups
@@ -295,7 +292,7 @@ class ComputeRun(SanitizedRun):
                                    max_points_per_invocation=max_points_per_invocation,
                                    max_key=int(np.prod(self.groups)) * int(np.prod(
                                        kernel.workgroup_size)),
-                                   direct_sites=still_direct(kernel.fn, kernel.awaited))
+                                   direct_sites=still_direct(kernel.shader_fn, kernel.awaited))
 
     def _units(self) -> Iterator[Group]:
         kernel = self.kernel
@@ -303,7 +300,7 @@ class ComputeRun(SanitizedRun):
         gx, gy, gz = self.groups
         n = sx * sy * sz
         used = set(kernel.builtins)
-        call = _caller(kernel.fn, kernel.builtins, self.args)
+        call = _caller(kernel.shader_fn, kernel.builtins, self.args)
         lidx = [np.uint32(l) for l in range(n)]
         lids = [(l % sx, (l // sx) % sy, l // (sx * sy)) for l in range(n)]
         lid_vecs = [_builtin_vec(*t) for t in lids] if "local_invocation_id" in used else lids

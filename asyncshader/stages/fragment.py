@@ -39,14 +39,24 @@ from .._core.context import current_run
 from .._core.instruments import Instrument
 from .._core.invocations import Group, Invocation
 from .._core.scheduler import Scheduler
+from .._core.validation import (
+    check_bool,
+    check_callable,
+    check_instances,
+    check_int,
+    check_names,
+    check_number,
+)
 from ..collectives.derivatives import DERIVATIVE_KINDS, derivative_kinds
 from ..collectives.quads import QUAD
-from ..errors import BindingError, DispatchError
+from ..errors import BindingError
 from ..sanitizers.races import SanitizedRun
 from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
-from ..schedules.strategies import Strategy, as_strategy
+from ..schedules.names import as_strategy
+from ..schedules.strategies import Strategy
 from ..wgsl.bindings import Input, Storage, Uniform, bind_resources, signature_params
 from ..wgsl.memory import scan_kernel
+from ..wgsl.rewrite import with_wgsl_operators
 from ..wgsl.types import _VECS, Vec, vec4f
 from .dispatch import (
     DispatchResult,
@@ -97,6 +107,12 @@ class FragmentShader:
                             "var<workgroup> exists only in compute shaders")
         self.identity = kernel_identity(fn)
 
+    @functools.cached_property
+    def shader_fn(self) -> Callable:
+        """The shader as it runs: ``fn`` with WGSL's operators (:mod:`asyncshader.wgsl.rewrite`),
+        compiled at the first dispatch, when the helpers it calls are defined."""
+        return with_wgsl_operators(self.fn)
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"{self.fn.__qualname__} is a fragment shader; run it with "
                         f"asyncshader.run_fragments({self.fn.__name__}, width, height, ...)")
@@ -110,6 +126,8 @@ def fragment(fn: Callable | None = None) -> Any:
     ``@fragment()``."""
     if fn is None:
         return FragmentShader
+    check_callable("@fragment", fn, expected="an async def shader (use @fragment or "
+                   "@fragment())")
     return FragmentShader(fn)
 
 
@@ -242,15 +260,18 @@ class FragmentRun(SanitizedRun):
                  allow_races: Any = ()) -> None:
         if not isinstance(shader, FragmentShader):
             raise TypeError(f"expected a @fragment shader, got {shader!r}")
-        for name, v in (("width", width), ("height", height)):
-            if not isinstance(v, (int, np.integer)) or v < 0:
-                raise DispatchError(f"{name} must be a non-negative int, got {v!r}")
-        if not isinstance(max_live_quads, int) or max_live_quads < 1:
-            raise DispatchError(f"max_live_quads must be a positive int, got {max_live_quads!r}")
+        self.width = check_int("width", width, 0)
+        self.height = check_int("height", height, 0)
+        check_int("max_live_quads", max_live_quads, 1)
+        check_int("max_points_per_invocation", max_points_per_invocation, 1)
+        allow_races = check_names("allow_races", allow_races)
+        check_number("position_z", options["position_z"])
+        check_number("position_w", options["position_w"])
+        check_bool("front_facing", options["front_facing"])
         self.shader = shader
-        self.width, self.height = int(width), int(height)
         self.strategy: Strategy = as_strategy(schedule)
-        self.instruments: list[Instrument] = list(instruments or ())
+        self.instruments: list[Instrument] = check_instances(
+            "instruments", instruments, Instrument, "ash.Footprints()")
         self.derivative_mode = check_derivative_mode(derivatives)
         self.strict = False  # derivatives always have their quads here
         self.context_values = ((DERIVATIVE_KINDS, derivative_kinds(self.derivative_mode)),)
@@ -283,7 +304,7 @@ class FragmentRun(SanitizedRun):
                                    max_live=max_live_quads, single_scope=True,
                                    max_points_per_invocation=max_points_per_invocation,
                                    max_key=4 * self.qw * self.qh,
-                                   direct_sites=still_direct(shader.fn, shader.awaited))
+                                   direct_sites=still_direct(shader.shader_fn, shader.awaited))
 
     # ------------------------------------------------------------------------------- inputs
     def _split_inputs(self, given: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -345,7 +366,7 @@ class FragmentRun(SanitizedRun):
     def _units(self) -> Iterator[Group]:
         opts = self.options
         inputs, storage = list(self.inputs.values()), list(self.storage.items())
-        call = _caller(self.shader.fn, self.shader.builtins, list(self.inputs),
+        call = _caller(self.shader.shader_fn, self.shader.builtins, list(self.inputs),
                        [k for k, _ in storage], self.uniforms)
         xs = [np.float32(x + 0.5) for x in range(2 * self.qw)]
         ys = [np.float32(y + 0.5) for y in range(2 * self.qh)]
@@ -357,7 +378,7 @@ class FragmentRun(SanitizedRun):
         view_class = self.view_class
         edge = width < 2 * qw or height < 2 * self.qh  # padding helpers in the last column/row
         fragment = self.fragment_class = type("Fragment", (_Fragment,), {"info": ids})
-        quad = _quad_maker(self.shader.fn, self.shader.builtins, self.uniforms,
+        quad = _quad_maker(self.shader.shader_fn, self.shader.builtins, self.uniforms,
                            {"_z": z, "_w": w, "front_facing": front, "sample_index": index,
                             "sample_mask": mask})
         bare = not storage and not inputs  # lean quads from builtins and uniforms only
@@ -420,8 +441,7 @@ class FragmentRun(SanitizedRun):
         """An array indexed by key (quad, then quad id) as an image (height, width, ...)."""
         qh, qw, rest = self.qh, self.qw, by_key.shape[1:]
         grid = by_key.reshape(qh, qw, 2, 2, *rest).swapaxes(1, 2)
-        return np.ascontiguousarray(grid.reshape(2 * qh, 2 * qw, *rest)[:self.height,
-                                                                        :self.width])
+        return np.ascontiguousarray(grid.reshape(2 * qh, 2 * qw, *rest)[:self.height, :self.width])
 
     def gather(self) -> None:
         """Makes ``output`` and ``mask`` from the results every quad filed: in one numpy step

@@ -58,15 +58,13 @@ def load_target(spec: str) -> tuple[Any, Callable, Callable | None, str, str]:
 
 
 def _strategy(args: argparse.Namespace) -> Any:
-    from ..exploration.explore import Exhaustive, strategy_from_name
+    from ..schedules.names import strategy_from_name
 
     try:
-        s = strategy_from_name(args.strategy, seed=args.seed, depth=args.depth)
+        return strategy_from_name(args.strategy, seed=args.seed, depth=args.depth,
+                                  max_preemptions=args.max_preemptions)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if isinstance(s, Exhaustive):
-        s = Exhaustive(args.max_preemptions)
-    return s
 
 
 def _print_table(report: Any, out: Callable) -> None:
@@ -256,8 +254,10 @@ def _short(value: Any) -> str:
 
 
 def _add_strategy_options(p: argparse.ArgumentParser, default: str) -> None:
+    from ..schedules.names import STRATEGY_NAMES
+
     p.add_argument("--strategy", default=default,
-                   help="random, pct, exhaustive, in_order or reverse (default: %(default)s)")
+                   help=f"{', '.join(STRATEGY_NAMES)} (default: %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="seed (run i of explore uses seed + i)")
     p.add_argument("--depth", type=int, default=3, help="PCT depth (default: 3)")
     p.add_argument("--max-preemptions", type=int, default=2,

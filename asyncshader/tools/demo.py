@@ -41,7 +41,10 @@ def count(kernel, schedule):
     return int(counter[0]), result
 
 
-def main(out=print) -> int:
+def main(out=print, trace_path: str | os.PathLike | None = None) -> int:
+    """Runs the demo, printing through ``out``; saves the failing run's trace to ``trace_path``
+    (by default ``asyncshader-demo-trace.json`` in the system's temporary folder: a file, never
+    a folder that an ``import asyncshader`` started there could mistake for the package)."""
     out(f"{INVOCATIONS} invocations each add 1 to a counter: read, atomic ticket, write.")
     out("Random schedules, one per seed:")
     results = {}
@@ -61,7 +64,8 @@ def main(out=print) -> int:
     out(textwrap.indent(first.render(), "  "))
     seed = min(results, key=lambda s: results[s][0])
     value, result = results[seed]
-    path = os.path.join(tempfile.gettempdir(), "asyncshader-demo-trace.json")
+    path = os.fspath(trace_path if trace_path is not None
+                     else os.path.join(tempfile.gettempdir(), "asyncshader-demo-trace.json"))
     result.trace.save(path)
     out(f"Saved the trace of seed {seed} (counter = {value}) to {path}")
     replayed, _ = count(racy_count, Replay(path))

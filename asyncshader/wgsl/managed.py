@@ -20,6 +20,8 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from .types import Vec
+
 
 class _Managed(np.ndarray):
     """An array asyncshader manages; arithmetic on it gives plain values, not managed memory."""
@@ -168,6 +170,7 @@ class _Managed(np.ndarray):
 
     def fill(self, value: Any) -> None:
         """Writes every element (nothing for a fragment helper)."""
+        _check_store(self, ..., value)
         if self._will_write():
             self.view(np.ndarray).fill(value)
 
@@ -183,6 +186,7 @@ class _Managed(np.ndarray):
 
     def put(self, indices: Any, values: Any, mode: str = "raise") -> None:
         flat = _taken(self.size, indices, mode) if self._reports else None  # may raise first
+        _check_store(self, indices, values)
         if self._will_write(flat):
             self.view(np.ndarray).put(indices, values, mode)
 
@@ -236,6 +240,7 @@ class _Flat:
 
     def __setitem__(self, index: Any, value: Any) -> None:
         a = self.array
+        _check_store(a, index, value)
         if a._will_write(_flat_index(a.size, index) if a._reports else None):
             self.it[index] = value
 
@@ -270,6 +275,32 @@ class _Flat:
 
     def __getattr__(self, name: str) -> Any:  # base, coords, index: no element is touched
         return getattr(self.it, name)
+
+
+_FLOATS = frozenset({float, np.float16, np.float32, np.float64})
+
+
+def _is_float(value: Any) -> bool:
+    """Whether a stored value is a float (scalar, vector, array, or a list or tuple of them)."""
+    if value.__class__ in _FLOATS or isinstance(value, np.floating):
+        return True
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind == "f"
+    if isinstance(value, Vec):
+        return value.kind == "f"
+    if isinstance(value, (list, tuple)):
+        return any(_is_float(v) for v in value)
+    return False
+
+
+def _check_store(array: _Managed, index: Any, value: Any) -> None:
+    """A numpy method that stores element by element (``fill``, ``put``, ``a.flat[i] = v``):
+    a float into integer memory is reported as a store through indexing is (WGSL converts
+    nothing implicitly; numpy would truncate)."""
+    run = array._run
+    if run is not None and array._reports and array.dtype.kind in "iu" and _is_float(value):
+        origin = array._origin
+        run.implicit_conversion(array if origin is None else origin, index, value, None)
 
 
 def _plain(x: Any, memo: dict | None = None) -> Any:

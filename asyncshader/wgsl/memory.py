@@ -14,12 +14,16 @@ variables (``workgroup(atomic(u32))``) refuse plain access: use the ``atomic_*``
 
 from __future__ import annotations
 
+import dis
+import linecache
 import types
 from typing import Any
 
 import numpy as np
 
-from .managed import _Managed, _map_of
+from .._core.sources import _LIBRARY_DIRS
+from ..errors import ShaderCreationError
+from .managed import _is_float, _Managed, _map_of
 from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
 from .watched import _Traced, _zero_element, in_bounds
 
@@ -41,6 +45,8 @@ class WorkgroupVar(_Managed):
 
     @value.setter
     def value(self, v: Any) -> None:
+        if self._run is not None and self.dtype.kind in "iu" and _is_float(v):
+            self._run.implicit_conversion(self, (), v, self)  # (WGSL converts nothing)
         np.ndarray.__setitem__(self, ..., v)
         if self._run is not None:
             self._run.memory_access(self, (), "store")
@@ -256,10 +262,16 @@ def find_workgroup_vars(fn: Any) -> dict[str, WorkgroupVar]:
 
 def scan_kernel(fn: Any) -> tuple[dict[str, WorkgroupVar], set]:
     """What ``fn`` and the functions it calls refer to by name: workgroup variables (by name),
-    and asyncshader operations (trap functions), like WGSL's "statically accessed"."""
+    and asyncshader operations (trap functions), like WGSL's "statically accessed".
+
+    WGSL forbids recursion: a function of the user's that refers to itself, directly or through
+    other functions of the user's, raises :class:`~asyncshader.ShaderCreationError` naming each
+    function of the cycle and the line where it calls the next (library code is not judged)."""
     found: dict[str, WorkgroupVar] = {}
     uses: set = set()
-    seen: set[int] = set()
+    seen: set[int] = set()  # code objects visited
+    seen_functions: set[int] = set()  # function objects (one code, many closures) visited
+    path: list[tuple[types.CodeType, str]] = []  # the functions being visited, by the name used
 
     def visit_code(code: types.CodeType, globs: dict) -> None:
         if id(code) in seen:
@@ -269,6 +281,9 @@ def scan_kernel(fn: Any) -> tuple[dict[str, WorkgroupVar], set]:
             visit_value(name, globs.get(name), globs, code.co_names)
         for const in code.co_consts:
             if isinstance(const, types.CodeType):
+                if const.co_name in const.co_freevars and _user_code(const):
+                    # a nested def that refers to itself through its enclosing scope
+                    raise _recursion([(const, const.co_name)], const.co_name)
                 visit_code(const, globs)
 
     def visit_value(name: str, value: Any, globs: dict, names: tuple) -> None:
@@ -279,26 +294,76 @@ def scan_kernel(fn: Any) -> tuple[dict[str, WorkgroupVar], set]:
                 value.var_name = name
             found.setdefault(name, value)
         elif isinstance(value, types.FunctionType):
-            visit_function(value)
+            visit_function(value, name)
         elif isinstance(value, types.ModuleType):
             for attr in names:  # module.attr accesses: co_names holds the attribute names too
                 sub = getattr(value, attr, None)
                 if isinstance(sub, (WorkgroupVar, types.FunctionType)):
                     visit_value(attr, sub, vars(value), ())
-        elif hasattr(value, "__wrapped_kernel__"):
-            visit_function(value.__wrapped_kernel__)
+        elif hasattr(value, "__wrapped_kernel__"):  # a kernel object: not a call of its code
+            visit_function(value.__wrapped_kernel__, name, call=False)
 
-    def visit_function(f: types.FunctionType) -> None:
-        visit_code(f.__code__, f.__globals__)
-        for name, cell in zip(f.__code__.co_freevars, f.__closure__ or ()):
-            try:
-                value = cell.cell_contents
-            except ValueError:  # an empty cell
-                continue
-            if isinstance(value, types.FunctionType) and id(value.__code__) not in seen:
-                visit_function(value)
-            else:
-                visit_value(name, value, f.__globals__, ())
+    def visit_function(f: types.FunctionType, name: str, call: bool = True) -> None:
+        code = f.__code__
+        on_path = [c for c, _ in path]
+        if code in on_path:
+            cycle = path[on_path.index(code):]
+            if call and all(_user_code(c) for c, _ in cycle):
+                raise _recursion(cycle, name)
+            return
+        if id(f) in seen_functions:
+            return
+        seen_functions.add(id(f))
+        path.append((code, name))
+        try:
+            visit_code(code, f.__globals__)
+            for var, cell in zip(code.co_freevars, f.__closure__ or ()):
+                try:
+                    value = cell.cell_contents
+                except ValueError:  # an empty cell
+                    continue
+                visit_value(var, value, f.__globals__, ())
+        finally:
+            path.pop()
 
-    visit_function(getattr(fn, "__wrapped_kernel__", fn))
+    fn = getattr(fn, "__wrapped_kernel__", fn)
+    visit_function(fn, fn.__name__)
     return found, uses
+
+
+def _user_code(code: types.CodeType) -> bool:
+    """Whether ``code`` is the user's (not the standard library's, an installed package's or
+    asyncshader's own): only the user's functions are shader code that WGSL rules apply to."""
+    return not code.co_filename.startswith(_LIBRARY_DIRS)
+
+
+def _recursion(cycle: list[tuple[types.CodeType, str]], back: str) -> ShaderCreationError:
+    """The error for functions that call one another in a cycle: ``cycle`` lists each with
+    the name it was reached by, ``back`` is the name by which the last refers to the first."""
+    links = []
+    for i, (code, _) in enumerate(cycle):
+        callee = cycle[i + 1][1] if i + 1 < len(cycle) else back
+        file, line = code.co_filename, _line_of(code, callee)
+        text = linecache.getline(file, line).strip()
+        links.append(f"{code.co_name}() at {file}:{line} calls "
+                     + ("itself" if callee == code.co_name and len(cycle) == 1 else f"{callee}()")
+                     + (f" (`{text}`)" if text else ""))
+    first = cycle[0][0]
+    return ShaderCreationError(
+        f"{'; '.join(links)}: WGSL forbids recursion (a function may not call itself, directly "
+        f"or through other functions), so {first.co_name}() cannot be shader code. Rewrite it "
+        "as a loop (with a fixed-size array as the stack if it needs one).")
+
+
+def _line_of(code: types.CodeType, name: str) -> int:
+    """The first line where ``code`` (or code nested in it) loads ``name``; its ``def`` line if
+    none is found."""
+    for inst in dis.get_instructions(code):
+        if inst.opname.startswith("LOAD_") and inst.argval == name and inst.positions.lineno:
+            return inst.positions.lineno
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            line = _line_of(const, name)
+            if line != const.co_firstlineno:
+                return line
+    return code.co_firstlineno

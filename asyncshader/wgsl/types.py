@@ -65,11 +65,20 @@ class _ScalarType(type):
         return cls.__name__
 
 
+#: WGSL §15.7.6: a float converts to an integer type by truncating, then clamping to the
+#: target's range *as far as the source float type can represent it*: an f32 (or f16) never
+#: exceeds 2147483520 (i32) or 4294967040 (u32), the largest f32 below 2**31 and 2**32; an
+#: abstract float (a Python float) clamps to the true limits. NaN gives 0 (WGSL: indeterminate).
+_I32_MAX_FROM = {np.float32: 2147483520.0, np.float16: 2147483520.0}
+_U32_MAX_FROM = {np.float32: 4294967040.0, np.float16: 4294967040.0}
+
+
 def _to_u32(x: Any) -> np.uint32:
     if isinstance(x, (int, np.integer)):
         return np.uint32(int(x) & _MASK)
     if isinstance(x, (float, np.floating)):  # WGSL: truncate toward zero, then clamp to the range
-        return np.uint32(int(min(max(float(x), 0.0), 4294967295.0))) if x == x else np.uint32(0)
+        high = _U32_MAX_FROM.get(type(x), 4294967295.0)
+        return np.uint32(int(min(max(float(x), 0.0), high))) if x == x else np.uint32(0)
     return np.uint32(1 if x else 0)
 
 
@@ -77,7 +86,8 @@ def _to_i32(x: Any) -> np.int32:
     if isinstance(x, (int, np.integer)):
         return np.int32(((int(x) + 0x80000000) & _MASK) - 0x80000000)
     if isinstance(x, (float, np.floating)):
-        return np.int32(int(min(max(float(x), -2147483648.0), 2147483647.0))) if x == x \
+        high = _I32_MAX_FROM.get(type(x), 2147483647.0)
+        return np.int32(int(min(max(float(x), -2147483648.0), high))) if x == x \
             else np.int32(0)
     return np.int32(1 if x else 0)
 

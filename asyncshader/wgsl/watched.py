@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .managed import _adopt, _Managed, _map_of, _positions, _spread
+from .managed import _FLOATS, _adopt, _is_float, _Managed, _map_of, _positions, _spread
 
 
 class FlatIndex:
@@ -121,6 +121,10 @@ class _Traced:
             if i >= 0:
                 if isinstance(value, _Traced):  # a watched scalar variable or row: a load
                     _report_whole(value, "load")
+                elif value.__class__ in _FLOATS and fast.plain.dtype.kind in "iu":
+                    self._run.implicit_conversion(  # type: ignore[attr-defined]
+                        self if self._origin is None else self._origin,  # type: ignore[attr-defined]
+                        index, value, self)
                 fast.plain[index] = value
                 fast.check(fast, i, True, _getframe(1), None, None, value)
                 return
@@ -132,6 +136,8 @@ class _Traced:
             return  # WGSL robust access: a store may be dropped
         if isinstance(value, _Traced):  # copying a watched row or view: its elements are read
             _report_whole(value, "load")
+        if run is not None and self.dtype.kind in "iu" and _is_float(value):  # type: ignore
+            run.implicit_conversion(memory, index, value, self)  # (WGSL converts nothing)
         # through a plain view: numpy's subclass path would call our __getitem__ (a false load)
         np.ndarray.__setitem__(self.view(np.ndarray), index, value)  # type: ignore[attr-defined]
         if run is not None:

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -284,3 +285,52 @@ def test_a_barrier_after_a_collective_returns_none_not_the_collectives_value(sch
     out = np.zeros(4, np.uint32)
     ash.run(values_then_barriers, out=out, schedule=schedule, sanitize="off")
     assert out.tolist() == [15, 15, 15, 15]
+
+
+# -------------------------------------- workgroup_uniform_load: a pointer that is not uniform
+ul_table = ash.workgroup(array(u32, 4))
+ul_grid = ash.workgroup(array(array(u32, 4), 2))
+
+
+@ash.compute(workgroup_size=4)
+async def uniform_load_of_each_invocations_element(out: ash.Storage, *, local_invocation_index):
+    i = local_invocation_index
+    out[i] = await ash.workgroup_uniform_load(ash.ptr(ul_table, i % 2))  # element per parity
+
+
+@ash.compute(workgroup_size=4)
+async def uniform_load_of_each_invocations_row(out: ash.Storage, *, local_invocation_index):
+    i = local_invocation_index
+    out[i] = (await ash.workgroup_uniform_load(ul_grid[i // 2]))[0]  # a row per half
+
+
+def _line_of(text: str) -> int:
+    lines = Path(__file__).read_text(encoding="utf-8").splitlines()
+    return next(n for n, line in enumerate(lines, 1) if text in line)
+
+
+@pytest.mark.parametrize("schedule", [ash.InOrder(), ash.Reverse(), ash.Random(3)], ids=repr)
+@pytest.mark.parametrize(("kernel", "marker", "pointers"), [
+    (uniform_load_of_each_invocations_element, "# element per parity",
+     {"0, 2": "ul_table[0]", "1, 3": "ul_table[1]"}),
+    (uniform_load_of_each_invocations_row, "# a row per half",
+     {"0-1": "ul_grid[0]", "2-3": "ul_grid[1]"}),
+], ids=["element", "row"])
+def test_a_pointer_that_differs_between_invocations_is_a_divergence_naming_each(
+        kernel, marker, pointers, schedule):
+    """WGSL workgroupUniformLoad: the pointer must be uniform. A different pointer per invocation
+    is a uniformity violation (DivergenceError, not a ShaderError about types), at the call's
+    line, with each invocation's pointer."""
+    with pytest.raises(ash.DivergenceError) as info:
+        ash.run(kernel, out=np.zeros(4, np.uint32), schedule=schedule)
+    err = info.value
+    assert type(err) is ash.DivergenceError
+    msg = str(err)
+    assert f"test_barriers.py:{_line_of(marker)}: " in msg
+    assert "workgroup_uniform_load()" in msg and "uniform" in msg
+    for lanes, pointer in pointers.items():
+        assert f"local_invocation_index {lanes} (2 invocations): {pointer}\n" in msg, msg
+    assert "Fix: pass the same workgroup variable" in msg
+    assert "convert" not in msg and "type" not in msg  # not the fix for values of two types
+    assert [(w.split()[-1], len(ms)) for w, ms in err.positions] == [
+        (f"workgroup_uniform_load({p})", 2) for p in pointers.values()]

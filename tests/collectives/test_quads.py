@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -294,6 +295,30 @@ def test_quad_broadcast_with_a_bad_id_inside_a_kernel_names_the_invocation():
     with pytest.raises(ash.ShaderError, match="local_invocation_index=3") as info:
         ash.run(broadcast_bad_id, out=np.zeros(4, np.uint32))
     assert isinstance(info.value.original, ValueError)
+
+
+@ash.compute(workgroup_size=4)
+async def broadcast_own_id(out: ash.Storage, *, local_invocation_index):
+    i = local_invocation_index
+    out[i] = await ash.quad_broadcast(i * 10, int(i) % 4)  # an id per invocation
+
+
+@pytest.mark.parametrize("schedule", [ash.InOrder(), ash.Reverse(), ash.Random(2)], ids=repr)
+def test_quad_broadcast_with_an_id_per_invocation_is_a_divergence_naming_each_id(schedule):
+    """WGSL quadBroadcast: id is a const-expression, one id for the quad. An id that differs
+    between the members (computed from the invocation) was silently replaced by the first
+    member's (every member got 0); it is a uniformity violation naming each member's id."""
+    out = np.zeros(4, np.uint32)
+    with pytest.raises(ash.DivergenceError) as info:
+        ash.run(broadcast_own_id, out=out, schedule=schedule)
+    msg = str(info.value)
+    line = next(n for n, text in enumerate(Path(__file__).read_text().splitlines(), 1)
+                if "# an id per invocation" in text)
+    assert "quad_broadcast() at " in msg and f"test_quads.py:{line}: " in msg
+    for lane in range(4):
+        assert f"quad id {lane} (1 invocation): id {lane}\n" in msg, msg
+    assert "Fix: give quad_broadcast() a constant id" in msg
+    assert out.tolist() == [0, 0, 0, 0]
 
 
 @pytest.mark.parametrize("typed_id", [u32(2), ash.i32(2)], ids=["u32", "i32"])

@@ -1,14 +1,19 @@
 """The command line and the bundled demo."""
 
+import os
 import subprocess
 import sys
+import tempfile
 
 from asyncshader.tools.cli import main
 from asyncshader.tools.demo import INVOCATIONS, atomic_count, count, racy_count
 
 
-def test_demo_shows_schedule_dependent_results_and_an_identical_replay(capsys):
+def test_demo_shows_schedule_dependent_results_and_an_identical_replay(capsys, tmp_path,
+                                                                     monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the demo saves its trace there
     assert main(["demo"]) == 0
+    assert (tmp_path / "asyncshader-demo-trace.json").is_file()
     out = capsys.readouterr().out
     assert "Distinct results:" in out and "depends on the schedule" in out
     assert "(identical)" in out
@@ -24,9 +29,10 @@ def test_demo_kernels_race_and_the_fix_does_not():
     assert {count(atomic_count, ash.Random(s))[0] for s in range(8)} == {INVOCATIONS}
 
 
-def test_python_dash_m_runs_the_demo():
+def test_python_dash_m_runs_the_demo(tmp_path):
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
     done = subprocess.run([sys.executable, "-m", "asyncshader", "demo"], capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=60, env=env)
     assert done.returncode == 0, done.stderr
     assert "Replayed it" in done.stdout
 

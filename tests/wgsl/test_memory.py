@@ -229,3 +229,83 @@ def test_a_workgroup_variable_declared_after_the_kernel_is_still_per_workgroup()
     out = np.zeros(3, np.uint32)
     ash.run(counts_up, 3, out=out)
     assert out.tolist() == [1, 1, 1]
+
+
+# ------------------------------------------------------------------ recursion (WGSL forbids it)
+def factorial(n):
+    return 1 if n <= 1 else n * factorial(n - 1)
+
+
+def is_even(n):
+    return True if n == 0 else is_odd(n - 1)
+
+
+def is_odd(n):
+    return False if n == 0 else is_even(n - 1)
+
+
+def _line(fn, offset=1):
+    return f"{__file__}:{fn.__code__.co_firstlineno + offset}"
+
+
+def _refused(kernel):
+    with pytest.raises(ash.ShaderCreationError) as info:
+        ash.run(kernel, out=np.zeros(1, np.float32))
+    assert "WGSL forbids recursion" in str(info.value)
+    return str(info.value)
+
+
+def test_a_kernel_calling_a_recursive_helper_is_refused_at_the_helpers_line():
+    def countdown(n):
+        return 0 if n == 0 else countdown(n - 1)  # a closure: the scan itself recursed here
+
+    @ash.compute(workgroup_size=1)
+    async def k(out: ash.Storage):
+        out[0] = countdown(3)
+
+    message = _refused(k)
+    assert message.startswith(f"countdown() at {_line(countdown)} calls itself "
+                              "(`return 0 if n == 0 else countdown(n - 1)")
+
+    @ash.compute(workgroup_size=1)
+    async def k2(out: ash.Storage):
+        out[0] = factorial(3)
+
+    assert _refused(k2).startswith(f"factorial() at {_line(factorial)} calls itself")
+
+
+def test_mutual_recursion_and_a_recursive_nested_def_are_refused():
+    @ash.compute(workgroup_size=1)
+    async def parity(out: ash.Storage):
+        out[0] = is_even(4)
+
+    assert _refused(parity).startswith(f"is_even() at {_line(is_even)} calls is_odd() (`return "
+                                       f"True if n == 0 else is_odd(n - 1)`); is_odd() at "
+                                       f"{_line(is_odd)} calls is_even()")
+
+    @ash.compute(workgroup_size=1)
+    async def nested(out: ash.Storage):
+        def walk(n):
+            return 0 if n == 0 else walk(n - 1)
+        out[0] = walk(2)
+
+    assert _refused(nested).startswith(f"walk() at {_line(nested.fn, 3)} calls itself")
+
+    with pytest.raises(ash.ShaderCreationError, match=r"shade\(\) at .* calls itself"):
+        @ash.fragment
+        async def frag(*, position: vec4f):
+            def shade(n):
+                return 0.0 if n == 0 else shade(n - 1)
+            return shade(2)
+
+
+def test_recursion_inside_library_code_is_not_the_shaders():
+    import copy
+
+    @ash.compute(workgroup_size=1)
+    async def k(out: ash.Storage):
+        out[0] = len(copy.deepcopy([1, [2, [3]]]))  # deepcopy recurses; it is not shader code
+
+    out = np.zeros(1, np.float32)
+    ash.run(k, out=out)
+    assert out[0] == 2

@@ -122,3 +122,15 @@ def test_float_to_integer_conversion_clamps_infinities():
     assert u32(float("inf")) == 4294967295 and u32(float("-inf")) == 0
     assert i32(float("inf")) == 2147483647 and i32(float("-inf")) == -2147483648
     assert u32(float("nan")) == 0
+
+
+def test_f32_to_integer_conversions_clamp_to_what_f32_can_represent():
+    # WGSL §15.7.6: truncate, then clamp to the target's range as the source type represents
+    # it: 2147483520 and 4294967040 are the largest f32 values below 2**31 and 2**32
+    assert ash.i32(np.float32(1e20)) == 2147483520 and ash.u32(np.float32(1e20)) == 4294967040
+    assert ash.i32(np.float32(2147483647.0)) == 2147483520  # (the f32 is 2**31)
+    assert ash.i32(np.float32(-1e20)) == -2147483648 and ash.u32(np.float32(-1.0)) == 0
+    assert ash.i32(np.float32(-3.9)) == -3 and ash.u32(np.float32(3.9)) == 3
+    assert ash.vec2i(ash.vec2f(1e20, -1e20)) == ash.vec2i(2147483520, -2147483648)
+    # a Python float is WGSL's abstract float: the true limits
+    assert ash.i32(1e20) == 2147483647 and ash.u32(float("inf")) == 4294967295

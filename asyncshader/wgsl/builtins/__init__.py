@@ -1,9 +1,12 @@
-"""WGSL's built-in function library (WGSL §17), as plain functions on asyncshader's values.
+"""WGSL's built-in functions (§17) as Python functions on asyncshader's values, named as WGSL
+names them in snake_case (``inverse_sqrt`` for ``inverseSqrt``). Each one resolves WGSL's
+overloads from its arguments' types (``_overloads``), names the WGSL function in its docstring
+and states its accuracy. ``numeric``, ``trig`` and ``vector`` hold the numeric built-ins.
+``bits`` (countOneBits ... reverseBits), ``packing`` (pack/unpack, dot4U8Packed, dot4I8Packed),
+``bitcast`` (``bitcast[T](e)`` for WGSL's ``bitcast<T>(e)``) and ``arrays`` (arrayLength) hold
+the bit built-ins; they check argument types with ``_intargs``."""
 
-Names are WGSL's in snake_case (docs/builtins.md states the rule): ``countOneBits`` is
-``count_one_bits``, ``pack4xU8Clamp`` is ``pack4xu8_clamp``, ``arrayLength`` is ``array_length``;
-``bitcast<T>(e)`` is written ``bitcast[T](e)``.
-"""
+from ._overloads import WGSLIndeterminateWarning
 
 # ---- bit manipulation, packing, bitcast, arrayLength (branch builtins-bits) ---------------------
 from .arrays import array_length
@@ -17,6 +20,29 @@ from .bits import (
     first_trailing_bit,
     insert_bits,
     reverse_bits,
+)
+from .numeric import (
+    FrexpResult,
+    ModfResult,
+    abs,
+    ceil,
+    clamp,
+    floor,
+    fma,
+    fract,
+    frexp,
+    ldexp,
+    max,
+    min,
+    mix,
+    modf,
+    quantize_to_f16,
+    round,
+    saturate,
+    sign,
+    smoothstep,
+    step,
+    trunc,
 )
 from .packing import (
     dot4i8_packed,
@@ -38,8 +64,98 @@ from .packing import (
     unpack4xi8,
     unpack4xu8,
 )
+from .trig import (
+    acos,
+    acosh,
+    asin,
+    asinh,
+    atan,
+    atan2,
+    atanh,
+    cos,
+    cosh,
+    degrees,
+    exp,
+    exp2,
+    inverse_sqrt,
+    log,
+    log2,
+    pow,
+    radians,
+    sin,
+    sinh,
+    sqrt,
+    tan,
+    tanh,
+)
+from .vector import (
+    cross,
+    distance,
+    dot,
+    face_forward,
+    length,
+    normalize,
+    reflect,
+    refract,
+)
 
-__all__ = [  # the names from builtins-bits (the other blocks add theirs with +=)
+__all__ = [
+    "FrexpResult",
+    "ModfResult",
+    "WGSLIndeterminateWarning",
+    "abs",
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "ceil",
+    "clamp",
+    "cos",
+    "cosh",
+    "cross",
+    "degrees",
+    "distance",
+    "dot",
+    "exp",
+    "exp2",
+    "face_forward",
+    "floor",
+    "fma",
+    "fract",
+    "frexp",
+    "inverse_sqrt",
+    "ldexp",
+    "length",
+    "log",
+    "log2",
+    "max",
+    "min",
+    "mix",
+    "modf",
+    "normalize",
+    "pow",
+    "quantize_to_f16",
+    "radians",
+    "reflect",
+    "refract",
+    "round",
+    "saturate",
+    "sign",
+    "sin",
+    "sinh",
+    "smoothstep",
+    "sqrt",
+    "step",
+    "tan",
+    "tanh",
+    "trunc",
+]
+
+# ---- builtins-bits names
+__all__ += [
     "array_length",
     "bitcast",
     "count_leading_zeros",
@@ -69,4 +185,3 @@ __all__ = [  # the names from builtins-bits (the other blocks add theirs with +=
     "unpack4xi8",
     "unpack4xu8",
 ]
-# ---- end of builtins-bits block -----------------------------------------------------------------

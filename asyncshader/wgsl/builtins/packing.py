@@ -14,7 +14,9 @@ tie rounds up: ``pack4x8unorm(vec4f(0.0019607844, 0, 0, 0))`` is 1, and
 Where WGSL leaves a result indeterminate, asyncshader picks one and documents it:
 a NaN component of the snorm/unorm packers packs as 0; +-inf clamps like any out-of-range value;
 ``pack2x16float`` of a component outside f16's finite range (|x| >= 65520, which rounds to
-infinity) or NaN gives that half the bits of +-inf (0x7C00 / 0xFC00) or a quiet NaN (0x7E00).
+infinity) or NaN gives that half the bits of +-inf (0x7C00 / 0xFC00) or a quiet NaN (0x7E00),
+and a finite such component issues a ``WGSLIndeterminateWarning`` at the caller's line (NaN and
+infinite inputs are indeterminate already and pass quietly, as in the numeric built-ins).
 f16 subnormals are kept (the spec allows flushing them to 0; asyncshader does not flush).
 """
 
@@ -28,6 +30,7 @@ import numpy as np
 
 from ..types import vec2f, vec4f, vec4i, vec4u
 from ._intargs import F32, I32, U32, bad_argument, u32_arg
+from ._overloads import indeterminate
 
 __all__ = [
     "dot4i8_packed",
@@ -122,7 +125,12 @@ def _half_bits(c: Any) -> int:
         return 0x7E00
     if -65520.0 < x < 65520.0:  # else rounds past 65504 to infinity (struct would raise)
         return int.from_bytes(_HALF.pack(x), "little")
-    return 0x7C00 if x > 0 else 0xFC00
+    bits = 0x7C00 if x > 0 else 0xFC00
+    if math.isinf(x):  # already an indeterminate value from an earlier step: quiet
+        return bits
+    return indeterminate("pack2x16float(e) with a component outside f16's finite range",
+                         "WGSL's result is an indeterminate u32; asyncshader packs that half as "
+                         "+-infinity", (c,), bits)
 
 
 def pack2x16float(e: vec2f) -> np.uint32:

@@ -9,11 +9,13 @@ import itertools
 import math
 import random
 import struct
+import warnings
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
+import asyncshader as ash
 from asyncshader import (
     dot4i8_packed,
     dot4u8_packed,
@@ -156,10 +158,15 @@ def test_pack2x16float_hand_written_bits():
 def test_pack2x16float_out_of_f16_range_gives_infinity_bits():
     # WGSL: indeterminate when a component is outside f16's finite range; asyncshader gives
     # that half +-infinity (and a quiet NaN for NaN), documented
-    assert_u32(pack2x16float(vec2f(65520.0, -65520.0)), 0xFC007C00)
-    assert_u32(pack2x16float(vec2f(1e6, 1.0)), 0x3C007C00)
-    assert_u32(pack2x16float(vec2f(INF, -INF)), 0xFC007C00)
-    assert_u32(pack2x16float(vec2f(NAN, 0.0)), 0x00007E00)
+    with pytest.warns(ash.WGSLIndeterminateWarning, match="outside f16's finite range"):
+        assert_u32(pack2x16float(vec2f(65520.0, -65520.0)), 0xFC007C00)
+    with pytest.warns(ash.WGSLIndeterminateWarning) as caught:
+        assert_u32(pack2x16float(vec2f(1e6, 1.0)), 0x3C007C00)
+    assert caught[0].filename == __file__  # at the caller's line
+    with warnings.catch_warnings():  # infinities and NaN are indeterminate already: quiet
+        warnings.simplefilter("error")
+        assert_u32(pack2x16float(vec2f(INF, -INF)), 0xFC007C00)
+        assert_u32(pack2x16float(vec2f(NAN, 0.0)), 0x00007E00)
 
 
 # ----------------------------------------------------------------------------- integer packing

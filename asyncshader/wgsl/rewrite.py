@@ -1,0 +1,214 @@
+"""Gives a shader's operators WGSL's meaning: ``/``, ``//``, ``%``, ``<<`` and ``>>`` (and their
+augmented forms ``/=`` ...) become calls of :mod:`asyncshader.wgsl.operators`.
+
+Python's meaning of these differs from WGSL's on numpy scalars (``np.int32(-7) // 2`` floors,
+``u32 / u32`` gives a float64, ``x << 36`` is 0); the others (``+ - * & | ^ ~``, comparisons)
+already mean what WGSL means on numpy's 32-bit scalars, and stay as they are: rewriting them
+would put a Python call on every addition of every shader.
+
+:func:`with_wgsl_operators` compiles a copy of the shader from its source with those operators
+replaced, and does the same for every Python function of the user's that the shader (or such a
+helper) refers to by name; the copy refers to the rewritten helpers. Line numbers and columns
+are the original ones, so errors and tracebacks point at the user's file. The user's own
+functions are not changed: calling a helper from host code keeps Python's meaning.
+
+What is not rewritten (documented in docs/concepts.md): code without source (a shader made by
+``exec`` of a string that ``inspect`` cannot read), helpers reached other than by name
+(``module.helper``, methods, functions held in containers), and helpers defined in library
+code.
+"""
+
+from __future__ import annotations
+
+import ast
+import linecache
+import types
+from typing import Any
+
+from .._core.sources import _LIBRARY_DIRS
+from .operators import OPERATORS, SAFE_WITH_LITERAL
+from .source import Scope, parse
+
+_OPS = {ast.Div: "div", ast.FloorDiv: "floordiv", ast.Mod: "mod", ast.LShift: "shl",
+        ast.RShift: "shr"}
+#: the int literals on the right for which SAFE_WITH_LITERAL holds, per operator: [low, high)
+_LITERALS = {"div": (1, 2**31), "floordiv": (1, 2**31), "mod": (1, 2**31), "shl": (0, 32),
+             "shr": (0, 32)}
+#: prefix of the names the rewritten source calls (free variables of the copy)
+PREFIX = "__ash_"
+_NO_TYPE_PARAMS = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
+
+
+def with_wgsl_operators(fn: Any) -> Any:
+    """``fn`` with WGSL's operators, or ``fn`` itself when it has no source to read (or uses
+    none of the operators and calls no helper that does)."""
+    if not isinstance(fn, types.FunctionType):
+        return fn
+    return _Copier().copy(fn) or fn
+
+
+class _Copier:
+    """Rewrites one shader and the helpers it reaches, each once (cycles included)."""
+
+    def __init__(self) -> None:
+        self.cells: dict[types.CodeType, types.CellType] = {}  # a helper's copy, by its code
+        self.pending: list[tuple[types.CellType, types.FunctionType]] = []
+
+    def copy(self, fn: types.FunctionType) -> types.FunctionType | None:
+        made = self._copy(fn)
+        while self.pending:  # helpers are copied after their callers' cells exist
+            cell, helper = self.pending.pop()
+            cell.cell_contents = self._copy(helper) or helper
+        return made
+
+    def _helper_cell(self, helper: types.FunctionType) -> types.CellType:
+        cell = self.cells.get(helper.__code__)
+        if cell is None:
+            cell = self.cells[helper.__code__] = types.CellType()
+            self.pending.append((cell, helper))
+        return cell
+
+    def _copy(self, fn: types.FunctionType) -> types.FunctionType | None:
+        parsed = parse(fn)
+        if parsed is None:
+            return None
+        tree, first = parsed
+        node = tree.body[0] if tree.body else None
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                or node.name != fn.__name__:
+            return None  # (a lambda, or source that is not this function's own)
+        scope = Scope(fn)
+        local = _local_names(fn.__code__)
+        helpers = {name: self._helper_cell(value) for name in _loaded_names(node) - local
+                   if _is_user_function(value := scope.get(name))}
+        rewriter = _Rewriter(set(helpers))
+        rewriter.visit(node)
+        if not rewriter.used and not helpers:
+            return None
+        node.decorator_list = []
+        _shift_columns(node, _indent(fn.__code__.co_filename, first))
+        ast.increment_lineno(node, first - 1)
+        table = OPERATORS | {"safe_" + op: s for op, s in SAFE_WITH_LITERAL.items()}
+        injected = {PREFIX + op: types.CellType(table[op]) for op in rewriter.used}
+        injected |= {PREFIX + "fn_" + name: cell for name, cell in helpers.items()}
+        freevars = fn.__code__.co_freevars
+        cells = dict(zip(freevars, fn.__closure__ or ()))
+        cells.update(injected)
+        outer = ast.FunctionDef(
+            name=PREFIX + "outer", args=ast.arguments(
+                posonlyargs=[], args=[ast.arg(arg=n) for n in sorted(cells)], vararg=None,
+                kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
+            body=[node, ast.Return(ast.Name(fn.__name__, ast.Load()))], decorator_list=[],
+            returns=None, **_NO_TYPE_PARAMS)
+        ast.copy_location(outer, node)
+        module = ast.fix_missing_locations(ast.Module([outer], type_ignores=[]))
+        code = compile(module, fn.__code__.co_filename, "exec", dont_inherit=True)
+        inner = _find_code(code, fn.__name__)
+        new = types.FunctionType(inner, fn.__globals__, fn.__name__, fn.__defaults__,
+                                 tuple(cells[n] for n in inner.co_freevars))
+        new.__kwdefaults__ = fn.__kwdefaults__
+        new.__qualname__, new.__module__, new.__doc__ = fn.__qualname__, fn.__module__, fn.__doc__
+        new.__annotations__ = fn.__annotations__
+        new.__dict__.update(fn.__dict__)
+        new.__ash_original__ = fn  # type: ignore[attr-defined]
+        return new
+
+
+class _Rewriter(ast.NodeTransformer):
+    """Replaces the operators and the references to the helpers being copied."""
+
+    def __init__(self, helpers: set[str]) -> None:
+        self.helpers = helpers
+        self.used: set[str] = set()
+
+    def _call(self, op: str, left: ast.expr, right: ast.expr, at: ast.AST,
+              python_op: ast.operator) -> ast.expr:
+        """The operator function's call; for a name and an int literal (``s // 2``), Python's
+        operator when the name's value is of a type for which it means the same."""
+        self.used.add(op)
+        call = ast.copy_location(
+            ast.Call(ast.Name(PREFIX + op, ast.Load()), [left, right], []), at)
+        low, high = _LITERALS[op]
+        if not (isinstance(left, ast.Name) and isinstance(right, ast.Constant)
+                and type(right.value) is int and low <= right.value < high):
+            return call
+        self.used.add("safe_" + op)
+        test = ast.Compare(ast.Attribute(ast.Name(left.id, ast.Load()), "__class__", ast.Load()),
+                           [ast.In()], [ast.Name(PREFIX + "safe_" + op, ast.Load())])
+        plain = ast.BinOp(ast.Name(left.id, ast.Load()), python_op, ast.Constant(right.value))
+        return ast.copy_location(ast.IfExp(test, plain, call), at)
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        op = _OPS.get(type(node.op))
+        return node if op is None else self._call(op, node.left, node.right, node, node.op)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
+        self.generic_visit(node)
+        op = _OPS.get(type(node.op))
+        if op is None:
+            return node
+        value = self._call(op, _as_load(node.target), node.value, node, node.op)
+        return ast.copy_location(ast.Assign([node.target], value), node)
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if isinstance(node.ctx, ast.Load) and node.id in self.helpers:
+            return ast.copy_location(ast.Name(PREFIX + "fn_" + node.id, ast.Load()), node)
+        return node
+
+
+def _as_load(target: ast.expr) -> ast.expr:
+    """The expression that reads what an augmented assignment's target names."""
+    copy = ast.parse(ast.unparse(target), mode="eval").body
+    for new, old in zip(ast.walk(copy), ast.walk(target)):
+        ast.copy_location(new, old)
+    return copy
+
+
+def _loaded_names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Load)}
+
+
+def _local_names(code: types.CodeType) -> set[str]:
+    """Names the function (or a function nested in it) binds itself."""
+    names = set(code.co_varnames) | set(code.co_cellvars)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _local_names(const)
+    return names
+
+
+def _is_user_function(value: Any) -> bool:
+    """A plain Python function of the user's (not asyncshader's, the stdlib's or a library's),
+    whose operators the copy should rewrite too."""
+    return (isinstance(value, types.FunctionType)
+            and not value.__code__.co_filename.startswith(_LIBRARY_DIRS)
+            and not value.__code__.co_filename.startswith("<"))
+
+
+def _indent(filename: str, line: int) -> int:
+    text = linecache.getline(filename, line)
+    return len(text) - len(text.lstrip())
+
+
+def _shift_columns(node: ast.AST, by: int) -> None:
+    """Undoes the dedent of the parsed source, so that tracebacks' carets stand right."""
+    if not by:
+        return
+    for n in ast.walk(node):
+        if hasattr(n, "col_offset") and n.col_offset is not None:
+            n.col_offset += by
+        if getattr(n, "end_col_offset", None) is not None:
+            n.end_col_offset += by
+
+
+def _find_code(code: types.CodeType, name: str) -> types.CodeType:
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            if const.co_name == name:
+                return const
+            found = _find_code(const, name)
+            if found is not None:
+                return found
+    return None  # type: ignore[return-value]

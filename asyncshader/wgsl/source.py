@@ -1,0 +1,64 @@
+"""A shader's source as Python sees it: its syntax tree (with the line it starts at), and the
+names its body refers to, resolved as the body would resolve them (closure cells, then module
+globals, then builtins). Read by the checks made when a shader is decorated and by the rewrite
+that gives its operators WGSL's meaning."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import textwrap
+import types
+from typing import Any
+
+
+def parse(fn: types.FunctionType) -> tuple[ast.Module, int] | None:
+    """``fn``'s source as a syntax tree, with its first line number; None without source."""
+    try:
+        lines, first = inspect.getsourcelines(fn)
+        return ast.parse(textwrap.dedent("".join(lines))), first
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+
+
+def root_name(expr: ast.AST) -> str | None:
+    """The name an attribute chain starts from (``ash`` of ``ash.dpdx``)."""
+    while isinstance(expr, ast.Attribute):
+        expr = expr.value
+    return expr.id if isinstance(expr, ast.Name) else None
+
+
+class Scope:
+    """Names as ``fn``'s body sees them (closure cells, then module globals, then builtins),
+    looked up when asked: nothing is copied, so a check at every dispatch stays cheap."""
+
+    def __init__(self, fn: types.FunctionType) -> None:
+        self.globals = fn.__globals__
+        self.cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+        where = self.globals.get("__builtins__", builtins)
+        self.builtins = vars(where) if isinstance(where, types.ModuleType) else where
+
+    def get(self, name: str) -> Any:
+        cell = self.cells.get(name)
+        if cell is not None:
+            try:
+                return cell.cell_contents
+            except ValueError:  # an empty cell
+                return None
+        if name in self.globals:
+            return self.globals[name]
+        return self.builtins.get(name)
+
+
+def resolve(expr: ast.AST, scope: Scope) -> Any:
+    if isinstance(expr, ast.Name):
+        return scope.get(expr.id)
+    if isinstance(expr, ast.Attribute):
+        base = resolve(expr.value, scope)
+        if isinstance(base, (types.ModuleType, type)):
+            try:
+                return getattr(base, expr.attr, None)
+            except Exception:  # a module __getattr__ or a metaclass that raises: unknown
+                return None
+    return None
