@@ -41,7 +41,7 @@ from ..errors import (
     ShaderError,
     StepLimitError,
 )
-from ..sanitizers.findings import DataRaceError
+from ..sanitizers.findings import DataRaceError, errors_of, render_findings
 from ..schedules.exhaustive import DeterminismError, Exhaustive, Footprints, _SleepBlocked
 from ..schedules.names import STRATEGY_NAMES, strategy_from_name
 from ..schedules.strategies import PCT, InOrder, Random, Replay, Reverse, Strategy
@@ -163,6 +163,11 @@ class ExploreReport:
     pruned: int = 0
     rechecked: int = 0
     stopped: str = ""
+    races: bool = False  # whether the race detector ran on every run (explore(races=True))
+    #: with races=True: the distinct error-level findings over all runs (data races,
+    #: out-of-bounds accesses), each as first found, with the run that found it first
+    findings: list = field(default_factory=list)
+    finding_runs: list[int] = field(default_factory=list)
 
     @property
     def failed(self) -> bool:
@@ -179,6 +184,11 @@ class ExploreReport:
                  f"{len(self.outcomes)} distinct outcome(s); {len(self.failures)} failing run(s)"
                  + ("; the bounded space is covered" if self.complete else "")
                  + (f"; stopped: {self.stopped}" if self.stopped else "")]
+        if self.races:
+            lines.append(f"  race detector on every run: {len(self.findings)} distinct "
+                         "finding(s)" + "".join(
+                             f"\n    run {i}: {f.render().splitlines()[0]}"
+                             for f, i in zip(self.findings, self.finding_runs)))
         for outcome, n in self.outcomes.items():
             mark = "FAIL" if outcome in self.failing_outcomes else "ok"
             lines.append(f"  {mark:4} {outcome[:60]:60} x{n}")
@@ -192,10 +202,11 @@ def dispatch_once(kernel: Any, bindings: dict[str, Any], schedule: Any,
     ``setup()`` returned: resources plus dispatch options such as ``workgroups``, or ``width``
     and ``height`` for a fragment shader).
 
-    The race detector is off here unless ``setup()`` returns ``sanitize=``: its verdict does
-    not depend on the schedule, so exploring schedules with it on would pay for it on every
-    run to learn nothing new; one ordinary dispatch (where it is on by default) finds the
-    races."""
+    The race detector is off here unless ``sanitize`` (or ``setup()``) turns it on: for the
+    accesses a run executes its findings do not depend on the schedule, so a kernel whose
+    control flow does not depend on the schedule needs one ordinary dispatch (where it is on
+    by default); ``explore(races=True)`` turns it on for kernels whose control flow does
+    (a branch on an atomic's result)."""
     from ..stages.compute import run
     from ..stages.fragment import run_fragments
 
@@ -259,8 +270,8 @@ def _run_checked(kernel: Any, setup: Callable, check: Callable | None, schedule:
 def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
             check: Callable[[Any], Any] | None = None, strategy: Any = "random", *,
             runs: int = 100, time_budget: float | None = None, stop_on_failure: bool = True,
-            recheck: float = 0.0, progress: Callable[[int, int], None] | None = None
-            ) -> ExploreReport:
+            recheck: float = 0.0, progress: Callable[[int, int], None] | None = None,
+            races: bool = False) -> ExploreReport:
     """Runs ``kernel`` under up to ``runs`` schedules of ``strategy`` and reports the outcomes.
 
     The schedule-exploration loop of Shuttle's ``check_random``/``check_pct``/``check_dfs`` and
@@ -274,12 +285,21 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
     stops at the first failing run. ``recheck`` (a fraction, e.g. 0.05) reruns that share of the
     runs and compares trace digests and outcomes: a mismatch raises :class:`DeterminismError`.
     ``progress(done, total)`` is called after each run.
+
+    ``races=True`` runs the race detector on every run (``sanitize="report"``; it costs what
+    the detector costs a dispatch, see races.md): a run with a data race or an out-of-bounds
+    access fails, and ``report.findings`` gathers the distinct findings of all runs. Off by
+    default, because the detector's findings for the accesses a run executes do not depend on
+    the schedule; turn it on when the kernel's control flow does (``t = await atomic_add(c,
+    1)``, then ``if t == lid: ...``): only the schedules that take the racy branch show its
+    race.
     """
     check_target(kernel, setup, check)
     check_int("runs", runs, 1)
     check_number("time_budget", time_budget, 0, none_ok=True, above=True,
                  expected="a number of seconds > 0, or None (no budget)")
     check_bool("stop_on_failure", stop_on_failure)
+    check_bool("races", races)
     check_number("recheck", recheck, 0, 1, expected="a fraction of the runs, from 0 to 1")
     check_callable("progress", progress, none_ok=True,
                    expected="a function progress(done, total)")
@@ -288,7 +308,9 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
     exhaustive = template if isinstance(template, Exhaustive) else None
     single = _single_schedule(template)
     name = kernel.identity["name"]
-    report = ExploreReport(kernel=name, strategy=template.describe())
+    report = ExploreReport(kernel=name, strategy=template.describe(), races=bool(races))
+    sanitize = "report" if races else "off"
+    seen_findings: set = set()
     recheck_rng = _random.Random(f"recheck:{report.strategy}")
     measured: int | None = None
     start = time.perf_counter()
@@ -301,7 +323,9 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
         completed = True
         try:
             result, outcome, failure, exc = _run_checked(
-                kernel, setup, check, strat, instruments)
+                kernel, setup, check, strat, instruments, sanitize)
+            if races and failure is None and result is not None:
+                failure, exc = _detector_failure(result.findings)
         except _SleepBlocked:
             completed = False
             result = None
@@ -316,6 +340,8 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
             if trace is not None:
                 measured = max(measured or 0, trace.decision_count)
             report.outcomes[outcome] = report.outcomes.get(outcome, 0) + 1
+            if races and result is not None:
+                _gather_findings(report, seen_findings, result.findings, i)
             report.examples.setdefault(outcome, i)
             if failure is not None:
                 report.failing_outcomes.add(outcome)
@@ -360,6 +386,35 @@ def check_target(kernel: Any, setup: Any, check: Any) -> None:
                    "setup() -> dict")
     check_callable("check", check, none_ok=True,
                    expected="a function check(result) that raises or returns False")
+
+
+def _detector_failure(findings: list) -> tuple[str | None, BaseException | None]:
+    """A run whose race detector found bugs on this schedule's path fails (notes do not)."""
+    found = errors_of(findings)
+    if not found:
+        return None, None
+    text = render_findings(found)
+    return f"race detector: {text.splitlines()[0]}", DataRaceError(text, found)
+
+
+def _gather_findings(report: ExploreReport, seen: set, findings: list, run: int) -> None:
+    """Adds the run's error-level findings that no earlier run had to the report."""
+    for f in errors_of(findings):
+        key = _finding_key(f)
+        if key not in seen:
+            seen.add(key)
+            report.findings.append(f)
+            report.finding_runs.append(run)
+
+
+def _finding_key(f: Any) -> tuple:
+    """What makes two runs' findings the same: the kind, the memory, and the source lines."""
+    if hasattr(f, "race"):
+        return ("race", f.race, f.memory, tuple(sorted(
+            [(f.first.file, f.first.line), (f.second.file, f.second.line)])))
+    access = getattr(f, "access", None)
+    return (type(f).__name__, getattr(f, "memory", ""),
+            (access.file, access.line) if access is not None else None)
 
 
 def failure_stop(report: ExploreReport, stop_on_failure: bool) -> bool:

@@ -90,7 +90,7 @@ class DataRace(Finding):
     index: Any
     first: Access
     second: Access
-    same_workgroup: bool
+    same_workgroup: bool  # every occurrence was within one workgroup
     hint: str
     same_value: bool = False
 
@@ -226,19 +226,37 @@ def _plain(index: Any) -> Any:
     return int(index) if isinstance(index, (int, np.integer)) else repr(index)
 
 
+_ATOMICS = ("make the update one atomic (atomic_add(ptr(buf, i), v), atomic_store, ...), or "
+            "give each invocation its own location")
+
+
 def _hint(space: str, same_unit: bool, a: tuple, b: tuple, atomic: bool,
-          fragment: bool = False, race: str = "read-write") -> str:
-    atomics = ("make the update one atomic (atomic_add(ptr(buf, i), v), atomic_store, ...), or "
-               "give each invocation its own location")
+          fragment: bool = False, race: str = "read-write", update: bool = False) -> str:
+    """What orders a racy pair of lines ``a`` and ``b`` ((file, line) each), or what replaces
+    the pattern when nothing can order it. ``update``: the element is updated by several
+    invocations at once (a write line of the pair races write-write with itself), a lost
+    update, which a barrier would only make deterministically wrong."""
     if fragment:
         return ("fragments are never ordered with each other (the fragment stage has no "
-                f"barriers): {atomics}")
+                f"barriers): {_ATOMICS}")
+    if update:
+        writes = sorted({a[1], b[1]})
+        at = " and ".join(f"line {x}" for x in writes)
+        return (f"several invocations read and write this element at {at} at once (a "
+                "read-modify-write, so updates are lost); a barrier would not fix it, it "
+                "would make every run lose the same updates: make the update one atomic "
+                "(atomic_add(ptr(buf, i), v), atomic_max, a compare-exchange loop, ...), or "
+                "make it a reduction " + (
+                    "(each invocation writes its own slot, and after a barrier one invocation "
+                    "combines them)" if same_unit else "(each workgroup writes its own slot, "
+                    "and a second dispatch combines them: nothing orders workgroups within "
+                    "one)"))
     if not same_unit:
         return ("the accesses come from different workgroups, which nothing orders within a "
-                f"dispatch: {atomics}, or split the work into two dispatches")
+                f"dispatch: {_ATOMICS}, or split the work into two dispatches")
     if a == b and race == "write-write":
         return (f"several invocations write this element at {_short(a[0])}:{a[1]}; no barrier "
-                f"can order that: {atomics}")
+                f"can order that: {_ATOMICS}")
     barrier = "workgroup_barrier()" if space == "workgroup" else "storage_barrier()"
     lines = sorted({a[1], b[1]})
     where = (f"between line {lines[0]} and line {lines[1]}" if len(lines) == 2 else
@@ -247,7 +265,29 @@ def _hint(space: str, same_unit: bool, a: tuple, b: tuple, atomic: bool,
            "not inside a branch some skip)")
     if space == "storage":
         fix += "; a workgroup_barrier() does not order storage memory in WGSL"
-    return fix + (", or make the plain access atomic too" if atomic else f"; or {atomics}")
+    return fix + (", or make the plain access atomic too" if atomic else f"; or {_ATOMICS}")
+
+
+def settle_hints(races: list[tuple[DataRace, bool]], fragment: bool) -> None:
+    """Gives each race its hint, from all the races of the run. A write line that races
+    write-write with itself and read-write with a read of the same memory is an *update* by
+    several invocations at once (``c[0] = c[0] + 1``): its races get the hint of atomics or a
+    reduction, never a barrier (which would make every run lose the same updates). The other
+    pairs are hand-offs, which a barrier orders. ``races``: (race, whether an access of it is
+    atomic)."""
+    def site(a: Access) -> tuple:
+        return a.file, a.line
+
+    self_writes = {(r.memory, site(r.first)) for r, _ in races
+                   if r.race == "write-write" and site(r.first) == site(r.second)}
+    read_then_written = {(r.memory, site(a)) for r, _ in races if r.race == "read-write"
+                         for a in (r.first, r.second) if a.kind == "store"}
+    updated = self_writes & read_then_written
+    for r, atomic in races:
+        update = any(a.kind == "store" and (r.memory, site(a)) in updated
+                     for a in (r.first, r.second))
+        r.hint = _hint(r.address_space, r.same_workgroup, site(r.first), site(r.second),
+                       atomic, fragment, r.race, update)
 
 
 def _unflatten(memory: Any, flat: int) -> Any:

@@ -1,8 +1,8 @@
 """Sanitizers: data races, out-of-bounds accesses and helper side effects, as findings.
 
-The race detector is an instrument on the memory-access and atomic events. Its verdict does not
-depend on the schedule: it does not ask which access happened first, only whether two accesses
-are *ordered*, and in WGSL only control barriers order accesses (atomics are relaxed):
+The race detector is an instrument on the memory-access and atomic events. It does not ask
+which access happened first, only whether two accesses are *ordered*, and in WGSL only control
+barriers order accesses (atomics are relaxed):
 
 * workgroup memory (``var<workgroup>``) is ordered by ``workgroup_barrier()`` and
   ``workgroup_uniform_load()``; storage memory by ``storage_barrier()`` (WGSL memory model:
@@ -13,8 +13,10 @@ are *ordered*, and in WGSL only control barriers order accesses (atomics are rel
 * accesses from different workgroups are never ordered within a dispatch.
 
 Two accesses to one location by different invocations, at least one a write, not both atomic,
-and not ordered, are a data race. One run finds every race of its input: a racy pair in the same
-phase is reported whichever order the schedule ran it in.
+and not ordered, are a data race. For the accesses a run executes, every racing pair of source
+lines is reported whatever order the schedule ran them in (shadow.py says why); which accesses
+run can depend on the schedule when control flow does (a branch on an atomic's result), which
+``explore(..., races=True)`` is for.
 """
 
 from __future__ import annotations
@@ -34,12 +36,37 @@ from . import findings as reports
 from .findings import (
     Finding,
     _access_at,
-    _hint,
     _overflowed_length,
     _plain,
     _unflatten,
     errors_of,
     render_findings,
+    settle_hints,
+)
+from .shadow import (
+    _UNSET,
+    ATOMIC,
+    ATOMIC_READ,
+    ATOMIC_WRITE,
+    CHUNK_BITS,
+    CHUNK_MASK,
+    CONFLICTS,
+    KEY,
+    PHASE_SHIFT,
+    PLAIN_READ,
+    PLAIN_WRITE,
+    SITE_BITS,
+    SITE_SHIFT,
+    SLOTS,
+    WRITE,
+    MemoryState,
+    _Shadow,
+    as_stored,
+    check_key_space,
+    check_site_space,
+    first_conflict,
+    push,
+    switch_line,
 )
 
 _WORKGROUP_ORDERING = frozenset({"workgroup_barrier", "workgroup_uniform_load"})
@@ -47,110 +74,8 @@ _STORAGE_ORDERING = frozenset({"storage_barrier"})
 
 
 # ----------------------------------------------------------------------------------- detection
-# Shadow memory: for every element of every memory object the detector keeps four slots of
-# *plain* accesses: the last plain write (W), the last plain read (R1), the last read by another
-# invocation than R1's (R2) and the last read from another workgroup than R1's (RX). That is
-# enough to find, for a new access, a conflicting earlier one whenever one exists: a write
-# conflicts with W or with some read, and R1/R2/RX always include a reader other than any given
-# invocation and a reader from another workgroup than any given one, when such readers exist.
-# Atomic accesses never race with each other, so they only need to be found by later plain
-# accesses: elements that atomics touched have six more slots, kept in a dict (most elements
-# never see an atomic): the same last/other-invocation/other-workgroup triple for atomic writes
-# (a plain read conflicts with those) and for all atomic accesses (a plain write conflicts with
-# those). Atomics are checked against the plain slots. A slot is one Python int:
-#   bits 0-31 invocation key, 32-51 phase, 52 atomic, 53 write, 54 and up the source-site id
-# (the workgroup is key // invocations per unit); -1 is an empty slot.
-# The plain slots are kept in chunks of _CHUNK elements, made when first touched (a kernel that
-# reads one element of a huge buffer pays for one chunk): element e's are
-# shadow.chunks[e >> _CHUNK_BITS][4 * (e & _CHUNK_MASK) :][:4], in the order W, R1, R2, RX.
-_KEY = 0xFFFFFFFF
-_PHASE_SHIFT, _PHASE = 32, 0xFFFFF
-_ATOMIC = 1 << 52
-_WRITE = 1 << 53
-_SITE_SHIFT = 54
-_NO_ATOMICS: dict = {}  # shared, never written: the atomic slots of a shadow without atomics
-_CHUNK_BITS = 12
-_CHUNK_MASK = (1 << _CHUNK_BITS) - 1
-
-
-class _Shadow:
-    """The access slots of every element of one memory object (a storage buffer, or one
-    workgroup's instance of a workgroup variable), what the last write stored, and the atomic
-    slots of the elements atomics touched (element -> [AW, AW2, AWX, A, A2, AX])."""
-
-    __slots__ = ("atomic", "chunk_len", "chunks", "value")
-
-    def __init__(self, size: int) -> None:
-        self.chunk_len = min(size, _CHUNK_MASK + 1)  # small memory: one chunk of its size
-        self.chunks: list[list[int] | None] = [None] * (-(-size // (_CHUNK_MASK + 1)))
-        self.value: dict[int, Any] = {}  # element -> what its last write stored
-        self.atomic: dict[int, list[int]] = _NO_ATOMICS
-
-    def chunk(self, flat: int) -> list[int]:
-        """The slots of the chunk holding element ``flat`` (made empty on first use)."""
-        slots = self.chunks[flat >> _CHUNK_BITS]
-        if slots is None:
-            slots = self.chunks[flat >> _CHUNK_BITS] = [-1] * (4 * self.chunk_len)
-        return slots
-
-
-def _push(slots: list, base: int, rec: int, key: int, wg: int, n: int) -> None:
-    """Records ``rec`` in the triple at ``base``: last, last by another invocation than the
-    last's, last from another workgroup than the last's."""
-    old = slots[base]
-    if old >= 0 and old & _KEY != key:
-        slots[base + 1] = old
-        if (old & _KEY) // n != wg:
-            slots[base + 2] = old
-    slots[base] = rec
-
-
-_UNSET: Any = object()  # check(value=...): not given, read it from memory
-
-
-def _as_stored(state: MemoryState, value: Any) -> Any:
-    """``value`` as the memory's element type holds it (a Python float stored into f32
-    memory is rounded), or None when that is not possible."""
-    try:
-        return np.array(value, dtype=state.plain.dtype).item()
-    except (TypeError, ValueError, OverflowError):
-        return None
-
-
-class MemoryState:
-    """What the detector keeps for one memory object: its name, address space, the phase
-    counters of that space, and its shadows (one per workgroup for workgroup memory). Memory
-    objects hold it as ``_fast`` so that a plain in-bounds element access calls ``check``
-    directly (the detector's fast path, see memory.py)."""
-
-    __slots__ = ("allowed", "check", "cols", "fixed", "item", "length", "memory", "name",
-                 "per_unit", "phases", "plain", "rows", "shadows", "size", "space")
-
-    def __init__(self, memory: Any, name: str, space: str, allowed: bool, phases: dict,
-                 check: Any) -> None:
-        self.memory, self.size = memory, memory.size
-        # for memory.py's fast path: the length of a 1-D array, the shape of a 2-D one (else 0)
-        self.length = memory.size if memory.ndim == 1 else 0
-        self.rows, self.cols = memory.shape if memory.ndim == 2 else (0, 0)
-        #: the same memory as a plain ndarray: indexing it calls no Python code
-        self.plain = memory.view(np.ndarray)
-        self.item = self.plain.item  # an element by flat index, whatever the shape
-        self.name, self.space, self.allowed = name, space, allowed
-        self.per_unit = space == "workgroup"
-        self.phases = phases
-        self.shadows: dict[int, _Shadow] = {}
-        self.check = check
-        #: storage memory has one shadow for the whole dispatch, made at its first access
-        self.fixed: _Shadow | None = None
-
-    def shadow(self, unit: int) -> _Shadow:
-        key = unit if self.per_unit else -1
-        shadow = self.shadows.get(key)
-        if shadow is None:
-            shadow = self.shadows[key] = _Shadow(self.size)
-            if not self.per_unit:
-                self.fixed = shadow
-        return shadow
+# What the detector remembers of each element, and why that finds every racing pair of lines,
+# is in shadow.py.
 
 
 class RaceDetector(Instrument):
@@ -166,6 +91,7 @@ class RaceDetector(Instrument):
         self.scheduler: Any = None
         self.n = 1  # invocations per unit
         self._seen: dict[tuple, Finding] = {}
+        self._races: list[tuple[reports.DataRace, bool]] = []  # each race, and if atomic
         self._states: dict[int, MemoryState] = {}
         self._phases: dict[str, dict[int, int]] = {"workgroup": {}, "storage": {}}
         self._flat: dict[tuple, np.ndarray] = {}  # shape -> flat positions
@@ -178,6 +104,12 @@ class RaceDetector(Instrument):
     def run_started(self, scheduler: Any) -> None:
         self.scheduler = scheduler
         self.n = self.run.unit_size
+        config = self.run.config
+        if config.get("stage") == "compute":
+            check_key_space(int(np.prod(config["workgroups"])) * self.n)
+        elif config.get("stage") == "fragment":
+            w, h = config["size"]
+            check_key_space(4 * ((w + 1) // 2) * ((h + 1) // 2))
 
     def rendezvous_completed(self, group: Any, op: str, members: list) -> None:
         space = "workgroup" if op in _WORKGROUP_ORDERING else \
@@ -273,66 +205,80 @@ class RaceDetector(Instrument):
         """Checks a plain access to element ``flat`` against the shadow and records it.
         ``where`` is a site id or the accessing frame; ``inv`` defaults to the running
         invocation; ``value`` is what a store stored, if the caller has it at hand. The hot
-        path of the detector: memory.py calls it directly for plain element
-        accesses of memory whose races are not allowed (the caller checks ``state.allowed``)."""
+        path of the detector: watched.py calls it directly for plain element accesses (and
+        the caller checks ``state.allowed``)."""
         if inv is None:
             inv = self.scheduler.current
             if inv is None:
                 return
         if where.__class__ is int:
-            site = where << _SITE_SHIFT
+            site = where << SITE_SHIFT
         else:  # code objects hash by value (slow): look up by instruction, then compare code
             cached = self._frame_sites.get(where.f_lasti)
             if cached is not None and cached[0] is where.f_code:
                 site = cached[1]
             else:
-                site = self._site_of(where) << _SITE_SHIFT
+                site = self._site_of(where) << SITE_SHIFT
         key = inv.key
         n = self.n
         wg = key // n
         shadow = state.fixed or state.shadows.get(wg) or state.shadow(wg)
         phase = state.phases.get(wg, 0)
-        slots = shadow.chunks[flat >> _CHUNK_BITS] or shadow.chunk(flat)
-        rec = key | (phase << _PHASE_SHIFT) | site
-        # a recorded access conflicts when it is another invocation's and from another
-        # workgroup or the same phase (_conflicts, inlined: this runs per access)
-        b = (flat & _CHUNK_MASK) << 2
+        slots = shadow.chunks[flat >> CHUNK_BITS] or shadow.chunk(flat)
+        rec = key | site | (phase << PHASE_SHIFT)
+        b = (flat & CHUNK_MASK) * SLOTS
+        # against the writes of the last line that wrote (first_conflict, its first test
+        # inlined: this runs per access)
         prev = slots[b]
-        k = prev & _KEY
-        if prev >= 0 and k != key and (k // n != wg or (prev >> _PHASE_SHIFT) & _PHASE == phase):
-            self._report(shadow, prev, flat, state, rec, inv, op, write)
-        if write:  # also against the reads (every conflicting pair of lines is reported)
-            for prev in slots[b + 1:b + 4]:
-                k = prev & _KEY
-                if prev >= 0 and k != key and (
-                        k // n != wg or (prev >> _PHASE_SHIFT) & _PHASE == phase):
+        if prev >= 0:
+            k = prev & KEY
+            if k != key and (k // n != wg or prev >> PHASE_SHIFT == phase):
+                self._report(shadow, prev, flat, state, rec, inv, op, write)
+            elif slots[b + 1] >= 0 or slots[b + 2] >= 0:
+                prev = first_conflict(slots, b, key, wg, n, phase)
+                if prev >= 0:
                     self._report(shadow, prev, flat, state, rec, inv, op, write)
-                    break
-            if flat in shadow.atomic:  # atomics touched it: they race with plain accesses
-                self._against_atomics(shadow, flat, state, rec, inv, op, write, phase)
-            slots[b] = rec | _WRITE
+        if write:
+            prev = first_conflict(slots, b + 3, key, wg, n, phase)  # the reads
+            if prev >= 0:
+                self._report(shadow, prev, flat, state, rec, inv, op, write)
+            if flat in shadow.extra:  # other lines' and atomics' accesses
+                self._against_extra(shadow, flat, state, rec, inv, op, True, False, phase)
+            last = slots[b]
+            if last >= 0 and last & SITE_BITS != site:
+                switch_line(shadow, slots, b, flat, PLAIN_WRITE, site, phase, state.per_unit)
+            push(slots, b, rec | WRITE, key, wg, n)
             # what was stored (as given: converted when compared, see _report)
             shadow.value[flat] = state.item(flat) if value is _UNSET else value
         else:
-            if flat in shadow.atomic:
-                self._against_atomics(shadow, flat, state, rec, inv, op, write, phase)
-            old = slots[b + 1]  # _push(slots, b + 1, ...), inlined
-            if old >= 0 and old & _KEY != key:
-                slots[b + 2] = old
-                if (old & _KEY) // n != wg:
-                    slots[b + 3] = old
-            slots[b + 1] = rec
+            if flat in shadow.extra:
+                self._against_extra(shadow, flat, state, rec, inv, op, False, False, phase)
+            b += 3
+            last = slots[b]
+            if last >= 0:
+                if last & SITE_BITS != site:
+                    switch_line(shadow, slots, b, flat, PLAIN_READ, site, phase,
+                                state.per_unit)
+                    last = slots[b]
+                if last >= 0 and last & KEY != key:  # push(), inlined
+                    slots[b + 1] = last
+                    if (last & KEY) // n != wg:
+                        slots[b + 2] = last
+            slots[b] = rec
 
-    def _against_atomics(self, shadow: _Shadow, flat: int, state: MemoryState, rec: int,
-                         inv: Any, op: str | None, write: bool, phase: int) -> None:
-        """A plain access against the atomic slots: a write conflicts with any atomic access,
-        a read with atomic writes."""
+    def _against_extra(self, shadow: _Shadow, flat: int, state: MemoryState, rec: int,
+                       inv: Any, op: str | None, write: bool, atomic: bool,
+                       phase: int) -> None:
+        """An access against the triples of the other lines and of the atomics that touched
+        ``flat``: each line that conflicts is reported."""
         key, n = inv.key, self.n
-        atomics = shadow.atomic[flat]
-        for prev in atomics[3:] if write else atomics[:3]:
-            if prev >= 0 and self._conflicts(prev, key, key // n, n, phase):
-                self._report(shadow, prev, flat, state, rec, inv, op, write)
-                break
+        wg = key // n
+        kinds = CONFLICTS[(write, atomic)]
+        for (_, kind), triple in shadow.extra[flat].items():
+            if kind in kinds:
+                prev = first_conflict(triple, 0, key, wg, n, phase)
+                if prev >= 0:
+                    self._report(shadow, prev, flat, state, rec, inv, op, write)
 
     def check_fragment(self, state: MemoryState, flat: int, write: bool, where: Any,
                        inv: Any = None, op: str | None = None, value: Any = _UNSET) -> None:
@@ -351,35 +297,28 @@ class RaceDetector(Instrument):
         wg = key // n
         shadow = state.shadow(wg)
         phase = state.phases.get(wg, 0)
-        rec = key | (phase << _PHASE_SHIFT) | (site << _SITE_SHIFT) | _ATOMIC
+        site <<= SITE_SHIFT
+        rec = key | (phase << PHASE_SHIFT) | site | ATOMIC
         slots = shadow.chunk(flat)
-        b = (flat & _CHUNK_MASK) << 2
-        for prev in slots[b:b + 4] if write else slots[b:b + 1]:
-            if prev >= 0 and self._conflicts(prev, key, wg, n, phase):
+        b = (flat & CHUNK_MASK) * SLOTS
+        for base in (b, b + 3) if write else (b,):
+            prev = first_conflict(slots, base, key, wg, n, phase)
+            if prev >= 0:
                 self._report(shadow, prev, flat, state, rec, inv, op, write)
-                break
-        if shadow.atomic is _NO_ATOMICS:
-            shadow.atomic = {}
-        atomics = shadow.atomic.get(flat)
-        if atomics is None:
-            atomics = shadow.atomic[flat] = [-1] * 6
-        if write:
-            _push(atomics, 0, rec | _WRITE, key, wg, n)
-        _push(atomics, 3, rec | (_WRITE if write else 0), key, wg, n)
-
-    @staticmethod
-    def _conflicts(prev: int, key: int, wg: int, n: int, phase: int) -> bool:
-        """Whether the recorded access ``prev`` and a new one by ``key`` are unordered (the
-        caller knows that they are not both atomic and that one of them writes)."""
-        k = prev & _KEY
-        if k == key:
-            return False
-        return k // n != wg or (prev >> _PHASE_SHIFT) & _PHASE == phase
+        if flat in shadow.extra:
+            self._against_extra(shadow, flat, state, rec, inv, op, write, True, phase)
+        extra = shadow.extra.setdefault(flat, {})
+        kind = ATOMIC_WRITE if write else ATOMIC_READ
+        triple = extra.get((site, kind))
+        if triple is None:
+            triple = extra[(site, kind)] = [-1, -1, -1]
+        push(triple, 0, rec | (WRITE if write else 0), key, wg, n)
 
     def _report(self, shadow: _Shadow, prev: int, flat: int, state: MemoryState, rec: int,
                 inv: Any, op: str | None, write: bool) -> None:
-        prev_site, site = prev >> _SITE_SHIFT, rec >> _SITE_SHIFT
-        race = "write-write" if write and prev & _WRITE else "read-write"
+        prev_site = (prev & SITE_BITS) >> SITE_SHIFT
+        site = (rec & SITE_BITS) >> SITE_SHIFT
+        race = "write-write" if write and prev & WRITE else "read-write"
         # one finding per pair of lines, whichever of the two ran first: the same race folds
         # into one finding under every schedule
         key = (race, state.name, min(prev_site, site), max(prev_site, site))
@@ -387,24 +326,25 @@ class RaceDetector(Instrument):
         seen = self._seen.get(key)
         if seen is not None:
             seen.note(_unflatten(memory, flat))
+            if seen.same_workgroup and (prev & KEY) // self.n != inv.key // self.n:
+                seen.same_workgroup = False  # also between workgroups: whatever the order
             return
-        prev_op = "store" if prev & _WRITE else "load"
-        if prev & _ATOMIC:
+        prev_op = "store" if prev & WRITE else "load"
+        if prev & ATOMIC:
             prev_op = "atomic " + prev_op
         op = op or ("store" if write else "load")
         a, b = self._sites[prev_site], self._sites[site]
-        k = prev & _KEY
+        k = prev & KEY
         same_wg = k // self.n == inv.key // self.n
-        same_value = race == "write-write" and _as_stored(state, shadow.value.get(flat)) == \
+        same_value = race == "write-write" and as_stored(state, shadow.value.get(flat)) == \
             state.item(flat)
         finding = reports.DataRace(
             race=race, memory=state.name, address_space=state.space,
             index=_unflatten(memory, flat),
             first=_access_at(self.run.describe_key(k), prev_op, a),
             second=_access_at(str(inv), op, b), same_workgroup=same_wg,
-            hint=_hint(state.space, same_wg, a, b, bool(prev & _ATOMIC) or "atomic" in op,
-                       self.run.config.get("stage") == "fragment", race),
-            same_value=bool(same_value))
+            hint="", same_value=bool(same_value))
+        self._races.append((finding, bool(prev & ATOMIC) or "atomic" in op))
         finding.elements.append(finding.index)
         self._seen[key] = finding
         self.findings.append(finding)
@@ -428,12 +368,13 @@ class RaceDetector(Instrument):
             f = f.f_back
         site = self._intern((f.f_code.co_filename, f.f_lineno) if f is not None else ("?", 0))
         if f is start:
-            self._frame_sites[f.f_lasti] = (f.f_code, site << _SITE_SHIFT)
+            self._frame_sites[f.f_lasti] = (f.f_code, site << SITE_SHIFT)
         return site
 
     def _intern(self, where: tuple[str, int]) -> int:
         site = self._site_ids.get(where)
         if site is None:
+            check_site_space(len(self._sites))
             site = self._site_ids[where] = len(self._sites)
             self._sites.append(where)
         return site
@@ -568,12 +509,20 @@ class SanitizedRun:
         """The running invocation stores a float into integer memory (conversions.py)."""
         conversions.report(self, self.scheduler.current, memory, index, value, view)
 
-    def findings(self) -> list[Finding]:
-        """The run's findings; with ``sanitize="error"`` any finding raises DataRaceError."""
-        found = list(self.detector.findings) if self.detector is not None else []
+    def findings(self, trace: Any = None) -> list[Finding]:
+        """The run's findings; with ``sanitize="error"`` any finding raises DataRaceError
+        (carrying ``trace``, the run's, as ``asyncshader_trace``: replaying it reproduces the
+        race, as for every error that ends a dispatch)."""
+        found = []
+        if self.detector is not None:
+            settle_hints(self.detector._races, self.config.get("stage") == "fragment")
+            found = list(self.detector.findings)
         errors = errors_of(found)
         if errors and self.sanitize == "error":
-            raise reports.DataRaceError(render_findings(found), found)
+            error = reports.DataRaceError(render_findings(found), found)
+            if trace is not None:
+                error.asyncshader_trace = trace  # type: ignore[attr-defined]
+            raise error
         if not errors or not self.warn_findings:
             return found
         sink = DEFAULT_FINDINGS.get()

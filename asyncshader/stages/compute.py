@@ -346,7 +346,7 @@ class ComputeRun(SanitizedRun):
         outputs = {k: v for k, v in self.bindings.items() if _is_storage(v)}
         trace = make_trace(self.scheduler, self.kernel.identity, self.config, self.strategy)
         return DispatchResult(outputs=outputs, trace=trace, counters=counters(self.scheduler),
-                              findings=self.findings())
+                              findings=self.findings(trace))
 
 
 def _quad_layout(layout: str | None, lids: list, sx: int, sy: int) -> list[tuple[int, int]]:

@@ -72,8 +72,10 @@ from .fragment_io import (
     FragmentStorage,
     TracedFragmentStorage,
     _allocate,
+    _caller,
     _fields,
     _put_output,
+    _quad_maker,
     _shape_of,
 )
 
@@ -516,46 +518,12 @@ class FragmentRun(SanitizedRun):
             outputs["output"] = self.output
         trace = make_trace(self.scheduler, self.shader.identity, self.config, self.strategy)
         return FragmentResult(outputs=outputs, trace=trace, counters=counters(self.scheduler),
-                              findings=self.findings(), output=self.output, mask=self.mask)
-
-
-def _caller(fn: Callable, builtins: list[str], inputs: list[str], storage: list[str],
-            uniforms: dict[str, Any]) -> Callable:
-    """``call(position, front_facing, sample_index, sample_mask, *inputs, *storage)`` creating
-    the shader's coroutine with keyword arguments (generated once per dispatch: a kwargs dict
-    per invocation is slow)."""
-    names = [f"_i{k}" for k in range(len(inputs))] + [f"_s{k}" for k in range(len(storage))]
-    args = [f"{b}={b}" for b in builtins]
-    args += [f"{n}={v}" for n, v in zip(inputs + storage, names)]
-    args += [f"{n}=_u[{n!r}]" for n in uniforms]
-    src = (f"def call(position, front_facing, sample_index, sample_mask"
-           f"{''.join(', ' + n for n in names)}):\n    return _fn({', '.join(args)})\n")
-    ns: dict[str, Any] = {"_fn": fn, "_u": uniforms}
-    exec(src, ns)
-    return ns["call"]
+                              findings=self.findings(trace), output=self.output, mask=self.mask)
 
 
 #: the scalar types whose outputs are gathered in one numpy step
 _SCALARS = frozenset({float, int, bool, np.float32, np.float64, np.float16, np.int32, np.uint32,
                       np.int64, np.uint64, np.int16, np.uint16, np.int8, np.uint8, np.bool_})
-
-
-def _quad_maker(fn: Callable, builtins: list[str], uniforms: dict[str, Any],
-                constants: dict[str, Any]) -> Callable:
-    """``quad(x0, x1, y0, y1)``: the four coroutines of a quad whose shader takes builtins and
-    uniforms only (pixel centres x0, x1 and y0, y1), in quad id order; generated once per
-    dispatch, so that a quad costs four shader calls and nothing around them."""
-    ns: dict[str, Any] = {"_fn": fn, "_make": vec4f._make, **constants}
-    fixed = [f"{b}={b}" for b in builtins if b != "position"]
-    for k, (name, value) in enumerate(uniforms.items()):
-        ns[f"_u{k}"] = value
-        fixed.append(f"{name}=_u{k}")
-    calls = []
-    for x, y in (("x0", "y0"), ("x1", "y0"), ("x0", "y1"), ("x1", "y1")):
-        args = ([f"position=_make({x}, {y}, _z, _w)"] if "position" in builtins else []) + fixed
-        calls.append(f"_fn({', '.join(args)})")
-    exec(f"def quad(x0, x1, y0, y1):\n    return [{', '.join(calls)}]\n", ns)
-    return ns["quad"]
 
 
 _OPTIONS = {"position_z": 0.0, "position_w": 1.0, "front_facing": True}

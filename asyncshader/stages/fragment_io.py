@@ -1,15 +1,17 @@
-"""What one fragment reads and writes: its view of a storage buffer (a helper's writes are
+"""What one fragment reads and writes: the generated calls that make a fragment's coroutine
+with its builtins, inputs and resources, its view of a storage buffer (a helper's writes are
 dropped, as WGSL requires) and its located outputs, made into arrays (height, width[, n])."""
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from ..wgsl.managed import _Managed
-from ..wgsl.types import Vec
+from ..wgsl.types import Vec, vec4f
 from ..wgsl.watched import _Traced
 
 
@@ -116,3 +118,37 @@ def _component(value: Any) -> Any:
 
 def _shape_of(output: Any) -> str:
     return f"fields {sorted(output)}" if isinstance(output, dict) else "a single value"
+
+
+def _caller(fn: Callable, builtins: list[str], inputs: list[str], storage: list[str],
+            uniforms: dict[str, Any]) -> Callable:
+    """``call(position, front_facing, sample_index, sample_mask, *inputs, *storage)`` creating
+    the shader's coroutine with keyword arguments (generated once per dispatch: a kwargs dict
+    per invocation is slow)."""
+    names = [f"_i{k}" for k in range(len(inputs))] + [f"_s{k}" for k in range(len(storage))]
+    args = [f"{b}={b}" for b in builtins]
+    args += [f"{n}={v}" for n, v in zip(inputs + storage, names)]
+    args += [f"{n}=_u[{n!r}]" for n in uniforms]
+    src = (f"def call(position, front_facing, sample_index, sample_mask"
+           f"{''.join(', ' + n for n in names)}):\n    return _fn({', '.join(args)})\n")
+    ns: dict[str, Any] = {"_fn": fn, "_u": uniforms}
+    exec(src, ns)
+    return ns["call"]
+
+
+def _quad_maker(fn: Callable, builtins: list[str], uniforms: dict[str, Any],
+                constants: dict[str, Any]) -> Callable:
+    """``quad(x0, x1, y0, y1)``: the four coroutines of a quad whose shader takes builtins and
+    uniforms only (pixel centres x0, x1 and y0, y1), in quad id order; generated once per
+    dispatch, so that a quad costs four shader calls and nothing around them."""
+    ns: dict[str, Any] = {"_fn": fn, "_make": vec4f._make, **constants}
+    fixed = [f"{b}={b}" for b in builtins if b != "position"]
+    for k, (name, value) in enumerate(uniforms.items()):
+        ns[f"_u{k}"] = value
+        fixed.append(f"{name}=_u{k}")
+    calls = []
+    for x, y in (("x0", "y0"), ("x1", "y0"), ("x0", "y1"), ("x1", "y1")):
+        args = ([f"position=_make({x}, {y}, _z, _w)"] if "position" in builtins else []) + fixed
+        calls.append(f"_fn({', '.join(args)})")
+    exec(f"def quad(x0, x1, y0, y1):\n    return [{', '.join(calls)}]\n", ns)
+    return ns["quad"]

@@ -94,7 +94,34 @@ def bind_resources(kernel_name: str, params: dict[str, inspect.Parameter],
                                f"{name}=<numpy array or value> to the dispatch.{extra_hint}"
                                f"\n{listing}")
         out[name] = _convert(kernel_name, name, p.annotation, given[name])
+    refuse_writable_aliasing(kernel_name, out)
     return out
+
+
+def refuse_writable_aliasing(kernel_name: str, bindings: dict[str, Any]) -> None:
+    """Raises BindingError when two storage buffers (writable arrays) of one dispatch share
+    memory: ``x=arr[0:4], y=arr[2:6]``, or one array bound twice. WGSL forbids writable
+    aliasing within a dispatch's bind groups, and the race detector, which tells memory objects
+    apart by binding, would miss a race through the two names. Uniform arrays are read-only
+    copies, so read-only aliasing stays allowed."""
+    storage = [(name, v) for name, v in bindings.items()
+               if isinstance(v, np.ndarray) and v.flags.writeable]
+    for i, (name_a, a) in enumerate(storage):
+        for name_b, b in storage[i + 1:]:
+            if not np.may_share_memory(a, b):
+                continue
+            try:
+                overlap = np.shares_memory(a, b, max_work=100_000)
+            except np.exceptions.TooHardError:
+                overlap = True  # cannot be told apart cheaply: refuse rather than guess
+            if overlap:
+                raise BindingError(
+                    f"{kernel_name}: storage bindings {name_a!r} and {name_b!r} share memory "
+                    "(views of one array that overlap, or one array bound twice). WGSL forbids "
+                    "writable aliasing between the buffers of one dispatch, and a race through "
+                    "the two names would go unseen. Fix: bind one array and index into it "
+                    f"(one parameter, offsets as a uniform); or, if {name_b!r} is only read, "
+                    f"declare it Uniform (a read-only copy) or pass {name_b}=<view>.copy().")
 
 
 def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core.sources import _LIBRARY_DIRS
+from .._core.sources import user_code
 from ..errors import ShaderCreationError
 from .managed import _is_float, _Managed, _map_of
 from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
@@ -332,9 +332,10 @@ def scan_kernel(fn: Any) -> tuple[dict[str, WorkgroupVar], set]:
 
 
 def _user_code(code: types.CodeType) -> bool:
-    """Whether ``code`` is the user's (not the standard library's, an installed package's or
-    asyncshader's own): only the user's functions are shader code that WGSL rules apply to."""
-    return not code.co_filename.startswith(_LIBRARY_DIRS)
+    """Whether ``code`` is the user's (not the standard library's, an installed package's,
+    asyncshader's own or generated or frozen code): only the user's functions are shader code
+    that WGSL rules apply to."""
+    return user_code(code.co_filename)
 
 
 def _recursion(cycle: list[tuple[types.CodeType, str]], back: str) -> ShaderCreationError:

@@ -25,7 +25,7 @@ import linecache
 import types
 from typing import Any
 
-from .._core.sources import _LIBRARY_DIRS
+from .._core.sources import user_code
 from .operators import OPERATORS, SAFE_WITH_LITERAL
 from .source import Scope, parse
 
@@ -182,9 +182,7 @@ def _local_names(code: types.CodeType) -> set[str]:
 def _is_user_function(value: Any) -> bool:
     """A plain Python function of the user's (not asyncshader's, the stdlib's or a library's),
     whose operators the copy should rewrite too."""
-    return (isinstance(value, types.FunctionType)
-            and not value.__code__.co_filename.startswith(_LIBRARY_DIRS)
-            and not value.__code__.co_filename.startswith("<"))
+    return isinstance(value, types.FunctionType) and user_code(value.__code__.co_filename)
 
 
 def _indent(filename: str, line: int) -> int:
@@ -212,3 +210,16 @@ def _find_code(code: types.CodeType, name: str) -> types.CodeType:
             if found is not None:
                 return found
     return None  # type: ignore[return-value]
+
+
+def wgsl_eval(expression: str, variables: dict[str, Any]) -> Any:
+    """Evaluates one Python expression the way it would run in a shader: with ``/ // % << >>``
+    rewritten to WGSL's operators (``wgsl_eval("a / b", {"a": i32(-7), "b": i32(2)})`` is
+    ``i32(-3)``). For trying a rule at the prompt, and for tests that compare asyncshader's
+    operators with a GPU's."""
+    tree = ast.parse(expression, mode="eval")
+    rewriter = _Rewriter(set())
+    tree = ast.fix_missing_locations(rewriter.visit(tree))
+    table = OPERATORS | {"safe_" + op: s for op, s in SAFE_WITH_LITERAL.items()}
+    names = {PREFIX + op: table[op] for op in rewriter.used}
+    return eval(compile(tree, "<wgsl_eval>", "eval"), {"__builtins__": {}}, names | variables)

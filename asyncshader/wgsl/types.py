@@ -185,6 +185,10 @@ class Vec:
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         return np.array(list(self), dtype=dtype or self.scalar.dtype)
 
+    #: numpy defers to the vector's own operators (``np.float32(2) * v`` is ``v.__rmul__``),
+    #: so that a numpy scalar on the left gives a vector, not a numpy array
+    __array_ufunc__ = None
+
     def __bool__(self) -> bool:
         raise TypeError(
             f"the truth value of a {type(self).__name__} is ambiguous: WGSL compares vectors "
@@ -259,6 +263,11 @@ def eq(self, o):
     o = _operand(self, o)
     return _B._make({eq_cw})
 
+def ne(self, o):
+    "WGSL ``!=`` on vectors: component-wise, returns a bool vector."
+    o = _operand(self, o)
+    return _B._make({ne_cw})
+
 def __neg__(self):
     return _R._make({neg})
 
@@ -297,6 +306,17 @@ def _scalar_operand(self: Vec, o: Any) -> Any:
     return _CONVERT[kind](o)
 
 
+def _shift_count(self: Vec, o: Any) -> Any:
+    """A shift count for an integer vector: an integer vector of the same size (WGSL: a
+    ``vecN<u32>``), or a scalar (splat)."""
+    if isinstance(o, Vec):
+        if o.size != self.size or o.kind not in "iu":
+            raise TypeError(f"cannot shift {type(self).__name__} by {type(o).__name__}: the "
+                            f"count is a vec{self.size}u (WGSL)")
+        return o
+    return _Splat(_scalar_operand(self, o))
+
+
 class _Splat:
     """A scalar seen as a vector of any size (for broadcasting)."""
 
@@ -316,6 +336,7 @@ def _gen_vec(n: int, kind: str) -> dict[str, Any]:
         store="; ".join(f"o.{c} = {c}" for c in names),
         eqs=" and ".join(f"self.{c} == o.{c}" for c in names),
         eq_cw=", ".join(f"self.{c} == o.{c}" for c in names),
+        ne_cw=", ".join(f"self.{c} != o.{c}" for c in names),
         neg=", ".join(f"-self.{c}" for c in names) if kind != "b" else
         ", ".join(f"not self.{c}" for c in names),
         abs_=", ".join(f"abs(self.{c})" for c in names),
@@ -332,9 +353,14 @@ def _gen_vec(n: int, kind: str) -> dict[str, Any]:
 
     same, rscalar = "_operand(self, o)", "_Splat(_scalar(self, o))"
     for name, sym in ops.items():
-        rhs = "& 31" if name in ("lshift", "rshift") else ""  # WGSL: shift modulo bit width
-        src += method(f"__{name}__", same,
-                      lambda c, sym=sym, rhs=rhs: f"self.{c} {sym} (o.{c} {rhs})")
+        shift = name in ("lshift", "rshift")
+        if shift:  # WGSL: the count is a vecN<u32> (any integer vector here), modulo 32;
+            # the shift runs on Python ints so that i32 keeps its type (numpy: i32 << u32 is
+            # int64) and the bits shifted out are dropped
+            src += method(f"__{name}__", "_count(self, o)",
+                          lambda c, sym=sym: f"_conv(int(self.{c}) {sym} (int(o.{c}) & 31))")
+        else:
+            src += method(f"__{name}__", same, lambda c, sym=sym: f"self.{c} {sym} o.{c}")
         src += method(f"__r{name}__", rscalar, lambda c, sym=sym: f"o.{c} {sym} self.{c}")
     for name, sym in _CMPS.items():
         src += method(f"__{name}__", same, lambda c, sym=sym: f"self.{c} {sym} o.{c}", "_B")
@@ -351,7 +377,7 @@ def _gen_vec(n: int, kind: str) -> dict[str, Any]:
     ns: dict[str, Any] = {
         "_flatten": _flatten, "_conv": conv, "_new": object.__new__, "_operand": _operand,
         "_Splat": _Splat, "Vec": Vec, "_idiv": _idiv, "_irem": _irem, "_fmod": np.fmod,
-        "_scalar": _scalar_operand,
+        "_scalar": _scalar_operand, "_count": _shift_count,
         "_SCALARISH": _SCALARISH,
     }
     helpers = set(ns)

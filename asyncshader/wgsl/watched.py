@@ -49,12 +49,15 @@ class _Traced:
                     value = fast.plain[i]
                     fast.check(fast, i, False, _getframe(1))
                     return value
-            elif index.__class__ is tuple:
-                i = _flat_of(fast, index)
-                if i >= 0:
-                    value = fast.plain[index]
-                    fast.check(fast, i, False, _getframe(1))
-                    return value
+            elif index.__class__ is tuple and len(index) == 2:  # _flat_of, inlined
+                y, x = index
+                if y.__class__ in _INT_INDEX and x.__class__ in _INT_INDEX:
+                    y, x = int(y), int(x)
+                    if 0 <= y < fast.rows and 0 <= x < fast.cols:
+                        i = y * fast.cols + x
+                        value = fast.plain[y, x]
+                        fast.check(fast, i, False, _getframe(1))
+                        return value
         run = self._run  # type: ignore[attr-defined]
         origin = self._origin  # type: ignore[attr-defined]
         memory = self if origin is None else origin

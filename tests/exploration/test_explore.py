@@ -85,3 +85,52 @@ def test_recheck_catches_a_strategy_that_is_not_deterministic():
     with pytest.raises(ash.DeterminismError, match="determinism self-check failed"):
         ash.explore(k, lambda: {"out": np.zeros(5, np.uint32)}, None, Drifting(), runs=20,
                     recheck=1.0)
+
+
+@ash.compute(workgroup_size=4)
+async def branch_on_ticket(c: ash.Storage, out: ash.Storage, *, local_invocation_index: u32):
+    t = await ash.atomic_add(ash.ptr(c, 0), 1)
+    if t == (local_invocation_index + 1) % 4:  # in order: never; some schedules: twice or more
+        out[0] = t
+
+
+def _tickets():
+    return {"c": np.zeros(1, np.uint32), "out": np.zeros(1, np.uint32)}
+
+
+def test_explore_with_the_detector_on_finds_a_race_only_some_schedules_execute():
+    # the default schedule runs no racy store, so one ordinary run finds nothing
+    assert ash.run(branch_on_ticket, **_tickets(), sanitize="report").findings == []
+    quiet = ash.explore(branch_on_ticket, _tickets, strategy=ash.Random(0), runs=40)
+    assert not quiet.failures and not quiet.races and quiet.findings == []
+    report = ash.explore(branch_on_ticket, _tickets, strategy=ash.Random(0), runs=40,
+                         races=True, stop_on_failure=False)
+    assert report.races and report.failures
+    (race,) = report.findings
+    assert isinstance(race, ash.DataRace) and race.memory == "out"
+    assert race.race == "write-write" and race.first.source == "out[0] = t"
+    failure = report.failures[0]
+    assert failure.run == report.finding_runs[0]
+    assert failure.error.startswith("race detector: Write-write data race on storage memory")
+    assert isinstance(failure.exception, ash.DataRaceError)
+    assert "race detector on every run: 1 distinct finding(s)" in report.summary()
+    # the failing run's trace replays the racy schedule: the detector finds it again
+    again = ash.run(branch_on_ticket, **_tickets(), schedule=ash.Replay(failure.trace),
+                    sanitize="report")
+    assert [f.race for f in again.findings] == ["write-write"]
+
+
+def test_a_race_raised_by_sanitize_error_carries_its_trace_so_exhaustive_failures_replay():
+    # without the trace on the error, explore re-ran the (stateful) exhaustive search to
+    # rebuild it and recorded another schedule: shrink() then failed to replay it
+    def strict():
+        return {**_tickets(), "sanitize": "error"}
+
+    report = ash.explore(branch_on_ticket, strict, strategy=ash.Exhaustive(2), runs=200)
+    (failure,) = report.failures
+    assert isinstance(failure.exception, ash.DataRaceError)
+    with pytest.raises(ash.DataRaceError):
+        ash.run(branch_on_ticket, **strict(), schedule=ash.Replay(failure.trace))
+    shrunk = ash.shrink(branch_on_ticket, strict, failure.trace)
+    assert shrunk.failure == "DataRaceError"
+    assert shrunk.after.preemptions <= shrunk.before.preemptions
