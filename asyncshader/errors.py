@@ -95,3 +95,14 @@ class ShaderCreationError(AsyncShaderError, TypeError):
     """The shader's code breaks a rule that WGSL checks when a shader module is created (a
     *shader-creation error*), such as a function that calls itself; raised at decoration or
     at dispatch, before any invocation runs, naming the file and line."""
+
+
+class ShaderTimeoutError(AsyncShaderError):
+    """An invocation ran longer than the dispatch's ``watchdog=`` limit without suspending (a loop
+    with no ``await`` in it, e.g. a spin-wait on a plain memory location), or was still running
+    that way when the host's deadline passed. The message names the invocation, the line it was
+    running and the fix; :attr:`invocation` names the invocation."""
+
+    def __init__(self, message: str, invocation: str = "") -> None:
+        super().__init__(message)
+        self.invocation = invocation

@@ -106,6 +106,8 @@ def main(argv=None):
         ("bare trampoline, vec4f position", lambda: run_bare(n, _position)),
         ("asyncshader InOrder, sanitize='off'",
          lambda: ash.run_fragments(shade, n, n, sanitize="off").output),
+        ("asyncshader InOrder, sanitize='off', watchdog=None",
+         lambda: ash.run_fragments(shade, n, n, sanitize="off", watchdog=None).output),
         ("asyncshader Random(seed=1), sanitize='off'",
          lambda: ash.run_fragments(shade, n, n, schedule=ash.Random(1), sanitize="off").output),
         ("asyncshader InOrder, default (detector on)",

@@ -147,6 +147,8 @@ def main(argv=None):
         ("bare trampoline (f32, u32, random order)", lambda out: run_bare_random(inp, out, g)),
         ("asyncshader InOrder, sanitize='off'",
          lambda out: ash.run(reduce256, g, inp=inp, out=out, sanitize="off")),
+        ("asyncshader InOrder, sanitize='off', watchdog=None",
+         lambda out: ash.run(reduce256, g, inp=inp, out=out, sanitize="off", watchdog=None)),
         ("asyncshader Random(seed=1), sanitize='off'",
          lambda out: ash.run(reduce256, g, inp=inp, out=out, schedule=ash.Random(1),
                              sanitize="off")),

@@ -18,10 +18,12 @@ from ..errors import (
     DivergenceError,
     ForeignAwaitError,
     ShaderError,
+    ShaderTimeoutError,
     StepLimitError,
 )
-from .sources import internal, user_code, user_frames
+from .sources import internal, user_code, user_file, user_frames
 from .sources import where as frame_position
+from .watchdog import Interrupt, take_fired
 
 if TYPE_CHECKING:
     from .invocations import Group, Invocation
@@ -95,6 +97,12 @@ class Diagnostics:
 
     def _shader_error(self, inv: Invocation, exc: BaseException,
                       suspended: bool = False) -> BaseException:
+        if isinstance(exc, Interrupt):  # the watchdog stopped a shader that never suspends
+            return self._stalled(inv, exc)
+        if isinstance(exc, KeyboardInterrupt):  # Ctrl-C: say which invocation it stopped
+            name, line, text = spin_position(exc)
+            where = f" at {_short(name)}:{line}: {text}" if line else ""
+            exc.add_note(f"asyncshader: it stopped invocation {inv}{where}")
         if isinstance(exc, (GeneratorExit, KeyboardInterrupt, SystemExit, ShaderError)):
             return exc
         name, line, text = inv.position() if suspended else ("?", 0, "")
@@ -188,7 +196,47 @@ class Diagnostics:
             "invocation or workgroup? WGSL gives no forward-progress guarantee between "
             "workgroups. Fix the loop, or raise max_points_per_invocation.")
 
+    def _stalled(self, inv: Invocation | None, exc: BaseException) -> ShaderTimeoutError:
+        """The watchdog (:mod:`.watchdog`) interrupted ``inv`` (None: it landed outside the
+        shader): name it, the line it was running (the innermost user frame of ``exc``'s
+        traceback) and the fix. A deadline's error is flagged ``deadline`` (the caller lets the
+        host's cancellation happen instead)."""
+        fired = take_fired()
+        name, line, text = spin_position(exc)
+        if not line and inv is not None and inv.coro is not None:
+            name, line, text = inv.position()
+        where = f" at {_short(name)}:{line}: {text}" if line else ""
+        who = f"invocation {inv}" if inv is not None else "a shader invocation"
+        stalled = f"{fired.stalled:.1f} s" if fired is not None else "too long"
+        if fired is not None and fired.reason == "deadline":
+            err = ShaderTimeoutError(
+                f"{who} was still running without suspending when the deadline of the "
+                f"enclosing cancel scope passed (after {stalled} without a scheduling point or "
+                f"a rendezvous){where}\nThe dispatch was stopped there.", str(inv or ""))
+            err.deadline = True  # type: ignore[attr-defined]
+            return err
+        limit = f"watchdog={fired.limit:g} s" if fired is not None else "the watchdog's limit"
+        return ShaderTimeoutError(
+            f"{who} ran for {stalled} without suspending (no scheduling point, no rendezvous; "
+            f"{limit}){where}\nA loop with no await in it never lets another invocation run: "
+            "a spin-wait on memory another invocation writes never sees the write without a "
+            "rendezvous (WGSL gives no forward-progress guarantee, and without atomics or a "
+            "barrier the write is not even visible). Fix: an await is missing; wait with an "
+            "atomic (`while await ash.atomic_load(ptr) == 0`) or a workgroup_barrier(). If the "
+            "shader is only slow, raise watchdog= (None turns the limit off).", str(inv or ""))
 
+
+def spin_position(exc: BaseException) -> tuple[str, int, str]:
+    """(file, line, text) of the innermost user-code frame of ``exc``'s traceback (not
+    asyncshader, the standard library or installed packages); ``("?", 0, "")`` if none."""
+    found: tuple[str, int, str] = ("?", 0, "")
+    tb = exc.__traceback__
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if user_file(name):
+            found = (name, tb.tb_lineno, linecache.getline(name, tb.tb_lineno).strip())
+        tb = tb.tb_next
+    return found
 
 
 _FOREIGN_FIX = ("A shader may await only asyncshader operations (workgroup_barrier(), "

@@ -41,12 +41,15 @@ def _tail(queue: list[Invocation]) -> int:
     return end
 
 
-def _arrivals(queue: list[Invocation], upto: int) -> list[Invocation]:
+def _arrivals(queue: list[Invocation], upto: int, before: list[Invocation] | tuple = (),
+              ) -> list[Invocation]:
     """The invocations that arrived at a rendezvous in a random-order round's first ``upto``
     steps, in step order: a step is an arrival unless its invocation returned or steps again
-    later (it passed a scheduling point)."""
+    later (it passed a scheduling point). ``before``: the arrivals among the round's steps
+    already dropped from ``queue`` (a long round is compacted at checkpoints)."""
     later = set(queue[upto:])
-    arrived = []
+    arrived = list(before)
+    arrived.reverse()
     for inv in reversed(queue[:upto]):
         if inv not in later and not inv.done:
             arrived.append(inv)
@@ -193,7 +196,17 @@ class FastPaths:
                             except AttributeError:
                                 raise self._foreign(inv, req) from None
                             if kind is POINT:
-                                req, more = self._run_points(inv, req)
+                                req, more = self._run_points(
+                                    inv, req, self._next_checkpoint - steps - extra)
+                                while req is not None and req._ash_kind is POINT:
+                                    # a checkpoint is due while it spins through points
+                                    self._next_checkpoint = (steps + extra + more
+                                                             + self.checkpoint_every)
+                                    self._checkpoint(unit)
+                                    yield
+                                    self._switch(None, unit)
+                                    req, more = self._run_points(inv, req,
+                                                                 self.checkpoint_every, more)
                                 extra += more
                                 if inv is last:
                                     last_extra = more
@@ -249,7 +262,7 @@ class FastPaths:
         track = self.track_current
         lone: Invocation | None = None  # the one left in the order after the last decision
         queue: list[Invocation] = []
-        i, uncounted = -1, 0
+        i, uncounted, dropped = -1, 0, 0
         try:
             while True:
                 self._fill(runnable=False)  # this loop keeps its own rounds
@@ -277,56 +290,78 @@ class FastPaths:
                     # step; once requests differ, each arrival notes its own in `req`
                     mixed = False
                     finished = 0
-                    for i, inv in enumerate(queue):
-                        if track:
-                            self.current = inv
-                        pending = inv.pending
-                        if pending is None:
-                            value = inv.value
-                        else:
-                            inv.pending = None
+                    # a round of scheduling points reaches checkpoints, where the steps it took
+                    # so far (`dropped` of them) leave the queue: traced, their arrivals kept in
+                    # `early`. The queue stays short however long an invocation spins
+                    dropped, early, decided = 0, [], False
+                    while True:  # (again from the queue's start after it was compacted)
+                        for i, inv in enumerate(queue):
+                            if track:
+                                self.current = inv
+                            pending = inv.pending
+                            if pending is None:
+                                value = inv.value
+                            else:
+                                inv.pending = None
+                                try:
+                                    value = pending.apply(inv)
+                                except BaseException as exc:
+                                    uncounted = 1  # (the general loop counts a step once sent)
+                                    raise self._shader_error(inv, exc, suspended=True) from exc
                             try:
-                                value = pending.apply(inv)
-                            except BaseException as exc:
-                                uncounted = 1  # (the general loop counts a step once it sends)
-                                raise self._shader_error(inv, exc, suspended=True) from exc
-                        try:
-                            req = inv.coro.send(value)
-                        except StopIteration as stop:
-                            inv.done, inv.result, inv.coro = True, stop.value, None
-                            finished += 1
-                            continue
-                        except BaseException as exc:
-                            raise self._shader_error(inv, exc) from exc
-                        if req is not prev:
-                            if req.__class__ is tuple:  # a (kind, value) pair
-                                req = from_pair(req)
-                            try:
-                                kind = req._ash_kind
-                            except AttributeError:
-                                raise self._foreign(inv, req) from None
-                            if kind is POINT:  # still runnable: back into the order
-                                inv.pending = req
-                                self.points += 1
-                                inv.points += 1
-                                if inv.points > self.max_points:
-                                    raise self._step_limit(inv)
-                                others = len(queue) - i - 1
-                                queue.insert(i + 1 + (place(others) if others else 0), inv)
+                                req = inv.coro.send(value)
+                            except StopIteration as stop:
+                                inv.done, inv.result, inv.coro = True, stop.value, None
+                                finished += 1
                                 continue
-                            if req.scope != unit.scope:
-                                raise self._no_group(inv, req)
-                            if i and not mixed:  # the arrivals so far all stood at prev
-                                for m in (queue[:i] if len(queue) == n  # (no point yet)
-                                          else _arrivals(queue, i)):
-                                    if not m.done:
-                                        m.req = prev
-                                        mixed = True
-                            prev = req
-                        if mixed:
-                            inv.req = req
-                    steps += len(queue)
-                    if len(queue) == n and base is not None and order is not None and (
+                            except BaseException as exc:
+                                raise self._shader_error(inv, exc) from exc
+                            if req is not prev:
+                                if req.__class__ is tuple:  # a (kind, value) pair
+                                    req = from_pair(req)
+                                try:
+                                    kind = req._ash_kind
+                                except AttributeError:
+                                    raise self._foreign(inv, req) from None
+                                if kind is POINT:  # still runnable: back into the order
+                                    inv.pending = req
+                                    self.points += 1
+                                    inv.points += 1
+                                    if inv.points > self.max_points:
+                                        raise self._step_limit(inv)
+                                    others = len(queue) - i - 1
+                                    queue.insert(i + 1 + (place(others) if others else 0), inv)
+                                    if steps + dropped + i < self._next_checkpoint:
+                                        continue
+                                    self._next_checkpoint = (steps + dropped + i + 1
+                                                             + self.checkpoint_every)
+                                    self._checkpoint(unit)
+                                    yield
+                                    self._switch(None, unit)
+                                    end = min(_tail(queue), i + 1)
+                                    canon = _record_round(decisions, queue, end, canon)
+                                    decided = decided or end > 0
+                                    early = _arrivals(queue, i + 1, early)
+                                    dropped += i + 1
+                                    del queue[:i + 1]
+                                    i = -1
+                                    break
+                                if req.scope != unit.scope:
+                                    raise self._no_group(inv, req)
+                                if (i or dropped) and not mixed:  # earlier arrivals: at prev
+                                    for m in (queue[:i] if len(queue) == n and not dropped
+                                              else _arrivals(queue, i, early)):
+                                        if not m.done:
+                                            m.req = prev
+                                            mixed = True
+                                prev = req
+                            if mixed:
+                                inv.req = req
+                        else:
+                            break
+                    steps += dropped + len(queue)
+                    if len(queue) == n and not dropped and base is not None and (
+                            order is not None) and (
                             n <= _PATTERN_MAX or order.__class__ is not list):
                         # no scheduling point: the keys are the order's positions, plus base
                         lone = queue[-1]
@@ -335,7 +370,7 @@ class FastPaths:
                                  _record_keys(decisions, order, n - 1, canon, base))
                     else:
                         end = _tail(queue)
-                        if end:  # decisions were made: the one left in the order
+                        if end or decided:  # decisions were made: the one left in the order
                             lone = queue[-1]
                         canon = _record_round(decisions, queue, end, canon)
                     # the arrivals, in lane order: the members still running
@@ -345,7 +380,8 @@ class FastPaths:
                     came, queue, i = queue, [], -1  # (counted: an error from here adds no step)
                     batch = self._end_round(unit, arrived, reqs, finished, in_lane_order=True,
                                             one_request=not mixed,
-                                            arrival_order=partial(_arrivals, came, len(came)))
+                                            arrival_order=partial(_arrivals, came, len(came),
+                                                                  early))
                     came = None  # (keeping the round's list alive costs ~8%: cold memory)
                     if steps >= self._next_checkpoint:
                         self._next_checkpoint = steps + self.checkpoint_every
@@ -355,7 +391,7 @@ class FastPaths:
                 self._retire(unit)
         except BaseException:
             if queue:  # a round cut short: its steps and decisions so far, exactly
-                steps += i + 1 - uncounted
+                steps += dropped + i + 1 - uncounted
                 canon = _record_round(decisions, queue, min(_tail(queue), i + 1), canon)
             self.steps, self.canonical_tail = steps, canon
             raise
@@ -411,13 +447,21 @@ class FastPaths:
                 hook(unit, first.op, came)
         return unit.members
 
-    def _run_points(self, inv: Invocation, req: Any) -> tuple[Any, int]:
+    def _run_points(self, inv: Invocation, req: Any, budget: int,
+                    taken: int = 0) -> tuple[Any, int]:
         """In-order: keeps running ``inv`` through scheduling points (atomics) until it reaches
-        a rendezvous (returned) or finishes (``None``); also returns the steps taken."""
-        steps = applying = 0
+        a rendezvous (returned) or finishes (``None``); also returns the steps taken (counting
+        the ``taken`` of earlier calls for this round). After ``budget`` steps a checkpoint is
+        due: it returns the scheduling point it stands at, not yet counted, for the caller to
+        yield to the host and call again."""
+        steps = taken
+        stop = taken + budget
+        applying = 0
         coro = inv.coro
         try:
             while True:
+                if steps >= stop:
+                    return req, steps
                 self.points += 1
                 inv.points += 1
                 if inv.points > self.max_points:

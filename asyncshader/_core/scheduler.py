@@ -31,6 +31,7 @@ from .instruments import bound_hooks
 from .invocations import Group, Invocation, _frame_sites, _sites
 from .lean import LeanRounds
 from .traps import POINT, from_pair
+from .watchdog import register_loops
 
 _KEY = attrgetter("key")
 
@@ -50,7 +51,7 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds):
 
     def __init__(self, units: Iterator[Group], strategy: Any, instruments: list | tuple = (), *,
                  max_live: int = 1, checkpoint_every: int = 4096,
-                 max_points_per_invocation: int = 1_000_000, single_scope: bool = False,
+                 max_points_per_invocation: int = 10_000, single_scope: bool = False,
                  max_key: int = 2**32 - 1, track_current: bool = False,
                  direct_sites: bool = False) -> None:
         self.units = units
@@ -350,3 +351,9 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds):
                     if m.key == key:
                         return m
         return None
+
+
+# the watchdog tells a running shader by its caller: every function that resumes one
+register_loops(Scheduler.run, [Scheduler._loop, Scheduler._loop_in_order,
+                               Scheduler._loop_ordered, Scheduler._run_points,
+                               Scheduler._run_lean])

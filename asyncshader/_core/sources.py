@@ -38,6 +38,12 @@ def user_code(filename: str) -> bool:
     return not filename.startswith(_GENERATED)
 
 
+def user_file(filename: str) -> bool:
+    """Whether ``filename`` is the user's code: not asyncshader's machinery, the standard
+    library or an installed package (shaders bundled with asyncshader count as the user's)."""
+    return not filename.startswith(_LIBRARY_DIRS) or filename in _BUNDLED_SHADERS
+
+
 def position_of(inv: Any) -> tuple[str, int, str]:
     """(filename, line, source text) where ``inv`` stands: the innermost user-code frame of its
     await chain."""

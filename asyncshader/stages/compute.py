@@ -47,9 +47,12 @@ from ..wgsl.rewrite import with_wgsl_operators
 from ..wgsl.types import Vec, vec3u
 from ..wgsl.watched import traced_storage
 from .dispatch import (
+    DEFAULT_MAX_POINTS,
+    DEFAULT_WATCHDOG,
     DispatchResult,
     check_derivative_mode,
     check_replay,
+    check_watchdog,
     counters,
     drive,
     drive_async,
@@ -241,7 +244,7 @@ class ComputeRun(SanitizedRun):
 
     def __init__(self, kernel: ComputeKernel, workgroups: Any, schedule: Any,
                  max_live_workgroups: int, instruments: Any, bindings: dict[str, Any],
-                 max_points_per_invocation: int = 1_000_000,
+                 max_points_per_invocation: int = DEFAULT_MAX_POINTS,
                  derivatives: str = "coarse", sanitize: str | None = None,
                  allow_races: Any = ()) -> None:
         if not isinstance(kernel, ComputeKernel):
@@ -399,8 +402,9 @@ def _caller(fn: Callable, builtins: list[str], bindings: dict[str, Any]) -> Call
 
 def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedule: Any = None,
         max_live_workgroups: int = 1, instruments: Any = (),
-        max_points_per_invocation: int = 1_000_000, derivatives: str = "coarse",
-        sanitize: str | None = None, allow_races: Any = (), **bindings: Any) -> DispatchResult:
+        max_points_per_invocation: int = DEFAULT_MAX_POINTS, derivatives: str = "coarse",
+        sanitize: str | None = None, allow_races: Any = (),
+        watchdog: float | None = DEFAULT_WATCHDOG, **bindings: Any) -> DispatchResult:
     """Dispatches ``kernel`` over ``workgroups`` and runs it to completion (synchronously).
 
     WGSL/WebGPU's ``dispatchWorkgroups(x, y, z)``. ``schedule`` is a strategy (``InOrder()``, the
@@ -408,7 +412,9 @@ def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedul
     path. Bindings are the kernel's resources by name: numpy arrays are storage buffers, written in
     place; other values are uniforms. ``max_points_per_invocation`` bounds the scheduling points
     (atomics) one invocation may pass, so that a spin loop that cannot finish is an error
-    (:class:`~asyncshader.StepLimitError`), not a hang. ``derivatives`` (``"coarse"`` or
+    (:class:`~asyncshader.StepLimitError`), not a hang; ``watchdog`` (seconds, default 10; None:
+    no limit) bounds how long one invocation may run without suspending at all (a loop with no
+    ``await``: :class:`~asyncshader.ShaderTimeoutError`). ``derivatives`` (``"coarse"`` or
     ``"fine"``) is what the plain ``dpdx``/``dpdy``/``fwidth`` compute, for kernels with a
     derivative layout. ``sanitize`` runs the race detector: ``"report"`` (data races,
     out-of-bounds accesses and helper side effects become ``result.findings``; the default,
@@ -419,15 +425,16 @@ def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedul
     :class:`~asyncshader.DispatchResult`.
     """
     job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings,
-                   max_points_per_invocation, derivatives, sanitize, allow_races)
+                   max_points_per_invocation, derivatives, sanitize, allow_races, watchdog)
     drive(job)
     return job.result()
 
 
 async def dispatch(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *,
                    schedule: Any = None, max_live_workgroups: int = 1, instruments: Any = (),
-                   max_points_per_invocation: int = 1_000_000, derivatives: str = "coarse",
-                   sanitize: str | None = None, allow_races: Any = (),
+                   max_points_per_invocation: int = DEFAULT_MAX_POINTS,
+                   derivatives: str = "coarse", sanitize: str | None = None,
+                   allow_races: Any = (), watchdog: float | None = DEFAULT_WATCHDOG,
                    **bindings: Any) -> DispatchResult:
     """The awaitable form of :func:`run`, for asyncio or trio (through anyio).
 
@@ -435,15 +442,18 @@ async def dispatch(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1,
     cancel scopes can stop a long dispatch.
     """
     job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings,
-                   max_points_per_invocation, derivatives, sanitize, allow_races)
+                   max_points_per_invocation, derivatives, sanitize, allow_races, watchdog)
     await drive_async(job)
     return job.result()
 
 
 def _prepare(kernel: Any, workgroups: Any, schedule: Any, max_live: int, instruments: Any,
              bindings: dict[str, Any], max_points: int, derivatives: str, sanitize: str | None,
-             allow_races: Any) -> ComputeRun:
+             allow_races: Any, watchdog: Any) -> ComputeRun:
     if "workgroup_size" in bindings:
         raise BindingError("workgroup_size belongs to the kernel: @compute(workgroup_size=...)")
-    return ComputeRun(kernel, workgroups, schedule, max_live, instruments, bindings, max_points,
-                      derivatives, sanitize, allow_races)
+    limit = check_watchdog(watchdog)
+    job = ComputeRun(kernel, workgroups, schedule, max_live, instruments, bindings, max_points,
+                     derivatives, sanitize, allow_races)
+    job.watchdog = limit
+    return job

@@ -6,7 +6,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import inspect
+import math
 import os
+import time
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -18,9 +20,15 @@ import numpy as np
 from .._core.context import CURRENT_RUN
 from .._core.scheduler import Scheduler
 from .._core.sources import user_stacklevel
-from ..errors import DispatchError, ReplayMismatchError
+from .._core.watchdog import Interrupt, set_deadline, unwatch, watch
+from ..errors import DispatchError, ReplayMismatchError, ShaderTimeoutError
 from ..schedules.strategies import Replay, Strategy
 from ..schedules.trace import Trace
+
+#: ``watchdog=``: seconds one invocation may run without suspending (docs/concepts.md)
+DEFAULT_WATCHDOG = 10.0
+#: ``max_points_per_invocation=``: scheduling points one invocation may pass (docs/concepts.md)
+DEFAULT_MAX_POINTS = 10_000
 
 _QUIET = {"over": "ignore", "divide": "ignore", "invalid": "ignore", "under": "ignore"}
 
@@ -135,14 +143,29 @@ def counters(sched: Scheduler) -> Counters:
 
 
 def drive(job: Any) -> None:
-    """Runs a dispatch's scheduler to the end, synchronously."""
+    """Runs a dispatch's scheduler to the end, synchronously (watched: ``job.watchdog``)."""
+    run = job.scheduler.run()
+    w = watch(run, job.scheduler, getattr(job, "watchdog", None))
     with _running(job):
         try:
-            for _ in job.scheduler.run():
+            for _ in run:
                 pass
+        except Interrupt as exc:  # the watchdog's exception landed outside a shader (rare)
+            raise _stray(job, exc) from None
         except Exception as exc:
             _attach_trace(exc, job)
             raise
+        finally:
+            unwatch(w)
+            run.close()
+
+
+def _stray(job: Any, exc: Interrupt) -> Exception:
+    """The watchdog's exception, raised after the shader it was meant for returned or
+    suspended: still the error it stands for, without the invocation."""
+    err = job.scheduler._stalled(None, exc)
+    _attach_trace(err, job)
+    return err
 
 
 def _attach_trace(exc: BaseException, job: Any) -> None:
@@ -156,14 +179,52 @@ def _attach_trace(exc: BaseException, job: Any) -> None:
 
 async def drive_async(job: Any) -> None:
     """Runs a dispatch's scheduler, letting the host event loop run (and cancel) at
-    checkpoints."""
+    checkpoints. The watchdog also enforces the host's deadline (``anyio.fail_after``) on a
+    shader that never suspends: it is interrupted there, and the cancellation happens here."""
     run = job.scheduler.run()
+    w = watch(run, job.scheduler, getattr(job, "watchdog", None), _deadline())
     try:
         with _running(job):
             for _ in run:
                 await anyio.lowlevel.checkpoint()
+                if w is not None:
+                    set_deadline(w, _deadline())
+    except ShaderTimeoutError as exc:
+        if getattr(exc, "deadline", False):  # the host's deadline: its cancellation, as usual
+            unwatch(w)
+            with anyio.move_on_after(_GRACE):  # (asyncio delivers it a loop iteration later)
+                await anyio.sleep_forever()
+        _attach_trace(exc, job)
+        raise
+    except Interrupt as exc:
+        raise _stray(job, exc) from None
     except Exception as exc:
         _attach_trace(exc, job)
         raise
     finally:
+        unwatch(w)
         run.close()
+
+
+#: how long drive_async waits for the host's cancellation once the deadline has passed
+_GRACE = 1.0
+
+
+def _deadline() -> float | None:
+    """The enclosing cancel scope's deadline on ``time.monotonic()``'s clock (None: none)."""
+    deadline = anyio.current_effective_deadline()
+    if deadline == math.inf:
+        return None
+    return time.monotonic() + (deadline - anyio.current_time())
+
+
+def check_watchdog(value: Any) -> float | None:
+    """The ``watchdog=`` dispatch option: seconds an invocation may run without suspending."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+            0 < value < math.inf):
+        raise DispatchError(
+            f"watchdog= must be a positive number of seconds (how long one invocation may run "
+            f"without reaching an await) or None (no limit), got {value!r}")
+    return float(value)

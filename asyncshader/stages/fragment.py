@@ -59,9 +59,12 @@ from ..wgsl.memory import scan_kernel
 from ..wgsl.rewrite import with_wgsl_operators
 from ..wgsl.types import _VECS, Vec, vec4f
 from .dispatch import (
+    DEFAULT_MAX_POINTS,
+    DEFAULT_WATCHDOG,
     DispatchResult,
     check_derivative_mode,
     check_replay,
+    check_watchdog,
     counters,
     drive,
     drive_async,
@@ -258,7 +261,8 @@ class FragmentRun(SanitizedRun):
     def __init__(self, shader: FragmentShader, width: int, height: int, schedule: Any,
                  derivatives: str, max_live_quads: int, instruments: Any,
                  options: dict[str, Any], given: dict[str, Any],
-                 max_points_per_invocation: int = 1_000_000, sanitize: str | None = None,
+                 max_points_per_invocation: int = DEFAULT_MAX_POINTS,
+                 sanitize: str | None = None,
                  allow_races: Any = ()) -> None:
         if not isinstance(shader, FragmentShader):
             raise TypeError(f"expected a @fragment shader, got {shader!r}")
@@ -532,27 +536,31 @@ _OPTIONS = {"position_z": 0.0, "position_w": 1.0, "front_facing": True}
 
 def _prepare(shader: Any, width: int, height: int, schedule: Any, derivatives: str,
              max_live_quads: int, instruments: Any, max_points: int,
-             inputs: dict[str, Any]) -> FragmentRun:
+             inputs: dict[str, Any], watchdog: Any) -> FragmentRun:
     options = {k: inputs.pop(k, default) for k, default in _OPTIONS.items()}
     sanitize = inputs.pop("sanitize", None)
     allow_races = inputs.pop("allow_races", ())
-    return FragmentRun(shader, width, height, schedule, derivatives, max_live_quads,
-                       instruments, options, inputs, max_points, sanitize, allow_races)
+    limit = check_watchdog(watchdog)
+    job = FragmentRun(shader, width, height, schedule, derivatives, max_live_quads,
+                      instruments, options, inputs, max_points, sanitize, allow_races)
+    job.watchdog = limit
+    return job
 
 
 def run_fragments(shader: FragmentShader, width: int, height: int, *, schedule: Any = None,
                   derivatives: str = "coarse", max_live_quads: int = 1, instruments: Any = (),
-                  max_points_per_invocation: int = 1_000_000,
-                  **inputs: Any) -> FragmentResult:
+                  max_points_per_invocation: int = DEFAULT_MAX_POINTS,
+                  watchdog: float | None = DEFAULT_WATCHDOG, **inputs: Any) -> FragmentResult:
     """Shades a ``width`` x ``height`` grid with ``shader`` (synchronously) and gathers its
     outputs. ``derivatives`` (``"coarse"``, the default, or ``"fine"``) is what the plain
     ``dpdx``, ``dpdy`` and ``fwidth`` compute, the same for all three. ``position_z``,
     ``position_w`` (default 0 and 1) and ``front_facing`` (default True) set those builtins.
     ``sanitize`` and ``allow_races`` work as for :func:`~asyncshader.run` (the race detector is
     on by default: fragments writing one storage element race). Other keywords are per-pixel
-    inputs, storage buffers and uniforms."""
+    inputs, storage buffers and uniforms. ``max_points_per_invocation`` and ``watchdog`` bound a
+    spin as in :func:`~asyncshader.run`."""
     job = _prepare(shader, width, height, schedule, derivatives, max_live_quads, instruments,
-                   max_points_per_invocation, inputs)
+                   max_points_per_invocation, inputs, watchdog)
     drive(job)
     return job.result()
 
@@ -560,10 +568,11 @@ def run_fragments(shader: FragmentShader, width: int, height: int, *, schedule: 
 async def dispatch_fragments(shader: FragmentShader, width: int, height: int, *,
                              schedule: Any = None, derivatives: str = "coarse",
                              max_live_quads: int = 1, instruments: Any = (),
-                             max_points_per_invocation: int = 1_000_000,
+                             max_points_per_invocation: int = DEFAULT_MAX_POINTS,
+                             watchdog: float | None = DEFAULT_WATCHDOG,
                              **inputs: Any) -> FragmentResult:
     """The awaitable form of :func:`run_fragments` (asyncio or trio, through anyio)."""
     job = _prepare(shader, width, height, schedule, derivatives, max_live_quads, instruments,
-                   max_points_per_invocation, inputs)
+                   max_points_per_invocation, inputs, watchdog)
     await drive_async(job)
     return job.result()

@@ -160,7 +160,7 @@ def _print_findings(findings: list, out: Callable) -> None:
     if findings:
         from ..sanitizers.findings import render_findings
 
-        out(f"race detector: {len(findings)} finding(s), whatever the schedule:")
+        out(f"race detector: {len(findings)} finding(s) (whatever order this run took):")
         out(textwrap.indent(render_findings(findings), "  "))
 
 

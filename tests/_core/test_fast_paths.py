@@ -122,6 +122,28 @@ def test_a_failing_run_s_trace_replays_to_the_same_failure(schedule):
     assert replayed >= 5
 
 
+@pytest.mark.parametrize("case", range(4))
+def test_rounds_longer_than_a_checkpoint_run_the_same_on_both_loops(case):
+    """Rounds of thousands of scheduling points reach checkpoints inside the round (the
+    random-order round then traces and drops the steps it took so far; the in-order one
+    pauses in the middle of an invocation's points): the trace, counters, outputs, and for a
+    failing round the error and partial trace, are still the general loop's."""
+    rng = random.Random(case)
+    width = 3
+    long_stretch = [[rng.choice([1, 2, 3, 3, 3, NOTHING]) for _ in range(width)]
+                    for _ in range(rng.randint(800, 1000))]
+    ending = [[BARRIER] * width, [LOAD] * width, [1, RETURN, 1], [NOTHING, RAISE, NOTHING]]
+    rows = [*long_stretch, ending[case], *long_stretch[:100]]
+    prog = np.array(rows, np.uint32).ravel()
+    for schedule in (ash.Random(case), ash.InOrder()):
+        fast = outcome(width, 1, prog, schedule)
+        general = outcome(width, 1, prog, schedule, [Observer()])
+        assert fast == general, (case, schedule)
+        if fast[0] == "ok" or schedule.name == "random":  # (in order, lane 1 raises early)
+            trace = ash.Trace.load(fast[1] if fast[0] == "ok" else fast[3])
+            assert trace.steps > 4096  # a round longer than a checkpoint
+
+
 def test_the_generated_programs_cover_both_sizes_and_every_outcome():
     """The cases above are not all alike: small and large rounds, points, every error."""
     widths, outcomes = set(), set()
