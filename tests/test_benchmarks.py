@@ -14,6 +14,7 @@ SMALL = {
     "random_floor.py": ["--groups", "2", "--repeat", "1"],
     "memory.py": ["--groups", "2"],
     "builtins.py": ["--number", "10", "--repeat", "1"],
+    "builtins_bits.py": ["--number", "20", "--repeat", "1"],
 }
 
 

@@ -1,9 +1,26 @@
 """WGSL's built-in functions (§17) as Python functions on asyncshader's values, named as WGSL
 names them in snake_case (``inverse_sqrt`` for ``inverseSqrt``). Each one resolves WGSL's
 overloads from its arguments' types (``_overloads``), names the WGSL function in its docstring
-and states its accuracy. ``numeric``, ``trig`` and ``vector`` hold the numeric built-ins."""
+and states its accuracy. ``numeric``, ``trig`` and ``vector`` hold the numeric built-ins.
+``bits`` (countOneBits ... reverseBits), ``packing`` (pack/unpack, dot4U8Packed, dot4I8Packed),
+``bitcast`` (``bitcast[T](e)`` for WGSL's ``bitcast<T>(e)``) and ``arrays`` (arrayLength) hold
+the bit built-ins; they check argument types with ``_intargs``."""
 
 from ._overloads import WGSLIndeterminateWarning
+
+# ---- bit manipulation, packing, bitcast, arrayLength (branch builtins-bits) ---------------------
+from .arrays import array_length
+from .bitcast import bitcast
+from .bits import (
+    count_leading_zeros,
+    count_one_bits,
+    count_trailing_zeros,
+    extract_bits,
+    first_leading_bit,
+    first_trailing_bit,
+    insert_bits,
+    reverse_bits,
+)
 from .numeric import (
     FrexpResult,
     ModfResult,
@@ -26,6 +43,26 @@ from .numeric import (
     smoothstep,
     step,
     trunc,
+)
+from .packing import (
+    dot4i8_packed,
+    dot4u8_packed,
+    pack2x16float,
+    pack2x16snorm,
+    pack2x16unorm,
+    pack4x8snorm,
+    pack4x8unorm,
+    pack4xi8,
+    pack4xi8_clamp,
+    pack4xu8,
+    pack4xu8_clamp,
+    unpack2x16float,
+    unpack2x16snorm,
+    unpack2x16unorm,
+    unpack4x8snorm,
+    unpack4x8unorm,
+    unpack4xi8,
+    unpack4xu8,
 )
 from .trig import (
     acos,
@@ -115,4 +152,36 @@ __all__ = [
     "tan",
     "tanh",
     "trunc",
+]
+
+# ---- builtins-bits names
+__all__ += [
+    "array_length",
+    "bitcast",
+    "count_leading_zeros",
+    "count_one_bits",
+    "count_trailing_zeros",
+    "dot4i8_packed",
+    "dot4u8_packed",
+    "extract_bits",
+    "first_leading_bit",
+    "first_trailing_bit",
+    "insert_bits",
+    "pack2x16float",
+    "pack2x16snorm",
+    "pack2x16unorm",
+    "pack4x8snorm",
+    "pack4x8unorm",
+    "pack4xi8",
+    "pack4xi8_clamp",
+    "pack4xu8",
+    "pack4xu8_clamp",
+    "reverse_bits",
+    "unpack2x16float",
+    "unpack2x16snorm",
+    "unpack2x16unorm",
+    "unpack4x8snorm",
+    "unpack4x8unorm",
+    "unpack4xi8",
+    "unpack4xu8",
 ]
