@@ -23,6 +23,7 @@ the rule (``KNOWN`` for asyncshader, ``LAVAPIPE`` for the driver).
 
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass
 from functools import cached_property
@@ -42,6 +43,7 @@ from spec_intervals import (
     VECTOR_REFS,
     WGSL,
     Accept,
+    exact,
     f32,
     spec,
 )
@@ -77,7 +79,9 @@ F32_ROWS = {
                                    1e10]},
     "ldexp": {"ordinary": [(1.0, 0), (1.5, 3), (-3.0, -2), (0.0, 200), (1.0, 127), (1.0, 128),
                            (1.0, 129), (F32_MAX, 1), (1.0, -126), (0.75, -20)],
-              "underflow": [(1.0, -127), (1.0, -149), (1.5, -140), (1.0, -160), (3.0, -149)]},
+              "e2 = 128": [(0.5, 128), (-0.75, 128)],  # 2^127 and more: defined (e2 <= bias + 1)
+              "underflow": [(1.0, -127), (1.0, -149), (1.5, -140), (1.0, -150), (1.0, -160),
+                            (3.0, -149)]},
     "min": {"ordinary": [(1.0, 2.0), (-1.0, 1.0), (0.0, -0.0), (-0.0, 0.0), (F32_MAX, -F32_MAX),
                          (1e-30, 1e-31), (TINY, 0.0), (TINY, 2 * TINY), (-TINY, TINY)]},
     "max": {"ordinary": [(1.0, 2.0), (-1.0, 1.0), (0.0, -0.0), (-0.0, 0.0), (F32_MAX, -F32_MAX),
@@ -357,3 +361,96 @@ def test_asyncshader_follows_wgsl(case):
 def test_lavapipe_follows_wgsl(case, gpu_values):
     bad = mismatches(case, list(gpu_values[case.id]), gpu=True)
     assert not bad, _report(bad, case)
+
+
+# ------------------------------------------------------------- the checks that check the checks
+def _one(fn: str, *args, kind: str = "f") -> object:
+    [accept] = spec(fn, kind, args)
+    [value] = accept.values
+    return value
+
+
+def test_the_reference_gives_the_spec_examples():
+    # builtins_spec §5.2-5.3 and §4, values written out by hand
+    assert (_one("round", 2.5), _one("round", -2.5), _one("round", 0.5)) == (2.0, -2.0, 0.0)
+    assert (_one("modf.fract", -1.5), _one("modf.whole", -1.5)) == (-0.5, -1.0)
+    assert (_one("frexp.fract", 1.5), _one("frexp.exp", 1.5)) == (0.75, 1)
+    assert spec("frexp.exp", "f", (0.0,))[0].anything  # exp of zero: not stated
+    assert spec("frexp.fract", "f", (TINY,))[0].anything  # subnormal: indeterminate
+    assert (_one("abs", I32_MIN, kind="i"), _one("sign", I32_MIN, kind="i")) == (I32_MIN, -1)
+    assert _one("clamp", 5, 10, 0, kind="i") == 0  # low > high: high
+    assert spec("clamp", "f", (0.5, 1.0, 0.0))[0].values == {0.0, 0.5}  # min-max or median
+    assert spec("fract", "f", (f32(-1e-10),))[0].values == {1.0, f32(0.99999994)}
+    assert spec("ldexp", "f", (1.0, -149))[0].values == {TINY, 0.0}  # may flush
+    assert _one("ldexp", 0.5, 128) == 2.0**127
+    assert spec("dot", "i", ((I32_MAX, 1, 0), (2, 2, 0)))[0].values == {0}  # wraps
+    assert [a.values for a in spec("faceForward", "f", ((1.0, 2.0, 3.0), (0.0, 1.0, 0.0),
+                                                        (1.0, 0.0, 0.0)))] == \
+        [{-1.0}, {-2.0}, {-3.0}]  # dot(e2, e3) == 0: -e1
+    assert [a.values for a in spec("refract", "f", ((0.6, -0.8, 0.0), (0.0, 1.0, 0.0), 2.0))] \
+        == [{0.0}] * 3  # k < 0: the zero vector
+    [sqrt4] = spec("sqrt", "f", (4.0,))
+    assert 2.0 in sqrt4 and 2.0 + 2**-18 not in sqrt4 and 2.0 - 2**-18 not in sqrt4
+    [exp1] = spec("exp", "f", (1.0,))
+    assert f32(math.e) in exp1 and f32(math.e) + 2**-19 not in exp1  # 5 ULP is 5 * 2^-22
+    [sin1] = spec("sin", "f", (1.0,))  # absolute 2^-11
+    assert math.sin(1) + 2**-12 in sin1 and math.sin(1) + 2**-10 not in sin1
+    indeterminate = [("sqrt", (-1.0,)), ("sqrt", (0.0,)), ("log", (0.0,)), ("acos", (1.5,)),
+                     ("acos", (1.0,)), ("exp", (100.0,)), ("ldexp", (1.0, 129)),
+                     ("smoothstep", (2.0, 2.0, 1.0)), ("sin", (f32(math.pi),)),
+                     ("normalize", ((0.0, 0.0, 0.0),))]
+    for fn, args in indeterminate:
+        assert all(a.anything for a in spec(fn, "f", args)), (fn, args)
+
+
+def test_the_oracle_computes_what_wgsl_says(gpu_device):
+    [rnd, absi, clampi, fexp, whole, dotu] = evaluate(gpu_device, [
+        Expr("round(a)", {"a": "f32"}, "f32", {"a": [2.5, -2.5, 0.5, 1.5]}),
+        Expr("abs(a)", {"a": "vec2i"}, "vec2i", {"a": [[I32_MIN, -3]]}),
+        Expr("clamp(a, b, c)", {"a": "i32", "b": "i32", "c": "i32"}, "i32",
+             {"a": [5], "b": [10], "c": [0]}),
+        Expr("frexp(a).exp", {"a": "f32"}, "i32", {"a": [1.5, 1024.0]}),
+        Expr("modf(a).whole", {"a": "vec2f"}, "vec2f", {"a": [[-1.5, 2.25]]}),
+        Expr("dot(a, b)", {"a": "vec2u", "b": "vec2u"}, "u32",
+             {"a": [[U32_MAX, 2]], "b": [[2, 3]]}),
+    ])
+    assert rnd.tolist() == [2.0, -2.0, 0.0, 2.0] and rnd.dtype == np.float32
+    assert absi.tolist() == [[I32_MIN, 3]] and clampi.tolist() == [0]
+    assert fexp.tolist() == [1, 11] and whole.tolist() == [[-1.0, 2.0]]
+    assert dotu.tolist() == [4] and dotu.dtype == np.uint32
+
+
+def _case(fn: str, shape: str = "scalar", rule: str = "ordinary") -> Case:
+    return next(c for c in CASES if (c.fn, c.shape, c.rule) == (fn, shape, rule))
+
+
+def test_a_wrong_expected_value_is_reported(gpu_values):
+    # so that the differential test can fail: one row's expectation off, against lavapipe
+    case = _case("round", rule="tie")
+    row = next(i for i, r in enumerate(case.rows) if r == (2.5,))
+    wrong = [list(r) for r in case.expected]
+    wrong[row] = [exact(3.0)]
+    bad = mismatches(case, list(gpu_values[case.id]), wrong, gpu=True)
+    assert len(bad) == 1 and bad[0].startswith(f"row {row}: round(a) with {{'a': 2.5}}"), bad
+    assert "got np.float32(2.0)" in bad[0] and bad[0].endswith("WGSL says f32 3.0")
+    # an interval: exp(1) expected 2 ULP higher than the spec's bound allows
+    case = _case("exp")
+    row = next(i for i, r in enumerate(case.rows) if r == (1.0,))
+    wrong = [list(r) for r in case.expected]
+    [(_, hi)] = wrong[row][0].intervals
+    wrong[row] = [Accept(intervals=((hi + 2**-22, hi + 2**-21),))]
+    bad = mismatches(case, list(gpu_values[case.id]), wrong, gpu=True)
+    assert [line.split(":")[0] for line in bad] == [f"row {row}"], bad
+    assert not mismatches(case, list(gpu_values[case.id]), gpu=True)
+
+
+def test_a_wrong_value_or_type_is_reported():
+    case = _case("floor", "vec4")
+    got = python_values(case)
+    assert not mismatches(case, got)
+    got[1] = ash.vec4i(*[int(c) for c in got[1]])  # a vec4<i32>, not a vec4<f32>
+    got[2] = ash.vec4f(*[np.nextafter(c, np.float32(np.inf)) for c in got[2]])  # 1 ULP off
+    bad = mismatches(case, got)
+    assert [line.split(":")[0] for line in bad] == ["row 1", "row 2"], bad
+    case = _case("abs", rule="INT_MIN")
+    assert mismatches(case, [np.int64(2**31)])[0].endswith("(int64), WGSL says i32 -2147483648")
