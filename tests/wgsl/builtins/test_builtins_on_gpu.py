@@ -4,13 +4,14 @@ from Python on ``ash.f32`` ... ``ash.vec4u`` values) and a real WebGPU implement
 built-in in a compute shader on wgpu + Mesa's lavapipe, tests/gpu.py; skipped, saying what to
 install, without it). See docs/oracle.md.
 
-Expected values come from the spec (builtins_spec §2, §4, §5.2-5.3), computed here without either
-side: exact and correctly rounded results from ``fractions`` (either f32 neighbour of the exact
-value), ULP and absolute bounds around ``mpmath`` references (113-bit), and for the functions whose
-accuracy WGSL inherits from a formula (``acosh``, ``mix``, ``dot``, ``normalize``, ``pow``, ...) the
-formula evaluated in interval arithmetic, each step with its own bound, as the CTS does (§2.3).
-Subnormal inputs and outputs of every step may be flushed to zero (§2.1). The sign of a zero is not
-checked (implementations may ignore it, §2.1).
+Expected values come from the spec (builtins_spec §2, §4, §5.2-5.3), computed without either side
+by the reference module ``spec_intervals.py`` next to this file: exact and correctly rounded
+results from ``fractions`` (either f32 neighbour of the exact value), ULP and absolute bounds
+around 113-bit ``mpmath`` values (float64 ``math`` without mpmath), and for the functions whose
+accuracy WGSL inherits from a formula (``acosh``, ``mix``, ``dot``, ``normalize``, ``pow``, ...)
+the formula in interval arithmetic, each step with its own bound, as the CTS does (§2.3).
+Subnormal inputs and outputs of every step may be flushed to zero (§2.1). The sign of a zero is
+not checked (implementations may ignore it, §2.1).
 
 Rows whose result WGSL leaves indeterminate (outside the domain, overflow, a step whose accuracy
 is unbounded there: e.g. ``sqrt(0)``, inherited from ``1.0 / inverseSqrt(0)``, divides by an
@@ -125,7 +126,8 @@ F32_ROWS = {
     "fma": {"ordinary": [(2.0, 3.0, 1.0), (0.1, 10.0, -1.0), (1.0000001, 1.0000001, -1.0),
                          (F32_MAX, 2.0, -F32_MAX), (1e-30, 1e-30, 0.0), (-0.0, 1.0, 0.0)]},
     "mix": {"ordinary": [(0.0, 10.0, 0.25), (1.0, 2.0, 0.0), (1.0, 2.0, 1.0), (-1.0, 1.0, 0.5),
-                         (1e10, -1e10, 0.3), (1.0, 1.0, 1e10), (0.0, 1.0, 2.0)]},
+                         (1e10, -1e10, 0.3), (1.0, 1.0, 1e10), (0.0, 1.0, 2.0),
+                         (-3.0, 5.0, 0.25), (0.1, 0.7, 0.25), (1e10, -1e10, 0.25)]},
     "smoothstep": {"ordinary": [(0.0, 1.0, 0.5), (0.0, 1.0, -1.0), (0.0, 1.0, 2.0),
                                 (0.0, 1.0, 0.25), (-1.0, 3.0, 0.0)],
                    "edge0 > edge1": [(1.0, 0.0, 0.25), (1.0, 0.0, 2.0)],
@@ -250,6 +252,12 @@ def _cases() -> list[Case]:
             for s in (0, size):
                 cases.append(Case(fn, tuple((k, s) for k in kinds), (result, s), rule,
                                   rows if not s else _pack(rows, s)))
+            if fn == "mix":  # WGSL's mix(vecN, vecN, f32): rows sharing a blend factor
+                by_t: dict = {}
+                for r in rows:
+                    by_t.setdefault(r[-1], []).append(r)
+                packed = [(*p[:-1], t) for t, same in by_t.items() for p in _pack(same, 3)]
+                cases.append(Case(fn, (("f", 3), ("f", 3), ("f", 0)), ("f", 3), rule, packed))
     for (fn, kind), groups in VECTOR_ROWS.items():
         for rule, rows in groups.items():
             by_shape: dict = {}
