@@ -171,7 +171,7 @@ class ComputeKernel:
     def shader_fn(self) -> Callable:
         """The shader as it runs: ``fn`` with WGSL's operators (:mod:`asyncshader.wgsl.rewrite`),
         compiled at the first dispatch, when the helpers it calls are defined."""
-        return with_wgsl_operators(self.fn)
+        return with_wgsl_operators(self.fn, strict=self.strict)
 
     def scan(self) -> tuple[list, bool]:
         """The workgroup variables the kernel uses, and whether it uses quad operations. Read at

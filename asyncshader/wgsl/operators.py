@@ -237,8 +237,36 @@ def shr(a: Any, b: Any) -> Any:
     return _shift(a, b, ">>", False)
 
 
+_PY_NUMBERS = (int, float)
+
+
+def _same_type(sym: str, op: Any) -> Any:
+    """``op`` (``+ - * & | ^``) with WGSL's typing, for strict kernels: both operands of one
+    type (a Python literal takes the other's type, if it fits), or an error naming both.
+    Python's meaning is otherwise kept: numpy's 32-bit arithmetic already wraps and rounds."""
+    def apply(a: Any, b: Any) -> Any:
+        ta, tb = a.__class__, b.__class__
+        if ta is tb or (ta in _PY_NUMBERS and tb in _PY_NUMBERS):
+            return op(a, b)
+        if ta in _WGSL and tb in _PY_NUMBERS and ta is not BOOL:
+            return op(a, _literal(b, ta, sym, a, b))
+        if tb in _WGSL and ta in _PY_NUMBERS and tb is not BOOL:
+            return op(_literal(a, tb, sym, a, b), b)
+        if (ta is BOOL and tb is bool) or (tb is BOOL and ta is bool):
+            return op(a, b)
+        if isinstance(a, (Vec, np.ndarray)) or isinstance(b, (Vec, np.ndarray)):
+            return op(a, b)  # (vectors check their own operands)
+        raise _refuse(sym, a, b)
+    apply.__name__ = apply.__qualname__ = f"strict {sym}"
+    apply.__doc__ = f"WGSL ``e1 {sym} e2`` with WGSL's typing (strict kernels)."
+    return apply
+
+
 #: the rewritten operators, by the name the rewritten source calls them
-OPERATORS = {"div": div, "floordiv": floordiv, "mod": mod, "shl": shl, "shr": shr}
+OPERATORS = {"div": div, "floordiv": floordiv, "mod": mod, "shl": shl, "shr": shr,
+             "add": _same_type("+", operator.add), "sub": _same_type("-", operator.sub),
+             "mul": _same_type("*", operator.mul), "and": _same_type("&", operator.and_),
+             "or": _same_type("|", operator.or_), "xor": _same_type("^", operator.xor)}
 
 #: the types of a left operand for which Python's operator, with an int literal on the right
 #: (1 or more for / // %, 0 to 31 for shifts), already gives WGSL's value and type: the

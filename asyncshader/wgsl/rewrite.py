@@ -31,6 +31,10 @@ from .source import Scope, parse
 
 _OPS = {ast.Div: "div", ast.FloorDiv: "floordiv", ast.Mod: "mod", ast.LShift: "shl",
         ast.RShift: "shr"}
+#: and, in strict kernels, the operators whose meaning is Python's but whose typing is WGSL's
+#: (both operands of one type): checked at every use, so only when asked for
+_STRICT_OPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.BitAnd: "and",
+               ast.BitOr: "or", ast.BitXor: "xor"}
 #: the int literals on the right for which SAFE_WITH_LITERAL holds, per operator: [low, high)
 _LITERALS = {"div": (1, 2**31), "floordiv": (1, 2**31), "mod": (1, 2**31), "shl": (0, 32),
              "shr": (0, 32)}
@@ -39,18 +43,20 @@ PREFIX = "__ash_"
 _NO_TYPE_PARAMS = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
 
 
-def with_wgsl_operators(fn: Any) -> Any:
+def with_wgsl_operators(fn: Any, strict: bool = False) -> Any:
     """``fn`` with WGSL's operators, or ``fn`` itself when it has no source to read (or uses
-    none of the operators and calls no helper that does)."""
+    none of the operators and calls no helper that does). ``strict`` also checks the operands
+    of ``+ - * & | ^`` for WGSL's typing (one type; :class:`~asyncshader.ShaderTypeError`)."""
     if not isinstance(fn, types.FunctionType):
         return fn
-    return _Copier().copy(fn) or fn
+    return _Copier(strict).copy(fn) or fn
 
 
 class _Copier:
     """Rewrites one shader and the helpers it reaches, each once (cycles included)."""
 
-    def __init__(self) -> None:
+    def __init__(self, strict: bool = False) -> None:
+        self.ops = _OPS | _STRICT_OPS if strict else _OPS
         self.cells: dict[types.CodeType, types.CellType] = {}  # a helper's copy, by its code
         self.pending: list[tuple[types.CellType, types.FunctionType]] = []
 
@@ -81,7 +87,7 @@ class _Copier:
         local = _local_names(fn.__code__)
         helpers = {name: self._helper_cell(value) for name in _loaded_names(node) - local
                    if _is_user_function(value := scope.get(name))}
-        rewriter = _Rewriter(set(helpers))
+        rewriter = _Rewriter(set(helpers), self.ops)
         rewriter.visit(node)
         if not rewriter.used and not helpers:
             return None
@@ -117,8 +123,9 @@ class _Copier:
 class _Rewriter(ast.NodeTransformer):
     """Replaces the operators and the references to the helpers being copied."""
 
-    def __init__(self, helpers: set[str]) -> None:
+    def __init__(self, helpers: set[str], ops: dict = _OPS) -> None:
         self.helpers = helpers
+        self.ops = ops
         self.used: set[str] = set()
 
     def _call(self, op: str, left: ast.expr, right: ast.expr, at: ast.AST,
@@ -128,7 +135,7 @@ class _Rewriter(ast.NodeTransformer):
         self.used.add(op)
         call = ast.copy_location(
             ast.Call(ast.Name(PREFIX + op, ast.Load()), [left, right], []), at)
-        low, high = _LITERALS[op]
+        low, high = _LITERALS.get(op, (1, 0))  # (the strict checks have no fast test)
         if not (isinstance(left, ast.Name) and isinstance(right, ast.Constant)
                 and type(right.value) is int and low <= right.value < high):
             return call
@@ -140,12 +147,12 @@ class _Rewriter(ast.NodeTransformer):
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         self.generic_visit(node)
-        op = _OPS.get(type(node.op))
+        op = self.ops.get(type(node.op))
         return node if op is None else self._call(op, node.left, node.right, node, node.op)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
         self.generic_visit(node)
-        op = _OPS.get(type(node.op))
+        op = self.ops.get(type(node.op))
         if op is None:
             return node
         value = self._call(op, _as_load(node.target), node.value, node, node.op)

@@ -64,7 +64,9 @@ def test_the_default_mode_warns_and_error_mode_raises():
 
 @ash.compute(workgroup_size=4, strict=True)
 async def halves_strict(out: ash.Storage, *, local_invocation_index: u32):
-    out[local_invocation_index] = local_invocation_index * 0.5  # strict store
+    # (f32(...) * 0.5 is well typed; a strict kernel refuses u32 * 0.5 already at the
+    # expression: tests/wgsl/test_operators.py)
+    out[local_invocation_index] = f32(local_invocation_index) * 0.5  # strict store
 
 
 def test_a_strict_kernel_raises_at_the_store():

@@ -274,3 +274,47 @@ def test_fragment_shaders_use_wgsl_operators_too():
     result = ash.run_fragments(checker, 4, 2)
     assert result.output.dtype == np.int32
     assert result.output[0].tolist() == [0, -1, 0, 1]
+
+
+# ------------------------------------------------------------------- strict kernels: + - * & | ^
+@ash.compute(workgroup_size=2, strict=True)
+async def strict_mixed(out: ash.Storage, *, local_invocation_index: u32):
+    out[local_invocation_index] = local_invocation_index + i32(1)  # u32 + i32: refused
+
+
+@ash.compute(workgroup_size=2, strict=True)
+async def strict_well_typed(out: ash.Storage, *, local_invocation_index: u32):
+    i = local_invocation_index
+    out[i] = (i + 1) * u32(3) - 1 ^ (i & 1) | u32(0)  # one type, literals adapt
+
+
+def test_a_strict_kernel_refuses_mixed_types_in_every_arithmetic_operator():
+    with pytest.raises(ash.ShaderError) as info:
+        ash.run(strict_mixed, out=np.zeros(2, np.uint32))
+    text = str(info.value)
+    assert "ShaderTypeError" in text and "`u32 + i32`" in text
+    assert "local_invocation_index + i32(1)  # u32 + i32: refused" in text
+    out = np.zeros(2, np.uint32)
+    ash.run(strict_well_typed, out=out)
+    assert out.tolist() == [((i + 1) * 3 - 1 ^ (i & 1)) | 0 for i in range(2)]
+
+
+def test_a_strict_kernel_refuses_a_float_literal_with_an_integer():
+    @ash.compute(workgroup_size=1, strict=True)
+    async def halves(out: ash.Storage, *, local_invocation_index: u32):
+        out[0] = local_invocation_index * 0.5
+
+    with pytest.raises(ash.ShaderError, match=r"u32 \* a Python float"):
+        ash.run(halves, out=np.zeros(1, np.float32))
+
+
+def test_without_strict_mixed_addition_keeps_numpys_meaning():
+    # the documented departure: numpy widens u32 + i32 to int64 (the detector reports the
+    # store when it wraps: tests/wgsl/test_conversions.py)
+    @ash.compute(workgroup_size=2)
+    async def mixed(out: ash.Storage, *, local_invocation_index: u32):
+        out[local_invocation_index] = local_invocation_index + i32(1)
+
+    out = np.zeros(2, np.uint32)
+    ash.run(mixed, out=out, sanitize="off")
+    assert out.tolist() == [1, 2]

@@ -235,7 +235,28 @@ class _Refused(Exception):
     """A literal's value does not fit the type (resolve() then raises the full TypeError)."""
 
 
+#: literals already converted to f32 (a shader's literals are few): value -> f32; zeros are not
+#: kept (0.0 and -0.0 are equal keys: they have constants of their own), nor NaN (never equal
+#: to itself)
+_F32_OF: dict[Any, np.float32] = {}
+
+
+_ZERO, _NEG_ZERO = np.float32(0.0), np.float32(-0.0)
+
+
 def _literal_to_f32(v: Any) -> np.float32:
+    known = _F32_OF.get(v)
+    if known is not None:
+        return known
+    if v == 0 and v.__class__ in (int, float):
+        return _NEG_ZERO if math.copysign(1.0, v) < 0 else _ZERO
+    converted = _convert_to_f32(v)
+    if v and len(_F32_OF) < 4096:
+        _F32_OF[v] = converted
+    return converted
+
+
+def _convert_to_f32(v: Any) -> np.float32:
     try:
         r = float(v)
     except OverflowError:   # an int past the double range
@@ -399,6 +420,12 @@ def builtin(sig: Signature, kernels: dict[str, Callable[..., Any]], doc: str,
     def slow(args: Sequence[Any], key: tuple | None = None) -> Any:
         plan = plans.get(key) if key is not None else None
         t, todo, splat = plan or resolver.plan(key or tuple(map(type, args)), args)
+        if todo and key is not None and not t.size and len(args) <= 3:
+            # a scalar call with literals (clamp(x, 0.0, 1.0)): from now on the fast table
+            # takes these argument types too, with the literals converted inline
+            table[key] = (t, _with_literals(kernels[t.kind], todo, len(args),
+                                            lambda *a: kernels[t.kind](*resolver.convert(
+                                                todo, a))), None)
         if todo:   # abstract literals: convert their values (the types are decided)
             args = resolver.convert(todo, args)
         if not t.size or not componentwise:
@@ -415,6 +442,27 @@ def builtin(sig: Signature, kernels: dict[str, Callable[..., Any]], doc: str,
     fn.overloads = sig.overloads()  # type: ignore[attr-defined]
     fn.wgsl = sig.wgsl  # type: ignore[attr-defined]
     return fn
+
+
+def _with_literals(kernel: Callable[..., Any], todo: tuple, n: int,
+                   refused: Callable[..., Any]) -> Callable[..., Any]:
+    """``kernel`` for scalar arguments of which those at ``todo``'s positions are abstract
+    literals, converted inline (generated: a known f32 literal is one dict lookup, with no call);
+    a call with a literal that does not fit goes to ``refused``, which raises the TypeError
+    naming it."""
+    names = "abc"[:n]
+    ns: dict[str, Any] = {"_kernel": kernel, "_refused": refused, "_Refused": _Refused,
+                          "_known": _F32_OF.get}
+    args = list(names)
+    for i, convert in todo:
+        ns[f"_c{i}"] = convert
+        args[i] = (f"(_known({names[i]}) or _c{i}({names[i]}))"
+                   if convert is _literal_to_f32 else f"_c{i}({names[i]})")
+    params = ", ".join(names)
+    exec(f"def k({params}):\n"
+         f"    try:\n        return _kernel({', '.join(args)})\n"
+         f"    except _Refused:\n        return _refused({params})\n", ns)
+    return ns["k"]
 
 
 def _whole_args(n: int, table: dict, slow: Callable[..., Any]) -> Callable[..., Any]:
