@@ -12,18 +12,24 @@ from typing import Any
 
 #: the package's root folder (asyncshader/), with a trailing separator
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+#: the package's folder as code objects may name it: also as imported (a script that put
+#: ``.../benchmarks/..`` on sys.path imports ``.../benchmarks/../asyncshader/...``), and with
+#: links resolved
+_AS_IMPORTED = os.path.dirname(os.path.dirname(__file__)) + os.sep
+_PKG_DIRS = tuple({_PKG_DIR, os.path.realpath(_PKG_DIR) + os.sep}
+                  | ({_AS_IMPORTED} if os.path.isabs(_AS_IMPORTED) else set()))
 #: files inside the package that hold shaders (user code as far as positions are concerned)
-_BUNDLED_SHADERS = frozenset({os.path.join(_PKG_DIR, "tools", "demo.py")})
+_BUNDLED_SHADERS = frozenset(os.path.join(d, "tools", "demo.py") for d in _PKG_DIRS)
 
 
 def internal(filename: str) -> bool:
     """Whether ``filename`` is asyncshader's own machinery (not a shader it bundles): frames
     there are skipped when looking for the user's line."""
-    return filename.startswith(_PKG_DIR) and filename not in _BUNDLED_SHADERS
+    return filename.startswith(_PKG_DIRS) and filename not in _BUNDLED_SHADERS
 
 
 _LIBRARY_DIRS = tuple({p + os.sep for k, p in sysconfig.get_paths().items()
-                       if k in ("stdlib", "platstdlib", "purelib", "platlib")} | {_PKG_DIR})
+                       if k in ("stdlib", "platstdlib", "purelib", "platlib")} | set(_PKG_DIRS))
 #: file names of code generated at run time (``exec``: asyncshader's vector classes, dataclass
 #: methods) or frozen into the interpreter: no line there is the user's
 _GENERATED = ("<string>", "<frozen ")

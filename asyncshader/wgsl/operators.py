@@ -37,6 +37,7 @@ I32, U32, F32, BOOL = np.int32, np.uint32, np.float32, np.bool_
 _INTS = (I32, U32)
 _WGSL = {I32: "i32", U32: "u32", F32: "f32", BOOL: "bool"}
 _RANGE = {I32: (-(2**31), 2**31 - 1), U32: (0, 2**32 - 1)}
+_KIND = {"f": F32, "i": I32, "u": U32, "b": BOOL}
 
 
 def _name(x: Any) -> str:
@@ -70,8 +71,15 @@ def _refuse(sym: str, a: Any, b: Any, why: str = "") -> ShaderTypeError:
                            f"operands must have one type.{why}{fix}")
 
 
+_F32_MAX = float(np.finfo(np.float32).max)
+
+
 def _literal(x: Any, t: type, sym: str, a: Any, b: Any) -> Any:
     """A Python number as WGSL's abstract literal becomes concrete type ``t``."""
+    if t is F32 and type(x) in (int, float) and not abs(x) <= _F32_MAX and x == x:
+        shown = f"{x:.6g}" if type(x) is float else (str(x) if x.bit_length() < 64 else
+                                                       f"of {len(str(abs(x)))} digits")
+        raise _refuse(sym, a, b, f" The literal {shown} does not fit in f32.")
     if type(x) is int:
         if t is F32:
             return F32(x)
@@ -103,10 +111,19 @@ def _is_py(x: Any) -> bool:
 
 def _array_op(a: Any, b: Any, sym: str, scalar_fn: Any) -> Any:
     """An operator on numpy arrays (and scalars with them), element-wise by WGSL's rule."""
-    a_arr, b_arr = np.asarray(a), np.asarray(b)
-    dt = a_arr.dtype if isinstance(a, np.ndarray) else b_arr.dtype
-    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.dtype != b.dtype:
+    dt = a.dtype if isinstance(a, np.ndarray) else b.dtype
+    other = b if isinstance(a, np.ndarray) else a
+    if isinstance(other, np.ndarray):
+        if other.dtype != dt:
+            raise _refuse(sym, a, b)
+    elif type(other) in _WGSL:
+        if type(other) is not dt.type:
+            raise _refuse(sym, a, b)
+    elif type(other) in _PY_NUMBERS:
+        _literal(other, dt.type, sym, a, b)  # (raises if it does not fit the array's type)
+    elif not isinstance(other, Vec):
         raise _refuse(sym, a, b)
+    a_arr, b_arr = np.asarray(a), np.asarray(b)
     kind = dt.kind
     if kind == "f":
         return scalar_fn(a, b)  # the float rules are numpy's own (fmod for %)
@@ -174,14 +191,18 @@ def mod(a: Any, b: Any) -> Any:
             return _irem(a, b)
         if ta is int or ta is float:
             return a % b
+    if isinstance(a, (str, bytes)) or (not isinstance(a, (np.generic, Vec, np.ndarray))
+                                       and not isinstance(b, (np.generic, Vec, np.ndarray))):
+        return a % b  # Python numbers, and "%d" % args
     if isinstance(a, Vec):
         return a % b
     if isinstance(b, Vec):
+        want = _KIND[b.kind]
+        if (type(a) in _WGSL and type(a) is not want) or (type(a) is float and want is not F32):
+            raise _refuse("%", a, b)
         return type(b)(a) % b
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return _array_op(a, b, "%", np.fmod)
-    if not isinstance(a, (np.generic, Vec)) and not isinstance(b, (np.generic, Vec)):
-        return a % b  # Python numbers, and str % args
     a, b, t = _common(a, b, "%")
     return mod(a, b) if t is not BOOL else _refuse_bool("%", a, b)
 
@@ -212,6 +233,10 @@ def _shift(a: Any, b: Any, sym: str, left: bool) -> Any:
     if isinstance(a, np.ndarray):
         if a.dtype.type not in _INTS:
             raise ShaderTypeError(f"`{_name(a)} {sym} ...`: shifts are for i32 and u32.")
+        if not (type(b) is U32 or (type(b) is int and b >= 0)
+                or (isinstance(b, np.ndarray) and b.dtype.type is U32)):
+            raise ShaderTypeError(f"`{_name(a)} {sym} {_name(b)}`: WGSL takes the shift count "
+                                  f"as u32 (never i32 or a float). Write x {sym} u32(n).")
         n = np.asarray(b).astype(np.uint32) & 31
         return (np.left_shift(a, n.astype(a.dtype)) if left else
                 np.right_shift(a, n.astype(a.dtype)))
@@ -238,6 +263,7 @@ def shr(a: Any, b: Any) -> Any:
 
 
 _PY_NUMBERS = (int, float)
+_SEQUENCES = (str, bytes, list, tuple)
 
 
 def _same_type(sym: str, op: Any) -> Any:
@@ -246,8 +272,13 @@ def _same_type(sym: str, op: Any) -> Any:
     Python's meaning is otherwise kept: numpy's 32-bit arithmetic already wraps and rounds."""
     def apply(a: Any, b: Any) -> Any:
         ta, tb = a.__class__, b.__class__
+        if ta is tb and ta is BOOL and sym in "+-*":
+            raise ShaderTypeError(f"`bool {sym} bool` is not a WGSL expression: arithmetic is "
+                                  "for numbers. Convert with u32(b), or use select().")
         if ta is tb or (ta in _PY_NUMBERS and tb in _PY_NUMBERS):
             return op(a, b)
+        if isinstance(a, _SEQUENCES) or isinstance(b, _SEQUENCES):
+            return op(a, b)  # ("-" * n, [0] * 4: Python's, not WGSL values)
         if ta in _WGSL and tb in _PY_NUMBERS and ta is not BOOL:
             return op(a, _literal(b, ta, sym, a, b))
         if tb in _WGSL and ta in _PY_NUMBERS and tb is not BOOL:
@@ -260,6 +291,16 @@ def _same_type(sym: str, op: Any) -> Any:
     apply.__name__ = apply.__qualname__ = f"strict {sym}"
     apply.__doc__ = f"WGSL ``e1 {sym} e2`` with WGSL's typing (strict kernels)."
     return apply
+
+
+def inplace(op: Any, target: Any, value: Any) -> Any:
+    """``target op= value``: the result, written back into ``target`` when it is a numpy array
+    (a view of a buffer: numpy's own ``//=`` would update the buffer in place too)."""
+    result = op(target, value)
+    if isinstance(target, np.ndarray) and target.ndim:
+        target[...] = result
+        return target
+    return result
 
 
 #: the rewritten operators, by the name the rewritten source calls them

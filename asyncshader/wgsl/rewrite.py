@@ -26,7 +26,7 @@ import types
 from typing import Any
 
 from .._core.sources import user_code
-from .operators import OPERATORS, SAFE_WITH_LITERAL
+from .operators import OPERATORS, SAFE_WITH_LITERAL, inplace
 from .source import Scope, parse
 
 _OPS = {ast.Div: "div", ast.FloorDiv: "floordiv", ast.Mod: "mod", ast.LShift: "shl",
@@ -40,6 +40,9 @@ _LITERALS = {"div": (1, 2**31), "floordiv": (1, 2**31), "mod": (1, 2**31), "shl"
              "shr": (0, 32)}
 #: prefix of the names the rewritten source calls (free variables of the copy)
 PREFIX = "__ash_"
+#: what the rewritten source calls, by name (less the prefix)
+_TABLE = OPERATORS | {"safe_" + op: s for op, s in SAFE_WITH_LITERAL.items()} | {
+    "inplace": inplace}
 _NO_TYPE_PARAMS = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
 
 
@@ -57,7 +60,8 @@ class _Copier:
 
     def __init__(self, strict: bool = False) -> None:
         self.ops = _OPS | _STRICT_OPS if strict else _OPS
-        self.cells: dict[types.CodeType, types.CellType] = {}  # a helper's copy, by its code
+        self.cells: dict[int, types.CellType] = {}  # a helper's copy, by id of the function
+        self.keep: list[types.FunctionType] = []  # (the functions whose ids are keys)
         self.pending: list[tuple[types.CellType, types.FunctionType]] = []
 
     def copy(self, fn: types.FunctionType) -> types.FunctionType | None:
@@ -68,9 +72,12 @@ class _Copier:
         return made
 
     def _helper_cell(self, helper: types.FunctionType) -> types.CellType:
-        cell = self.cells.get(helper.__code__)
+        """The cell that will hold ``helper``'s copy: one per function object (closures made
+        by one factory share their code but not their cells)."""
+        cell = self.cells.get(id(helper))
         if cell is None:
-            cell = self.cells[helper.__code__] = types.CellType()
+            cell = self.cells[id(helper)] = types.CellType()
+            self.keep.append(helper)
             self.pending.append((cell, helper))
         return cell
 
@@ -84,8 +91,10 @@ class _Copier:
                 or node.name != fn.__name__:
             return None  # (a lambda, or source that is not this function's own)
         scope = Scope(fn)
-        local = _local_names(fn.__code__)
-        helpers = {name: self._helper_cell(value) for name in _loaded_names(node) - local
+        rebound = {name for n in ast.walk(node) if isinstance(n, (ast.Global, ast.Nonlocal))
+                   for name in n.names}  # (their value can change while the shader runs)
+        helpers = {name: self._helper_cell(value)
+                   for name in _free_loads(node) - _bound_names(node) - rebound
                    if _is_user_function(value := scope.get(name))}
         rewriter = _Rewriter(set(helpers), self.ops)
         rewriter.visit(node)
@@ -94,8 +103,7 @@ class _Copier:
         node.decorator_list = []
         _shift_columns(node, _indent(fn.__code__.co_filename, first))
         ast.increment_lineno(node, first - 1)
-        table = OPERATORS | {"safe_" + op: s for op, s in SAFE_WITH_LITERAL.items()}
-        injected = {PREFIX + op: types.CellType(table[op]) for op in rewriter.used}
+        injected = {PREFIX + op: types.CellType(_TABLE[op]) for op in rewriter.used}
         injected |= {PREFIX + "fn_" + name: cell for name, cell in helpers.items()}
         freevars = fn.__code__.co_freevars
         cells = dict(zip(freevars, fn.__closure__ or ()))
@@ -127,14 +135,17 @@ class _Rewriter(ast.NodeTransformer):
         self.helpers = helpers
         self.ops = ops
         self.used: set[str] = set()
+        self.temps = 0
+        self.scopes: list[set[str]] = []  # names bound by the nested functions we are in
 
     def _call(self, op: str, left: ast.expr, right: ast.expr, at: ast.AST,
-              python_op: ast.operator) -> ast.expr:
-        """The operator function's call; for a name and an int literal (``s // 2``), Python's
-        operator when the name's value is of a type for which it means the same."""
+              python_op: ast.operator, call: ast.expr | None = None) -> ast.expr:
+        """The operator function's call (or ``call``); for a name and an int literal
+        (``s // 2``), Python's operator when the name's value is of a type for which it means
+        the same."""
         self.used.add(op)
         call = ast.copy_location(
-            ast.Call(ast.Name(PREFIX + op, ast.Load()), [left, right], []), at)
+            call or ast.Call(ast.Name(PREFIX + op, ast.Load()), [left, right], []), at)
         low, high = _LITERALS.get(op, (1, 0))  # (the strict checks have no fast test)
         if not (isinstance(left, ast.Name) and isinstance(right, ast.Constant)
                 and type(right.value) is int and low <= right.value < high):
@@ -150,18 +161,58 @@ class _Rewriter(ast.NodeTransformer):
         op = self.ops.get(type(node.op))
         return node if op is None else self._call(op, node.left, node.right, node, node.op)
 
-    def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
+    def visit_AugAssign(self, node: ast.AugAssign) -> Any:
+        """``t op= v``: ``t = inplace(op)(t, v)``, which writes an array's result back into it
+        (``row //= 2`` on a view of a buffer updates the buffer, as numpy's ``//=`` would); a
+        subscript's or attribute's container and index are evaluated once, into temporaries."""
         self.generic_visit(node)
         op = self.ops.get(type(node.op))
         if op is None:
             return node
-        value = self._call(op, _as_load(node.target), node.value, node, node.op)
-        return ast.copy_location(ast.Assign([node.target], value), node)
+        self.used.add("inplace")
+        before: list[ast.stmt] = []
+        target = node.target
+        if isinstance(target, (ast.Subscript, ast.Attribute)):
+            self.temps += 1
+            box = f"{PREFIX}t{self.temps}"
+            before.append(ast.Assign([ast.Name(box, ast.Store())], target.value))
+            if isinstance(target, ast.Subscript):
+                key = f"{PREFIX}k{self.temps}"
+                before.append(ast.Assign([ast.Name(key, ast.Store())], target.slice))
+                store = ast.Subscript(ast.Name(box, ast.Load()), ast.Name(key, ast.Load()),
+                                      ast.Store())
+            else:
+                store = ast.Attribute(ast.Name(box, ast.Load()), target.attr, ast.Store())
+            target = store
+        load = _as_load(target)
+        value: ast.expr = ast.Call(ast.Name(PREFIX + "inplace", ast.Load()),
+                                   [ast.Name(PREFIX + op, ast.Load()), load, node.value], [])
+        if isinstance(target, ast.Name):  # (``s //= 2`` keeps the inline test of a scalar)
+            value = self._call(op, load, node.value, node, node.op, value)
+        self.used.add(op)
+        done = [*before, ast.Assign([target], value)]
+        for stmt in done:
+            ast.copy_location(stmt, node)
+            for child in ast.walk(stmt):
+                if getattr(child, "lineno", None) is None and "lineno" in child._attributes:
+                    ast.copy_location(child, node)
+        return done
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
-        if isinstance(node.ctx, ast.Load) and node.id in self.helpers:
+        if isinstance(node.ctx, ast.Load) and node.id in self.helpers \
+                and not any(node.id in bound for bound in self.scopes):
             return ast.copy_location(ast.Name(PREFIX + "fn_" + node.id, ast.Load()), node)
         return node
+
+    def _nested(self, node: Any) -> Any:
+        """A function inside the shader: the names it binds hide helpers of the same name."""
+        self.scopes.append(_bound_names(node))
+        try:
+            return self.generic_visit(node)
+        finally:
+            self.scopes.pop()
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _nested
 
 
 def _as_load(target: ast.expr) -> ast.expr:
@@ -172,17 +223,31 @@ def _as_load(target: ast.expr) -> ast.expr:
     return copy
 
 
-def _loaded_names(node: ast.AST) -> set[str]:
+def _free_loads(node: ast.AST) -> set[str]:
+    """The names a function reads (its nested functions' reads included)."""
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)
             and isinstance(n.ctx, ast.Load)}
 
 
-def _local_names(code: types.CodeType) -> set[str]:
-    """Names the function (or a function nested in it) binds itself."""
-    names = set(code.co_varnames) | set(code.co_cellvars)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            names |= _local_names(const)
+def _bound_names(fn_node: Any) -> set[str]:
+    """The names a function binds in its own scope: its parameters, the names it assigns, the
+    functions and classes it defines, what it imports (not what its nested functions bind)."""
+    args = fn_node.args
+    names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    names |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    todo = list(fn_node.body) if isinstance(fn_node.body, list) else [fn_node.body]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            names.add(n.id)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(n.name)
+            continue  # (its body is its own scope)
+        elif isinstance(n, ast.Lambda):
+            continue
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            names |= {(a.asname or a.name).split(".")[0] for a in n.names}
+        todo.extend(ast.iter_child_nodes(n))
     return names
 
 
@@ -227,6 +292,5 @@ def wgsl_eval(expression: str, variables: dict[str, Any]) -> Any:
     tree = ast.parse(expression, mode="eval")
     rewriter = _Rewriter(set())
     tree = ast.fix_missing_locations(rewriter.visit(tree))
-    table = OPERATORS | {"safe_" + op: s for op, s in SAFE_WITH_LITERAL.items()}
-    names = {PREFIX + op: table[op] for op in rewriter.used}
+    names = {PREFIX + op: _TABLE[op] for op in rewriter.used}
     return eval(compile(tree, "<wgsl_eval>", "eval"), {"__builtins__": {}}, names | variables)

@@ -14,12 +14,30 @@ from typing import Any
 
 
 def parse(fn: types.FunctionType) -> tuple[ast.Module, int] | None:
-    """``fn``'s source as a syntax tree, with its first line number; None without source."""
+    """``fn``'s source as a syntax tree, with its first line number; None without source.
+    The tree's columns are those of the source dedented by the first line's indentation."""
     try:
         lines, first = inspect.getsourcelines(fn)
-        return ast.parse(textwrap.dedent("".join(lines))), first
-    except (OSError, TypeError, SyntaxError, IndentationError):
+    except (OSError, TypeError):
         return None
+    text = "".join(lines)
+    try:
+        return ast.parse(textwrap.dedent(text)), first
+    except SyntaxError:  # (IndentationError too: e.g. a multi-line string at column 0)
+        pass
+    try:  # parsed where it stands, inside a block, then moved to column 0 and line 1
+        inner = ast.parse("if 1:\n" + text).body[0].body  # type: ignore[attr-defined]
+    except SyntaxError:
+        return None
+    indent = len(lines[0]) - len(lines[0].lstrip())
+    module = ast.Module(inner, type_ignores=[])
+    ast.increment_lineno(module, -1)
+    for node in ast.walk(module):
+        if getattr(node, "col_offset", None) is not None:
+            node.col_offset -= indent
+        if getattr(node, "end_col_offset", None) is not None:
+            node.end_col_offset -= indent
+    return module, first
 
 
 def root_name(expr: ast.AST) -> str | None:

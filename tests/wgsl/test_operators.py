@@ -318,3 +318,111 @@ def test_without_strict_mixed_addition_keeps_numpys_meaning():
     out = np.zeros(2, np.uint32)
     ash.run(mixed, out=out, sanitize="off")
     assert out.tolist() == [1, 2]
+
+
+# ------------------------------------------------------------- found by review (each failed before)
+def test_an_augmented_assignment_on_a_view_updates_the_buffer_in_place():
+    @ash.compute(workgroup_size=1)
+    async def halve(out: ash.Storage):
+        row = out[0:2]
+        row //= 2  # WGSL's integer division, written back into the buffer
+        other = out[2:4]
+        other -= 1
+
+    out = np.array([-7, 9, 5, 5], np.int32)
+    ash.run(halve, out=out, sanitize="off")
+    assert out.tolist() == [-3, 4, 4, 4]
+
+
+def test_an_augmented_assignment_evaluates_its_target_once():
+    calls = []
+
+    def where():
+        calls.append(1)
+        return 0
+
+    @ash.compute(workgroup_size=1)
+    async def once(out: ash.Storage):
+        out[where()] //= 2
+
+    out = np.array([-7], np.int32)
+    ash.run(once, out=out, sanitize="off")
+    assert out.tolist() == [-3] and len(calls) == 1
+
+
+def make_divider(k):
+    def divide(x):
+        return x // k
+    return divide
+
+
+by_two, by_three = make_divider(i32(2)), make_divider(i32(3))
+
+
+def test_helpers_made_by_one_factory_keep_their_own_closures():
+    @ash.compute(workgroup_size=1)
+    async def both(out: ash.Storage):
+        out[0] = by_two(i32(-7))
+        out[1] = by_three(i32(-7))
+
+    out = np.zeros(2, np.int32)
+    ash.run(both, out=out)
+    assert out.tolist() == [-3, -2]
+
+
+def test_a_shader_with_a_multi_line_string_in_an_indented_block_is_rewritten():
+    def make():
+        @ash.compute(workgroup_size=1)
+        async def k(out: ash.Storage):
+            label = """two
+lines"""
+            out[0] = i32(-7) // i32(2) + i32(len(label) * 0)
+        return k
+
+    out = np.zeros(1, np.int32)
+    ash.run(make(), out=out)
+    assert out.tolist() == [-3]
+
+
+def halve_it(x):
+    return x // 2
+
+
+def test_a_parameter_of_a_nested_function_does_not_hide_a_helper_of_the_same_name():
+    @ash.compute(workgroup_size=1)
+    async def k(out: ash.Storage):
+        def inner(halve_it):
+            return halve_it
+        out[0] = halve_it(i32(-7)) + inner(i32(0))
+
+    out = np.zeros(1, np.int32)
+    ash.run(k, out=out)
+    assert out.tolist() == [-3]
+
+
+@pytest.mark.parametrize(("expression", "words"), [
+    ("np.array([10, 7], np.int32) / 2.5", "Python float"),
+    ("np.array([10, 7], np.int32) // 2**40", "does not fit"),
+    ("np.array([10, 7], np.uint32) / i32(2)", "u32"),
+    ("np.array([1, 2], np.uint32) << i32(1)", "shift count"),
+    ("f32(7.9) % vec2i(3, 3)", "f32"),
+    ("f32(1) / 10**400", "does not fit in f32"),
+])
+def test_arrays_vectors_and_huge_literals_keep_wgsls_typing(expression, words):
+    from asyncshader.wgsl.rewrite import wgsl_eval
+    values = {"np": np, "i32": i32, "u32": u32, "f32": f32, "vec2i": vec2i}
+    with pytest.raises(ash.ShaderTypeError, match=words):
+        wgsl_eval(expression, values)
+
+
+def test_strings_and_sequences_keep_pythons_operators():
+    from asyncshader.wgsl.rewrite import wgsl_eval
+    assert wgsl_eval('"%d items" % n', {"n": i32(5)}) == "5 items"
+    assert OPS_STRICT_MUL("-", 3) == "---" and OPS_STRICT_MUL([0], 2) == [0, 0]
+    with pytest.raises(ash.ShaderTypeError, match="bool"):
+        OPS_STRICT_ADD(np.bool_(True), np.bool_(True))
+
+
+from asyncshader.wgsl.operators import OPERATORS as _OPS_TABLE  # noqa: E402
+
+OPS_STRICT_MUL, OPS_STRICT_ADD = _OPS_TABLE["mul"], _OPS_TABLE["add"]

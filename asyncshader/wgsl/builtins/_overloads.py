@@ -459,9 +459,10 @@ def _with_literals(kernel: Callable[..., Any], todo: tuple, n: int,
         args[i] = (f"(_known({names[i]}) or _c{i}({names[i]}))"
                    if convert is _literal_to_f32 else f"_c{i}({names[i]})")
     params = ", ".join(names)
-    exec(f"def k({params}):\n"
-         f"    try:\n        return _kernel({', '.join(args)})\n"
-         f"    except _Refused:\n        return _refused({params})\n", ns)
+    source = (f"def k({params}):\n"
+              f"    try:\n        return _kernel({', '.join(args)})\n"
+              f"    except _Refused:\n        return _refused({params})\n")
+    exec(compile(source, __file__, "exec"), ns)  # (named as this file: warnings skip it)
     return ns["k"]
 
 
