@@ -251,3 +251,10 @@ def evaluate(device: Any, exprs: Sequence[Expr], per_shader: int = 32) -> list[n
             words = words != 0 if t.kind == "b" else words.copy()
             results.append(words.reshape((n, t.size) if t.size else (n,)))
     return results
+
+
+def report(bad: list[str], case: Any) -> str:
+    """A differential test's failure message: how many of the case's rows differ from WGSL,
+    and the first twelve of them."""
+    return (f"{len(bad)} of {len(case.rows)} rows differ from WGSL ({case.id}):\n  "
+            + "\n  ".join(bad[:12]))

@@ -146,18 +146,25 @@ def drive(job: Any) -> None:
     """Runs a dispatch's scheduler to the end, synchronously (watched: ``job.watchdog``)."""
     run = job.scheduler.run()
     w = watch(run, job.scheduler, getattr(job, "watchdog", None))
-    with _running(job):
-        try:
-            for _ in run:
-                pass
-        except Interrupt as exc:  # the watchdog's exception landed outside a shader (rare)
-            raise _stray(job, exc) from None
-        except Exception as exc:
-            _attach_trace(exc, job)
-            raise
-        finally:
-            unwatch(w)
-            run.close()
+    with _running(job), _ending(job, run, w):
+        for _ in run:
+            pass
+
+
+@contextlib.contextmanager
+def _ending(job: Any, run: Any, w: Any) -> Iterator[None]:
+    """How a dispatch's run ends, synchronous or awaited: an error gets the run's trace, the
+    watchdog stops watching, the scheduler's generator is closed."""
+    try:
+        yield
+    except Interrupt as exc:  # the watchdog's exception landed outside a shader (rare)
+        raise _stray(job, exc) from None
+    except Exception as exc:
+        _attach_trace(exc, job)
+        raise
+    finally:
+        unwatch(w)
+        run.close()
 
 
 def _stray(job: Any, exc: Interrupt) -> Exception:
@@ -183,27 +190,19 @@ async def drive_async(job: Any) -> None:
     shader that never suspends: it is interrupted there, and the cancellation happens here."""
     run = job.scheduler.run()
     w = watch(run, job.scheduler, getattr(job, "watchdog", None), _deadline())
-    try:
-        with _running(job):
-            for _ in run:
-                await anyio.lowlevel.checkpoint()
-                if w is not None:
-                    set_deadline(w, _deadline())
-    except ShaderTimeoutError as exc:
-        if getattr(exc, "deadline", False):  # the host's deadline: its cancellation, as usual
-            unwatch(w)
-            with anyio.move_on_after(_GRACE):  # (asyncio delivers it a loop iteration later)
-                await anyio.sleep_forever()
-        _attach_trace(exc, job)
-        raise
-    except Interrupt as exc:
-        raise _stray(job, exc) from None
-    except Exception as exc:
-        _attach_trace(exc, job)
-        raise
-    finally:
-        unwatch(w)
-        run.close()
+    with _ending(job, run, w):
+        try:
+            with _running(job):
+                for _ in run:
+                    await anyio.lowlevel.checkpoint()
+                    if w is not None:
+                        set_deadline(w, _deadline())
+        except ShaderTimeoutError as exc:
+            if getattr(exc, "deadline", False):  # the host's deadline: its cancellation
+                unwatch(w)
+                with anyio.move_on_after(_GRACE):  # (asyncio delivers it a turn later)
+                    await anyio.sleep_forever()
+            raise
 
 
 #: how long drive_async waits for the host's cancellation once the deadline has passed

@@ -27,7 +27,7 @@ from functools import cached_property
 
 import numpy as np
 import pytest
-from gpu import Expr, evaluate
+from gpu import Expr, evaluate, report
 
 import asyncshader as ash
 from asyncshader.wgsl.rewrite import wgsl_eval
@@ -417,11 +417,6 @@ def mismatches(case: Case, got: list[object], expect: list[list[Accept]] | None 
     return out
 
 
-def _report(bad: list[str], case: Case) -> str:
-    return (f"{len(bad)} of {len(case.rows)} rows differ from WGSL ({case.id}):\n  "
-            + "\n  ".join(bad[:12]))
-
-
 @pytest.fixture(scope="module")
 def gpu_values(gpu_device):
     """Every case's rows evaluated on lavapipe: one shader, one dispatch."""
@@ -472,13 +467,13 @@ ASYNCSHADER_PARAMS = [_param(c, KNOWN, s) for c in CASES for s in spellings(c)]
 @pytest.mark.parametrize(("case", "spelling"), ASYNCSHADER_PARAMS)
 def test_asyncshader_follows_wgsl(case, spelling):
     bad = mismatches(case, python_values(case, spelling), label=spelling)
-    assert not bad, _report(bad, case)
+    assert not bad, report(bad, case)
 
 
 @pytest.mark.parametrize("case", [_param(c, LAVAPIPE) for c in CASES])
 def test_lavapipe_follows_wgsl(case, gpu_values):
     bad = mismatches(case, list(gpu_values[case.id]), gpu=True)
-    assert not bad, _report(bad, case)
+    assert not bad, report(bad, case)
 
 
 # ------------------------------------------------------------- the checks that check the checks

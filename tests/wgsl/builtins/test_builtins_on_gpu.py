@@ -31,7 +31,7 @@ from functools import cached_property
 
 import numpy as np
 import pytest
-from gpu import Expr, evaluate
+from gpu import Expr, evaluate, report
 from spec_intervals import (
     F32_MAX,
     I32_MAX,
@@ -327,11 +327,6 @@ def mismatches(case: Case, got: list[object], expect: list[list[Accept]] | None 
     return out
 
 
-def _report(bad: list[str], case: Case) -> str:
-    return (f"{len(bad)} of {len(case.rows)} rows differ from WGSL ({case.id}):\n  "
-            + "\n  ".join(bad[:12]))
-
-
 @pytest.fixture(scope="module")
 def gpu_values(gpu_device):
     """Every case's rows evaluated on lavapipe: one evaluate call, shaders of 32 expressions."""
@@ -362,13 +357,13 @@ def _param(case: Case, table: list):
 @pytest.mark.parametrize("case", [_param(c, KNOWN) for c in CASES])
 def test_asyncshader_follows_wgsl(case):
     bad = mismatches(case, python_values(case))
-    assert not bad, _report(bad, case)
+    assert not bad, report(bad, case)
 
 
 @pytest.mark.parametrize("case", [_param(c, LAVAPIPE) for c in CASES])
 def test_lavapipe_follows_wgsl(case, gpu_values):
     bad = mismatches(case, list(gpu_values[case.id]), gpu=True)
-    assert not bad, _report(bad, case)
+    assert not bad, report(bad, case)
 
 
 # ------------------------------------------------------------- the checks that check the checks
