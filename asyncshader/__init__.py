@@ -4,6 +4,8 @@ cooperative scheduler that follows WGSL semantics.
 Everything public is re-exported here; see the docs for the guide and the API reference.
 """
 
+from typing import Any
+
 from ._compat import install as _install_moved_paths
 from ._core.instruments import Instrument
 from .collectives.barriers import (
@@ -24,6 +26,7 @@ from .collectives.derivatives import (
     fwidth_fine,
 )
 from .collectives.quads import quad_broadcast, quad_swap_diagonal, quad_swap_x, quad_swap_y
+from .emit import WGSLEmitError, to_wgsl  # WGSL output (issue 20); crosscheck below
 from .errors import (
     AsyncShaderError,
     BarrierDivergenceError,
@@ -200,6 +203,23 @@ from .wgsl.types import (
     vec4u,
 )
 
+
+def crosscheck(*args: Any, **kwargs: Any) -> Any:
+    """Runs a compute dispatch on the CPU and its WGSL on a WebGPU device (wgpu, the ``gpu``
+    extra) and compares every storage buffer: :func:`asyncshader.extra.gpu.crosscheck`."""
+    from .extra.gpu import crosscheck as run_both
+
+    return run_both(*args, **kwargs)
+
+
+def crosscheck_fragments(*args: Any, **kwargs: Any) -> Any:
+    """The fragment twin of :func:`crosscheck`:
+    :func:`asyncshader.extra.gpu.crosscheck_fragments`."""
+    from .extra.gpu import crosscheck_fragments as run_both
+
+    return run_both(*args, **kwargs)
+
+
 _install_moved_paths()  # old module paths (asyncshader.schedule, ...) still import
 
 __version__ = "0.2.0"
@@ -255,6 +275,7 @@ __all__ = [
     "Trace",
     "TraceError",
     "Uniform",
+    "WGSLEmitError",  # issue 20: WGSL output and the GPU cross-check
     "WGSLIndeterminateWarning",
     "WebGPULimitWarning",
     "WorkgroupVar",
@@ -294,6 +315,8 @@ __all__ = [
     "count_one_bits",
     "count_trailing_zeros",
     "cross",
+    "crosscheck",  # issue 20
+    "crosscheck_fragments",  # issue 20
     "degrees",
     "discard",
     "dispatch",
@@ -375,6 +398,7 @@ __all__ = [
     "tan",
     "tanh",
     "texture_barrier",
+    "to_wgsl",  # issue 20
     "trunc",
     "u32",
     "unpack2x16float",

@@ -25,6 +25,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("collectives", ("asyncshader.collectives",)),
     ("stages", ("asyncshader.stages",)),
     ("exploration", ("asyncshader.exploration",)),
+    ("emit", ("asyncshader.emit",)),
+    ("extra", ("asyncshader.extra",)),
     ("api", ("asyncshader",)),
     ("tools", ("asyncshader.tools",)),
     ("main", ("asyncshader.__main__",)),
