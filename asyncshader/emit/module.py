@@ -357,6 +357,8 @@ class Module:
                 self.stage == "fragment" and marker is None and (
                 (given is empty and from_python(ann) is None)
                 or (isinstance(given, np.ndarray) and given.ndim in (2, 3)))):
+            if element is None and _pixel_function(given):
+                element = _concrete(type_of_value(given(0, 0)))
             if element is None and isinstance(given, np.ndarray):
                 s = from_dtype(given.dtype if given.dtype != np.float64 else np.float32)
                 element = Vector(given.shape[2], s) if given.ndim == 3 and given.shape[2] > 1 \
@@ -365,6 +367,8 @@ class Module:
         is_storage = (marker is not None and issubclass(marker, Storage)) or (
             marker is None and ann is empty and isinstance(given, np.ndarray))
         if is_storage:
+            if element is None and _pixel_function(given):
+                element = _concrete(type_of_value(given(0, 0)))
             if element is None and isinstance(given, np.ndarray):
                 element = from_dtype(given.dtype)
             return "storage", Array(element or Unknown(f"the element type of buffer {name!r}"),
@@ -480,6 +484,12 @@ class _Resource:
     index: int
     kind: str
     memory: Memory
+
+
+def _pixel_function(given: Any) -> bool:
+    """A fragment input given as a callable ``(x, y) -> value``."""
+    return callable(given) and given is not inspect.Parameter.empty and not isinstance(
+        given, (np.ndarray, type))
 
 
 def _trim(size: tuple[int, int, int]) -> tuple[int, ...]:

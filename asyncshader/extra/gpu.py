@@ -62,6 +62,11 @@ class CrosscheckReport:
     differences: dict[str, list[Difference]] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
     adapter: str = ""
+    findings: list = field(default_factory=list)  # the CPU run's race-detector findings
+
+    @property
+    def ignored(self) -> list[str]:
+        return [n for n in self.cpu if n not in self.counts]
 
     @property
     def ok(self) -> bool:
@@ -69,7 +74,8 @@ class CrosscheckReport:
 
     def describe(self) -> str:
         if self.ok:
-            return f"crosscheck: {', '.join(self.cpu)} agree on {self.adapter}"
+            return (f"crosscheck: {', '.join(n for n in self.counts)} agree on {self.adapter}"
+                    + (f" ({', '.join(self.ignored)} not compared)" if self.ignored else ""))
         lines = [f"crosscheck on {self.adapter}: the GPU differs from the CPU"]
         for name, n in self.counts.items():
             if n:
@@ -91,10 +97,11 @@ def crosscheck(kernel: Any, workgroups: Any = 1, *, ulp: int = 4, ignore: tuple 
     code = emit(kernel, **bindings)
     cpu = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in bindings.items()}
     writers = _Writers(cpu)
-    run(kernel, workgroups, instruments=[writers], **cpu)
+    result = run(kernel, workgroups, instruments=[writers], sanitize="report", **cpu)
     groups = _size3(workgroups)
     gpu = _run_compute(dev, code, groups, bindings)
-    return _compare(code, cpu, gpu, writers, ulp, ignore, check, dev, raise_on_difference)
+    return _compare(code, cpu, gpu, writers, ulp, ignore, check, dev, raise_on_difference,
+                    result.findings)
 
 
 def _device() -> Any:
@@ -179,7 +186,7 @@ def crosscheck_fragments(shader: Any, width: int, height: int, *, ulp: int = 4,
     cpu_b = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in bindings.items()}
     writers = _Writers(cpu_b)
     result = run_fragments(shader, width, height, derivatives="fine", instruments=[writers],
-                           **cpu_b)
+                           sanitize="report", **cpu_b)
     outs = result.output if isinstance(result.output, dict) else {"output": result.output}
     harness = fragment_harness(shader, width, height, bindings)
     cpu = {k: v for k, v in cpu_b.items() if any(b.name == k and b.space == "storage"
@@ -188,7 +195,7 @@ def crosscheck_fragments(shader: Any, width: int, height: int, *, ulp: int = 4,
                 if v is not None})
     gpu = read_pixels(dev, harness, width, height, bindings, _buffers)
     return _compare(harness.emitted, cpu, gpu, writers, ulp, ignore, check, dev,
-                    raise_on_difference)
+                    raise_on_difference, result.findings)
 
 
 # ------------------------------------------------------------------------------------ compare
@@ -234,11 +241,15 @@ def _differs(a: np.ndarray, b: np.ndarray, ulp: int) -> np.ndarray:
 
 
 def _compare(code: Emitted, cpu: dict, gpu: dict, writers: _Writers, ulp: int, ignore: tuple,
-             check: Any, dev: Any, raise_on_difference: bool) -> CrosscheckReport:
-    names = [n for n in gpu if n not in ignore and n in cpu]
+             check: Any, dev: Any, raise_on_difference: bool, findings: list
+             ) -> CrosscheckReport:
+    names = [n for n in gpu if n in cpu]
     report = CrosscheckReport(code.source, {n: np.asarray(cpu[n]) for n in names},
-                              {n: gpu[n] for n in names}, adapter=adapter_name(dev))
+                              {n: gpu[n] for n in names}, adapter=adapter_name(dev),
+                              findings=list(findings))
     for n in names:
+        if n in ignore:
+            continue
         a, b = report.cpu[n], report.gpu[n].reshape(report.cpu[n].shape)
         bad = np.argwhere(_differs(a, b, ulp))
         report.counts[n] = len(bad)

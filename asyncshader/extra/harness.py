@@ -58,6 +58,17 @@ def _pad(arr: np.ndarray, width: int, height: int) -> np.ndarray:
     return arr
 
 
+def _pixels(source: Any, width: int, height: int) -> np.ndarray:
+    """A per-pixel input as an array (height, width[, n]); a callable ``(x, y) -> value`` is
+    evaluated at every pixel of the grid padded to whole quads (as for helpers)."""
+    if isinstance(source, np.ndarray) or not callable(source):
+        return np.asarray(source)
+    qw, qh = -(-width // 2), -(-height // 2)
+    rows = [[np.asarray(list(v) if hasattr(v, "__iter__") else v)
+             for v in (source(x, y) for x in range(2 * qw))] for y in range(2 * qh)]
+    return np.asarray(rows)
+
+
 def fragment_harness(shader: Any, width: int, height: int, bindings: dict[str, Any]
                      ) -> Harness:
     """The harness module for ``shader`` drawn over ``width`` x ``height`` pixels."""
@@ -70,10 +81,11 @@ def fragment_harness(shader: Any, width: int, height: int, bindings: dict[str, A
         if t is None:
             args.append(name)
             continue
-        arr = np.asarray(bindings[name])
+        arr = _pixels(bindings[name], width, height)
         kind = (t.scalar if isinstance(t, Vector) else t).kind
         dtype = {"f": np.float32, "i": np.int32, "u": np.uint32}[kind]
-        arr = _pad(arr.astype(dtype), width, height)
+        arr = arr.astype(dtype) if arr.shape[:2] != (height, width) else _pad(
+            arr.astype(dtype), width, height)
         arr = arr.reshape(*arr.shape[:2], arr.shape[2] if arr.ndim == 3 else 1)
         arr = np.concatenate([arr, np.zeros((*arr.shape[:2], 4 - arr.shape[2]), dtype)], 2)
         inputs[name] = np.ascontiguousarray(arr)
