@@ -370,7 +370,12 @@ class Expressions:
             name, result = self.module.helper(callee, args, node, self)
             text = f"{name}({', '.join(a.text for a in args)})"
             return E(text, result, ref="helper-call")
+        for a in node.args:  # (an argument WGSL cannot express is the first thing to fix)
+            self.expr(a)
         what = getattr(callee, "__qualname__", None) or ast.unparse(node.func)
+        module = getattr(callee, "__module__", None)
+        if module and module not in ("builtins", "__main__") and not what.startswith(module):
+            what = f"{module}.{what}"
         if callee in (float, int, bool):
             self.fail(node, f"Python's {callee.__name__}()", "write the WGSL type: "
                       f"{ {float: 'f32', int: 'i32', bool: 'bool_'}[callee]}(x)")
@@ -387,10 +392,14 @@ class Expressions:
             callee, Vec))
         if not foldable:
             return None
-        for n in ast.walk(node):
-            if isinstance(n, ast.Name) and not self.is_global(n.id):
-                return None
-            if isinstance(n, (ast.Await, ast.Lambda, ast.NamedExpr)):
+        for a in [*node.args, *(k.value for k in node.keywords)]:
+            a = a.value if isinstance(a, ast.Starred) else a
+            if isinstance(a, ast.UnaryOp) and isinstance(a.operand, ast.Constant):
+                continue
+            if not isinstance(a, (ast.Name, ast.Constant, ast.Attribute)):
+                return None  # (folding an expression would hide its type errors)
+            root = root_name(a)
+            if root is not None and not self.is_global(root):
                 return None
         try:
             code = compile(ast.Expression(ast.fix_missing_locations(node)), "<fold>", "eval")
@@ -477,6 +486,8 @@ class Expressions:
         if row.name == "quad_broadcast":
             e, i = (self.value(a) for a in node.args)
             self.module.unify(self.module.resolved(i.type), names.U32, node, self)
+            if i.has_const:
+                i = self.constant(i.const, names.U32)
             return E(f"quadBroadcast({e.text}, {i.text})", self.module.resolved(e.type))
         args = [self.value(a) for a in node.args]
         return self.call_unified(node, row.wgsl, args, row.unify, row.rule)
