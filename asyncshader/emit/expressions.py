@@ -25,6 +25,7 @@ from .wtypes import (
     AFLOAT,
     AINT,
     BOOL,
+    F32,
     Array,
     Atomic,
     Scalar,
@@ -147,6 +148,10 @@ class Expressions:
             if isinstance(owner, (types.ModuleType, type)):
                 return self.global_value(node, node.attr, getattr(owner, node.attr, None))
         base = self.expr(node.value)
+        if base.memory is not None and node.attr != "value":
+            self.fail(node, f"`.{node.attr}` on the buffer {base.memory.name} (numpy's, not "
+                      "WGSL's)", "read and write its elements one by one, in a loop over "
+                      "range()")
         if base.memory is not None and node.attr == "value":
             t = self.module.resolved(base.memory.type)
             return E(base.memory.name, t, memory=base.memory if isinstance(t, Atomic) else None)
@@ -240,6 +245,9 @@ class Expressions:
             return self.binary(a, b, _BITS[op], t, _BITS[op])
         t = self.binary_type(node, ta, tb)
         s = scalar_of(t)
+        if s is not None and s.kind == "f":  # a Python int local (a range() variable) * f32
+            a, b = (E(f"f32({e.text})", F32) if self.module.int_local(te) else e
+                    for e, te in ((a, ta), (b, tb)))
         if op is ast.FloorDiv:
             if s is not None and s.kind == "f":
                 return E(f"floor({a.operand('mul', 0)} / {b.operand('mul', 1)})", t)
@@ -376,6 +384,15 @@ class Expressions:
         module = getattr(callee, "__module__", None)
         if module and module not in ("builtins", "__main__") and not what.startswith(module):
             what = f"{module}.{what}"
+        if callee in (float, int) and len(node.args) == 1 and not node.keywords:
+            a = self.value(node.args[0])
+            at = self.module.resolved(a.type)
+            s = scalar_of(at)
+            if isinstance(at, Scalar) and (callee is int) == (s.kind in "iu"):
+                return a  # int(u32) and float(f32) keep their WGSL type
+            if isinstance(at, Scalar):
+                return E(f"{'i32' if callee is int else 'f32'}({a.text})",
+                         names.I32 if callee is int else F32)
         if callee in (float, int, bool):
             self.fail(node, f"Python's {callee.__name__}()", "write the WGSL type: "
                       f"{ {float: 'f32', int: 'i32', bool: 'bool_'}[callee]}(x)")
@@ -460,13 +477,26 @@ class Expressions:
                 common = self.binary_type(n, common, t)
             types_ = [common] * len(types_)
         result = (rule or names._same)(types_) if types_ else None
-        return E(f"{wgsl}({', '.join(a.text for a in args)})", result)
+        texts = [a.text for a in args]
+        if unify and types_ and isinstance(types_[0], Vector):
+            texts = [f"{types_[0].wgsl}({a.text})" if isinstance(
+                self.module.resolved(a.type), (Scalar, Unknown)) else a.text for a in args]
+        return E(f"{wgsl}({', '.join(texts)})", result)
 
     def call_builtin(self, node: ast.Call, row: names.Builtin) -> E:
         if node.keywords:
             self.fail(node, f"keyword arguments to {row.name}", "pass them by position")
         if row.statement:
+            if self.module.stage != "compute":
+                self.fail(node, f"{row.name} in a {self.module.stage} shader", "barriers exist "
+                          "only in compute shaders (WGSL: 'compute' stage only)")
             return E(f"{row.wgsl}()", None, ref="statement")
+        if row.name == "array_length" and node.args:
+            mem = self.expr(node.args[0].args[0] if isinstance(node.args[0], ast.Call)
+                            else node.args[0]).memory
+            t = self.module.resolved(mem.type) if mem is not None else None
+            if isinstance(t, Array) and t.length is not None:
+                return self.constant(t.length, names.U32)  # (arrayLength is for runtime arrays)
         if row.pointer_first:
             if not node.args:
                 self.fail(node, f"{row.name}() without a pointer", f"{row.name}(ash.ptr(buf, i))")
@@ -486,8 +516,10 @@ class Expressions:
         if row.name == "quad_broadcast":
             e, i = (self.value(a) for a in node.args)
             self.module.unify(self.module.resolved(i.type), names.U32, node, self)
-            if i.has_const:
-                i = self.constant(i.const, names.U32)
+            if not i.has_const:
+                self.fail(node.args[1], "a quad_broadcast id that is not a constant (WGSL: "
+                          "a const-expression)", "pass a literal 0..3 or a module constant")
+            i = self.constant(i.const, names.U32)
             return E(f"quadBroadcast({e.text}, {i.text})", self.module.resolved(e.type))
         args = [self.value(a) for a in node.args]
         return self.call_unified(node, row.wgsl, args, row.unify, row.rule)

@@ -301,9 +301,14 @@ class Function(Expressions):
             return
         self.module.unify(self.module.resolved(dest.type), self.module.resolved(value.type),
                           node, self)
-        if isinstance(target, ast.Attribute) and len(target.attr) > 1:
-            self.fail(node, "assigning to a multi-component swizzle", "assign the components "
-                      "one by one (v.x = ...; v.y = ...)")
+        if isinstance(target, ast.Attribute) and len(target.attr) > 1 and isinstance(
+                self.module.resolved(self.expr(target.value).type), Vector):  # v.xy = e
+            self.temps += 1
+            base = dest.text.rsplit(".", 1)[0]
+            self.emit(f"let tmp{self.temps} = {value.text};")
+            for k, c in enumerate(target.attr):
+                self.emit(f"{base}.{c} = tmp{self.temps}.{'xyzw'[k]};")
+            return
         self.emit(f"{dest.text} = {value.text};")
 
     def check_writable(self, mem: Memory, node: ast.AST) -> None:

@@ -147,6 +147,9 @@ class Module:
         a, b = self.resolved(a), self.resolved(b)
         if a == b:
             return a
+        for x, y in ((a, b), (b, a)):  # a Python int local meets a float: it stays an int
+            if self.int_local(x) and isinstance(y, Scalar) and y.kind == "f":
+                return y if not y.abstract else AFLOAT
         if isinstance(a, Unknown):
             return a if isinstance(b, Unknown) else self.learn(a, b)
         if isinstance(b, Unknown):
@@ -161,6 +164,11 @@ class Module:
             return Vector(a.size, self.unify(a.scalar, b.scalar, node, fn))
         fn.fail(node, f"mixing {_name(a)} and {_name(b)} (WGSL converts no types implicitly)",
                 f"convert one side explicitly, e.g. {_name(_concrete(a))}(x)")
+
+    def int_local(self, t: Any) -> bool:
+        """``t`` is the type of a local given only Python ints, not yet decided."""
+        return isinstance(t, Unknown) and t not in self.resolution and \
+            getattr(self.defaults.get(t), "kind", "") == "i"
 
     def local_type(self, key: str, name: str, default: Any) -> Unknown:
         u = Unknown(f"{key}.{name}")

@@ -138,7 +138,7 @@ def recursive(n: u32) -> u32:
     ("out[0] = not_wgsl(f32(1))", "a call to math.hypot", "plain `def`"),
     ("out[0] = f32(recursive(u32(3)))", "a recursive call of recursive", "loop"),
     ("assert out[0] == 0", "assert", "test on the CPU"),
-    ("out[0] = float(1)", "Python's float()", "f32(x)"),
+    ("out[0] = f32(bool(out[1]))", "Python's bool()", "bool_(x)"),
     ("for v in out:\n            pass", "the loop `for v in out`", "range"),
     ("a, b = tile, tile\n        a, b = b, a", "swapping or renaming buffers", "offset"),
     ("x = u32(1)\n        if x:\n            out[0] = f32(1)", "the condition `x`", "x != 0"),
@@ -274,4 +274,20 @@ def test_vec3u_builtins_and_swizzles(wgsl_device):
 
     text = to_wgsl(ids)
     assert "@compute @workgroup_size(4, 2)" in text and "g.xy == g.yx" in text
+    validate(text, wgsl_device)
+
+
+def test_int_and_float_conversions_and_swizzle_stores(wgsl_device):
+    @ash.compute(workgroup_size=4)
+    async def mixed(out: ash.Storage[f32], *, local_invocation_index: u32):
+        v = vec4f(0.0)
+        v.xz = vec2f(float(local_invocation_index), 2.0)
+        for k in range(3):
+            v.y += out[int(local_invocation_index)] * k
+        out[local_invocation_index] = v.x + v.y + v.z
+
+    text = to_wgsl(mixed)
+    assert "let tmp1 = vec2f(f32(local_invocation_index), 2.0);" in text
+    assert "    v.x = tmp1.x;\n    v.z = tmp1.y;" in text
+    assert "v.y += out[local_invocation_index] * f32(k);" in text  # a Python int local
     validate(text, wgsl_device)
