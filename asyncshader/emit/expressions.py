@@ -100,9 +100,12 @@ class Expressions:
     def value(self, node: ast.expr) -> E:
         """An expression that must be a value (not a buffer, a function or a module)."""
         e = self.expr(node)
+        if isinstance(e.ref, tuple):  # an element (of an atomic buffer: its atomicLoad)
+            return E(e.text, e.type)
         if e.memory is not None:
             t = self.module.resolved(e.memory.type)
-            if isinstance(t, (Scalar, Vector)):
+            if isinstance(t, (Scalar, Vector)) or (isinstance(t, Unknown)
+                                                    and e.memory.space == "uniform"):
                 return E(e.memory.name, t)
             self.fail(node, f"`{ast.unparse(node)}` names a whole buffer or array",
                       "index it (buf[i]), or pass ash.ptr(buf, i) to an atomic")
@@ -176,7 +179,9 @@ class Expressions:
         base = self.expr(node.value)
         index = self.value(node.slice)
         it = self.module.resolved(index.type)
-        if scalar_of(it) is None or isinstance(it, Vector) or it.kind not in "iu":
+        if isinstance(it, Unknown):
+            self.module.unify(it, names.U32 if not self.module.int_local(it) else it, node, self)
+        elif scalar_of(it) is None or isinstance(it, Vector) or it.kind not in "iu":
             self.fail(node.slice, f"the index `{ast.unparse(node.slice)}` of type "
                       f"{getattr(it, 'wgsl', it)}", "index with an i32 or u32")
         if index.has_const and isinstance(index.const, int) and index.const < 0:
@@ -197,6 +202,9 @@ class Expressions:
             return E(f"{base.operand('mul', 1)}[{index.text}]", t.scalar)
         if isinstance(t, Array):
             return E(f"{base.operand('mul', 1)}[{index.text}]", t.element)
+        if isinstance(t, Unknown):
+            self.fail(node, f"indexing {t.what}, whose type cannot be inferred", "annotate it "
+                      "(ash.Storage[f32] for a buffer), or pass the arrays to to_wgsl")
         self.fail(node, f"indexing a {getattr(t, 'wgsl', t)}", "index a vector, an array or "
                   "a buffer")
 

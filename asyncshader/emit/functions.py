@@ -359,6 +359,9 @@ class Function(Expressions):
     def s_AugAssign(self, node: ast.AugAssign) -> None:
         value = self.value(node.value)
         target = self.expr(node.target)
+        if target.memory is not None and not isinstance(target.ref, tuple):
+            self.fail(node, f"`{ast.unparse(node)}` on a whole buffer (numpy's meaning)",
+                      "update its elements one by one, in a loop over range()")
         t = self.binary_type(node, self.module.resolved(target.type),
                              self.module.resolved(value.type))
         if isinstance(node.target, ast.Name) and node.target.id in self.locals:
