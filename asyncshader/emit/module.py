@@ -22,7 +22,7 @@ import numpy as np
 from ..wgsl.bindings import Input, Storage, Uniform
 from ..wgsl.rewrite import _is_user_function
 from .expressions import E, Memory
-from .functions import Function
+from .functions import Function, wgsl_identifier
 from .names import RESERVED
 from .wtypes import (
     AFLOAT,
@@ -206,7 +206,7 @@ class Module:
 
     # ------------------------------------------------------------------------------ scope
     def _unique(self, wanted: str, taken: dict) -> str:
-        name = wanted + "_" if wanted in RESERVED else wanted
+        name = wgsl_identifier(wanted)
         k = 2
         while name in taken or name in self.function_names:
             name = f"{wanted}_{k}"
@@ -317,7 +317,8 @@ class Module:
         self.structs: dict[str, tuple[type, Struct]] = {}
         self.helpers: dict[Any, tuple[str, Any, str]] = {}
         self.in_progress: set = set()
-        self.function_names: set[str] = {self.fn.__name__}
+        self.entry_name = wgsl_identifier(self.fn.__name__)
+        self.function_names: set[str] = {self.entry_name}
         self.params, self.resources = self._parameters()
         self.entry = Function(self, self.fn, self.params, {r.name: r.memory for r in
                                                            self.resources}, self.stage, "entry")
@@ -346,10 +347,11 @@ class Module:
             kind, t = self._resource(name, ann, given)
             if kind == "input":
                 t = self._known(t, Unknown(f"the fragment input {name!r}"), name)
-                params[name] = E(name, t)
+                params[name] = E(wgsl_identifier(name), t)
                 self.inputs.append((name, t))
                 continue
-            resources.append(_Resource(name, index, kind, Memory(name, kind, t)))
+            resources.append(_Resource(wgsl_identifier(name), index, kind,
+                                       Memory(wgsl_identifier(name), kind, t)))
         return params, resources
 
     def _known(self, t: Any, u: Unknown, name: str) -> Any:
@@ -425,7 +427,7 @@ class Module:
         out += self._entry_text()
         wg = tuple(self.shader.workgroup_size) if self.stage == "compute" else None
         inputs = [(n, self.resolved(t)) for n, t in self.inputs]
-        return Emitted("\n".join(out) + "\n", self.fn.__name__, self.stage, wg, bindings,
+        return Emitted("\n".join(out) + "\n", self.entry_name, self.stage, wg, bindings,
                        inputs, self.resolved(self.output), self.call_params)
 
     def used_resources(self) -> set[str]:
@@ -439,9 +441,12 @@ class Module:
         for name, e in self.params.items():
             if name in _COMPUTE_BUILTINS or name in _FRAGMENT_BUILTINS:
                 params.append(f"@builtin({name}) {name}: {e.type.wgsl}")
+        self.call_params = [n for n in self.params if n in _COMPUTE_BUILTINS
+                            or n in _FRAGMENT_BUILTINS] + [n for n, _ in self.inputs]
         for k, (name, t) in enumerate(self.inputs):
             flat = "@interpolate(flat) " if _scalar_kind(self.resolved(t)) in "iu" else ""
-            params.append(f"@location({k}) {flat}{name}: {self.final(t, self.entry, name)}")
+            params.append(f"@location({k}) {flat}{wgsl_identifier(name)}: "
+                          f"{self.final(t, self.entry, name)}")
         body = list(self.body)
         if self.stage == "compute" and self.zero and self.workgroup:
             index = "local_invocation_index"
@@ -459,14 +464,13 @@ class Module:
             else:
                 loc = "" if self.as_function else "@location(0) "
                 ret = f" -> {loc}{self.final(t, self.entry, 'the output')}"
-        self.call_params = [p.split(")")[-1].split(":")[0].strip() for p in params]
         if self.as_function:
             head = "// the fragment shader as a function (a harness calls it)"
             params = [p.split(")")[-1].strip() for p in params]
         sig = ", ".join(params)
-        if len(sig) + len(self.fn.__name__) > 80:
+        if len(sig) + len(self.entry_name) > 80:
             sig = "\n    " + ",\n    ".join(params) + ",\n"
-        return [head, f"fn {self.fn.__name__}({sig}){ret} {{", *body, "}"]
+        return [head, f"fn {self.entry_name}({sig}){ret} {{", *body, "}"]
 
     def _zeroing(self, index: str) -> list[str]:
         size = int(np.prod(self.shader.workgroup_size))

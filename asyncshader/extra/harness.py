@@ -69,6 +69,15 @@ def _pixels(source: Any, width: int, height: int) -> np.ndarray:
     return np.asarray(rows)
 
 
+_BUILTINS = {"position": "vec4f", "front_facing": "bool", "sample_index": "u32",
+             "sample_mask": "u32"}
+
+
+def _builtin_params(code: Emitted) -> list[str]:
+    used = [n for n in code.call_params if n in _BUILTINS and n != "position"]
+    return [f"@builtin({n}) {n}: {_BUILTINS[n]}" for n in ["position", *used]]
+
+
 def fragment_harness(shader: Any, width: int, height: int, bindings: dict[str, Any]
                      ) -> Harness:
     """The harness module for ``shader`` drawn over ``width`` x ``height`` pixels."""
@@ -89,8 +98,8 @@ def fragment_harness(shader: Any, width: int, height: int, bindings: dict[str, A
         arr = arr.reshape(*arr.shape[:2], arr.shape[2] if arr.ndim == 3 else 1)
         arr = np.concatenate([arr, np.zeros((*arr.shape[:2], 4 - arr.shape[2]), dtype)], 2)
         inputs[name] = np.ascontiguousarray(arr)
-        lines.append(f"@group(1) @binding({k}) var ash_in_{name}: texture_2d<{_SCALAR[kind]}>;")
-        value = f"textureLoad(ash_in_{name}, vec2u(ash_x, ash_y), 0)"
+        lines.append(f"@group(1) @binding({k}) var ash_in_{k}: texture_2d<{_SCALAR[kind]}>;")
+        value = f"textureLoad(ash_in_{k}, vec2u(ash_x, ash_y), 0)"
         size = t.size if isinstance(t, Vector) else 1
         args.append(value + {1: ".x", 2: ".xy", 3: ".xyz", 4: ""}[size])
     out = inner.output
@@ -98,7 +107,7 @@ def fragment_harness(shader: Any, width: int, height: int, bindings: dict[str, A
     writes = []
     for k, (fname, ft) in enumerate(fields):
         wgsl, n = _store_type(ft)
-        buf = f"ash_out_{fname}"
+        buf = f"ash_out_{k}"
         lines.append(f"@group(2) @binding({k}) var<storage, read_write> {buf}: array<{wgsl}>;")
         value = "ash_r" if not isinstance(out, Struct) else f"ash_r.{fname}"
         if isinstance(ft, Vector) and ft.size == 3:
@@ -110,7 +119,7 @@ def fragment_harness(shader: Any, width: int, height: int, bindings: dict[str, A
         outputs.append(("output" if not isinstance(out, Struct) else f"output.{fname}", buf, ft))
     call = f"{inner.entry}({', '.join(args)})"
     lines += ["@fragment",
-              "fn ash_fragment(@builtin(position) position: vec4f) -> @location(0) vec4f {",
+              f"fn ash_fragment({', '.join(_builtin_params(inner))}) -> @location(0) vec4f {{",
               "    let ash_x = u32(position.x);", "    let ash_y = u32(position.y);",
               f"    let ash_r = {call};" if fields else f"    {call};",
               f"    if ash_x < {width}u && ash_y < {height}u {{", *writes, "    }",

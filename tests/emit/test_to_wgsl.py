@@ -291,3 +291,17 @@ def test_int_and_float_conversions_and_swizzle_stores(wgsl_device):
     assert "    v.x = tmp1.x;\n    v.z = tmp1.y;" in text
     assert "v.y += out[local_invocation_index] * f32(k);" in text  # a Python int local
     validate(text, wgsl_device)
+
+
+def test_names_that_wgsl_reserves_are_renamed(wgsl_device):
+    @ash.compute(workgroup_size=1)
+    async def smooth(var: ash.Storage[f32]):  # both are WGSL reserved words
+        _ = f32(1)
+        loop = var[0]
+        var[0] = loop + 1.0
+
+    code = emit(smooth)
+    assert code.entry == "smooth_" and "fn smooth_(" in code.source
+    assert "var<storage, read_write> var_: array<f32>;" in code.source
+    assert "let unused = 1.0f;" in code.source and "let loop_ = var_[0];" in code.source
+    validate(code.source, wgsl_device)
