@@ -60,6 +60,7 @@ class Binding:
     binding: int
     space: str          # "storage", "read", "uniform"
     type: Any           # the WGSL type (Array for buffers)
+    wgsl: str = ""      # its name in WGSL (the parameter's, unless WGSL reserves that)
 
 
 @dataclass
@@ -320,7 +321,7 @@ class Module:
         self.entry_name = wgsl_identifier(self.fn.__name__)
         self.function_names: set[str] = {self.entry_name}
         self.params, self.resources = self._parameters()
-        self.entry = Function(self, self.fn, self.params, {r.name: r.memory for r in
+        self.entry = Function(self, self.fn, self.params, {r.python: r.memory for r in
                                                            self.resources}, self.stage, "entry")
         self.body = self.entry.body()
         self.output = None
@@ -351,7 +352,7 @@ class Module:
                 self.inputs.append((name, t))
                 continue
             resources.append(_Resource(wgsl_identifier(name), index, kind,
-                                       Memory(wgsl_identifier(name), kind, t)))
+                                       Memory(wgsl_identifier(name), kind, t), name))
         return params, resources
 
     def _known(self, t: Any, u: Unknown, name: str) -> Any:
@@ -417,7 +418,8 @@ class Module:
             space = {"storage": "storage, read_write", "read": "storage, read",
                      "uniform": "uniform"}[r.kind]
             out.append(f"@group(0) @binding({r.index}) var<{space}> {r.name}: {t};")
-            bindings.append(Binding(r.name, r.index, r.kind, self.resolved(r.memory.type)))
+            bindings.append(Binding(r.python, r.index, r.kind, self.resolved(r.memory.type),
+                                    r.name))
         for name, (_, t) in self.workgroup.items():
             out.append(f"var<workgroup> {name}: {self.final(t, self.entry, name)};")
         if bindings or self.workgroup:
@@ -492,10 +494,11 @@ class Module:
 
 @dataclass
 class _Resource:
-    name: str
+    name: str       # in WGSL
     index: int
     kind: str
     memory: Memory
+    python: str     # the parameter's name
 
 
 def _pixel_function(given: Any) -> bool:
