@@ -100,6 +100,8 @@ class Expressions:
     def value(self, node: ast.expr) -> E:
         """An expression that must be a value (not a buffer, a function or a module)."""
         e = self.expr(node)
+        if e.memory is not None and e.memory.space == "select":
+            return E(e.text, e.type)  # (the u32 that chooses the buffer)
         if isinstance(e.ref, tuple):  # an element (of an atomic buffer: its atomicLoad)
             return E(e.text, e.type)
         if e.memory is not None:
@@ -187,6 +189,14 @@ class Expressions:
         if index.has_const and isinstance(index.const, int) and index.const < 0:
             self.fail(node.slice, "a negative index (Python counts from the end; WGSL does not)",
                       "index from the start: a[len - 1]")
+        if base.memory is not None and base.memory.space == "select":
+            choices = self.module.choices(self.key)
+            element = choices[0].element(self.module)
+            text = f"{choices[0].name}[{index.text}]"
+            for k, mem in enumerate(choices[1:], 1):
+                self.module.unify(element, mem.element(self.module), node, self)
+                text = f"select({text}, {mem.name}[{index.text}], {base.text} == {k}u)"
+            return E(text, element, ref=("selected", base, index, choices))
         if base.memory is not None:
             mem = base.memory
             element = mem.element(self.module)
@@ -286,6 +296,10 @@ class Expressions:
             if ta.size != tb.size:
                 self.fail(node, f"{ta.wgsl} with {tb.wgsl}", "use vectors of one size")
             return Vector(ta.size, self.module.unify(ta.scalar, tb.scalar, node, self))
+        for x, y in ((ta, tb), (tb, ta)):  # an input times a scalar: it may be a vector
+            if isinstance(x, Unknown) and x.what.startswith("the fragment input") and \
+                    isinstance(y, Scalar):
+                return x
         if isinstance(ta, Unknown) or isinstance(tb, Unknown):
             return self.module.unify(ta, tb, node, self)
         if isinstance(ta, Vector) and isinstance(tb, (Scalar, Unknown)):

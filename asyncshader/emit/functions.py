@@ -19,6 +19,7 @@ from .wtypes import (
     AFLOAT,
     AINT,
     BOOL,
+    U32,
     Scalar,
     Unknown,
     Vector,
@@ -36,6 +37,7 @@ class Local:
         self.wgsl, self.type, self.mutable, self.hoisted = wgsl, type_, mutable, hoisted
         self.declared = False
         self.memory: Memory | None = None
+        self.selector = False  # names one of several buffers in turn: a u32 choice
 
 
 class Function(Expressions):
@@ -82,6 +84,8 @@ class Function(Expressions):
         if local is not None:
             if local.memory is not None:
                 return E(local.memory.name, None, memory=local.memory)
+            if local.selector:
+                return E(local.wgsl, U32, memory=Memory(local.wgsl, "select", None))
             return E(local.wgsl, self.module.resolved(local.type))
         if name in self.params:
             return self.params[name]
@@ -254,15 +258,14 @@ class Function(Expressions):
             self.fail(node, "unpacking a value into several names", "assign each name on its "
                       "own line")
         values = [self.expr(v) for v in value.elts]
-        if any(v.memory is not None for v in values):
-            self.fail(node, "swapping or renaming buffers or workgroup arrays (WGSL keeps no "
-                      "pointer in a variable)", "index one array of twice the size with an "
-                      "offset that flips: buf[offset + i]")
         reads = {n.id for v in value.elts for n in ast.walk(v) if isinstance(n, ast.Name)}
         writes = {n.id for t in target.elts for n in ast.walk(t) if isinstance(n, ast.Name)}
         if reads & writes:  # a, b = b, a: through temporaries
             temps = []
             for v in values:
+                if v.memory is not None and v.memory.space != "select":
+                    temps.append(v)  # (a buffer's name: nothing to save)
+                    continue
                 self.temps += 1
                 tmp = f"tmp{self.temps}"
                 self.emit(f"let {tmp} = {v.text};")
@@ -282,6 +285,20 @@ class Function(Expressions):
             value = self.value(value_node)
         dest = self.expr(target)
         ref = dest.ref
+        if isinstance(ref, tuple) and ref[0] == "selected":  # one of several buffers
+            _, selector, index, choices = ref
+            self.temps += 1
+            self.emit(f"let tmp{self.temps} = {value.text};")
+            for k, mem in enumerate(choices):
+                self.check_writable(mem, node)
+                self.module.unify(mem.element(self.module), self.module.resolved(value.type),
+                                  node, self)
+                head = "if" if k == 0 else "} else if" if k < len(choices) - 1 else "} else"
+                test = f" {selector.text} == {k}u" if k < len(choices) - 1 else ""
+                self.emit(f"{head}{test} {{")
+                self.emit(f"    {mem.name}[{index.text}] = tmp{self.temps};")
+            self.emit("}")
+            return
         if isinstance(ref, tuple) and ref[0] == "element":
             mem = ref[1]
             element = mem.element(self.module)
@@ -325,12 +342,13 @@ class Function(Expressions):
     def assign_name(self, name: str, value: E, node: ast.AST, declared: Any = None) -> None:
         local = self.locals.get(name)
         if value.memory is not None and value.ref is None and declared is None:
-            if local is None and self.stores.get(name, 0) == 1:
+            if local is None and self.stores.get(name, 0) == 1 and value.memory.space != \
+                    "select":
                 local = self.declare(name, None, value, node)
                 local.memory = value.memory
                 return
-            self.fail(node, f"{name!r} naming a buffer or workgroup variable in turn (WGSL keeps"
-                      " no pointer in a variable)", "index one array with an offset instead")
+            self.select(name, value, node)
+            return
         if value.type is None:
             self.fail(node, f"assigning `{ast.unparse(getattr(node, 'value', node))}`, which "
                       "has no value", "call it as a statement")
@@ -355,6 +373,27 @@ class Function(Expressions):
             return
         self.module.unify(self.module.resolved(local.type), vt, node, self)
         self.emit(f"{local.wgsl} = {value.text};")
+
+    def select(self, name: str, value: E, node: ast.AST) -> None:
+        """``src = ping`` where ``src`` names several buffers in turn (``src, dst = dst,
+        src``): WGSL keeps no pointer in a variable, so ``src`` becomes a u32 choosing among
+        the buffers so named, and ``src[i]`` a select() over them (a store: an if chain)."""
+        if self.kind != "compute" or (value.memory.space != "select"
+                                      and value.memory.space not in ("workgroup", "storage")):
+            self.fail(node, f"{name!r} naming a buffer or workgroup variable in turn",
+                      "index one array with an offset instead")
+        text = value.text if value.memory.space == "select" else \
+            f"{self.module.choice(self.key, value.memory)}u"
+        local = self.locals.get(name)
+        if local is None:
+            local = self.declare(name, U32, value, node)
+            local.selector = local.mutable = True
+            self.emit(f"{local.wgsl} = {text};" if local.hoisted else
+                      f"var {local.wgsl}: u32 = {text};")
+            return
+        if not local.selector:
+            self.fail(node, f"{name!r} holding a value and then a buffer", "use two names")
+        self.emit(f"{local.wgsl} = {text};")
 
     def s_AugAssign(self, node: ast.AugAssign) -> None:
         value = self.value(node.value)

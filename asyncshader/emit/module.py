@@ -122,6 +122,7 @@ class Module:
         self.resolution: dict[Unknown, Any] = {}
         self.defaults: dict[Unknown, Any] = {}
         self.atomic_buffers: set[str] = set()
+        self.pools: dict[str, list[Memory]] = {}
         self.final_pass = False
         self.changed = False
         unknown = set(bindings) - set(shader.params)
@@ -199,6 +200,18 @@ class Module:
         if isinstance(t, (Scalar, Vector)) and t.abstract:
             return t.concrete().wgsl
         return t.wgsl
+
+    def choice(self, key: str, memory: Memory) -> int:
+        """The number that stands for ``memory`` in the buffer-choosing locals of function
+        ``key`` (learnt across passes: the last pass knows them all)."""
+        pool = self.pools.setdefault(key, [])
+        if memory.name not in [m.name for m in pool]:
+            pool.append(memory)
+            self.changed = True
+        return [m.name for m in pool].index(memory.name)
+
+    def choices(self, key: str) -> list[Memory]:
+        return self.pools.get(key, [])
 
     def mark_atomic(self, name: str) -> None:
         if name not in self.atomic_buffers:

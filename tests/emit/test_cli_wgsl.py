@@ -35,9 +35,9 @@ def test_wgsl_of_an_example_without_setup_and_its_error(capsys):
     lines = []
     assert main(["wgsl", f"{ROOT}/examples/reduce.py::block_sum"], out=lines.append) == 0
     assert "fn block_sum(" in "\n".join(lines)
-    assert main(["wgsl", f"{ROOT}/examples/prefix_sum.py::scan_blocks"], out=print) == 1
+    assert main(["wgsl", f"{ROOT}/examples/mip_level.py::mip_level"], out=print) == 1
     err = capsys.readouterr().err
-    assert "prefix_sum.py:54" in err and "Fix:" in err
+    assert "mip_level.py:127" in err and "Fix:" in err
 
 
 def test_crosscheck_runs_setup_on_both_sides(tmp_path, wgsl_device):
