@@ -570,7 +570,7 @@ class Expressions:
         return text, pointee
 
     def unsupported(self, node: ast.AST) -> None:
-        what, fix = _UNSUPPORTED.get(type(node).__name__, (
+        what, fix = names.UNSUPPORTED.get(type(node).__name__, (
             f"the Python construct {type(node).__name__}", "write it with WGSL's statements "
             "and expressions (see docs/to-gpu.md, the supported subset)"))
         self.fail(node, what, fix)
@@ -585,21 +585,3 @@ class _Lookup(dict):
 
     def __missing__(self, key: str) -> Any:
         return self.scope.get(key)
-
-
-_UNSUPPORTED = {
-    "ListComp": ("a list comprehension", "write a for loop over range() that fills an array"),
-    "SetComp": ("a set comprehension", "WGSL has no sets: use a for loop"),
-    "DictComp": ("a dict comprehension", "WGSL has no dicts: use a struct or an array"),
-    "GeneratorExp": ("a generator expression", "write a for loop over range()"),
-    "Dict": ("a dict", "WGSL has no dicts: use a struct (a dataclass) or an array"),
-    "List": ("a list", "use a vector (vec3f(...)) or a workgroup array"),
-    "Set": ("a set", "WGSL has no sets"),
-    "Tuple": ("a tuple as a value", "use a vector, or assign the parts to separate names"),
-    "Lambda": ("a lambda", "write a plain `def` helper at module scope"),
-    "JoinedStr": ("an f-string", "WGSL has no strings"),
-    "NamedExpr": ("the walrus operator :=", "assign on a line of its own"),
-    "Starred": ("a starred argument", "pass the components one by one"),
-    "Slice": ("a slice", "index one element at a time"),
-    "Yield": ("yield", "a shader is an async def that returns"),
-}

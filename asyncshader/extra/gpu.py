@@ -21,7 +21,7 @@ import numpy as np
 from .._core.instruments import Instrument
 from ..emit import Emitted, emit
 from ..emit.wtypes import Vector
-from ..errors import AsyncShaderError
+from ..errors import AsyncShaderError, BindingError
 from ..stages.compute import run
 from ..stages.fragment import run_fragments
 from .device import GPUUnavailable, ShaderRejected, adapter_name, device, validate
@@ -114,13 +114,15 @@ def _size3(v: Any) -> tuple[int, int, int]:
 
 
 def _uniform_bytes(value: Any, t: Any) -> bytes:
+    """A uniform's value as the bytes of a 16-byte uniform buffer (a scalar or a vector)."""
     s = t.scalar if isinstance(t, Vector) else t
-    dtype = {"f": np.float32, "i": np.int32, "u": np.uint32, "b": np.uint32}[s.kind]
-    data = np.zeros(4, dtype)
-    flat = np.atleast_1d(np.asarray(list(value) if isinstance(value, Vector) or hasattr(
-        value, "__iter__") else value)).astype(np.float64 if s.kind == "f" else np.int64)
-    data[:flat.size] = flat.astype(dtype) if s.kind == "f" else (flat & 0xFFFFFFFF).astype(
-        np.uint64).astype(np.uint32).view(dtype) if s.kind == "i" else flat.astype(dtype)
+    values = list(value) if hasattr(value, "__iter__") else [value]
+    if s.kind == "f":
+        words = np.asarray(values, np.float32).view(np.uint32)
+    else:  # i32 as its two's complement bits, bool as 0 / 1
+        words = np.array([int(v) & 0xFFFFFFFF for v in values], np.uint64).astype(np.uint32)
+    data = np.zeros(4, np.uint32)
+    data[:words.size] = words
     return data.tobytes()
 
 
@@ -133,7 +135,8 @@ def _buffers(dev: Any, code: Emitted, bindings: dict[str, Any], visibility: Any 
     for b in code.bindings:
         value = bindings.get(b.name)
         if value is None:
-            raise GPUUnavailable(f"crosscheck needs a value for the binding {b.name!r}")
+            raise BindingError(f"crosscheck needs a value for the binding {b.name!r} (pass "
+                               f"{b.name}=... as to the dispatch)")
         if b.space == "uniform":
             buf = dev.create_buffer_with_data(data=_uniform_bytes(value, b.type),
                                               usage=usage.UNIFORM)

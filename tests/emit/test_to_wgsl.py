@@ -305,3 +305,13 @@ def test_names_that_wgsl_reserves_are_renamed(wgsl_device):
     assert "var<storage, read_write> var_: array<f32>;" in code.source
     assert "let unused = 1.0f;" in code.source and "let loop_ = var_[0];" in code.source
     validate(code.source, wgsl_device)
+
+
+def test_uniform_scalars_and_vectors_reach_the_gpu(crosscheck):
+    @ash.compute(workgroup_size=4)
+    async def offsets(out: ash.Storage[i32], base: i32, step: ash.vec2i, *,
+                      local_invocation_index: u32):
+        out[local_invocation_index] = base + step.y * i32(local_invocation_index)
+
+    report = crosscheck(offsets, 1, out=np.zeros(4, np.int32), base=-5, step=ash.vec2i(1, -3))
+    assert report.gpu["out"].tolist() == [-5, -8, -11, -14]
