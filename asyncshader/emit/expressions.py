@@ -153,6 +153,9 @@ class Expressions:
             if isinstance(owner, (types.ModuleType, type)):
                 return self.global_value(node, node.attr, getattr(owner, node.attr, None))
         base = self.expr(node.value)
+        if base.memory is not None and node.attr != "value" and isinstance(
+                self.module.resolved(base.memory.type), Vector):  # a uniform vector
+            base = E(base.memory.name, self.module.resolved(base.memory.type))
         if base.memory is not None and node.attr != "value":
             self.fail(node, f"`.{node.attr}` on the buffer {base.memory.name} (numpy's, not "
                       "WGSL's)", "read and write its elements one by one, in a loop over "
