@@ -65,14 +65,15 @@ class WType:
         return _SCALARS[kind] if not self.size else VEC_TYPES[(self.size, kind)]
 
 
-_KIND_WGSL = {"f": "f32", "i": "i32", "u": "u32", "b": "bool"}
+_KIND_WGSL = {"f": "f32", "i": "i32", "u": "u32", "b": "bool", "h": "f16"}
 _SCALARS = {
     "f": WType("f", 0, "f32", "f32", np.float32),
     "i": WType("i", 0, "i32", "i32", np.int32),
     "u": WType("u", 0, "u32", "u32", np.uint32),
     "b": WType("b", 0, "bool", "bool", builtins.bool),
+    "h": WType("h", 0, "f16", "f16", np.float16),
 }
-F32, I32, U32 = _SCALARS["f"], _SCALARS["i"], _SCALARS["u"]
+F32, I32, U32, F16 = _SCALARS["f"], _SCALARS["i"], _SCALARS["u"], _SCALARS["h"]
 ABSTRACT_INT = WType("A", 0, "AbstractInt", "int")
 ABSTRACT_FLOAT = WType("F", 0, "AbstractFloat", "float")
 VEC_TYPES: dict[tuple[int, str], WType] = {
@@ -82,7 +83,7 @@ VEC_TYPES: dict[tuple[int, str], WType] = {
 
 #: the type of an argument by its Python type (exact type: the fast lookup)
 TYPES: dict[type, WType] = {
-    np.float32: F32, np.int32: I32, np.uint32: U32, builtins.bool: _SCALARS["b"],
+    np.float32: F32, np.float16: F16, np.int32: I32, np.uint32: U32, builtins.bool: _SCALARS["b"],
     np.bool_: _SCALARS["b"], int: ABSTRACT_INT, float: ABSTRACT_FLOAT,
     np.float64: ABSTRACT_FLOAT,
     **{t.cls: t for t in VEC_TYPES.values()},
@@ -97,7 +98,8 @@ def describe(x: Any) -> WType:
         return t
     if isinstance(x, Vec):
         return VEC_TYPES[(x.size, x.kind)]
-    for numpy_type, wtype in ((np.float32, F32), (np.int32, I32), (np.uint32, U32)):
+    for numpy_type, wtype in ((np.float32, F32), (np.int32, I32), (np.uint32, U32),
+                              (np.float16, F16)):
         if isinstance(x, numpy_type):
             return wtype
     if isinstance(x, builtins.bool | np.bool_):
