@@ -34,7 +34,8 @@ class _Marker(type):
 
 class Storage(metaclass=_Marker):
     """Annotation for a storage buffer parameter (``var<storage, read_write>``): a numpy array of
-    float32, float16, int32 or uint32, written in place. ``Storage[f32]`` also checks the element type."""
+    float32, float16, int32 or uint32, written in place. ``Storage[f32]`` also checks the element
+    type."""
 
     element: Any = None
 

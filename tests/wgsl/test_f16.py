@@ -3,43 +3,19 @@
 (builtins.md §3.1), the operators' typing (mixed f16/f32 is refused) and float16 storage buffers.
 
 Expected values are written by hand from binary16's format (10 fraction bits, ULP 2**-10 in
-[1, 2)) or computed exactly with Fraction and rounded to binary16 by the reference below, which
-works on integers only (it does not use numpy)."""
+[1, 2)) or computed exactly with Fraction and rounded to binary16 by tests/wgsl/f16_refs.py,
+which works on integers only (it does not use numpy)."""
 
 import math
 from fractions import Fraction
 
 import numpy as np
 import pytest
+from f16_refs import round_to_f16
 
 import asyncshader as ash
 from asyncshader import f16, f32, i32, u32, vec2h, vec3, vec3f, vec3h, vec4f, vec4h
 from asyncshader.wgsl.operators import div, floordiv, mod
-
-MAX16 = 65504.0
-
-
-def round_to_f16(x: Fraction) -> float:
-    """The exact rational ``x`` rounded to the nearest binary16 value (ties to even), ±inf past
-    the range: by integers, from the format's definition (11 significant bits, exponent -14 at
-    least, subnormal spacing 2**-24)."""
-    if x == 0:
-        return 0.0
-    sign = -1 if x < 0 else 1
-    a = abs(x)
-    e = max(math.floor(math.log2(a)), -14)
-    while Fraction(2) ** e > a and e > -14:  # (log2 of a Fraction may be off by one)
-        e -= 1
-    while Fraction(2) ** (e + 1) <= a:
-        e += 1
-    ulp = Fraction(2) ** (e - 10)
-    q, r = divmod(a, ulp)
-    if r > ulp / 2 or (r == ulp / 2 and q % 2 == 1):
-        q += 1
-    value = q * ulp
-    if value > MAX16:
-        return sign * math.inf
-    return sign * float(value)
 
 
 def test_the_reference_rounding_on_hand_made_cases():
