@@ -1,7 +1,7 @@
 """The ``asyncshader`` command line.
 
 ``run FILE::KERNEL``, ``explore FILE::KERNEL``, ``replay TRACE``, ``step FILE::KERNEL`` (you
-are the scheduler) and ``demo``. A kernel file
+are the scheduler), ``puzzle N [FILE]`` (graded exercises) and ``demo``. A kernel file
 defines the kernel, ``setup()`` returning fresh bindings (resources and dispatch options such
 as ``workgroups=``) and optionally ``check(result)``, which raises or returns False on a bad
 outcome. Exit codes: 0 no failure, 1 a failure found, 2 a usage error.
@@ -321,6 +321,26 @@ def cmd_step(args: argparse.Namespace, out: Callable) -> int:
     return EXIT_OK
 
 
+def cmd_puzzle(args: argparse.Namespace, out: Callable) -> int:
+    """``puzzle N --starter`` prints the starter file; ``puzzle N FILE`` checks a solution."""
+    from .. import puzzles
+
+    try:
+        puzzle = puzzles.get(args.number)
+        if args.starter or args.file is None:
+            out(puzzle.starter if args.starter else f"Puzzle {puzzle.number}: {puzzle.title}\n"
+                f"{puzzle.statement}\n(asyncshader puzzle {puzzle.number} --starter > mine.py "
+                f"prints a starter file; asyncshader puzzle {puzzle.number} mine.py checks it)")
+            return EXIT_OK
+        verdict = puzzles.check(args.number, args.file)
+    except puzzles.PuzzleFileError as exc:
+        raise UsageError(str(exc)) from None
+    out(str(verdict))
+    if verdict.trace is not None:
+        out(f"(replay the run that showed it: schedule={verdict.trace.to_string()!r})")
+    return EXIT_OK if verdict.passed else EXIT_FAILURE
+
+
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 120 else text[:117] + "..."
@@ -365,6 +385,11 @@ def build_parser() -> argparse.ArgumentParser:
                        "(commands on stdin)")
     p.add_argument("target", metavar="FILE::KERNEL")
     p.add_argument("--trace", metavar="OUT.json", help="save the trace of the run taken")
+    p = sub.add_parser("puzzle", help="puzzle N: its statement; --starter: a starter file; "
+                       "FILE: check your solution")
+    p.add_argument("number", type=int, metavar="N", help="the puzzle, 1 to 10")
+    p.add_argument("file", nargs="?", metavar="FILE", help="your solution")
+    p.add_argument("--starter", action="store_true", help="print the starter file")
     return parser
 
 
@@ -376,7 +401,8 @@ def main(argv: list[str] | None = None, out: Callable = print) -> int:
     if args.command == "demo":
         from .demo import main as demo
         return demo()
-    commands = {"run": cmd_run, "explore": cmd_explore, "replay": cmd_replay, "step": cmd_step}
+    commands = {"run": cmd_run, "explore": cmd_explore, "replay": cmd_replay, "step": cmd_step,
+                "puzzle": cmd_puzzle}
     try:
         if getattr(args, "runs", 1) < 1:
             raise UsageError("--runs must be at least 1")
