@@ -102,6 +102,9 @@ class Stepper:
                  sanitize: str = "report", allow_races: Any = (), derivatives: str = "coarse",
                  max_points_per_invocation: int = DEFAULT_MAX_POINTS,
                  watchdog: float | None = DEFAULT_WATCHDOG, **bindings: Any) -> None:
+        if getattr(kernel, "stage", None) == "fragment":
+            raise StepperError(f"{kernel!r} is a fragment shader; the stepper runs compute "
+                               "kernels (@ash.compute) only, for now")
         self._options = dict(workgroups=workgroups, max_live=max_live_workgroups,
                              sanitize=sanitize, allow_races=allow_races,
                              derivatives=derivatives, max_points=max_points_per_invocation,

@@ -1,6 +1,7 @@
 """The stepper (asyncshader.stepper): the caller picks which invocation runs next, undoes, lets
 a strategy choose, sees positions, memory and findings; its trace replays to the same result."""
 
+import io
 import subprocess
 import sys
 import textwrap
@@ -10,7 +11,7 @@ import pytest
 from helpers import ROOT
 
 import asyncshader as ash
-from asyncshader import atomic_add, ptr, u32, workgroup_barrier
+from asyncshader import atomic_add, ptr, u32, vec3u, workgroup_barrier
 
 tile = ash.workgroup(ash.array(u32, 4))
 
@@ -179,11 +180,63 @@ def test_cli_step_reads_choices_from_stdin(tmp_path):
     assert "FAILED: check failed: AssertionError: lost update" in replayed.stdout
 
 
-def test_cli_step_undo_random_and_end_of_input(tmp_path):
+def test_cli_step_undo_random_and_end_of_input(tmp_path, monkeypatch):
+    from asyncshader.tools.cli import main
+
     (tmp_path / "k.py").write_text(textwrap.dedent(KERNEL_FILE))
-    done = _cli(["step", "k.py::racy"], "0\nu\n\n", tmp_path)  # in, out, lowest; then EOF
-    assert done.returncode == 0, done.stderr
-    assert "step 1" in done.stdout and "stopped after 1 steps" in done.stdout
-    done = _cli(["step", "k.py::racy"], "c\n", tmp_path)  # in order: right by luck...
-    assert "counter = [2]" in done.stdout
-    assert done.returncode == 1 and "FAILED: the race detector found 2 error(s)" in done.stdout
+
+    def step(commands):
+        lines = []
+        monkeypatch.setattr(sys, "stdin", io.StringIO(commands))
+        code = main(["step", str(tmp_path / "k.py") + "::racy"], out=lines.append)
+        return code, "\n".join(lines)
+
+    code, text = step("0\nu\n\n")  # in, out, the lowest; then the end of input
+    assert code == 0 and "stopped after 1 steps (not finished: no trace)" in text
+    code, text = step("c\n")  # in order: right by luck, but the detector sees the race
+    assert "counter = [2]" in text
+    assert code == 1 and "FAILED: the race detector found 2 error(s)" in text
+    code, text = step("r 5 1\nbogus\nq\n")  # Random(5) for one step; help; quit
+    assert code == 0 and "commands (one per line)" in text and "step 1" in text
+
+pair = ash.workgroup(ash.array(u32, 2))
+
+
+@ash.compute(workgroup_size=2)
+async def swap_pairs(out: ash.Storage, *, local_invocation_index: u32, workgroup_id: vec3u):
+    i = local_invocation_index
+    pair[i] = i + 10 * workgroup_id.x + 1
+    await workgroup_barrier()
+    out[workgroup_id.x * 2 + i] = pair[1 - i]
+
+
+def test_two_live_workgroups_show_their_own_workgroup_memory():
+    s = ash.stepper(swap_pairs, 2, max_live_workgroups=2, out=np.zeros(4, np.uint32))
+    s.pick(3).pick(0)  # one invocation of each workgroup stores, then waits
+    mem = s.memory
+    assert mem["pair@0"].tolist() == [1, 0] and mem["pair@1"].tolist() == [0, 12]
+    assert s.runnable == [1, 2]
+    s.run_with("pct")  # a strategy name works too
+    assert s.result["out"].tolist() == [2, 1, 12, 11]
+
+
+@ash.compute(workgroup_size=2)
+async def spin(flag: ash.Storage, *, local_invocation_index: u32):
+    while flag[0] == 0:  # SPIN LINE: no await, never ends
+        pass
+
+
+def test_a_loop_without_await_is_stopped_by_the_watchdog_not_hung():
+    s = ash.stepper(spin, 1, watchdog=0.3, flag=np.zeros(1, np.uint32))
+    s.pick(1)
+    assert s.done and isinstance(s.error, ash.ShaderTimeoutError)
+    assert f":{_line_of('SPIN LINE')}:" in str(s.error)
+
+
+def test_fragment_shaders_are_refused_with_a_reason():
+    @ash.fragment
+    async def shade(*, position):
+        return position.x
+
+    with pytest.raises(ash.StepperError, match="fragment shader; the stepper runs compute"):
+        ash.stepper(shade)
