@@ -102,6 +102,14 @@ class Stepper:
                  sanitize: str = "report", allow_races: Any = (), derivatives: str = "coarse",
                  max_points_per_invocation: int = DEFAULT_MAX_POINTS,
                  watchdog: float | None = DEFAULT_WATCHDOG, **bindings: Any) -> None:
+        for option in ("schedule", "instruments"):
+            if option in bindings:
+                raise StepperError(
+                    f"the stepper takes no {option}=: you are the schedule (pick steps, or "
+                    "let a strategy choose with s.run_with(strategy))" if option == "schedule"
+                    else f"the stepper takes no {option}= (it shows positions, memory and "
+                    "findings itself); use ash.run(..., schedule=s.trace, instruments=[...]) "
+                    "to observe the same run")
         if getattr(kernel, "stage", None) == "fragment":
             raise StepperError(f"{kernel!r} is a fragment shader; the stepper runs compute "
                                "kernels (@ash.compute) only, for now")

@@ -240,3 +240,5 @@ def test_fragment_shaders_are_refused_with_a_reason():
 
     with pytest.raises(ash.StepperError, match="fragment shader; the stepper runs compute"):
         ash.stepper(shade)
+    with pytest.raises(ash.StepperError, match="no schedule=: you are the schedule"):
+        ash.stepper(rotate, 1, schedule=ash.Random(1), out=np.zeros(4, np.uint32))
