@@ -134,7 +134,7 @@ def check(puzzle: Puzzle, source: Any) -> Verdict:
         except Exception as exc:
             return Verdict(puzzle, False, explain_error(exc), name,
                            getattr(exc, "asyncshader_trace", None), runs)
-        errors = [f for f in result.findings if f.severity == "error"]
+        errors = [f for f in result.findings if f.severity == "error" or _non_uniform(f)]
         if errors:
             return Verdict(puzzle, False, explain_finding(errors[0]), name, result.trace, runs)
         for out, value in want.items():
@@ -189,6 +189,11 @@ def explain_finding(f: Any) -> str:
         return (f"An invocation {_verb(a.kind)} {f.memory}[{f.index}], past the end of "
                 f"{f.memory} (length {f.length}), at {_at(a)}. The dispatch has more "
                 "invocations than elements: guard the access with `if i < n:`.")
+    if _non_uniform(f):
+        return (f"{f.op}() is called by only some invocations of the subgroup (line {f.line}: "
+                f"`{f.source}`; invocations {f.inactive} of {f.group} did not reach it), so "
+                "its answer covers only the ones that did, and differs between GPUs. Call it "
+                "where every invocation of the subgroup reaches it (before the `if`).")
     if not isinstance(f, ash.DataRace):
         return f.render().splitlines()[0]
     first, second = f.first, f.second
@@ -237,6 +242,12 @@ def _wrong_output(puzzle: Puzzle, out: str, got: np.ndarray, want: np.ndarray,
     idx = k[0] if len(k) == 1 else k
     return (f"Under {schedule}: {out}[{idx}] is {got[k].item()!r} but should be "
             f"{want[k].item()!r} ({len(bad)} of {want.size} elements are wrong).")
+
+
+def _non_uniform(finding: Any) -> bool:
+    """A subgroup operation in non-uniform control flow (a note of the race detector; for a
+    puzzle, the mistake to explain)."""
+    return type(finding).__name__ == "NonUniformCollective"
 
 
 def _barrier_between(file: str, a: int, b: int) -> bool:

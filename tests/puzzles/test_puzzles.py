@@ -184,3 +184,14 @@ def test_the_cli_prints_a_starter_and_checks_files(tmp_path):
     assert done.returncode == 0 and "solved" in done.stdout
     done = _cli(6, tmp_path / "missing.py")
     assert done.returncode == 2 and "no such file" in done.stderr
+
+
+def test_a_vote_in_a_branch(tmp_path):
+    _ready(9)
+    said = _wrong(tmp_path, 9, "    every = await ash.subgroup_all(positive)\n",
+                  "    every = False\n    if positive:\n"
+                  "        every = await ash.subgroup_all(positive)\n")
+    line = _line(tmp_path, 9, "every = await")
+    assert said.startswith(f"subgroup_all() is called by only some invocations of the "
+                           f"subgroup (line {line}: `every = await ash.subgroup_all(positive)`")
+    assert "Call it where every invocation of the subgroup reaches it" in said
