@@ -291,15 +291,15 @@ class Stepper:
         gen = self._gen
         w = watch(gen, self._sched, self._job.watchdog)
         try:
-            with _running(self._job):
-                next(gen)  # type: ignore[arg-type]
-        except StopIteration:
-            self.done = True
-            self._gen = None
-            self.result = self._job.result()
+            try:
+                with _running(self._job):
+                    next(gen)  # type: ignore[arg-type]
+            except StopIteration:
+                self.done, self._gen = True, None
+                self.result = self._job.result()  # (sanitize="error": may raise)
         except Exception as exc:  # the run's own error: shown, and the trace reproduces it
             _attach_trace(exc, self._job)
-            self.done, self.error, self._gen = True, exc, None
+            self.done, self.error, self._gen, self.result = True, exc, None, None
         finally:
             unwatch(w)
 

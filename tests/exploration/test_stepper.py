@@ -122,6 +122,13 @@ def test_a_barrier_in_a_branch_stops_the_run_and_its_trace_reproduces_it():
         ash.run(branchy, 1, schedule=s.trace, out=np.zeros(4, np.uint32))
 
 
+def test_sanitize_error_ends_the_run_with_the_race_and_its_trace():
+    s = ash.stepper(racy, 1, sanitize="error", **_counters()).finish()
+    assert s.done and isinstance(s.error, ash.DataRaceError) and s.result is None
+    with pytest.raises(ash.DataRaceError):
+        ash.run(racy, 1, schedule=s.trace, sanitize="error", **_counters())
+
+
 def test_the_callers_arrays_are_never_written():
     out = np.zeros(4, np.uint32)
     s = ash.stepper(rotate, 1, out=out).finish()
