@@ -260,6 +260,10 @@ class Stepper:
     def __str__(self) -> str:
         return self.show()
 
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """IPython and Jupyter show the whole state (``s`` alone in a cell)."""
+        printer.text(self.show())
+
     def __repr__(self) -> str:
         state = ("error" if self.error is not None else "finished" if self.done
                  else f"runnable {self.runnable}")

@@ -103,6 +103,10 @@ def test_positions_barriers_and_workgroup_memory():
     assert s.memory["tile"].tolist() == [10, 0, 12, 0]
     text = s.show()
     assert "#2   at workgroup_barrier" in text and "tile = [10  0 12  0]" in text
+    shown = []  # what IPython and Jupyter print for `s` alone in a cell
+    s._repr_pretty_(type("Printer", (), {"text": lambda self, t: shown.append(t)})(), False)
+    assert shown == [text]
+    assert repr(s) == "<Stepper test_stepper.rotate step 2: runnable [1, 3]>"
     with pytest.raises(ash.StepperError, match=r"#2: it is at workgroup_barrier.*#1, #3"):
         s.pick(2)
     s.pick(3).pick(1)  # the last one arrives: all four are released
