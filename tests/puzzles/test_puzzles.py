@@ -195,3 +195,10 @@ def test_a_vote_in_a_branch(tmp_path):
     assert said.startswith(f"subgroup_all() is called by only some invocations of the "
                            f"subgroup (line {line}: `every = await ash.subgroup_all(positive)`")
     assert "Call it where every invocation of the subgroup reaches it" in said
+
+
+def test_docs_list_every_puzzle_with_its_statement():
+    text = " ".join((ROOT / "docs" / "puzzles.md").read_text().split())
+    for p in puzzles.PUZZLES:
+        assert f"## {p.number}. {p.title.capitalize()}" in text
+        assert " ".join(p.statement.split()) in text, p.number
