@@ -51,6 +51,11 @@ from .exploration.explore import (
     explore,
 )
 from .exploration.shrink import ScheduleStats, ShrinkReport, schedule_stats, shrink
+
+# --- the stepper (issue 21: you are the scheduler) ---
+from .exploration.stepper import InvocationView, Stepper, StepperError, stepper
+
+# ---
 from .sanitizers.findings import (
     DataRace,
     DataRaceError,
@@ -238,6 +243,7 @@ __all__ = [
     "InOrder",
     "Input",
     "Instrument",
+    "InvocationView",
     "ModfResult",
     "OptionError",
     "OutOfBounds",
@@ -254,6 +260,8 @@ __all__ = [
     "ShaderTypeError",
     "ShrinkReport",
     "StepLimitError",
+    "Stepper",
+    "StepperError",
     "Storage",
     "Strategy",
     "Trace",
@@ -375,6 +383,7 @@ __all__ = [
     "smoothstep",
     "sqrt",
     "step",
+    "stepper",
     "storage_barrier",
     "tan",
     "tanh",
