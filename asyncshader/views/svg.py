@@ -43,7 +43,7 @@ def esc(text: Any) -> str:
 
 def source(file: str, line: int) -> str:
     """``"line: text"`` of a source line (for hovers and lists)."""
-    return f"{line}: {linecache.getline(file, line).strip()}"
+    return f"{line}: {' '.join(linecache.getline(file, line).split())}"
 
 
 class _Layout:

@@ -99,7 +99,8 @@ class Access:
     cells: tuple[int, ...]
     kind: str
     line: int
-    phase: int
+    phase: int  # rendezvous that order this address space passed (the race rule)
+    panel: int = 0  # rendezvous of its workgroup passed (the access diagram's panel)
     racy: bool = False
 
 
@@ -178,7 +179,7 @@ class Timeline(Instrument):
             code = inv.frame.f_code
             self.lanes[key] = Lane(key, unit.index, inv.lanes.get(unit.scope, 0), str(inv),
                                    unit.label, code.co_filename, code.co_firstlineno)
-            self._phase[key] = {"workgroup": 0, "storage": 0}
+            self._phase[key] = {"workgroup": 0, "storage": 0, "panel": 0}
         self._waiting.pop(key, None)
         line = position_of(inv)[1]
         seg = Segment(key, self.steps, line, line)
@@ -214,11 +215,14 @@ class Timeline(Instrument):
                                      arrived, last))
         space = "workgroup" if op in _WORKGROUP_ORDERING else \
             "storage" if op in _STORAGE_ORDERING else None
-        if space is not None:
-            for m in members:
-                phases = self._phase.get(m.key)
-                if phases is not None:
+        unit_scope = group is members[0].unit
+        for m in members:
+            phases = self._phase.get(m.key)
+            if phases is not None:
+                if space is not None:
                     phases[space] += 1
+                if unit_scope:
+                    phases["panel"] += 1
 
     def memory_access(self, inv: Any, memory: Any, index: Any, kind: str) -> None:
         if not self.truncated and inv is not None:
@@ -252,7 +256,7 @@ class Timeline(Instrument):
         step = self.steps if kind not in ("load", "store") else max(self.steps - 1, 0)
         self.accesses.append(Access(len(self.accesses), step, inv.key, name, space,
                                     _plain(index), flat_cells(shape, index), kind, line,
-                                    phases.get(space, 0)))
+                                    phases.get(space, 0), phases.get("panel", 0)))
         return name
 
     def collect_races(self, findings: list | None = None) -> list[RacePair]:
