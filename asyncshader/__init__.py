@@ -75,6 +75,8 @@ from .stages.fragment import (
     fragment,
     run_fragments,
 )
+from .views.access import access_diagram  # views (issue 21): pictures of a run
+from .views.timeline import Timeline  # views (issue 21)
 from .wgsl.atomics import (
     AtomicCompareExchangeResult,
     atomic_add,
@@ -403,3 +405,6 @@ __all__ = [
     "workgroup_barrier",
     "workgroup_uniform_load",
 ]
+
+# views (issue 21, items 1, 2): pictures of a run (docs/seeing.md)
+__all__ += ["Timeline", "access_diagram"]
