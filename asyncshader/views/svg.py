@@ -257,6 +257,8 @@ def timeline_html(tl: Any, *, title: str | None = None) -> str:
     if not items:
         items.append('<li class="no-race" style="color:#2a7">no data race in this run</li>')
     cfg = ", ".join(f"{k}={v}" for k, v in tl.config.items())
+    race_key = (f'<span><span class="swatch" style="background:{RACE_COLOUR}"></span> data '
+                'race (hover: both lines)</span>' if tl.races else "")
     note = ("<p><b>Recording stopped at max_steps</b>: the picture shows the start of the "
             "run only.</p>" if tl.truncated else "")
     return f"""<!DOCTYPE html>
@@ -270,7 +272,7 @@ a step an invocation ran (hover: its source lines)</span>
 <span>- - - waiting at a rendezvous</span>
 <span><span class="swatch" style="background:{BARRIER_COLOUR}"></span> barrier column
 (released)</span><span>&#9671; atomic</span>
-<span><span class="swatch" style="background:{RACE_COLOUR}"></span> data race</span></p>
+{race_key}</p>
 {note}<div id="scroll">
 {svg}
 </div>

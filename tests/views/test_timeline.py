@@ -11,7 +11,7 @@ import asyncshader as ash
 
 
 def test_counter_segments_atomics_and_races(counter_run):
-    tl, result = counter_run
+    tl, _ = counter_run
     # InOrder: invocation k loads, takes its ticket (a scheduling point, not a block), then
     # stores and returns: steps 2k and 2k+1
     assert tl.steps == 16
@@ -33,7 +33,7 @@ def test_counter_segments_atomics_and_races(counter_run):
 
 
 def test_missing_barrier_meetings_and_phases(missing_barrier_run):
-    tl, result = missing_barrier_run
+    tl, _ = missing_barrier_run
     barrier = line_of("BARRIER_LINE")
     # strides 4, 2, 1: three barriers, each met by all 8 invocations
     assert [(m.op, m.line, len(m.arrived)) for m in tl.meetings] == [
@@ -53,7 +53,7 @@ def test_missing_barrier_meetings_and_phases(missing_barrier_run):
 def test_workgroup_memory_of_two_workgroups_does_not_race():
     """Regression: each workgroup has its own var<workgroup>; accesses of two workgroups to
     the same index were paired as races."""
-    tl, result = record(reduce_missing_barrier, workgroups=2,
+    tl, _ = record(reduce_missing_barrier, workgroups=2,
                         inp=np.arange(16, dtype=np.float32), partial=np.zeros(2, np.float32))
     tl.collect_races()
     assert len(tl.races) == 8  # 4 per workgroup
@@ -127,7 +127,7 @@ def test_perfetto_counter(counter_run, tmp_path):
     assert {e["pid"] for e in names} == {0}  # grouped by workgroup
     assert len(slices) == 8
     # each track: the invocation > one phase > its two steps
-    for (_, tid), track in slices.items():
+    for track in slices.values():
         assert sorted(e["cat"] for e in track) == ["invocation", "phase", "step", "step"]
     races = [e for e in trace["traceEvents"] if e.get("cat") == "race"]
     assert len(races) == 2 * 84
