@@ -1,6 +1,7 @@
 """The ``asyncshader`` command line.
 
-``run FILE::KERNEL``, ``explore FILE::KERNEL``, ``replay TRACE`` and ``demo``. A kernel file
+``run FILE::KERNEL``, ``explore FILE::KERNEL``, ``replay TRACE``, ``timeline FILE::KERNEL``
+and ``demo``. A kernel file
 defines the kernel, ``setup()`` returning fresh bindings (resources and dispatch options such
 as ``workgroups=``) and optionally ``check(result)``, which raises or returns False on a bad
 outcome. Exit codes: 0 no failure, 1 a failure found, 2 a usage error.
@@ -156,6 +157,45 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
     return EXIT_OK
 
 
+def cmd_timeline(args: argparse.Namespace, out: Callable) -> int:
+    """Runs FILE::KERNEL once with a Timeline; prints the terminal view and writes the files
+    asked for (docs/seeing.md). Exit 1 when the run failed or had a data race."""
+    from ..errors import AsyncShaderError
+    from ..exploration.explore import dispatch_once
+    from ..views.access import access_diagram
+    from ..views.timeline import Timeline
+
+    kernel, setup, _, _, _ = load_target(args.target)
+    tl = Timeline(max_steps=args.max_steps)
+    failure = None
+    try:
+        result = dispatch_once(kernel, setup(), _strategy(args), [tl], "report")
+        findings = result.findings
+    except AsyncShaderError as exc:  # a deadlock, a divergence...: show the run up to it
+        failure, findings = f"{type(exc).__name__}: {exc}", []
+    tl.collect_races(findings)
+    if not args.quiet:
+        out(tl.to_terminal(color=sys.stdout.isatty()).rstrip("\n"))
+    else:
+        _print_findings(findings, out)
+    for path, write in ((args.html, tl.to_html), (args.perfetto, tl.to_perfetto),
+                        (args.svg, tl.to_svg)):
+        if path:
+            write(path)
+            out(f"wrote {path}")
+    if args.diagram:
+        try:
+            access_diagram(tl, args.diagram, workgroup=args.workgroup)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        out(f"wrote {args.diagram}")
+    failure = failure or _detector_failure(findings)
+    if failure is not None:
+        out(f"FAILED: {failure}")
+        return EXIT_FAILURE
+    return EXIT_OK
+
+
 def _print_findings(findings: list, out: Callable) -> None:
     if findings:
         from ..sanitizers.findings import render_findings
@@ -288,6 +328,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("trace", metavar="TRACE")
     p.add_argument("--kernel", metavar="FILE::KERNEL",
                    help="where the kernel is (default: the file the trace names)")
+    p = sub.add_parser("timeline", help="run FILE::KERNEL once and draw what happened")
+    p.add_argument("target", metavar="FILE::KERNEL")
+    _add_strategy_options(p, "in_order")
+    p.add_argument("--html", metavar="OUT", help="a self-contained HTML timeline")
+    p.add_argument("--perfetto", metavar="OUT", help="Chrome trace-event JSON (ui.perfetto.dev)")
+    p.add_argument("--svg", metavar="OUT", help="the timeline as an SVG picture")
+    p.add_argument("--diagram", metavar="OUT", help="the access diagram (.svg, or .png)")
+    p.add_argument("--workgroup", type=int, default=0, help="the access diagram's workgroup")
+    p.add_argument("--max-steps", type=int, default=20_000, help="steps recorded at most")
+    p.add_argument("--quiet", action="store_true", help="no terminal view")
     return parser
 
 
@@ -299,7 +349,8 @@ def main(argv: list[str] | None = None, out: Callable = print) -> int:
     if args.command == "demo":
         from .demo import main as demo
         return demo()
-    commands = {"run": cmd_run, "explore": cmd_explore, "replay": cmd_replay}
+    commands = {"run": cmd_run, "explore": cmd_explore, "replay": cmd_replay,
+                "timeline": cmd_timeline}
     try:
         if getattr(args, "runs", 1) < 1:
             raise UsageError("--runs must be at least 1")
