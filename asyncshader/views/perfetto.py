@@ -43,6 +43,7 @@ def trace_events(tl: Any) -> dict:
     for seg in tl.segments:
         by_key.setdefault(seg.key, []).append(seg)
     units = sorted({lane.unit for lane in tl.lanes.values()})
+    short: dict[str, str] = {}  # file -> its short name
     for u in units:
         label = next(lane.unit_label for lane in tl.lanes.values() if lane.unit == u)
         events.append({"ph": "M", "name": "process_name", "pid": u, "tid": 0,
@@ -58,9 +59,9 @@ def trace_events(tl: Any) -> dict:
         segs = by_key.get(key, [])
         if not segs:
             continue
+        file = short.get(lane.file) or short.setdefault(lane.file, _short(lane.file))
         events.append(_slice(pid, key, f"invocation {lane.lane}", "invocation", segs[0].step,
-                             segs[-1].step + 1, {"invocation": lane.label,
-                                                 "file": _short(lane.file)}))
+                             segs[-1].step + 1, {"invocation": lane.label, "file": file}))
         for n, phase in enumerate(phases_of(segs)):
             events.append(_slice(pid, key, f"phase {n}", "phase", phase[0].step,
                                  phase[-1].step + 1, {}))
@@ -68,7 +69,7 @@ def trace_events(tl: Any) -> dict:
                 lines = (f"line {seg.line_from}" if seg.line_from == seg.line_to
                          else f"lines {seg.line_from}-{seg.line_to}")
                 events.append(_slice(pid, key, lines, "step", seg.step, seg.step + 1, {
-                    "file": _short(lane.file), "from": seg.line_from, "to": seg.line_to,
+                    "file": file, "from": seg.line_from, "to": seg.line_to,
                     "then": seg.ended + (f" ({seg.op})" if seg.op else "")}))
     flow = 0
     for m in tl.meetings:
@@ -120,4 +121,4 @@ def _slice(pid: int, tid: int, name: str, cat: str, start: int, end: int,
 def write_json(trace: dict, path: str | os.PathLike) -> None:
     """Writes ``trace`` as JSON to ``path``."""
     with open(path, "w", encoding="utf-8") as f:
-        json.dump(trace, f, indent=None, separators=(",", ":"), default=str)
+        f.write(json.dumps(trace, separators=(",", ":"), default=str))  # (C encoder)

@@ -88,9 +88,11 @@ def timeline_svg(tl: Any, *, standalone: bool = True) -> str:
     by_key: dict[int, list] = {}
     for seg in tl.segments:
         by_key.setdefault(seg.key, []).append(seg)
+    short: dict[str, str] = {}  # file -> its short name
     for key, lane in sorted(tl.lanes.items()):
         y = lay.y[key]
         c = colour(lane.lane)
+        file = short.get(lane.file) or short.setdefault(lane.file, esc(_short(lane.file)))
         out.append(f'<g class="lane" data-key="{key}" data-unit="{lane.unit}" '
                    f'data-lane="{lane.lane}">')
         out.append(f'<title>{esc(lane.label)}</title>')
@@ -105,7 +107,7 @@ def timeline_svg(tl: Any, *, standalone: bool = True) -> str:
             out.append(f'<rect class="seg" x="{lay.x(seg.step)}" y="{y + 2}" '
                        f'width="{lay.cw - 1}" height="{LANE_H - 4}" fill="{c}">'
                        f'<title>invocation {lane.lane}, step {seg.step} '
-                       f'({esc(_short(lane.file))}), then {esc(then)}:\n{esc(text)}</title>'
+                       f'({file}), then {esc(then)}:\n{esc(text)}</title>'
                        '</rect>')
         out.append('</g>')
     out += _meetings(tl, lay)

@@ -384,8 +384,9 @@ def flat_cells(shape: tuple[int, ...], index: Any) -> tuple[int, ...]:
     flat = getattr(index, "flat", None)
     if flat is not None and not isinstance(index, np.ndarray):  # already flat positions
         return tuple(int(p) for p in np.ravel(flat))
-    if isinstance(index, (int, np.integer)) and len(shape) == 1:
-        return (int(index),) if 0 <= index < shape[0] else ()
+    if len(shape) == 1 and hasattr(index, "__index__"):  # ints, numpy and WGSL integers
+        i = index.__index__()
+        return (i,) if 0 <= i < shape[0] else ()
     try:
         positions = _positions(shape)
         return tuple(int(p) for p in np.ravel(positions[index]))
