@@ -130,7 +130,9 @@ class Timeline(Instrument):
     :func:`~asyncshader.access_diagram`.
 
     ``max_steps`` bounds what is kept (a timeline is for small dispatches: a few workgroups of
-    a few dozen invocations); past it, recording stops and :attr:`truncated` says so.
+    a few dozen invocations); past it, recording stops and :attr:`truncated` says so. Races
+    come from the race detector, on by default (``sanitize="report"``); with
+    ``sanitize="off"`` the pictures show no race. One timeline records one dispatch.
     """
 
     wants_memory_access = True
@@ -154,6 +156,7 @@ class Timeline(Instrument):
         self._open: dict[int, Segment] = {}
         self._phase: dict[int, dict[str, int]] = {}
         self._waiting: dict[int, int] = {}  # key -> step it arrived at its rendezvous
+        self._collected = False
         self._job: Any = None
         self._detector: Any = None
 
@@ -268,6 +271,7 @@ class Timeline(Instrument):
         Marks :attr:`Access.racy` and returns the pairs (also in :attr:`races`)."""
         if findings is None:
             findings = list(self._detector.findings) if self._detector is not None else []
+        self._collected = True
         self.findings = [f for f in findings if type(f).__name__ == "DataRace"]
         self.races = []
         self.partners = {}
@@ -310,7 +314,7 @@ class Timeline(Instrument):
     # --------------------------------------------------------------------------- renderings
     def ensure_races(self) -> None:
         """Collects the races once (the renderings call it)."""
-        if not self.findings and not self.races:
+        if not self._collected:
             self.collect_races()
 
     def to_perfetto(self, path: str | os.PathLike | None = None) -> dict:
@@ -400,6 +404,8 @@ _POSITIONS: dict[tuple[int, ...], np.ndarray] = {}
 def _positions(shape: tuple[int, ...]) -> np.ndarray:
     got = _POSITIONS.get(shape)
     if got is None:
+        if len(_POSITIONS) > 32:
+            _POSITIONS.clear()
         got = _POSITIONS[shape] = np.arange(int(np.prod(shape))).reshape(shape)
     return got
 

@@ -170,3 +170,18 @@ def test_terminal_view(missing_barrier_run, counter_run):
     text2 = tl2.to_terminal()
     assert "│" not in text2.split("Data races")[0].split("\n", 2)[2]
     assert text2.count("write-write data race on storage memory counter[0]") == 1
+
+
+def test_fragment_quads(tmp_path):
+    """A fragment dispatch: lanes by quad, one fwidth rendezvous per quad."""
+    fr = load_example("fwidth_ring.py")
+    tl = ash.Timeline()
+    ash.run_fragments(fr.ring, 4, 4, uv=fr.uv_grid(4, 4), instruments=[tl])
+    assert len(tl.lanes) == 16 and tl.steps == 32  # 16 invocations, 2 steps each
+    assert [(m.op, m.scope, len(m.arrived)) for m in tl.meetings] == [("fwidth", "quad", 4)] * 4
+    assert len({m.group for m in tl.meetings}) == 4
+    text = tl.to_terminal()
+    assert text.count("quad at (") == 4
+    trace = tl.to_perfetto(tmp_path / "quads.json")
+    check_trace(trace)
+    assert len(flows(trace)) == 4 * 3
