@@ -1,6 +1,7 @@
 """The Timeline instrument's records and its Chrome trace-event (Perfetto) rendering."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -185,3 +186,15 @@ def test_fragment_quads(tmp_path):
     trace = tl.to_perfetto(tmp_path / "quads.json")
     check_trace(trace)
     assert len(flows(trace)) == 4 * 3
+
+
+def test_html_is_self_contained(counter_run, tmp_path):
+    """No server, no network: nothing is loaded from elsewhere; the one URL is SVG's
+    namespace."""
+    tl, _ = counter_run
+    page = tl.to_html(tmp_path / "t.html")
+    assert re.findall(r"https?://[^\s\"'<>]+", page) == ["http://www.w3.org/2000/svg"]
+    assert not re.search(r"<(link|img|iframe)\b|\bsrc=|@import|url\(", page)
+    assert page.count("<script>") == 1 and page.count("<svg") == 1
+    # hover text: each step's source line, each race with both lines
+    assert "counter[0] = v + 1" in page and page.count('class="seg"') == 16
