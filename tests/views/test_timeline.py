@@ -5,8 +5,8 @@ import re
 
 import numpy as np
 import pytest
-from conftest import line_of, record, reduce_missing_barrier
 from helpers import load_example
+from recorded import line_of, record, reduce_missing_barrier
 
 import asyncshader as ash
 
