@@ -1,7 +1,9 @@
 """What a Timeline costs: the 64-wide tree reduction (7 barriers per invocation) run plain
-(race detector off), with the race detector (the default), with a Timeline attached, and
-recorded then drawn (HTML, Perfetto JSON, access diagram). The figures to compare are the
-ratios against the plain run, measured in this process, alternating, medians.
+(race detector off), with the race detector (the default), with a do-nothing instrument that
+watches every step and memory access (what any such instrument costs: the general loop and
+access-reporting memory), with a Timeline attached, and recorded then drawn (HTML, Perfetto
+JSON, access diagram). The figures to compare are the ratios, measured in this process,
+alternating, medians.
 
     python benchmarks/timeline.py [--groups 4] [--repeat 5]
 """
@@ -42,6 +44,18 @@ async def reduce64(inp: ash.Storage, out: ash.Storage, *, local_invocation_index
         out[workgroup_id.x] = tile[0]
 
 
+class Watching(ash.Instrument):
+    """Watches every step and access and does nothing: the floor of any such instrument."""
+
+    wants_memory_access = True
+
+    def invocation_resumed(self, inv):
+        pass
+
+    def memory_access(self, inv, memory, index, kind):
+        pass
+
+
 def one(kind: str, groups: int, folder: str) -> float:
     inp = np.arange(groups * N, dtype=np.float32) % 7
     out = np.zeros(groups, np.float32)
@@ -50,6 +64,8 @@ def one(kind: str, groups: int, folder: str) -> float:
         ash.run(reduce64, groups, inp=inp, out=out, sanitize="off")
     elif kind == "detector":
         ash.run(reduce64, groups, inp=inp, out=out, sanitize="report")
+    elif kind == "watching":
+        ash.run(reduce64, groups, inp=inp, out=out, sanitize="report", instruments=[Watching()])
     else:
         tl = ash.Timeline()
         ash.run(reduce64, groups, inp=inp, out=out, sanitize="report", instruments=[tl])
@@ -68,17 +84,19 @@ def main() -> None:
     parser.add_argument("--groups", type=int, default=4)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    kinds = ["plain", "detector", "timeline", "timeline+draw"]
+    kinds = ["plain", "detector", "watching", "timeline", "timeline+draw"]
     times: dict[str, list[float]] = {k: [] for k in kinds}
     with tempfile.TemporaryDirectory() as folder:
         for _ in range(args.repeat):  # alternating: load on the machine hits every kind
             for k in kinds:
                 times[k].append(one(k, args.groups, folder))
     base = statistics.median(times["plain"])
+    watching = statistics.median(times["watching"])
     print(f"asyncshader, {args.groups} workgroups of {N} (median of {args.repeat}):")
     for k in kinds:
         t = statistics.median(times[k])
-        print(f"  {k:<14} {t * 1e3:8.1f} ms   {t / base:5.2f}x plain")
+        print(f"  {k:<14} {t * 1e3:8.1f} ms   {t / base:6.2f}x plain   "
+              f"{t / watching:5.2f}x watching")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ One scheduler step is :data:`STEP_US` microseconds of trace time.
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 from typing import Any
@@ -72,6 +73,7 @@ def trace_events(tl: Any) -> dict:
                     "file": file, "from": seg.line_from, "to": seg.line_to,
                     "then": seg.ended + (f" ({seg.op})" if seg.op else "")}))
     flow = 0
+    steps_of = {key: [s.step for s in segs] for key, segs in by_key.items()}
     for m in tl.meetings:
         events.append({"ph": "i", "s": "p", "pid": m.unit, "tid": 0, "ts": m.step * STEP_US,
                        "name": f"{m.op} released (line {m.line})", "cat": "rendezvous",
@@ -81,10 +83,12 @@ def trace_events(tl: Any) -> dict:
             if at < m.step:
                 events.append(_slice(m.unit, key, f"wait at {m.op} (line {m.line})", "wait",
                                      at, m.step, {"waited for": tl.lanes[m.last].label}))
-            resumed = next((s.step for s in by_key.get(key, ()) if s.step >= m.step), None)
-            end = next((s.step for s in by_key.get(m.last, ()) if s.step < m.step), None)
-            if key == m.last or resumed is None or end is None:
+            steps = steps_of.get(key, ())
+            at_next = bisect.bisect_left(steps, m.step)
+            end = m.arrived[m.last] - 1  # the step in which the last one arrived
+            if key == m.last or at_next == len(steps) or end < 0:
                 continue
+            resumed = steps[at_next]
             flow += 1
             common = {"name": f"{m.op} (line {m.line})", "cat": "rendezvous", "id": flow}
             events.append({"ph": "s", "pid": m.unit, "tid": m.last,

@@ -24,8 +24,9 @@ import numpy as np
 
 from .._core.context import CURRENT_RUN
 from .._core.instruments import Instrument
-from .._core.sources import internal, position_of
+from .._core.sources import internal, user_frames
 from ..sanitizers.races import _STORAGE_ORDERING, _WORKGROUP_ORDERING, RaceDetector
+from ..wgsl.watched import FlatIndex
 
 
 @dataclass
@@ -184,7 +185,7 @@ class Timeline(Instrument):
                                    unit.label, code.co_filename, code.co_firstlineno)
             self._phase[key] = {"workgroup": 0, "storage": 0, "panel": 0}
         self._waiting.pop(key, None)
-        line = position_of(inv)[1]
+        line = _line(inv)
         seg = Segment(key, self.steps, line, line)
         self.segments.append(seg)
         self._open[key] = seg
@@ -194,7 +195,7 @@ class Timeline(Instrument):
         seg = self._open.pop(inv.key, None)
         if seg is None:
             return
-        seg.line_to = position_of(inv)[1]
+        seg.line_to = _line(inv)
         seg.op = getattr(request, "op", "") or ""
         if getattr(request, "scope", None) is None:
             seg.ended = "point"
@@ -214,7 +215,7 @@ class Timeline(Instrument):
         arrived = {m.key: self._waiting.get(m.key, self.steps) for m in members}
         last = members[-1].key  # members come in the order they arrived
         self.meetings.append(Meeting(self.steps, op, group.scope, group.label,
-                                     members[0].unit.index, position_of(members[0])[1],
+                                     members[0].unit.index, _line(members[0]),
                                      arrived, last))
         space = "workgroup" if op in _WORKGROUP_ORDERING else \
             "storage" if op in _STORAGE_ORDERING else None
@@ -234,7 +235,7 @@ class Timeline(Instrument):
     def atomic(self, inv: Any, op: str, memory: Any, index: Any, old: Any, new: Any) -> None:
         if self.truncated:
             return
-        line = position_of(inv)[1]
+        line = _line(inv)
         name = self._record(inv, memory, index, op, line)
         self.atomics.append(AtomicEvent(self.steps, inv.key, op, name, index, _plain(old),
                                         _plain(new), line))
@@ -357,6 +358,14 @@ class Timeline(Instrument):
         out.write(self.to_terminal(color=getattr(out, "isatty", lambda: False)()))
 
 
+def _line(inv: Any) -> int:
+    """The line where ``inv`` stands: its innermost user frame's (position_of without the
+    source text)."""
+    frames = user_frames(inv)
+    frame = frames[-1] if frames else inv.frame
+    return frame.f_lineno if frame is not None else 0
+
+
 def _user_line() -> int:
     """The line of the innermost user frame running now (the access's source line)."""
     f = sys._getframe(2)
@@ -385,12 +394,11 @@ def _plain(value: Any) -> Any:
 
 def flat_cells(shape: tuple[int, ...], index: Any) -> tuple[int, ...]:
     """The flat positions ``index`` covers in an array of ``shape`` (row-major)."""
-    flat = getattr(index, "flat", None)
-    if flat is not None and not isinstance(index, np.ndarray):  # already flat positions
-        return tuple(int(p) for p in np.ravel(flat))
     if len(shape) == 1 and hasattr(index, "__index__"):  # ints, numpy and WGSL integers
         i = index.__index__()
         return (i,) if 0 <= i < shape[0] else ()
+    if isinstance(index, FlatIndex):  # already flat positions
+        return tuple(int(p) for p in np.ravel(index.flat))
     try:
         positions = _positions(shape)
         return tuple(int(p) for p in np.ravel(positions[index]))

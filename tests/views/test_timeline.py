@@ -155,6 +155,12 @@ def test_perfetto_rendezvous_flows(missing_barrier_run):
         assert start["tid"] == 7 and end["tid"] != 7 and end["ts"] > start["ts"]
     waits = [e for e in trace["traceEvents"] if e.get("cat") == "wait"]
     assert len(waits) == 3 * 7
+    # InOrder: invocation 7 arrives in steps 7, 15 and 23 (8 steps a phase); the others resume
+    # in order right after each release (at 8, 16, 24): step k is ts 10k..10k+10
+    starts = sorted({e["ts"] for e in trace["traceEvents"] if e["ph"] == "s"})
+    assert starts == [75, 155, 235]
+    ends = sorted(e["ts"] for e in trace["traceEvents"] if e["ph"] == "f")
+    assert ends[:7] == [(8 + k) * 10 + 5 for k in range(7)]
 
 
 def test_terminal_view(missing_barrier_run, counter_run):
