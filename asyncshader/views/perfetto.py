@@ -95,6 +95,10 @@ def trace_events(tl: Any) -> dict:
                            "ts": end * STEP_US + STEP_US // 2, **common})
             events.append({"ph": "f", "bp": "e", "pid": m.unit, "tid": key,
                            "ts": resumed * STEP_US + STEP_US // 2, **common})
+    for key, at in tl.stuck.items():
+        if at < tl.steps:
+            events.append(_slice(tl.lanes[key].unit, key, "still waiting when the run ended",
+                                 "wait", at, tl.steps, {}))
     for a in tl.atomics:
         events.append({"ph": "i", "s": "t", "pid": tl.lanes[a.key].unit, "tid": a.key,
                        "ts": a.step * STEP_US, "name": f"{a.op} {a.memory}[{a.index}]",

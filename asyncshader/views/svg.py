@@ -135,6 +135,11 @@ def _meetings(tl: Any, lay: _Layout) -> list[str]:
                    f'{esc(source(last.file, m.line))}</title>'
                    f'<rect x="{x}" y="{top}" width="3" height="{bottom - top}" '
                    f'fill="{BARRIER_COLOUR}"/></g>')
+    for key, at in tl.stuck.items():
+        y = lay.y[key] + LANE_H / 2
+        out.append(f'<line class="wait stuck" x1="{lay.x(at)}" x2="{lay.x(max(tl.steps, at))}" '
+                   f'y1="{y}" y2="{y}" stroke="#888" stroke-dasharray="3 2"><title>still '
+                   'waiting at a rendezvous when the run ended</title></line>')
     return out
 
 

@@ -40,6 +40,8 @@ def lane_marks(tl: Any) -> dict[int, list[str]]:
             if row is not None:
                 for t in range(at, min(m.step, n)):
                     row[t] = "·"
+    for key, at in tl.stuck.items():
+        marks[key][at:] = ["·"] * (n - at)
     for seg in tl.segments:
         marks[seg.key][seg.step] = "█"
     for a in tl.atomics:

@@ -151,6 +151,9 @@ class Timeline(Instrument):
         self.races: list[RacePair] = []
         #: access seq -> the seqs of the accesses it races with
         self.partners: dict[int, list[int]] = {}
+        #: invocation -> the step it arrived at a rendezvous that never completed (a run that
+        #: ended in a divergence or a deadlock)
+        self.stuck: dict[int, int] = {}
         self.findings: list = []
         self.truncated = False
         self.steps = 0
@@ -242,6 +245,8 @@ class Timeline(Instrument):
 
     def run_finished(self, scheduler: Any) -> None:
         self._open.clear()
+        # arrived at a rendezvous that never completed (the run ended in an error)
+        self.stuck = {k: at for k, at in self._waiting.items() if k in self.lanes}
 
     # ------------------------------------------------------------------------ after the run
     def _record(self, inv: Any, memory: Any, index: Any, kind: str, line: int) -> str:

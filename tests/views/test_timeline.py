@@ -204,3 +204,26 @@ def test_html_is_self_contained(counter_run, tmp_path):
     assert page.count("<script>") == 1 and page.count("<svg") == 1
     # hover text: each step's source line, each race with both lines
     assert "counter[0] = v + 1" in page and page.count('class="seg"') == 16
+
+
+@ash.compute(workgroup_size=4)
+async def barrier_in_branch(out: ash.Storage, *, local_invocation_index: ash.u32):
+    i = local_invocation_index
+    out[i] = i
+    if i < 2:
+        await ash.workgroup_barrier()
+
+
+def test_a_run_that_fails_shows_who_was_left_waiting(tmp_path):
+    tl = ash.Timeline()
+    with pytest.raises(ash.BarrierDivergenceError):
+        ash.run(barrier_in_branch, out=np.zeros(4, np.uint32), instruments=[tl])
+    assert tl.steps == 4 and tl.meetings == []
+    assert tl.stuck == {0: 1, 1: 2}  # arrived after their first step; never released
+    rows = [ln for ln in tl.to_terminal().splitlines() if ln.startswith("  inv ")]
+    assert [row[16:] for row in rows] == ["█···", " █··", "  █ ", "   █"]
+    trace = tl.to_perfetto()
+    check_trace(trace)
+    assert [(e["tid"], e["ts"], e["dur"]) for e in trace["traceEvents"]
+            if e["name"] == "still waiting when the run ended"] == [(0, 10, 30), (1, 20, 20)]
+    assert tl.to_svg().count('class="wait stuck"') == 2
