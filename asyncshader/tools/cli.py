@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import io
 import os
 import sys
 import textwrap
@@ -85,7 +86,9 @@ def _print_table(report: Any, out: Callable) -> None:
     for outcome, n in report.outcomes.items():
         mark = "FAIL" if outcome in report.failing_outcomes else "ok"
         table.add_row(mark, outcome, f"{n:,}", str(report.examples[outcome]))
-    Console().print(table)
+    buf = io.StringIO()  # through `out`, like every other line (rich wrote to stdout itself)
+    Console(file=buf, force_terminal=sys.stdout.isatty(), width=100).print(table)
+    out(buf.getvalue().rstrip("\n"))
 
 
 class _Progress:
