@@ -80,6 +80,8 @@ from .stages.fragment import (
     fragment,
     run_fragments,
 )
+from .views.access import access_diagram  # views (issue 21): pictures of a run
+from .views.timeline import Timeline  # views (issue 21)
 from .wgsl.atomics import (
     AtomicCompareExchangeResult,
     atomic_add,
@@ -419,3 +421,6 @@ __all__ = [
 
 # ---- f16 and read-only storage (branch f16-readonly)
 __all__ += ["f16", "vec2h", "vec3h", "vec4h"]
+
+# views (issue 21, items 1, 2): pictures of a run (docs/seeing.md)
+__all__ += ["Timeline", "access_diagram"]

@@ -22,6 +22,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("schedules", ("asyncshader.schedules",)),
     ("wgsl", ("asyncshader.wgsl",)),
     ("sanitizers", ("asyncshader.sanitizers",)),
+    ("views", ("asyncshader.views",)),
     ("collectives", ("asyncshader.collectives",)),
     ("stages", ("asyncshader.stages",)),
     ("exploration", ("asyncshader.exploration",)),

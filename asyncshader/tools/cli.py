@@ -1,7 +1,8 @@
 """The ``asyncshader`` command line.
 
 ``run FILE::KERNEL``, ``explore FILE::KERNEL``, ``replay TRACE``, ``step FILE::KERNEL`` (you
-are the scheduler), ``puzzle N [FILE]`` (graded exercises) and ``demo``. A kernel file
+are the scheduler), ``puzzle N [FILE]`` (graded exercises), ``timeline FILE::KERNEL`` (pictures
+of a run) and ``demo``. A kernel file
 defines the kernel, ``setup()`` returning fresh bindings (resources and dispatch options such
 as ``workgroups=``) and optionally ``check(result)``, which raises or returns False on a bad
 outcome. Exit codes: 0 no failure, 1 a failure found, 2 a usage error.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import io
 import os
 import sys
 import textwrap
@@ -85,7 +87,9 @@ def _print_table(report: Any, out: Callable) -> None:
     for outcome, n in report.outcomes.items():
         mark = "FAIL" if outcome in report.failing_outcomes else "ok"
         table.add_row(mark, outcome, f"{n:,}", str(report.examples[outcome]))
-    Console().print(table)
+    buf = io.StringIO()  # through `out`, like every other line (rich wrote to stdout itself)
+    Console(file=buf, force_terminal=sys.stdout.isatty(), width=100).print(table)
+    out(buf.getvalue().rstrip("\n"))
 
 
 class _Progress:
@@ -154,6 +158,45 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
             out(f"replay: asyncshader replay {trace.to_string()}")
         return EXIT_FAILURE
     out("ok" + (" (check passed)" if check is not None else ""))
+    return EXIT_OK
+
+
+def cmd_timeline(args: argparse.Namespace, out: Callable) -> int:
+    """Runs FILE::KERNEL once with a Timeline; prints the terminal view and writes the files
+    asked for (docs/seeing.md). Exit 1 when the run failed or had a data race."""
+    from ..errors import AsyncShaderError
+    from ..exploration.explore import dispatch_once
+    from ..views.access import access_diagram
+    from ..views.timeline import Timeline
+
+    kernel, setup, _, _, _ = load_target(args.target)
+    tl = Timeline(max_steps=args.max_steps)
+    failure = None
+    try:
+        result = dispatch_once(kernel, setup(), _strategy(args), [tl], "report")
+        findings = result.findings
+    except AsyncShaderError as exc:  # a deadlock, a divergence...: show the run up to it
+        failure, findings = f"{type(exc).__name__}: {exc}", []
+    tl.collect_races(findings)
+    if not args.quiet:
+        out(tl.to_terminal(color=sys.stdout.isatty()).rstrip("\n"))
+    else:
+        _print_findings(findings, out)
+    for path, write in ((args.html, tl.to_html), (args.perfetto, tl.to_perfetto),
+                        (args.svg, tl.to_svg)):
+        if path:
+            write(path)
+            out(f"wrote {path}")
+    if args.diagram:
+        try:
+            access_diagram(tl, args.diagram, workgroup=args.workgroup)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        out(f"wrote {args.diagram}")
+    failure = failure or _detector_failure(findings)
+    if failure is not None:
+        out(f"FAILED: {failure}")
+        return EXIT_FAILURE
     return EXIT_OK
 
 
@@ -390,6 +433,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("number", type=int, metavar="N", help="the puzzle, 1 to 10")
     p.add_argument("file", nargs="?", metavar="FILE", help="your solution")
     p.add_argument("--starter", action="store_true", help="print the starter file")
+    p = sub.add_parser("timeline", help="run FILE::KERNEL once and draw what happened")
+    p.add_argument("target", metavar="FILE::KERNEL")
+    _add_strategy_options(p, "in_order")
+    p.add_argument("--html", metavar="OUT", help="a self-contained HTML timeline")
+    p.add_argument("--perfetto", metavar="OUT", help="Chrome trace-event JSON (ui.perfetto.dev)")
+    p.add_argument("--svg", metavar="OUT", help="the timeline as an SVG picture")
+    p.add_argument("--diagram", metavar="OUT", help="the access diagram (.svg, or .png)")
+    p.add_argument("--workgroup", type=int, default=0, help="the access diagram's workgroup")
+    p.add_argument("--max-steps", type=int, default=20_000, help="steps recorded at most")
+    p.add_argument("--quiet", action="store_true", help="no terminal view")
     return parser
 
 
@@ -402,7 +455,7 @@ def main(argv: list[str] | None = None, out: Callable = print) -> int:
         from .demo import main as demo
         return demo()
     commands = {"run": cmd_run, "explore": cmd_explore, "replay": cmd_replay, "step": cmd_step,
-                "puzzle": cmd_puzzle}
+                "puzzle": cmd_puzzle, "timeline": cmd_timeline}
     try:
         if getattr(args, "runs", 1) < 1:
             raise UsageError("--runs must be at least 1")
