@@ -224,3 +224,42 @@ def test_storage_of_f16_refuses_a_float32_array():
 
     with pytest.raises(ash.BindingError, match=r"Storage\[f16\].*float32"):
         ash.run(k, buf=np.zeros(1, np.float32))
+
+
+# --------------------------------------------------------------------- bitcast and packing
+def test_bitcast_f16_forms_follow_the_lane_order():
+    # builtins.md §3.3: x sits at the lowest bytes; 1.0h = 0x3C00, -2.5h = 0xC100, 2.0h = 0x4000
+    bc = ash.bitcast
+    assert bc[u32](vec2h(1.0, -2.5)) == 0xC1003C00
+    assert bc[i32](vec2h(1.0, -2.5)) == 0xC1003C00 - 2 ** 32
+    assert bc[f32](vec2h(0.0, 1.875)) == 1.0  # 0x3F800000: the high half is 0x3F80 = 1.875h
+    assert bc[vec2h](u32(0xC1003C00)) == vec2h(1.0, -2.5)
+    assert bc[vec2h](f32(1.0)) == vec2h(0.0, 1.875)
+    assert bc[vec2h](0x4000) == vec2h(2.0, 0.0)  # an abstract int: as i32
+    assert bc[ash.vec2u](vec4h(1.0, 2.0, -2.5, 0.0)) == ash.vec2u(0x40003C00, 0x0000C100)
+    assert bc[vec4h](ash.vec2u(0x40003C00, 0xC100)) == vec4h(1.0, 2.0, -2.5, 0.0)
+    assert bc[vec4h](ash.vec2i(-1, 0))[0].__class__ is np.float16
+    assert bc[f16](f16(3.0)) == 3.0 and bc[vec3h](vec3h(1, 2, 3)) == vec3h(1, 2, 3)
+    for target, arg in ((f16, u32(1)), (u32, f16(1)), (vec3h, vec3f(1)), (vec2h, ash.vec2u(1)),
+                        (ash.vec3u, vec4h(1))):
+        with pytest.raises(TypeError, match="bitcast"):
+            bc[target](arg)
+
+
+def test_bitcast_round_trips_every_half_pattern():
+    words = np.arange(0, 2 ** 16, 7, dtype=np.uint32) | (np.arange(0, 2 ** 16, 7,
+                                                                   dtype=np.uint32)[::-1] << 16)
+    for w in words[:2000]:
+        h = ash.bitcast[vec2h](u32(w))
+        assert ash.bitcast[u32](h) == w  # NaN payloads too: the bits are kept
+
+
+def test_pack2x16float_agrees_with_the_f16_type():
+    rng = np.random.default_rng(5)
+    for a, b in rng.uniform(-65504, 65504, (300, 2)).astype(np.float32):
+        assert ash.pack2x16float(ash.vec2f(a, b)) == ash.bitcast[u32](vec2h(f16(a), f16(b)))
+        assert ash.quantize_to_f16(a) == f32(f16(a))
+    for w in rng.integers(0, 2 ** 32, 300, dtype=np.uint64).astype(np.uint32):
+        h = ash.bitcast[vec2h](u32(w))
+        if all(np.isfinite(c) for c in h):
+            assert ash.unpack2x16float(u32(w)) == ash.vec2f(f32(h.x), f32(h.y))
