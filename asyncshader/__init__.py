@@ -89,7 +89,7 @@ from .wgsl.atomics import (
     atomic_sub,
     atomic_xor,
 )
-from .wgsl.bindings import Input, Storage, Uniform
+from .wgsl.bindings import Input, ReadOnly, Storage, Uniform
 from .wgsl.builtins import (
     FrexpResult,
     ModfResult,
@@ -409,4 +409,4 @@ __all__ = [
 ]
 
 # ---- f16 and read-only storage (branch f16-readonly)
-__all__ += ["f16", "vec2h", "vec3h", "vec4h"]
+__all__ += ["ReadOnly", "f16", "vec2h", "vec3h", "vec4h"]
