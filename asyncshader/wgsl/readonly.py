@@ -2,9 +2,11 @@
 
 A numpy array bound as read-only storage (``ReadOnly[f32]``, or any read-only array) is
 handed to the shader as a :class:`ReadOnlyStorage` view of the caller's array: the same memory,
-never copied, whatever its size. Loads run at numpy speed; an index outside the buffer (a
-negative one included: WGSL has no negative indexing) is WGSL's robust access, a load that
-returns zero, reported by the race detector as an out-of-bounds finding. Any store through the
+never copied, whatever its size. Loads run at numpy speed. With the race detector on (the
+default), a run sees :class:`CheckedReadOnlyStorage` views instead: an index outside the buffer
+(a negative one included: WGSL has no negative indexing) is WGSL's robust access, a load that
+returns zero, reported as an out-of-bounds finding (with ``sanitize="off"`` numpy's indexing
+applies, as for every buffer). Any store through the
 view (``buf[i] = x``, ``buf += 1``, ``buf.fill(0)``, ``np.copyto(buf, ...)``, through a row or
 a slice) raises :class:`~asyncshader.ShaderTypeError` naming the binding, as WGSL refuses a
 store to a read-only reference. Nothing can write the buffer during the dispatch, so its loads
@@ -22,13 +24,17 @@ from ..errors import ShaderTypeError
 from .managed import _Managed
 from .watched import _INT_INDEX, _zero_element, in_bounds
 
-__all__ = ["ReadOnlyStorage", "is_read_only_storage", "read_only_view"]
+__all__ = ["CheckedReadOnlyStorage", "ReadOnlyStorage", "checked_read_only",
+           "is_read_only_storage", "read_only_view"]
+
+_GET = np.ndarray.__getitem__
 
 
 class ReadOnlyStorage(_Managed):
     """A read-only storage buffer (``var<storage, read>``) as a shader sees it: a non-writeable
-    view of the bound array. ``binding`` is the parameter's name, ``origin`` the whole buffer
-    (the view that was bound) for messages and findings."""
+    view of the bound array whose loads are numpy's own (no Python call) and whose stores are
+    refused. ``binding`` is the parameter's name, ``read_only_origin`` the bound view (what
+    findings and messages name)."""
 
     binding: str = "<read-only buffer>"
     kernel: str = ""
@@ -38,27 +44,6 @@ class ReadOnlyStorage(_Managed):
         if isinstance(obj, ReadOnlyStorage):  # rows, slices, reshapes: the same binding
             self.binding, self.kernel = obj.binding, obj.kernel
             self.read_only_origin = obj.read_only_origin
-
-    def __getitem__(self, index: Any) -> Any:
-        if index.__class__ in _INT_INDEX and self.ndim == 1:
-            if 0 <= index < self.shape[0]:
-                return np.ndarray.__getitem__(self, index)
-        elif in_bounds(self, index):
-            value = np.ndarray.__getitem__(self, index)
-            if isinstance(value, ReadOnlyStorage) and value.base is None:
-                return value.view(np.ndarray)  # a fancy index's copy: the shader's own array
-            return value
-        run = current_run()   # WGSL robust access: an out-of-bounds load may return zero
-        if run is not None:
-            run.out_of_bounds(self.read_only_origin, index, "load", view=self)
-        return _zero_element(self, index)
-
-    def __iter__(self) -> Any:
-        # numpy would iterate through __getitem__ until IndexError, which robust access never
-        # raises: iterate over the valid indices instead
-        if not self.ndim:
-            raise TypeError("iteration over a 0-d array")
-        return (self[i] for i in range(len(self)))
 
     def __setitem__(self, index: Any, value: Any) -> None:
         raise _refused(self, f"{self.binding}[{_shown(index)}] = ...")
@@ -74,6 +59,47 @@ class ReadOnlyStorage(_Managed):
                 raise _refused(o, f"{o.binding} as the output of {ufunc.__name__} (an in-place "
                                   "operator such as +=, or out=)")
         return super().__array_ufunc__(ufunc, method, *inputs, out=out, **kwargs)
+
+
+class CheckedReadOnlyStorage(ReadOnlyStorage):
+    """A read-only storage buffer in a run with the race detector: every index is checked, and
+    an out-of-bounds load (a negative index included: WGSL has none) is WGSL's robust access,
+    zero, reported as an OutOfBounds finding. The loads are not recorded: nothing writes the
+    buffer, so they cannot race."""
+
+    _length = -1  # len(self) for a 1-D view (the fast path of an integer index), else -1
+
+    def __array_finalize__(self, obj: Any) -> None:
+        super().__array_finalize__(obj)
+        self._length = self.shape[0] if self.ndim == 1 else -1
+
+    def __getitem__(self, index: Any) -> Any:
+        if index.__class__ in _INT_INDEX:
+            if 0 <= index < self._length:
+                return _GET(self, index)
+            if self._length >= 0 or not in_bounds(self, index):
+                return self._out_of_bounds(index)
+            return _GET(self, index)
+        if in_bounds(self, index):
+            value = _GET(self, index)
+            if isinstance(value, ReadOnlyStorage) and value.base is None:
+                return value.view(np.ndarray)  # a fancy index's copy: the shader's own array
+            return value
+        return self._out_of_bounds(index)
+
+    def _out_of_bounds(self, index: Any) -> Any:
+        """WGSL robust access: an out-of-bounds load returns zero (and is reported)."""
+        run = current_run()
+        if run is not None:
+            run.out_of_bounds(self.read_only_origin, index, "load", view=self)
+        return _zero_element(self, index)
+
+    def __iter__(self) -> Any:
+        # numpy would iterate through __getitem__ until IndexError, which robust access never
+        # raises: iterate over the valid indices instead
+        if not self.ndim:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(len(self)))
 
 
 def _shown(index: Any) -> str:
@@ -103,4 +129,15 @@ def read_only_view(array: np.ndarray, binding: str, kernel: str) -> ReadOnlyStor
 def is_read_only_storage(value: Any) -> bool:
     """Whether ``value`` is a bound read-only storage buffer (or a view of one)."""
     return isinstance(value, ReadOnlyStorage)
+
+
+def checked_read_only(bindings: dict[str, Any], checked: bool) -> dict[str, Any]:
+    """A run's bindings with its read-only buffers as its shaders see them: with the race
+    detector on (``checked``), views that check every index (:class:`CheckedReadOnlyStorage`);
+    otherwise as bound (numpy's indexing: ``IndexError`` past the end, as for every buffer
+    with ``sanitize="off"``)."""
+    if not checked:
+        return dict(bindings)
+    return {k: v.view(CheckedReadOnlyStorage) if type(v) is ReadOnlyStorage else v
+            for k, v in bindings.items()}
 
