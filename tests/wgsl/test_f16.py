@@ -263,3 +263,32 @@ def test_pack2x16float_agrees_with_the_f16_type():
         h = ash.bitcast[vec2h](u32(w))
         if all(np.isfinite(c) for c in h):
             assert ash.unpack2x16float(u32(w)) == ash.vec2f(f32(h.x), f32(h.y))
+
+
+# --------------------------------------------------------------- f32 stored into f16 memory
+def test_an_f32_stored_into_f16_memory_is_an_implicit_conversion():
+    from asyncshader.sanitizers.findings import ImplicitConversion
+
+    @ash.compute(workgroup_size=2)
+    async def k(out: ash.Storage[f16], *, local_invocation_index: u32):
+        i = local_invocation_index
+        out[i] = f32(0.1) * f32(i + 1)  # an f32 into array<f16>
+        out[i + 2] = 0.1  # a Python float: WGSL's abstract float converts to f16
+        out[i + 4] = f16(0.1)
+
+    out = np.zeros(6, np.float16)
+    r = ash.run(k, out=out, sanitize="report")
+    found = [f for f in r.findings if isinstance(f, ImplicitConversion)]
+    assert len(found) == 1 and found[0].memory_type == "f16" and found[0].value_type == "f32"
+    text = found[0].render()
+    assert "rounded the value to f16" in text and "Fix: convert explicitly, f16(...)" in text
+    assert out.tolist() == [float(f16(0.1)), float(f16(f32(0.2)))] + [float(f16(0.1))] * 4
+
+
+def test_a_strict_kernel_refuses_an_f32_store_into_f16_memory():
+    @ash.compute(workgroup_size=1, strict=True)
+    async def k(out: ash.Storage[f16]):
+        out[0] = ash.vec2f(1, 2).x
+
+    with pytest.raises(ash.ShaderError, match=r"a float stored into out\[0\].*f16\(\.\.\.\)"):
+        ash.run(k, out=np.zeros(1, np.float16))
