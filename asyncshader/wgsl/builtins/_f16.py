@@ -52,17 +52,31 @@ def _overflowed(raw: Any, out: Any) -> bool:
             and isinstance(raw, (float, np.floating)) and math.isfinite(raw))
 
 
-def f16_kernel(kernel: Callable[..., Any], wgsl: str,
-               indeterminate: Callable[..., Any]) -> Callable[..., Any]:
+def f16_kernel(kernel: Callable[..., Any], wgsl: str, indeterminate: Callable[..., Any],
+               scalar: bool = False) -> Callable[..., Any]:
     """The f16 overload of a built-in from its f32 ``kernel``: the f32 kernel computes (in
     float64, rounded to f32), and its result is rounded to f16. The two roundings stay within
     one f16 ULP of the exact value and give it exactly when it is an f16 (every correctly
     rounded built-in but the transcendental ones is exact); every WGSL f16 bound (builtins.md
     §4) is at least one ULP. A finite result past the f16 range is ±inf, reported through
-    ``indeterminate`` (a WGSLIndeterminateWarning: WGSL's overflow is an indeterminate value)."""
+    ``indeterminate`` (a WGSLIndeterminateWarning: WGSL's overflow is an indeterminate value).
+    ``scalar``: the kernel maps components (its result is one float), which takes a shorter
+    path."""
     rule = (f"{wgsl} on f16 with a result past the f16 range (|x| >= 65520)",
             "WGSL does not define the result of an f16 overflow (an indeterminate value); "
             "asyncshader returns ±inf. Bound the arguments, or compute in f32 (f32(x)).")
+
+    if scalar:
+        def h1(*args: Any) -> Any:
+            r = float(kernel(*args))
+            if -_F16_ROUNDS_FINITE < r < _F16_ROUNDS_FINITE:
+                return _F16(r)
+            out = to_f16(r)
+            if math.isfinite(r):   # finite, past the f16 range
+                return indeterminate(*rule, tuple(map(_plain_value, args)), out)
+            return out
+        h1.__name__ = h1.__qualname__ = f"{getattr(kernel, '__name__', 'kernel')}_f16"
+        return h1
 
     def h(*args: Any) -> Any:
         raw = kernel(*args)

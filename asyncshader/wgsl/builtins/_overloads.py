@@ -438,7 +438,8 @@ def builtin(sig: Signature, kernels: dict[str, Callable[..., Any]], doc: str,
     path (a dict lookup), others go through :func:`resolve`. ``kernels`` maps T's scalar kind
     to the function of the components (``componentwise``) or of the whole arguments."""
     if "h" in sig.kinds and "h" not in kernels:
-        kernels = {**kernels, "h": f16_kernel(kernels["f"], sig.wgsl, indeterminate)}
+        kernels = {**kernels, "h": f16_kernel(kernels["f"], sig.wgsl, indeterminate,
+                                              scalar=componentwise)}
     table = _fast_table(sig, kernels)
     resolver = Resolver(sig)
 
