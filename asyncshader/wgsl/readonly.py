@@ -6,11 +6,11 @@ never copied, whatever its size. Loads run at numpy speed. With the race detecto
 default), a run sees :class:`CheckedReadOnlyStorage` views instead: an index outside the buffer
 (a negative one included: WGSL has no negative indexing) is WGSL's robust access, a load that
 returns zero, reported as an out-of-bounds finding (with ``sanitize="off"`` numpy's indexing
-applies, as for every buffer). Any store through the
-view (``buf[i] = x``, ``buf += 1``, ``buf.fill(0)``, ``np.copyto(buf, ...)``, through a row or
-a slice) raises :class:`~asyncshader.ShaderTypeError` naming the binding, as WGSL refuses a
-store to a read-only reference. Nothing can write the buffer during the dispatch, so its loads
-never race and the race detector does not record them.
+applies, as for every buffer). Any store through the view (``buf[i] = x``, ``buf += 1``,
+``buf.fill(0)``, ``np.copyto(buf, ...)``, through a row or a slice) raises
+:class:`~asyncshader.ShaderTypeError` naming the binding, as WGSL refuses a store to a
+read-only reference. Nothing can write the buffer during the dispatch, so its loads never race
+and the race detector does not record them.
 """
 
 from __future__ import annotations
@@ -24,8 +24,7 @@ from ..errors import ShaderTypeError
 from .managed import _Managed
 from .watched import _INT_INDEX, _zero_element, in_bounds
 
-__all__ = ["CheckedReadOnlyStorage", "ReadOnlyStorage", "checked_read_only",
-           "is_read_only_storage", "read_only_view"]
+__all__ = ["CheckedReadOnlyStorage", "ReadOnlyStorage", "checked_read_only", "read_only_view"]
 
 _GET = np.ndarray.__getitem__
 
@@ -124,11 +123,6 @@ def read_only_view(array: np.ndarray, binding: str, kernel: str) -> ReadOnlyStor
     view.flags.writeable = False
     view.binding, view.kernel, view.read_only_origin = binding, kernel, view
     return view
-
-
-def is_read_only_storage(value: Any) -> bool:
-    """Whether ``value`` is a bound read-only storage buffer (or a view of one)."""
-    return isinstance(value, ReadOnlyStorage)
 
 
 def checked_read_only(bindings: dict[str, Any], checked: bool) -> dict[str, Any]:
