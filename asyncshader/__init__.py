@@ -96,7 +96,7 @@ from .wgsl.atomics import (
     atomic_sub,
     atomic_xor,
 )
-from .wgsl.bindings import Input, Storage, Uniform
+from .wgsl.bindings import Input, ReadOnly, Storage, Uniform
 from .wgsl.builtins import (
     FrexpResult,
     ModfResult,
@@ -420,7 +420,6 @@ __all__ = [
 ]
 
 # ---- f16 and read-only storage (branch f16-readonly)
-__all__ += ["f16", "vec2h", "vec3h", "vec4h"]
-
 # views (issue 21, items 1, 2): pictures of a run (docs/seeing.md)
 __all__ += ["Timeline", "access_diagram"]
+__all__ += ["ReadOnly", "f16", "vec2h", "vec3h", "vec4h"]

@@ -17,6 +17,7 @@ SMALL = {
     "builtins_bits.py": ["--number", "20", "--repeat", "1"],
     "stepper.py": ["--size", "4", "--repeat", "1"],
     "timeline.py": ["--groups", "1", "--repeat", "1"],
+    "f16.py": ["--number", "10", "--repeat", "1", "--groups", "1"],
 }
 
 
