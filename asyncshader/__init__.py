@@ -419,7 +419,8 @@ __all__ = [
     "workgroup_uniform_load",
 ]
 
-# ---- f16 and read-only storage (branch f16-readonly)
+# f16 and read-only storage (issue 18, docs/wgsl.md)
+__all__ += ["ReadOnly", "f16", "vec2h", "vec3h", "vec4h"]
+
 # views (issue 21, items 1, 2): pictures of a run (docs/seeing.md)
 __all__ += ["Timeline", "access_diagram"]
-__all__ += ["ReadOnly", "f16", "vec2h", "vec3h", "vec4h"]
