@@ -54,6 +54,11 @@ from .exploration.explore import (
     explore,
 )
 from .exploration.shrink import ScheduleStats, ShrinkReport, schedule_stats, shrink
+
+# --- the stepper (issue 21: you are the scheduler) ---
+from .exploration.stepper import InvocationView, Stepper, StepperError, stepper
+
+# ---
 from .sanitizers.findings import (
     DataRace,
     DataRaceError,
@@ -78,6 +83,8 @@ from .stages.fragment import (
     fragment,
     run_fragments,
 )
+from .views.access import access_diagram  # views (issue 21): pictures of a run
+from .views.timeline import Timeline  # views (issue 21)
 from .wgsl.atomics import (
     AtomicCompareExchangeResult,
     atomic_add,
@@ -92,7 +99,7 @@ from .wgsl.atomics import (
     atomic_sub,
     atomic_xor,
 )
-from .wgsl.bindings import Input, Storage, Uniform
+from .wgsl.bindings import Input, ReadOnly, Storage, Uniform
 from .wgsl.builtins import (
     FrexpResult,
     ModfResult,
@@ -182,6 +189,7 @@ from .wgsl.types import (
     array,
     atomic,
     bool_,
+    f16,
     f32,
     i32,
     select,
@@ -189,16 +197,19 @@ from .wgsl.types import (
     vec2,
     vec2b,
     vec2f,
+    vec2h,
     vec2i,
     vec2u,
     vec3,
     vec3b,
     vec3f,
+    vec3h,
     vec3i,
     vec3u,
     vec4,
     vec4b,
     vec4f,
+    vec4h,
     vec4i,
     vec4u,
 )
@@ -254,6 +265,7 @@ __all__ = [
     "InOrder",
     "Input",
     "Instrument",
+    "InvocationView",
     "ModfResult",
     "OptionError",
     "OutOfBounds",
@@ -270,6 +282,8 @@ __all__ = [
     "ShaderTypeError",
     "ShrinkReport",
     "StepLimitError",
+    "Stepper",
+    "StepperError",
     "Storage",
     "Strategy",
     "Trace",
@@ -394,6 +408,7 @@ __all__ = [
     "smoothstep",
     "sqrt",
     "step",
+    "stepper",
     "storage_barrier",
     "tan",
     "tanh",
@@ -427,3 +442,9 @@ __all__ = [
     "workgroup_barrier",
     "workgroup_uniform_load",
 ]
+
+# f16 and read-only storage (issue 18, docs/wgsl.md)
+__all__ += ["ReadOnly", "f16", "vec2h", "vec3h", "vec4h"]
+
+# views (issue 21, items 1, 2): pictures of a run (docs/seeing.md)
+__all__ += ["Timeline", "access_diagram"]

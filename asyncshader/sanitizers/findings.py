@@ -174,6 +174,13 @@ class ImplicitConversion(Finding):
                 stored: bool = True) -> str:
         """What happened and the fix (also the message of a strict kernel's TypeError)."""
         widened = "numpy widened" in value_type
+        to_f16 = memory_type == "f16" or memory_type.endswith("h>") or (
+            memory_type.startswith("vec") and memory_type.endswith("h"))
+        if to_f16:
+            return (f"The value is {value_type}, and {space} memory {memory} holds {memory_type}: "
+                    f"WGSL converts nothing implicitly (this store would not compile)"
+                    + (", and the run rounded the value to f16" if stored else "")
+                    + f". Fix: convert explicitly, {memory_type}(...).")
         done = "" if not stored else (", and the run wrapped it to 32 bits" if widened else
                                       ", and the run truncated the value toward zero")
         return (f"The value is {value_type}, and {space} memory {memory} holds {memory_type}: "

@@ -491,6 +491,8 @@ class SanitizedRun:
         name = getattr(memory, "var_name", None)
         if name is not None:
             return name, "workgroup"
+        if getattr(memory, "read_only_origin", None) is not None:  # var<storage, read>
+            return memory.binding, "storage"
         return self._names.get(id(memory), "buffer"), "storage"
 
     def out_of_bounds(self, memory: Any, index: Any, kind: str, view: Any = None,

@@ -43,6 +43,7 @@ from ..schedules.names import as_strategy
 from ..schedules.strategies import Strategy
 from ..wgsl.bindings import bind_resources, signature_params
 from ..wgsl.memory import WorkgroupMemory, scan_kernel, trace_vars
+from ..wgsl.readonly import checked_read_only
 from ..wgsl.rewrite import with_wgsl_operators
 from ..wgsl.types import Vec, vec3u
 from ..wgsl.watched import traced_storage
@@ -285,10 +286,10 @@ class ComputeRun(SanitizedRun):
                              if type(i).atomic is not Instrument.atomic]
         self.access_hooks = [i.memory_access for i in self.instruments
                              if i.wants_memory_access]
-        self.args = dict(self.bindings)
+        self.args = checked_read_only(self.bindings, self.detector is not None)
         if self.access_hooks:  # storage buffers seen through access-reporting wrappers
             self.args = {k: traced_storage(v, self) if _is_storage(v) else v
-                         for k, v in self.bindings.items()}
+                         for k, v in self.args.items()}
             self.instruments.append(_TraceVars(self.wg_vars))
         self.scheduler = Scheduler(self._units(), self.strategy, self.instruments,
                                    max_live=max_live_workgroups, single_scope=not self.quads,

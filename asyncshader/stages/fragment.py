@@ -56,6 +56,7 @@ from ..schedules.names import as_strategy
 from ..schedules.strategies import Strategy
 from ..wgsl.bindings import Input, Storage, Uniform, bind_resources, signature_params
 from ..wgsl.memory import scan_kernel
+from ..wgsl.readonly import checked_read_only
 from ..wgsl.rewrite import with_wgsl_operators
 from ..wgsl.types import _VECS, Vec, vec4f
 from .dispatch import (
@@ -301,6 +302,7 @@ class FragmentRun(SanitizedRun):
         self.suppressed_writes = 0
         self.setup_sanitizer(sanitize, allow_races, self.storage, self.instruments,
                              memory=bool(self.storage))
+        self.uniforms = checked_read_only(self.uniforms, self.detector is not None)
         self.atomic_hooks = [i.atomic for i in self.instruments
                              if type(i).atomic is not Instrument.atomic]
         self.access_hooks = [i.memory_access for i in self.instruments
