@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import inspect
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -408,8 +409,6 @@ class Module:
     # ------------------------------------------------------------------------------ text
     def assemble(self) -> Emitted:
         out: list[str] = []
-        if any(isinstance(t, Scalar) and t.name == "f16" for _, t in self.consts.values()):
-            out.append("enable f16;\n")
         for name, (value, t) in self.consts.items():
             out.append(f"const {name} = {literal(value, t)};")
         if self.consts:
@@ -440,6 +439,8 @@ class Module:
         for _, _, text in self.helpers.values():
             out += [text, ""]
         out += self._entry_text()
+        if re.search(r"\bf16\b|\bvec[234]h\b|[0-9]h\b", "\n".join(out)):
+            out.insert(0, "enable f16;\n")
         wg = tuple(self.shader.workgroup_size) if self.stage == "compute" else None
         inputs = [(n, self.resolved(t)) for n, t in self.inputs]
         return Emitted("\n".join(out) + "\n", self.entry_name, self.stage, wg, bindings,
@@ -447,8 +448,6 @@ class Module:
 
     def used_resources(self) -> set[str]:
         text = "\n".join(self.body) + "".join(h[2] for h in self.helpers.values())
-        import re
-
         return {r.name for r in self.resources if re.search(rf"\b{r.name}\b", text)}
 
     def _entry_text(self) -> list[str]:

@@ -108,8 +108,9 @@ class Unknown:
 
 
 F32, I32, U32, BOOL = Scalar("f32"), Scalar("i32"), Scalar("u32"), Scalar("bool")
+F16 = Scalar("f16")  # (WGSL's `enable f16;`: the module says so when it uses one)
 AINT, AFLOAT = Scalar("abstract-int"), Scalar("abstract-float")
-_BY_KIND = {"f": F32, "i": I32, "u": U32, "b": BOOL}
+_BY_KIND = {"f": F32, "i": I32, "u": U32, "b": BOOL, "h": F16}
 
 
 def scalar_of(t: Any) -> Scalar | None:
@@ -128,6 +129,8 @@ def with_scalar(t: Any, s: Scalar) -> Any:
 
 def from_dtype(dtype: Any) -> Scalar:
     kind = np.dtype(dtype).kind
+    if np.dtype(dtype) == np.float16:
+        return F16
     if np.dtype(dtype).itemsize != 4 and kind != "b":
         raise WGSLEmitError(f"a {np.dtype(dtype)} array has no WGSL element type; use float32, "
                             "int32 or uint32")
@@ -138,7 +141,7 @@ def from_python(t: Any) -> Any:
     """The WGSL type of an asyncshader type object or annotation (``f32``, ``vec3u``,
     ``array(f32, 64)``, ``atomic(u32)``, ``float``, ``np.float32`` ...); None if it is not one."""
     if isinstance(t, _ScalarType):
-        return _BY_KIND[{"f32": "f", "i32": "i", "u32": "u", "bool": "b"}[t.wgsl]]
+        return _BY_KIND[{"f32": "f", "i32": "i", "u32": "u", "bool": "b", "f16": "h"}[t.wgsl]]
     if isinstance(t, type) and issubclass(t, Vec) and hasattr(t, "size"):
         return Vector(t.size, _BY_KIND[t.kind])
     if isinstance(t, ArrayType):
@@ -152,6 +155,8 @@ def from_python(t: Any) -> Any:
         return I32
     if t is np.uint32:
         return U32
+    if t is np.float16:
+        return F16
     if t in (bool, np.bool_):
         return BOOL
     wgsl = getattr(t, "wgsl", None)  # types added later (matrices, f16) carry their WGSL name
@@ -176,6 +181,8 @@ def type_of_value(value: Any) -> Any:
         return AINT
     if isinstance(value, float):
         return AFLOAT
+    if isinstance(value, np.generic) and value.dtype == np.float16:
+        return F16
     if isinstance(value, np.generic) and value.dtype.itemsize == 4:
         return _BY_KIND.get(value.dtype.kind)
     if isinstance(value, Vec):
@@ -204,7 +211,8 @@ def literal(value: Any, t: Any) -> str:
     if f != f or f in (float("inf"), float("-inf")):
         raise WGSLEmitError(f"the constant {value!r} is not finite; WGSL has no literal for it "
                             "(compute it at run time, e.g. bitcast[f32](u32(0x7f800000)))")
-    text = str(np.float32(f)) if name == "f32" else repr(f)
+    text = str(np.float32(f)) if name == "f32" else str(np.float16(f)) if name == "f16" \
+        else repr(f)
     if "e" not in text and "." not in text:
         text += ".0"
-    return text + ("f" if name == "f32" else "")
+    return text + {"f32": "f", "f16": "h"}.get(name, "")

@@ -232,14 +232,18 @@ class _Writers(Instrument):
 
 
 def _differs(a: np.ndarray, b: np.ndarray, ulp: int) -> np.ndarray:
+    """Where ``a`` and ``b`` differ: integers at all, floats by more than ``ulp`` units in the
+    last place of their own type (f32 or f16); NaN equals NaN."""
     if a.dtype.kind != "f":
         return a != b
-    a32, b32 = a.astype(np.float32), b.astype(np.float32)
-    both_nan = np.isnan(a32) & np.isnan(b32)
-    ia = a32.view(np.int32).astype(np.int64)
-    ib = b32.view(np.int32).astype(np.int64)
-    ia = np.where(ia < 0, -(2**31) - ia, ia)  # (monotone ordering of the bit patterns)
-    ib = np.where(ib < 0, -(2**31) - ib, ib)
+    dtype = np.float16 if a.dtype == np.float16 else np.float32
+    bits, top = (np.int16, 2**15) if dtype == np.float16 else (np.int32, 2**31)
+    a_, b_ = a.astype(dtype), b.astype(dtype)
+    both_nan = np.isnan(a_) & np.isnan(b_)
+    ia = a_.view(bits).astype(np.int64)
+    ib = b_.view(bits).astype(np.int64)
+    ia = np.where(ia < 0, -top - ia, ia)  # (monotone ordering of the bit patterns)
+    ib = np.where(ib < 0, -top - ib, ib)
     return ~both_nan & (np.abs(ia - ib) > ulp)
 
 

@@ -315,3 +315,18 @@ def test_uniform_scalars_and_vectors_reach_the_gpu(crosscheck):
 
     report = crosscheck(offsets, 1, out=np.zeros(4, np.int32), base=-5, step=ash.vec2i(1, -3))
     assert report.gpu["out"].tolist() == [-5, -8, -11, -14]
+
+
+def test_f16_enables_the_extension_and_agrees_with_lavapipe(crosscheck):
+    from asyncshader import f16, vec2h
+
+    @ash.compute(workgroup_size=4)
+    async def half(out: ash.Storage, *, local_invocation_index: u32):
+        v = vec2h(f16(0.5), 2.0)
+        out[local_invocation_index] = ash.sqrt(v.x * f16(local_invocation_index)) + v.y
+
+    text = to_wgsl(half, out=np.zeros(4, np.float16))
+    assert text.startswith("enable f16;\n") and "array<f16>" in text and "0.5h" in text
+    report = crosscheck(half, 1, out=np.zeros(4, np.float16))
+    expected = np.sqrt(np.float16(0.5) * np.arange(4, dtype=np.float16)) + np.float16(2)
+    np.testing.assert_allclose(report.gpu["out"], expected, rtol=2e-3)
