@@ -208,7 +208,10 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds):
                     if not arrived:
                         group.arrived = arrived = []
                     arrived.append(inv)
-                    if len(arrived) + group.finished == group.size:
+                    partials = inv.partials
+                    if partials:  # it also blocks in its active-set groups
+                        self._blocked(inv, group, partials)
+                    elif len(arrived) + group.finished == group.size:
                         self._complete(group)
         except BaseException:
             self.steps, self.canonical_tail = steps, canon  # exact, for a partial trace
@@ -274,7 +277,10 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds):
         inv.coro = None
         for group in inv.groups.values():
             group.finished += 1
-            if group.arrived and len(group.arrived) + group.finished == group.size:
+            if group.partial:
+                if group.arrived and group.blocked + group.finished == group.size:
+                    self._complete_active(group)
+            elif group.arrived and len(group.arrived) + group.finished == group.size:
                 self._complete(group)  # raises: somebody returned while others wait
         unit = inv.unit
         if unit.finished == unit.size:
@@ -296,12 +302,62 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds):
             raise self._divergence(group)
         group.arrived = []
         self._resolve(group, arrived, first.req)
+        if first.partials:  # they stop blocking their active-set groups
+            for m in arrived:
+                for p in m.partials:
+                    p.blocked -= 1
         runnable = self.runnable  # everybody arrived: the members, in key order, run again
         if runnable:
             runnable.extend(group.members)
             runnable.sort(key=_KEY)
         else:
             runnable.extend(group.members)
+
+    # ------------------------------------------------------------- active-set groups (partial)
+    def _blocked(self, inv: Invocation, group: Group, partials: tuple) -> None:
+        """``inv`` arrived at ``group``'s rendezvous and is a member of active-set groups
+        (:attr:`Group.partial`): it counts as blocked in each of them; the rendezvous of
+        ``group`` completes by the usual rule (a plain group) and an active-set group's once
+        every live member of it is blocked (:meth:`_complete_active`)."""
+        for p in partials:
+            p.blocked += 1
+        if not group.partial and len(group.arrived) + group.finished == group.size:
+            self._complete(group)
+        for p in partials:
+            if p.arrived and p.blocked + p.finished == p.size:
+                self._complete_active(p)
+
+    def _complete_active(self, group: Group) -> None:
+        """Every live member of an active-set group is blocked (at its rendezvous or another
+        group's) and some stand at its rendezvous: those at the same operation and call site
+        form one *active set* each, resolved on its own. The resolver reads the set's lanes,
+        in lane order, in ``group.active``; the members that returned or stand elsewhere are
+        the inactive ones. Nothing else waits: an active-set rendezvous never diverges."""
+        arrived = group.arrived
+        group.arrived = []
+        sites = self._sites(arrived)
+        scope = group.scope
+        if sites.count(sites[0]) == len(arrived) and all(
+                m.req.op == arrived[0].req.op for m in arrived):
+            sets = [arrived]
+        else:
+            by_site: dict = {}
+            for m, site in zip(arrived, sites):
+                by_site.setdefault((site, m.req.op), []).append(m)
+            sets = list(by_site.values())
+        for members in sets:
+            members.sort(key=_KEY)
+            group.active = [m.lanes[scope] for m in members]
+            try:
+                self._resolve(group, members, members[0].req)
+            finally:
+                group.active = None
+        for m in arrived:
+            for p in m.partials:
+                p.blocked -= 1
+        runnable = self.runnable
+        runnable.extend(arrived)
+        runnable.sort(key=_KEY)
 
     def _resolve(self, group: Group, arrived: list[Invocation], req: Any) -> None:
         """Hands each member what the rendezvous's resolver computed for its lane."""
