@@ -261,8 +261,9 @@ def _gather(values: list, group: Any, active: list[int], source: Callable[[int],
         if 0 <= src < len(values) and src in present:
             out[lane] = copy_value(values[src][0])
             continue
-        why = ("is outside the subgroup (its size is " + str(len(values)) + ")"
-               if not 0 <= src < len(values) else "is not active at this call")
+        why = ("is not active at this call" if 0 <= src < len(values) else
+               f"does not exist (this subgroup has {len(values)} invocations, ids 0 to "
+               f"{len(values) - 1})")
         _indeterminate(group, lane, src, why)
         out[lane] = _zero(values[lane][0])
     return out

@@ -149,7 +149,7 @@ def test_shuffle_of_an_inactive_or_missing_lane_is_reported_and_zero():
     assert out == [12, 13, 14, 15, 16, 17, 0, 0]
     (f,) = _notes(r, ash.IndeterminateValue)
     assert f.severity == "error" and f.count == 2 and f.reader == 6 and f.read == 8
-    assert "outside the subgroup" in f.render()
+    assert "does not exist (this subgroup has 8 invocations, ids 0 to 7)" in f.render()
 
     @ash.compute(workgroup_size=8)
     async def k2(out: ash.Storage, *, subgroup_invocation_id: u32):
