@@ -337,8 +337,9 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds):
         group.arrived = []
         sites = self._sites(arrived)
         scope = group.scope
-        if sites.count(sites[0]) == len(arrived) and all(
-                m.req.op == arrived[0].req.op for m in arrived):
+        n = len(arrived)
+        if sites.count(sites[0]) == n and [m.req.op for m in arrived].count(
+                arrived[0].req.op) == n:
             sets = [arrived]
         else:
             by_site: dict = {}

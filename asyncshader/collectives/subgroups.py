@@ -22,6 +22,8 @@ drawn per operation from the schedule's seed). Scans always fold in lane order.
 
 from __future__ import annotations
 
+import functools
+import operator
 import random
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -30,7 +32,7 @@ import numpy as np
 
 from .._core.context import current_run
 from .._core.invocations import Group
-from .._core.traps import Rendezvous, suspend, trap_function
+from .._core.traps import Rendezvous, rendezvous_kind, suspend, trap_function
 from ..errors import DivergenceError, SubgroupUniformityError
 from ..sanitizers.findings import IndeterminateValue, NonUniformCollective
 from ..wgsl.builtins import max as wgsl_max
@@ -76,7 +78,8 @@ def _active(values: list, group: Any) -> list[int]:
     active = group.active
     if active is None:
         active = [lane for lane, v in enumerate(values) if v is not None]
-    _check_uniform(group, active)
+    if len(active) != group.size:
+        _check_uniform(group, active)
     return active
 
 
@@ -171,13 +174,20 @@ def _fold(op: Callable[[Any, Any], Any]) -> Callable[[list, Any], list]:
     def resolve(values: list, group: Any) -> list:
         active = _active(values, group)
         first = values[active[0]]
-        if _is_float(first) and getattr(current_run(), "subgroup_reduction", "lanes") == "tree":
+        if not _is_float(first):  # integers: exact in any order (mod 2^32)
+            if len(active) == len(values):
+                acc = functools.reduce(op, values)
+            else:
+                acc = functools.reduce(op, [values[k] for k in active])
+        elif getattr(current_run(), "subgroup_reduction", "lanes") == "tree":
             acc = _tree([values[k] for k in active], op)
         else:
-            order = _order(active) if _is_float(first) else active
+            order = _order(active)
             acc = values[order[0]]
             for k in order[1:]:
                 acc = op(acc, values[k])
+        if not isinstance(acc, Vec) and len(active) == len(values):
+            return [acc] * len(values)  # (scalars are immutable: one object for all)
         return [copy_value(acc) if v is not None else None for v in values]
     return resolve
 
@@ -321,10 +331,18 @@ def _integral(op: str, e: Any) -> Any:
     return e
 
 
+#: the value types a subgroup operation takes as they are (no conversion, no check)
+_AS_IS = frozenset({np.uint32, np.int32, np.float32})
+
+
 def _make(name: str, wgsl: str, resolve: Callable[[list, Any], list],
           convert: Callable[[str, Any], Any], doc: str) -> Callable[[Any], Awaitable[Any]]:
+    kind = rendezvous_kind(name, SUBGROUP, resolve, SubgroupRendezvous)
+    as_is = {_bool: frozenset({bool, np.bool_}), _integral: frozenset({np.uint32, np.int32})
+             }.get(convert, _AS_IS)
+
     def op(e: Any) -> Awaitable[Any]:
-        return suspend(SubgroupRendezvous(name, SUBGROUP, convert(name, e), resolve))
+        return suspend(kind(e if e.__class__ in as_is else convert(name, e)))
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"WGSL ``{wgsl}(e)``: {doc}"
     return trap_function(op)
@@ -337,7 +355,7 @@ def _bool(op: str, e: Any) -> bool:
     return bool(e)
 
 
-_add, _mul = (lambda a, b: a + b), (lambda a, b: a * b)
+_add, _mul = operator.add, operator.mul
 subgroup_add = _make("subgroup_add", "subgroupAdd", _fold(_add), _numeric,
                      "the sum over the active invocations (integers wrap).")
 subgroup_mul = _make("subgroup_mul", "subgroupMul", _fold(_mul), _numeric,
