@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from operator import attrgetter
 from typing import Any
 
+from .active_sets import ActiveSets
 from .diagnostics import Diagnostics
 from .fast_paths import FastPaths
 from .instruments import bound_hooks
@@ -36,7 +37,7 @@ from .watchdog import register_loops
 _KEY = attrgetter("key")
 
 
-class Scheduler(Diagnostics, FastPaths, LeanRounds):
+class Scheduler(Diagnostics, FastPaths, LeanRounds, ActiveSets):
     """Runs ``units`` (an iterator of top-level :class:`Group` s, built lazily) to completion.
 
     :meth:`run` is a generator: it yields once ``checkpoint_every`` steps have passed (the fast
@@ -44,6 +45,9 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds):
     cancel); a synchronous caller simply exhausts it.
     ``current`` is the invocation running now while instruments are attached, or always with
     ``track_current=True`` (a front-end whose operations ask who calls them: ``discard()``).
+    ``active_sets=True`` is the front-end's word that every member's groups are its unit and
+    one active-set group (:attr:`Group.partial`), whose members have consecutive keys: an
+    in-order run then takes :meth:`_loop_active_sets`.
     ``direct_sites=True`` is the front-end's word that invocations suspend only in their own
     frame (the shader awaits no coroutine of its own): a call site is then the frame's
     instruction alone, read without walking a chain of awaited coroutines.
@@ -53,7 +57,7 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds):
                  max_live: int = 1, checkpoint_every: int = 4096,
                  max_points_per_invocation: int = 10_000, single_scope: bool = False,
                  max_key: int = 2**32 - 1, track_current: bool = False,
-                 direct_sites: bool = False) -> None:
+                 direct_sites: bool = False, active_sets: bool = False) -> None:
         self.units = units
         self.strategy = strategy
         self.instruments = list(instruments)
@@ -61,6 +65,7 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds):
         self.checkpoint_every = checkpoint_every
         self.max_points = max_points_per_invocation
         self.single_scope = single_scope
+        self.active_sets = active_sets
         self._next_checkpoint = checkpoint_every
         self.runnable: list[Invocation] = []
         self.live: list[Group] = []
@@ -103,6 +108,10 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds):
                 or self._hooks["invocation_finished"])
             if fast and getattr(self.strategy, "in_order", False):
                 loop = self._loop_in_order()
+            elif self.active_sets and getattr(self.strategy, "in_order", False) and not (
+                    self._hooks["invocation_resumed"] or self._hooks["invocation_suspended"]
+                    or self._hooks["invocation_finished"]):
+                loop = self._loop_active_sets()
             elif fast and self.max_live == 1 and getattr(self.strategy, "ordered", None):
                 loop = self._loop_ordered(self.strategy.ordered)
             else:
@@ -313,53 +322,6 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds):
         else:
             runnable.extend(group.members)
 
-    # ------------------------------------------------------------- active-set groups (partial)
-    def _blocked(self, inv: Invocation, group: Group, partials: tuple) -> None:
-        """``inv`` arrived at ``group``'s rendezvous and is a member of active-set groups
-        (:attr:`Group.partial`): it counts as blocked in each of them; the rendezvous of
-        ``group`` completes by the usual rule (a plain group) and an active-set group's once
-        every live member of it is blocked (:meth:`_complete_active`)."""
-        for p in partials:
-            p.blocked += 1
-        if not group.partial and len(group.arrived) + group.finished == group.size:
-            self._complete(group)
-        for p in partials:
-            if p.arrived and p.blocked + p.finished == p.size:
-                self._complete_active(p)
-
-    def _complete_active(self, group: Group) -> None:
-        """Every live member of an active-set group is blocked (at its rendezvous or another
-        group's) and some stand at its rendezvous: those at the same operation and call site
-        form one *active set* each, resolved on its own. The resolver reads the set's lanes,
-        in lane order, in ``group.active``; the members that returned or stand elsewhere are
-        the inactive ones. Nothing else waits: an active-set rendezvous never diverges."""
-        arrived = group.arrived
-        group.arrived = []
-        sites = self._sites(arrived)
-        scope = group.scope
-        n = len(arrived)
-        if sites.count(sites[0]) == n and [m.req.op for m in arrived].count(
-                arrived[0].req.op) == n:
-            sets = [arrived]
-        else:
-            by_site: dict = {}
-            for m, site in zip(arrived, sites):
-                by_site.setdefault((site, m.req.op), []).append(m)
-            sets = list(by_site.values())
-        for members in sets:
-            members.sort(key=_KEY)
-            group.active = [m.lanes[scope] for m in members]
-            try:
-                self._resolve(group, members, members[0].req)
-            finally:
-                group.active = None
-        for m in arrived:
-            for p in m.partials:
-                p.blocked -= 1
-        runnable = self.runnable
-        runnable.extend(arrived)
-        runnable.sort(key=_KEY)
-
     def _resolve(self, group: Group, arrived: list[Invocation], req: Any) -> None:
         """Hands each member what the rendezvous's resolver computed for its lane."""
         resolve = req.resolve
@@ -413,4 +375,4 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds):
 # the watchdog tells a running shader by its caller: every function that resumes one
 register_loops(Scheduler.run, [Scheduler._loop, Scheduler._loop_in_order,
                                Scheduler._loop_ordered, Scheduler._run_points,
-                               Scheduler._run_lean])
+                               Scheduler._run_lean, Scheduler._loop_active_sets])

@@ -25,7 +25,8 @@ from __future__ import annotations
 import functools
 import operator
 import random
-from collections.abc import Awaitable, Callable
+import types
+from collections.abc import Awaitable, Callable, Generator
 from typing import Any
 
 import numpy as np
@@ -341,8 +342,9 @@ def _make(name: str, wgsl: str, resolve: Callable[[list, Any], list],
     as_is = {_bool: frozenset({bool, np.bool_}), _integral: frozenset({np.uint32, np.int32})
              }.get(convert, _AS_IS)
 
-    def op(e: Any) -> Awaitable[Any]:
-        return suspend(kind(e if e.__class__ in as_is else convert(name, e)))
+    @types.coroutine
+    def op(e: Any) -> Generator[Any, Any, Any]:  # the trap itself: no suspend() around it
+        return (yield kind(e if e.__class__ in as_is else convert(name, e)))
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"WGSL ``{wgsl}(e)``: {doc}"
     return trap_function(op)

@@ -312,6 +312,7 @@ class ComputeRun(SanitizedRun):
         self.scheduler = Scheduler(self._units(), self.strategy, self.instruments,
                                    max_live=max_live_workgroups,
                                    single_scope=not (self.quads or self.subgroups),
+                                   active_sets=self.subgroups and not self.quads,
                                    max_points_per_invocation=max_points_per_invocation,
                                    max_key=int(np.prod(self.groups)) * int(np.prod(
                                        kernel.workgroup_size)),
