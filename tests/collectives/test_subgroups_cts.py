@@ -30,6 +30,14 @@ PREDICATES = {
 }
 
 
+def test_the_vectors_are_the_digest_s_copy():
+    """tests/data/README.md: the file is the digest's copy, byte for byte (sha256 given there)."""
+    import hashlib
+
+    digest = hashlib.sha256((DATA_DIR / "subgroup_cases.json").read_bytes()).hexdigest()
+    assert digest in (DATA_DIR / "README.md").read_text()
+
+
 def _expect(values: list) -> np.ndarray:
     return np.array([SENTINEL if v is None else v for v in values], np.uint64)
 
