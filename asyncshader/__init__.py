@@ -424,3 +424,56 @@ __all__ += ["ReadOnly", "f16", "vec2h", "vec3h", "vec4h"]
 
 # views (issue 21, items 1, 2): pictures of a run (docs/seeing.md)
 __all__ += ["Timeline", "access_diagram"]
+# --- subgroups (issue 19): the WGSL subgroup built-ins, their findings and error ---
+from .collectives.subgroups import (  # noqa: E402
+    subgroup_add,
+    subgroup_all,
+    subgroup_and,
+    subgroup_any,
+    subgroup_ballot,
+    subgroup_broadcast,
+    subgroup_broadcast_first,
+    subgroup_elect,
+    subgroup_exclusive_add,
+    subgroup_exclusive_mul,
+    subgroup_inclusive_add,
+    subgroup_inclusive_mul,
+    subgroup_max,
+    subgroup_min,
+    subgroup_mul,
+    subgroup_or,
+    subgroup_shuffle,
+    subgroup_shuffle_down,
+    subgroup_shuffle_up,
+    subgroup_shuffle_xor,
+    subgroup_xor,
+)
+from .errors import SubgroupUniformityError  # noqa: E402
+from .sanitizers.findings import IndeterminateValue, NonUniformCollective  # noqa: E402
+
+__all__ += [
+    "IndeterminateValue",
+    "NonUniformCollective",
+    "SubgroupUniformityError",
+    "subgroup_add",
+    "subgroup_all",
+    "subgroup_and",
+    "subgroup_any",
+    "subgroup_ballot",
+    "subgroup_broadcast",
+    "subgroup_broadcast_first",
+    "subgroup_elect",
+    "subgroup_exclusive_add",
+    "subgroup_exclusive_mul",
+    "subgroup_inclusive_add",
+    "subgroup_inclusive_mul",
+    "subgroup_max",
+    "subgroup_min",
+    "subgroup_mul",
+    "subgroup_or",
+    "subgroup_shuffle",
+    "subgroup_shuffle_down",
+    "subgroup_shuffle_up",
+    "subgroup_shuffle_xor",
+    "subgroup_xor",
+]
