@@ -172,6 +172,21 @@ from .wgsl.builtins import (
     unpack4xi8,
     unpack4xu8,
 )
+
+# ---- matrices (issue 18, branch matrices) ---------------------------------------------------
+from .wgsl.builtins.matrix import determinant, transpose
+from .wgsl.matrices import (
+    Matrix,
+    mat2x2f,
+    mat2x3f,
+    mat2x4f,
+    mat3x2f,
+    mat3x3f,
+    mat3x4f,
+    mat4x2f,
+    mat4x3f,
+    mat4x4f,
+)
 from .wgsl.memory import Ptr, WorkgroupVar, ptr, workgroup
 from .wgsl.types import (
     all,
@@ -402,4 +417,20 @@ __all__ = [
     "workgroup",
     "workgroup_barrier",
     "workgroup_uniform_load",
+]
+
+# ---- matrices (issue 18, branch matrices)
+__all__ += [
+    "Matrix",
+    "determinant",
+    "mat2x2f",
+    "mat2x3f",
+    "mat2x4f",
+    "mat3x2f",
+    "mat3x3f",
+    "mat3x4f",
+    "mat4x2f",
+    "mat4x3f",
+    "mat4x4f",
+    "transpose",
 ]

@@ -3,7 +3,7 @@
 * A numpy array bound to a parameter annotated :class:`Storage` (or not annotated) is a
   ``var<storage, read_write>`` buffer: the shader reads and writes the caller's array in place.
   Element types are WGSL's: float32, int32 or uint32 (``Storage[u32]`` also checks the dtype).
-* A parameter annotated :class:`Uniform`, a scalar type or a vector type is a ``var<uniform>``:
+* A parameter annotated :class:`Uniform`, a scalar, vector or matrix type is a ``var<uniform>``:
   plain values are converted to the annotated type; arrays become read-only copies.
 """
 
@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import BindingError
+from .matrices import Matrix
 from .types import Vec, _ScalarType
 
 _STORAGE_DTYPES = (np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.uint32))
@@ -141,6 +142,8 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
         if element is not None and value.dtype != element.dtype:
             raise BindingError(f"{kernel}: binding {name!r} is declared Storage[{element!r}] "
                                f"but the array is {value.dtype}")
+        if isinstance(element, type) and issubclass(element, Matrix):
+            _check_matrix_buffer(kernel, name, element, value)
         if not value.flags.writeable:
             raise BindingError(f"{kernel}: storage buffer {name!r} is read-only; pass a writeable "
                                "array or declare the parameter Uniform")
@@ -153,6 +156,11 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
         except (TypeError, ValueError) as exc:
             raise BindingError(f"{kernel}: uniform {name!r} is {ann!r}; cannot convert "
                                f"{value!r}: {exc}") from None
+    if isinstance(ann, type) and issubclass(ann, Matrix):
+        try:
+            return ann(value)  # (a copy: the shader cannot change the caller's matrix)
+        except TypeError as exc:
+            raise BindingError(f"{kernel}: uniform {name!r} is {ann.__name__}: {exc}") from None
     if isinstance(ann, type) and issubclass(ann, Vec):
         try:
             return ann(value) if not isinstance(value, ann) else value
@@ -162,6 +170,20 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
         value = value.copy()
         value.flags.writeable = False
     return value
+
+
+def _check_matrix_buffer(kernel: str, name: str, m: type[Matrix], value: np.ndarray) -> None:
+    """A ``Storage[matCxR]`` buffer is an array of shape (n, C, R) (or (C, R) for one)."""
+    if value.shape[-2:] == m.shape and value.ndim in (2, 3):
+        return
+    pad = ""
+    if m.rows == 3 and value.shape[-2:] == (m.cols, 4):
+        pad = (f" The array has WGSL's padded byte layout (each column of a 3-row matrix "
+               f"takes 16 bytes); asyncshader's arrays hold the values only: pass "
+               f"{name}=arr[..., :3].copy(), and pad again for a GPU.")
+    raise BindingError(f"{kernel}: binding {name!r} is declared Storage[{m.__name__}], so it "
+                       f"needs an array of shape (n, {m.cols}, {m.rows}) (a[i, c, r] is row r "
+                       f"of column c of matrix i), not {value.shape}.{pad}")
 
 
 def _listing(kernel: str, params: dict[str, inspect.Parameter], builtins: set[str]) -> str:
