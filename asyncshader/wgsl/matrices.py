@@ -459,10 +459,10 @@ def define(kind: str) -> list[type[Matrix]]:
         for other in made:  # self (KxR) * other (CxK) -> CxR
             if other.rows == cls.cols:
                 cls._mul[other] = _mm(mv, _MATS[(other.cols, cls.rows, kind)])
+    DEFER.update(made)  # v * m: a vector leaves it to the matrix
     return made
 
 
 MATRICES: list[type[Matrix]] = define("f")
 (mat2x2f, mat2x3f, mat2x4f, mat3x2f, mat3x3f, mat3x4f, mat4x2f, mat4x3f,
  mat4x4f) = MATRICES
-DEFER.update(MATRICES)
