@@ -82,6 +82,8 @@ class Matrix:
     _mul: ClassVar[dict[type, Callable]]
     _rmul: ClassVar[dict[type, Callable]]
     _round: ClassVar[Callable[[float], Any]]
+    _add: Callable[[Matrix], Matrix]  # (the generated kernels, bound as methods)
+    _sub: Callable[[Matrix], Matrix]
 
     #: numpy defers to the matrix's own operators (``np.float32(2) * m`` is ``m.__rmul__``)
     __array_ufunc__ = None
@@ -130,14 +132,14 @@ class Matrix:
 
     # ------------------------------------------------------------------------- operators
     def __add__(self, o: Any) -> Matrix:
-        if type(o) is not type(self):
+        if o.__class__ is not self.__class__:
             raise _refuse(self, "+", o)
-        return self._of([a + b for a, b in zip(self._c, o._c)])
+        return self._add(o)
 
     def __sub__(self, o: Any) -> Matrix:
-        if type(o) is not type(self):
+        if o.__class__ is not self.__class__:
             raise _refuse(self, "-", o)
-        return self._of([a - b for a, b in zip(self._c, o._c)])
+        return self._sub(o)
 
     def __mul__(self, o: Any) -> Any:
         kernel = self._mul.get(o.__class__)
@@ -306,7 +308,7 @@ def _columns(cls: type[Matrix], args: tuple) -> list:
                     f"{cls.__name__}({type(a).__name__}): WGSL converts a matrix only to the "
                     f"same shape ({cls.cols} columns, {cls.rows} rows); for the other shape "
                     "build it from columns, e.g. with swizzles")
-            conv = cls.scalar.numpy_type
+            conv = cls.scalar  # (WGSL's conversion: f16 past its range is ±inf)
             return [col._make(*[conv(x) for x in c]) for c in a._c]
         if isinstance(a, (np.ndarray, list, tuple)):
             return _from_array(cls, a)
@@ -330,7 +332,8 @@ def _from_array(cls: type[Matrix], a: Any) -> list:
                else "")
         raise ShaderTypeError(f"{cls.__name__}(array of {what}): the array must hold numbers "
                               f"in shape ({cls.cols}, {cls.rows}), one row per column{pad}")
-    flat = arr.astype(cls.dtype)
+    with np.errstate(over="ignore"):  # (past the range: ±inf, as the scalar conversion)
+        flat = arr.astype(cls.dtype)
     col = cls.column
     return [col._make(*row) for row in flat]
 
@@ -340,6 +343,10 @@ def _element(cls: type[Matrix], a: Any) -> Any:
     if t is cls.scalar.numpy_type:
         return a
     if t in _HOST_NUMBERS and t is not bool:
+        if not abs(a) <= _FMAX[cls.kind] and a == a:
+            raise ShaderTypeError(f"{cls.__name__}(...) with {a!r}: the literal does not fit "
+                                  f"in {cls.scalar.wgsl}; write {cls.scalar.wgsl}(x) for "
+                                  "±inf, or use a smaller value")
         return cls.scalar.numpy_type(a)
     raise ShaderTypeError(
         f"{cls.__name__}(...) with {_type_name(a)}: the elements of a {cls.wgsl} are "
@@ -365,10 +372,17 @@ def _column(cls: type[Matrix], v: Any, what: str) -> Vec:
 
 
 # ------------------------------------------------------------------------- the kernels
+def _rounds_finite(numpy_type: type) -> float:
+    """The bound below which (in magnitude) a double rounds to a finite ``numpy_type``: the
+    largest finite value plus half an ULP of it (a tie there rounds to even: infinity)."""
+    info = np.finfo(numpy_type)
+    return float(info.max) * (1 + 2.0 ** -(info.nmant + 1))
+
+
 def _rounder(numpy_type: type) -> Callable[[float], Any]:
     """Rounds a Python float to ``numpy_type`` (nearest, ties to even; ±inf past the range)."""
     one = numpy_type(1)
-    big = float(np.finfo(numpy_type).max) * (1 + 2.0 ** -(np.finfo(numpy_type).nmant + 1))
+    big = _rounds_finite(numpy_type)
     inf, nan = numpy_type(np.inf), numpy_type(np.nan)
 
     def rnd(r: float) -> Any:
@@ -380,31 +394,50 @@ def _rounder(numpy_type: type) -> Callable[[float], Any]:
     return rnd
 
 
-def _mv_source(cols: int, rows: int) -> str:
-    """``m * v`` for matCxR: component i = sum over c of m[c][i] * v[c], in float64."""
+def _rounded(make: str, sums: list[str]) -> str:
+    """The body that rounds the float64 ``sums`` to the scalar type and makes ``make`` of them:
+    inline when every one is inside the finite range (the common case), else by ``_r``."""
+    names = [f"s{i}" for i in range(len(sums))]
+    body = "".join(f"    {n} = {e}\n" for n, e in zip(names, sums))
+    inside = " and ".join(f"-_B < {n} < _B" for n in names)
+    return (body + f"    if {inside}:\n        return {make}._make("
+            + ", ".join(f"_one * {n}" for n in names) + ")\n"
+            + f"    return {make}._make(" + ", ".join(f"_r({n})" for n in names) + ")\n")
+
+
+def _kernel_source(cols: int, rows: int) -> str:
+    """``m * v``, ``v * m``, ``m + m`` and ``m - m`` for matCxR, written out.
+
+    ``m * v``: component i = sum over c of m[c][i] * v[c]; ``v * m``: component c =
+    dot(v, m[c]); both in float64 from exact products, rounded once. ``+`` and ``-`` are
+    numpy's f32 operations on the components."""
     cs = ", ".join(f"c{c}" for c in range(cols))
-    vs = "; ".join(f"v{c} = float(v.{_NAMES[c]})" for c in range(cols))
-    comps = ", ".join(
-        "_r(" + " + ".join(f"float(c{c}.{_NAMES[i]}) * v{c}" for c in range(cols)) + ")"
-        for i in range(rows))
-    return f"def mv(m, v):\n    {cs}, = m._c\n    {vs}\n    return _R._make({comps})\n"
+    head = f"    {cs}, = m._c\n"
+    mv_vs = "".join(f"    v{c} = float(v.{_NAMES[c]})\n" for c in range(cols))
+    mv = [" + ".join(f"float(c{c}.{_NAMES[i]}) * v{c}" for c in range(cols))
+          for i in range(rows)]
+    vm_vs = "".join(f"    v{i} = float(v.{_NAMES[i]})\n" for i in range(rows))
+    vm = [" + ".join(f"float(c{c}.{_NAMES[i]}) * v{i}" for i in range(rows))
+          for c in range(cols)]
+    src = (f"def mv(m, v):\n{head}{mv_vs}{_rounded('_R', mv)}\n"
+           f"def vm(v, m):\n{head}{vm_vs}{_rounded('_C', vm)}\n")
+    ds = ", ".join(f"d{c}" for c in range(cols))
+    for name, sym in (("add", "+"), ("sub", "-")):
+        columns = ", ".join(
+            "_R._make(" + ", ".join(f"c{c}.{_NAMES[i]} {sym} d{c}.{_NAMES[i]}"
+                                    for i in range(rows)) + ")" for c in range(cols))
+        src += (f"def {name}(m, o):\n{head}    {ds}, = o._c\n"
+                f"    return _M._of([{columns}])\n\n")
+    return src
 
 
-def _vm_source(cols: int, rows: int) -> str:
-    """``v * m`` for matCxR: component c = dot(v, m[c]), in float64."""
-    vs = "; ".join(f"v{i} = float(v.{_NAMES[i]})" for i in range(rows))
-    comps = ", ".join(
-        "_r(" + " + ".join(f"float(c{c}.{_NAMES[i]}) * v{i}" for i in range(rows)) + ")"
-        for c in range(cols))
-    cs = ", ".join(f"c{c}" for c in range(cols))
-    return f"def vm(v, m):\n    {cs}, = m._c\n    {vs}\n    return _C._make({comps})\n"
-
-
-def _kernels(cls: type[Matrix]) -> tuple[Callable, Callable]:
-    ns: dict[str, Any] = {"_r": cls._round, "_R": cls.column,
-                          "_C": _VECS[(cls.cols, cls.kind)]}
-    exec(_mv_source(cls.cols, cls.rows) + _vm_source(cls.cols, cls.rows), ns)
-    return ns["mv"], ns["vm"]
+def _kernels(cls: type[Matrix]) -> dict[str, Callable]:
+    np_type = cls.dtype.type
+    ns: dict[str, Any] = {"_r": cls._round, "_R": cls.column, "_M": cls,
+                          "_C": _VECS[(cls.cols, cls.kind)], "_one": np_type(1),
+                          "_B": _rounds_finite(np_type)}
+    exec(_kernel_source(cls.cols, cls.rows), ns)
+    return {k: ns[k] for k in ("mv", "vm", "add", "sub")}
 
 
 def _mm(mv: Callable, result: type[Matrix]) -> Callable:
@@ -453,9 +486,11 @@ def define(kind: str) -> list[type[Matrix]]:
             _MATS[(c, r, kind)] = cls
             made.append(cls)
     for cls in made:
-        mv, vm = _kernels(cls)
+        kernels = _kernels(cls)
+        mv = kernels["mv"]
         cls._mul = {_VECS[(cls.cols, kind)]: mv}
-        cls._rmul = {cls.column: vm}
+        cls._rmul = {cls.column: kernels["vm"]}
+        cls._add, cls._sub = kernels["add"], kernels["sub"]
         for other in made:  # self (KxR) * other (CxK) -> CxR
             if other.rows == cls.cols:
                 cls._mul[other] = _mm(mv, _MATS[(other.cols, cls.rows, kind)])

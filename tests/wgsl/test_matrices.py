@@ -108,6 +108,7 @@ def test_a_constructed_matrix_does_not_share_its_columns():
     ((i32(1), 2.0, 3.0, 4.0), "write f32(x)"),
     ((np.float16(1), 2.0, 3.0, 4.0), "f16"),
     ((True, 2.0, 3.0, 4.0), "bool"),
+    ((1e39, 2.0, 3.0, 4.0), "does not fit in f32"),
     ((mat3x3f(),), "only to the same shape"),
     ((np.zeros((2, 3), np.float32),), "shape (2, 3)"),
     ((np.zeros((2, 2), bool),), "dtype bool"),
@@ -236,7 +237,6 @@ def test_a_product_rounds_once_from_the_exact_sum():
 @pytest.mark.parametrize("expr, fragment", [
     ("m * vec3f(1, 2, 3)", "mat2x2f * v takes a vec2f (one component per column)"),
     ("vec3f(1, 2, 3) * m", "v * mat2x2f takes a vec2f (one component per row)"),
-    ("m * vec2h", None),
     ("m * mat3x3f()", "mat2x2f has 2 columns and mat3x3f has 3 rows"),
     ("m + mat3x3f()", "one shape"),
     ("m + 1.0", "no scalar or vector operand"),
@@ -255,8 +255,6 @@ def test_a_product_rounds_once_from_the_exact_sum():
     ("m * vec2i(1, 2)", "components must be f32; convert it with vec2f(v)"),
 ])
 def test_expressions_wgsl_does_not_define_are_shader_type_errors(expr, fragment):
-    if fragment is None:
-        pytest.skip("f16 vectors are not on this branch yet")
     ns = {"m": mat2x2f(1, 2, 3, 4), "np": np, **vars(ash)}
     with pytest.raises(ash.ShaderTypeError) as info:
         eval(expr, ns)
