@@ -113,6 +113,13 @@ class Matrix:
     def __iter__(self) -> Any:
         return iter(self._c)
 
+    def __copy__(self) -> Matrix:
+        """A copy with its own columns (the default copy would share them)."""
+        return self._of([c._make(*c) for c in self._c])
+
+    def __deepcopy__(self, memo: Any) -> Matrix:
+        return self.__copy__()
+
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         return np.array([list(c) for c in self._c], dtype=dtype or self.dtype)
 

@@ -1,6 +1,7 @@
 """Matrices as values: layout facts, constructors, access, WGSL's operators (judged against
 exact arithmetic on numpy's float64 inputs), transpose and determinant, and the errors."""
 
+import copy
 import itertools
 import warnings
 from fractions import Fraction
@@ -156,6 +157,14 @@ def test_setting_a_column_checks_its_type(value, fragment):
         mat3x2f()[0] = value
 
 
+@pytest.mark.parametrize("copier", [copy.copy, copy.deepcopy])
+def test_a_copy_has_its_own_columns(copier):
+    m = mat2x2f(1, 2, 3, 4)
+    c = copier(m)
+    c[0].x = 9.0
+    assert m == mat2x2f(1, 2, 3, 4) and c == mat2x2f(9, 2, 3, 4) and type(c) is mat2x2f
+
+
 def test_equality_is_a_python_bool_of_every_component():
     a, b = mat2x2f(1, 2, 3, 4), mat2x2f(1, 2, 3, 4)
     assert a == b and not (a != b)
@@ -308,6 +317,12 @@ def test_matrix_built_ins_refuse_other_arguments(call, fragment):
     with pytest.raises(ash.ShaderTypeError) as info:
         eval(call, vars(ash))
     assert fragment in str(info.value) and "WGSL has no such overload" in str(info.value)
+
+
+@pytest.mark.parametrize("call", ["abs(m)", "dot(m, m)", "length(m)", "clamp(m, m, m)"])
+def test_built_ins_of_scalars_and_vectors_say_they_take_no_matrices(call):
+    with pytest.raises(TypeError, match="it takes no matrices .* apply it to each column"):
+        eval(call, {"m": mat2x2f(), **vars(ash)})
 
 
 def test_the_built_ins_name_the_wgsl_function():
