@@ -178,3 +178,39 @@ def test_lavapipe_matrices_are_within_wgsl_accuracy(case, gpu_results):
     out = gpu_results[case.id]
     bad = [b for row in case.rows for b in _bad(case, row, out[row])]
     assert not bad, report(bad, case)
+
+
+
+#: expressions asyncshader refuses (ShaderTypeError), as WGSL on the GPU must refuse them too;
+#: M is a mat2x2f, N a mat3x3f
+REFUSED = ["-M", "M / 2.0", "M + 1.0", "M + N", "M * vec3f(1.0)", "vec3f(1.0) * M", "M * N",
+           "M * i32(2)", "M < M"]
+
+
+def _shader_expr(expr):
+    """``expr`` in a WGSL expression of type vec2f (column 0 of the result, or a comparison's)."""
+    wgsl = expr.replace("M", "mat2x2f(c0, c1)").replace("N", "mat3x3f()")
+    wgsl = wgsl.replace("i32(2)", "2i")
+    if "<" in expr:
+        return f"select(vec2f(0.0), vec2f(1.0), all(({wgsl})[0]))"
+    return f"vec2f(({wgsl})[0].x)"
+
+
+def _gpu(device, expr):
+    ones = np.ones((1, 2), np.float32)
+    return evaluate(device, [Expr(_shader_expr(expr), {"c0": "vec2f", "c1": "vec2f"}, "vec2f",
+                                  {"c0": ones, "c1": ones})])[0]
+
+
+def test_the_refusal_harness_compiles_a_valid_expression(gpu_device):
+    assert _gpu(gpu_device, "M * 2.0").tolist() == [[2.0, 2.0]]  # column 0 of 2 * M
+
+
+@pytest.mark.parametrize("expr", REFUSED)
+def test_what_asyncshader_refuses_wgsl_refuses_too(expr, gpu_device):
+    ns = {"M": ash.mat2x2f(1, 2, 3, 4), "N": ash.mat3x3f(), "vec3f": ash.vec3f,
+          "i32": ash.i32}
+    with pytest.raises(ash.ShaderTypeError):
+        eval(expr, ns)
+    with pytest.raises(Exception, match="[Vv]alidation|[Pp]ars"):
+        _gpu(gpu_device, expr)
