@@ -60,6 +60,8 @@ def _type_name(x: Any) -> str:
     t = type(x)
     if t is int or t is float:
         return f"a Python {t.__name__} ({x!r})"
+    if isinstance(x, np.ndarray):
+        return f"an array of shape {x.shape}"
     return {np.float32: "f32", np.int32: "i32", np.uint32: "u32", np.float16: "f16",
             np.bool_: "bool", builtins.bool: "bool"}.get(t, t.__name__)
 
@@ -240,12 +242,15 @@ def _product_hint(a: Any, b: Any, sym: str) -> str:
         m, other, right = a, b, True
     else:
         m, other, right = b, a, False
-    if sym == "@" and not isinstance(other, (Matrix, Vec)):
-        return ("`@` is the matrix product (as in numpy) and takes a matrix or a vector; "
-                "scale a matrix with `*`")
     by_cols, by_rows = _VECS[(m.cols, m.kind)].__name__, m.column.__name__
     vec_in = _VECS[(m.cols, m.kind)] if right else m.column
     vec_name = vec_in.__name__
+    if isinstance(other, np.ndarray):
+        return (f"a numpy array is memory, not a WGSL value: load it first, as "
+                f"{vec_name}(row) for a vector or {type(m).__name__}(buf[k]) for a matrix")
+    if sym == "@" and not isinstance(other, (Matrix, Vec)):
+        return ("`@` is the matrix product (as in numpy) and takes a matrix or a vector; "
+                "scale a matrix with `*`")
     if isinstance(other, Vec):
         if other.kind != m.kind:
             return (f"the vector's components must be {m.scalar.wgsl}; convert it with "

@@ -262,6 +262,9 @@ def test_a_product_rounds_once_from_the_exact_sum():
     ("m @ 2.0", "scale a matrix with `*`"),
     ("2.0 @ m", "scale a matrix with `*`"),
     ("m * vec2i(1, 2)", "components must be f32; convert it with vec2f(v)"),
+    ("m * np.ones(2, np.float32)", "load it first, as vec2f(row)"),
+    ("np.ones(2, np.float32) * m", "load it first, as vec2f(row)"),
+    ("np.ones((2, 2), np.float32) @ m", "mat2x2f(buf[k]) for a matrix"),
 ])
 def test_expressions_wgsl_does_not_define_are_shader_type_errors(expr, fragment):
     ns = {"m": mat2x2f(1, 2, 3, 4), "np": np, **vars(ash)}
