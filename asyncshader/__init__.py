@@ -178,14 +178,23 @@ from .wgsl.builtins.matrix import determinant, transpose
 from .wgsl.matrices import (
     Matrix,
     mat2x2f,
+    mat2x2h,
     mat2x3f,
+    mat2x3h,
     mat2x4f,
+    mat2x4h,
     mat3x2f,
+    mat3x2h,
     mat3x3f,
+    mat3x3h,
     mat3x4f,
+    mat3x4h,
     mat4x2f,
+    mat4x2h,
     mat4x3f,
+    mat4x3h,
     mat4x4f,
+    mat4x4h,
 )
 from .wgsl.memory import Ptr, WorkgroupVar, ptr, workgroup
 from .wgsl.types import (
@@ -194,6 +203,7 @@ from .wgsl.types import (
     array,
     atomic,
     bool_,
+    f16,
     f32,
     i32,
     select,
@@ -201,16 +211,19 @@ from .wgsl.types import (
     vec2,
     vec2b,
     vec2f,
+    vec2h,
     vec2i,
     vec2u,
     vec3,
     vec3b,
     vec3f,
+    vec3h,
     vec3i,
     vec3u,
     vec4,
     vec4b,
     vec4f,
+    vec4h,
     vec4i,
     vec4u,
 )
@@ -419,6 +432,9 @@ __all__ = [
     "workgroup_uniform_load",
 ]
 
+# ---- f16 and read-only storage (branch f16-readonly)
+__all__ += ["f16", "vec2h", "vec3h", "vec4h"]
+
 # ---- matrices (issue 18, branch matrices)
 __all__ += [
     "Matrix",
@@ -434,3 +450,5 @@ __all__ += [
     "mat4x4f",
     "transpose",
 ]
+__all__ += ["mat2x2h", "mat2x3h", "mat2x4h", "mat3x2h", "mat3x3h", "mat3x4h", "mat4x2h",
+            "mat4x3h", "mat4x4h"]

@@ -1,4 +1,5 @@
-"""WGSL matrices: ``mat2x2f`` ... ``mat4x4f`` (``matCxR<f32>``: C columns of R rows).
+"""WGSL matrices: ``mat2x2f`` ... ``mat4x4f`` (``matCxR<f32>``: C columns of R rows), and
+``mat2x2h`` ... ``mat4x4h`` (``matCxR<f16>``, columns ``vecRh``).
 
 A matrix is C column vectors: ``m[i]`` is column ``i`` (a ``vecR``), ``m[i][j]`` row ``j`` of
 it, and the scalar constructor fills column by column (column-major), as WGSL does::
@@ -15,11 +16,12 @@ refuses scalars, as numpy does. Anything else WGSL does not define (``m / s``, `
 ``-m``, ``m < m``, a product of mismatched sizes, an ``i32`` or another matrix's scalar) is a
 :class:`~asyncshader.ShaderTypeError` naming both types and the fix.
 
-Every result is rounded to f32: ``+ - *`` by a scalar round each component (numpy's f32
-arithmetic); the products compute each component's sum of products in float64 from the exact
-products (a product of two f32 is exact in float64) and round once to f32: at least as accurate
-as WGSL's f32 sum in any order, which WGSL allows (its matrix products inherit ``dot``'s
-accuracy).
+Every result is rounded to the scalar type (f32, or f16 for the ``h`` matrices): ``+ - *`` by
+a scalar round each component (numpy's f32 or f16 arithmetic); the products compute each
+component's sum of products in float64 from the exact products (a product of two f32 is exact
+in float64) and round once: at least as accurate as WGSL's sum in any order, which WGSL allows
+(its matrix products inherit ``dot``'s accuracy). f16 and f32 never mix: ``mat4x4h * vec4f``
+is an error, convert with ``mat4x4f(m)`` or ``vec4h(v)``.
 
 ``==`` and ``!=`` give a Python ``bool`` (all components equal), as they do for vectors, so
 that matrices work in ``assert`` statements; WGSL itself has no ``==`` on matrices (and no
@@ -29,7 +31,7 @@ component-wise one either, so there is no ``eq`` method).
 and ``m[1][0] = 2.0`` change ``m``. A Python name bound to it is the same object (Python's
 references, as with vectors): copy a column you want to keep, ``vec3f(m[1])``.
 
-Each class carries ``cols``, ``rows``, ``scalar`` (``f32``), ``column`` (the column type,
+Each class carries ``cols``, ``rows``, ``scalar`` (``f32`` or ``f16``), ``column`` (the column type,
 ``vecR``), ``wgsl`` (``"mat4x3<f32>"``), ``dtype`` (the numpy element type), ``shape``
 (``(cols, rows)``) and ``align``/``size`` (WGSL's AlignOf and SizeOf in bytes).
 """
@@ -45,8 +47,9 @@ import numpy as np
 from ..errors import ShaderTypeError
 from .types import _VECS, DEFER, Vec
 
-__all__ = ["MATRICES", "Matrix", "mat2x2f", "mat2x3f", "mat2x4f", "mat3x2f", "mat3x3f",
-           "mat3x4f", "mat4x2f", "mat4x3f", "mat4x4f"]
+__all__ = ["MATRICES", "MATRICES_H", "Matrix", "mat2x2f", "mat2x2h", "mat2x3f", "mat2x3h",
+           "mat2x4f", "mat2x4h", "mat3x2f", "mat3x2h", "mat3x3f", "mat3x3h", "mat3x4f",
+           "mat3x4h", "mat4x2f", "mat4x2h", "mat4x3f", "mat4x3h", "mat4x4f", "mat4x4h"]
 
 _NAMES = "xyzw"
 #: Python numbers (WGSL's abstract literals) and numpy's float64 (a host value) convert to the
@@ -67,7 +70,8 @@ def _type_name(x: Any) -> str:
 
 
 class Matrix:
-    """Base class of the WGSL matrix types ``mat2x2f`` ... ``mat4x4f``."""
+    """Base class of the WGSL matrix types ``mat2x2f`` ... ``mat4x4f``, ``mat2x2h`` ...
+    ``mat4x4h``."""
 
     __slots__ = ("_c",)
     cols: ClassVar[int]
@@ -472,8 +476,8 @@ _FMAX: dict[str, float] = {}
 
 
 def define(kind: str) -> list[type[Matrix]]:
-    """Makes the nine matrix classes of one float kind (``"f"`` for f32; ``"h"`` for f16 once
-    its vectors exist) and links their products; returns them."""
+    """Makes the nine matrix classes of one float kind (``"f"`` for f32, ``"h"`` for f16)
+    and links their products; returns them."""
     made = []
     column2 = _VECS[(2, kind)]
     scalar = column2.scalar
@@ -513,3 +517,7 @@ def define(kind: str) -> list[type[Matrix]]:
 MATRICES: list[type[Matrix]] = define("f")
 (mat2x2f, mat2x3f, mat2x4f, mat3x2f, mat3x3f, mat3x4f, mat4x2f, mat4x3f,
  mat4x4f) = MATRICES
+#: the f16 matrices (WGSL's ``enable f16;``): ``matCxR<f16>``, columns ``vecRh``
+MATRICES_H: list[type[Matrix]] = define("h")
+(mat2x2h, mat2x3h, mat2x4h, mat3x2h, mat3x3h, mat3x4h, mat4x2h, mat4x3h,
+ mat4x4h) = MATRICES_H

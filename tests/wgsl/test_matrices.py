@@ -338,3 +338,85 @@ def test_vectors_keep_their_own_operators():
     assert vec2f(1, 2) * 2.0 == vec2f(2, 4) and 2.0 * vec2f(1, 2) == vec2f(2, 4)
     with pytest.raises(TypeError, match="cannot combine vec2f with vec3f"):
         vec2f(1, 2) * vec3f(1, 2, 3)
+
+
+# ----------------------------------------------------------------------------- f16 matrices
+#: WGSL §Alignment and Size, the matrix table (f16): AlignOf, SizeOf
+SPEC_LAYOUT_H = {(2, 2): (4, 8), (3, 2): (4, 12), (4, 2): (4, 16), (2, 3): (8, 16),
+                 (3, 3): (8, 24), (4, 3): (8, 32), (2, 4): (8, 16), (3, 4): (8, 24),
+                 (4, 4): (8, 32)}
+MATS_H = {(c, r): getattr(ash, f"mat{c}x{r}h") for c, r in SHAPES}
+VECS_H = {2: ash.vec2h, 3: ash.vec3h, 4: ash.vec4h}
+
+
+def faithful_h(result, exact):
+    """As :func:`faithful`, for f16 results."""
+    r = np.float16(result)
+    lo = np.nextafter(r, np.float16(-np.inf))
+    hi = np.nextafter(r, np.float16(np.inf))
+    return Fraction(float(lo)) < exact < Fraction(float(hi)) or Fraction(float(r)) == exact
+
+
+def rand_h(shape, seed):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(shape) * 4).astype(np.float16).astype(np.float64)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_f16_classes_and_the_spec_layout(shape):
+    c, r = shape
+    m = MATS_H[shape]
+    assert m.__name__ == f"mat{c}x{r}h" and m.wgsl == f"mat{c}x{r}<f16>"
+    assert m.scalar is ash.f16 and m.column is VECS_H[r] and m.dtype == np.float16
+    assert (m.align, m.size) == SPEC_LAYOUT_H[shape]
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_f16_products_round_to_f16(shape):
+    c, r = shape
+    for seed in range(10):
+        a, x, y = rand_h(shape, seed), rand_h(c, 50 + seed), rand_h(r, 60 + seed)
+        m = MATS_H[shape](a)
+        mv = m * VECS_H[c](*x.tolist())
+        vm = VECS_H[r](*y.tolist()) * m
+        assert type(mv) is VECS_H[r] and type(vm) is VECS_H[c]
+        assert type(mv.x) is np.float16
+        for i in range(r):
+            assert faithful_h(mv[i], exact_dot(a[:, i], x))
+        for k in range(c):
+            assert faithful_h(vm[k], exact_dot(y, a[k]))
+        assert np.array_equal(np.asarray(m + m), (a + a).astype(np.float16))
+        assert np.array_equal(np.asarray(m * 0.5), (a * 0.5).astype(np.float16))
+        assert np.asarray(m).dtype == np.float16
+
+
+def test_f16_overflow_is_infinity_and_conversion_rounds():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        big = ash.mat2x2h(300, 300, 300, 300)
+        assert big * ash.vec2h(300, 300) == ash.vec2h(np.inf, np.inf)  # 180000 > 65504
+        assert ash.mat2x2h(mat2x2f(1e5, 0.1, 0, 0))[0] == ash.vec2h(np.inf, np.float16(0.1))
+    assert mat2x2f(ash.mat2x2h(0.1, 0, 0, 0))[0].x == np.float32(np.float16(0.1))
+    assert ash.determinant(ash.mat2x2h(1, 2, 3, 4)) == -2 and type(
+        ash.determinant(ash.mat2x2h())) is np.float16
+    assert type(ash.transpose(ash.mat2x3h())) is ash.mat3x2h
+
+
+@pytest.mark.parametrize("expr, fragment", [
+    ("h * vec2f(1, 2)", "the vector's components must be f16; convert it with vec2h(v)"),
+    ("f * vec2h(1, 2)", "the vector's components must be f32; convert it with vec2f(v)"),
+    ("vec2h(1, 2) * f", "the vector's components must be f32"),
+    ("h * f", "one scalar type; convert one with mat2x2h(other)"),
+    ("h + f", "convert one with mat2x2h(other)"),
+    ("h * f32(2)", "convert the scalar with f16(x)"),
+    ("f * f16(2)", "convert the scalar with f32(x)"),
+    ("h * 1e5", "does not fit in f16"),
+    ("mat2x2h(1e5, 0, 0, 0)", "does not fit in f16"),
+    ("mat2x2h(f32(1), 0, 0, 0)", "write f16(x)"),
+    ("mat2x2f(vec2h(1, 2), vec2h(3, 4))", "convert it with vec2f(v)"),
+])
+def test_f16_and_f32_do_not_mix(expr, fragment):
+    ns = {"h": ash.mat2x2h(1, 2, 3, 4), "f": mat2x2f(1, 2, 3, 4), **vars(ash)}
+    with pytest.raises(ash.ShaderTypeError) as info:
+        eval(expr, ns)
+    assert fragment in str(info.value), str(info.value)

@@ -193,3 +193,30 @@ def test_operators_wgsl_lacks_name_the_line_and_the_matrix(kernel, fragment):
     assert fragment in str(info.value)
     assert isinstance(info.value.__cause__, ash.ShaderTypeError)
     assert "test_matrices_memory.py" in str(info.value)
+
+
+# ------------------------------------------------------------------------ f16 matrices
+half_basis = ash.workgroup(ash.mat2x2h)
+
+
+@ash.compute(workgroup_size=2)
+async def halves(mats: ash.Storage[ash.mat2x2h], out: ash.Storage, *,
+                 local_invocation_index: u32):
+    i = local_invocation_index
+    if i == 0:
+        half_basis.value = ash.mat2x2h(2, 0, 0, 2)
+    await ash.workgroup_barrier()
+    m = half_basis.value * ash.mat2x2h(mats[i])
+    mats[i] = m
+    out[i] = (m * ash.vec2h(1, 1)).y
+
+
+def test_f16_matrices_in_storage_and_workgroup_memory():
+    mats = np.array([[[1, 2], [3, 4]], [[0.1, 0], [0, 1]]], np.float16)
+    out = np.zeros(2, np.float16)
+    ash.run(halves, mats=mats, out=out)
+    assert mats.dtype == np.float16 and mats[0].tolist() == [[2, 4], [6, 8]]
+    assert mats[1, 0, 0] == np.float16(np.float16(0.1) * 2)
+    assert out.tolist() == [12, 2]
+    with pytest.raises(ash.BindingError, match=r"Storage\[mat2x2h\] but the array is float32"):
+        ash.run(halves, mats=np.zeros((2, 2, 2), np.float32), out=out)

@@ -18,12 +18,14 @@ __all__ = ["determinant", "transpose"]
 def _refuse(name: str, wgsl: str, e: Any, what: str) -> ShaderTypeError:
     t = type(e).__name__ if not isinstance(e, (int, float)) else f"a Python {type(e).__name__}"
     return ShaderTypeError(f"{name}({t}): WGSL has no such overload of {wgsl}: it takes {what} "
-                           f"(mat2x2f ... mat4x4f), e.g. {name}(mat3x3f(...)).")
+                           f"of f32 or f16 (mat2x2f ... mat4x4f, mat2x2h ... mat4x4h), e.g. "
+                           f"{name}(mat3x3f(...)).")
 
 
 def transpose(e: Matrix) -> Matrix:
     """WGSL ``transpose(e: matRxC<T>) -> matCxR<T>``: the matrix whose column ``i`` is row
-    ``i`` of ``e`` (``transpose(e)[i][j] == e[j][i]``). Exact (WGSL: correctly rounded)."""
+    ``i`` of ``e`` (``transpose(e)[i][j] == e[j][i]``), T f32 or f16. Exact (WGSL: correctly
+    rounded)."""
     if not isinstance(e, Matrix):
         raise _refuse("transpose", "transpose", e, "a matrix")
     return _transpose(e)
@@ -54,12 +56,13 @@ _DET = {2: _det2, 3: _det3, 4: _det4}
 def determinant(e: Matrix) -> Any:
     """WGSL ``determinant(e: matCxC<T>) -> T``: the determinant of a square matrix.
 
-    Computed by cofactor expansion in float64 from the exact f32 elements and rounded once to
-    f32. WGSL does not bound its accuracy (\"infinite ULP\", it should be pragmatically
-    useful); this is exact whenever the float64 expansion is, e.g. for integer matrices with
-    ``|e|**4 < 2**21`` (the cases the WebGPU conformance tests check exactly)."""
+    Computed by cofactor expansion in float64 from the exact elements and rounded once to the
+    matrix's scalar type (f32 or f16). WGSL does not bound its accuracy (\"infinite ULP\", it
+    should be pragmatically useful); this is exact whenever the float64 expansion is, e.g. for
+    integer matrices with ``|e|**4 < 2**21`` (the cases the WebGPU conformance tests check
+    exactly)."""
     if not isinstance(e, Matrix) or e.cols != e.rows:
         what = "a square matrix" if isinstance(e, Matrix) else "a matrix"
-        raise _refuse("determinant", "determinant", e, f"{what} (mat2x2f, mat3x3f or mat4x4f)")
+        raise _refuse("determinant", "determinant", e, f"{what}, 2x2, 3x3 or 4x4")
     a = [[float(x) for x in c] for c in e]
     return e._round(_DET[e.cols](a))
