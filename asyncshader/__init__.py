@@ -179,6 +179,28 @@ from .wgsl.builtins import (
     unpack4xi8,
     unpack4xu8,
 )
+from .wgsl.builtins.matrix import determinant, transpose
+from .wgsl.matrices import (
+    Matrix,
+    mat2x2f,
+    mat2x2h,
+    mat2x3f,
+    mat2x3h,
+    mat2x4f,
+    mat2x4h,
+    mat3x2f,
+    mat3x2h,
+    mat3x3f,
+    mat3x3h,
+    mat3x4f,
+    mat3x4h,
+    mat4x2f,
+    mat4x2h,
+    mat4x3f,
+    mat4x3h,
+    mat4x4f,
+    mat4x4h,
+)
 from .wgsl.memory import Ptr, WorkgroupVar, ptr, workgroup
 from .wgsl.types import (
     all,
@@ -476,4 +498,27 @@ __all__ += [
     "subgroup_shuffle_up",
     "subgroup_shuffle_xor",
     "subgroup_xor",
+]
+
+# matrices (issue 18, docs/wgsl.md)
+__all__ += ["Matrix", "determinant", "transpose"]
+__all__ += [
+    "mat2x2f",
+    "mat2x2h",
+    "mat2x3f",
+    "mat2x3h",
+    "mat2x4f",
+    "mat2x4h",
+    "mat3x2f",
+    "mat3x2h",
+    "mat3x3f",
+    "mat3x3h",
+    "mat3x4f",
+    "mat3x4h",
+    "mat4x2f",
+    "mat4x2h",
+    "mat4x3f",
+    "mat4x3h",
+    "mat4x4f",
+    "mat4x4h",
 ]

@@ -19,6 +19,7 @@ SMALL = {
     "timeline.py": ["--groups", "1", "--repeat", "1"],
     "f16.py": ["--number", "10", "--repeat", "1", "--groups", "1"],
     "subgroups.py": ["--groups", "2", "--repeat", "1"],
+    "matrices.py": ["--number", "10", "--repeat", "1"],
 }
 
 
