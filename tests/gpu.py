@@ -86,11 +86,12 @@ class Expr:
     values: Mapping[str, Any]
 
 
-def open_lavapipe(private_dir: str | os.PathLike) -> Any:
+def open_lavapipe(private_dir: str | os.PathLike, features: Sequence[str] = ()) -> Any:
     """A wgpu device on Mesa's lavapipe (the Vulkan CPU adapter). Mesa's runtime and shader-cache
     folders are pointed into ``private_dir`` (it would otherwise warn about XDG_RUNTIME_DIR and
     write its cache under ~/.cache); call it before anything else in the process touches wgpu.
-    Raises :class:`OracleUnavailable` saying what to install."""
+    ``features`` are native features the device must have (``"subgroup"``). Raises
+    :class:`OracleUnavailable` saying what to install (or which feature is missing)."""
     private = Path(private_dir)
     for var, sub in (("XDG_RUNTIME_DIR", "xdg-runtime"), ("MESA_SHADER_CACHE_DIR", "mesa-cache")):
         (private / sub).mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -110,9 +111,13 @@ def open_lavapipe(private_dir: str | os.PathLike) -> Any:
         seen = ", ".join(f"{i.get('device')} ({i.get('backend_type')})" for i in found) or "none"
         raise OracleUnavailable(f"no lavapipe adapter (Vulkan on the CPU) among wgpu's adapters "
                                 f"[{seen}]: {INSTALL_LAVAPIPE}")
-    features = [f for f in OPTIONAL_FEATURES if f in lavapipe[0].features]
+    missing = [f for f in features if f not in lavapipe[0].features]
+    if missing:
+        raise OracleUnavailable(f"lavapipe lacks the feature(s) {missing}")
+    wanted = list(features) + [f for f in OPTIONAL_FEATURES
+                               if f in lavapipe[0].features and f not in features]
     try:
-        return lavapipe[0].request_device_sync(required_features=features)
+        return lavapipe[0].request_device_sync(required_features=wanted)
     except Exception as e:
         raise OracleUnavailable(f"lavapipe refused a device ({e}): {INSTALL_LAVAPIPE}") from e
 

@@ -190,6 +190,57 @@ class ImplicitConversion(Finding):
                    f"{memory_type}(round(...)))."))
 
 
+@dataclass
+class NonUniformCollective(Finding):
+    """A subgroup operation ran in non-uniform control flow: some invocations of the subgroup
+    were inactive (returned, or stood at another call site). WGSL leaves this to the
+    implementation (``subgroup_uniformity``); asyncshader's convergence model gives the result
+    over the active invocations (docs/concepts.md). A note; ``strict=True`` raises instead."""
+
+    severity = "note"
+
+    op: str
+    file: str
+    line: int
+    source: str
+    group: str
+    active: list
+    inactive: list
+
+    def render(self) -> str:
+        return (f"{self.op}() in non-uniform control flow{self.times()}\n"
+                f"  at {_short(self.file)}:{self.line}: {self.source}\n"
+                f"  in {self.group}: inactive subgroup invocations {self.inactive}, active "
+                f"{self.active}\n  WGSL requires subgroup operations in subgroup-uniform "
+                "control flow; the result here is over the active invocations only (other "
+                "GPUs may group them differently). Fix: call it where every invocation of the "
+                "subgroup reaches it.")
+
+
+@dataclass
+class IndeterminateValue(Finding):
+    """A subgroup shuffle or broadcast read an invocation that is inactive or outside the
+    subgroup: WGSL makes the value indeterminate. asyncshader returns zero; an error finding
+    (code that depends on it is wrong on some GPU)."""
+
+    op: str
+    file: str
+    line: int
+    source: str
+    group: str
+    reader: int
+    read: int
+    why: str
+
+    def render(self) -> str:
+        return (f"{self.op}() read an indeterminate value{self.times()}\n"
+                f"  at {_short(self.file)}:{self.line}: {self.source}\n"
+                f"  in {self.group}: subgroup invocation {self.reader} read invocation "
+                f"{self.read}, which {self.why}. WGSL makes that value indeterminate "
+                "(asyncshader gives zero). Fix: read only active invocations inside the "
+                "subgroup (check the id against subgroup_size and the branch you are in).")
+
+
 def render_findings(findings: list[Finding]) -> str:
     """The findings as text, one block each."""
     if not findings:

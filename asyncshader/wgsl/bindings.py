@@ -10,7 +10,7 @@
   read-only (``arr.flags.writeable`` False: ``np.broadcast_to``, a read-only memory map) binds
   the same way: it is what the caller said the buffer is, and a copy into a uniform would cost
   its size and lose its identity.
-* A parameter annotated :class:`Uniform`, a scalar type or a vector type is a ``var<uniform>``:
+* A parameter annotated :class:`Uniform`, a scalar, vector or matrix type is a ``var<uniform>``:
   plain values are converted to the annotated type; arrays become read-only copies.
 """
 
@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import BindingError
+from .matrices import Matrix
 from .readonly import ReadOnlyStorage, read_only_view
 from .types import Vec, _ScalarType
 
@@ -161,6 +162,8 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
         return _read_only_storage(kernel, name, ann, value)
     if _is(ann, Storage):
         _check_storage_array(kernel, name, ann, value)
+        if isinstance(ann.element, type) and issubclass(ann.element, Matrix):
+            _check_matrix_buffer(kernel, name, ann.element, value)
         if not value.flags.writeable:
             raise BindingError(f"{kernel}: storage buffer {name!r} is declared Storage "
                                "(var<storage, read_write>) but the array is read-only; pass a "
@@ -175,6 +178,11 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
         except (TypeError, ValueError) as exc:
             raise BindingError(f"{kernel}: uniform {name!r} is {ann!r}; cannot convert "
                                f"{value!r}: {exc}") from None
+    if isinstance(ann, type) and issubclass(ann, Matrix):
+        try:
+            return ann(value)  # (a copy: the shader cannot change the caller's matrix)
+        except TypeError as exc:
+            raise BindingError(f"{kernel}: uniform {name!r} is {ann.__name__}: {exc}") from None
     if isinstance(ann, type) and issubclass(ann, Vec):
         try:
             return ann(value) if not isinstance(value, ann) else value
@@ -211,6 +219,20 @@ def _read_only_storage(kernel: str, name: str, ann: Any, value: Any) -> ReadOnly
     if isinstance(value, ReadOnlyStorage) and value.binding == name:
         return value
     return read_only_view(value, name, kernel)
+
+
+def _check_matrix_buffer(kernel: str, name: str, m: type[Matrix], value: np.ndarray) -> None:
+    """A ``Storage[matCxR]`` buffer is an array of shape (n, C, R) (or (C, R) for one)."""
+    if value.shape[-2:] == m.shape and value.ndim in (2, 3):
+        return
+    pad = ""
+    if m.rows == 3 and value.shape[-2:] == (m.cols, 4):
+        pad = (f" The array has WGSL's padded byte layout (each column of a 3-row matrix "
+               f"takes 16 bytes); asyncshader's arrays hold the values only: pass "
+               f"{name}=arr[..., :3].copy(), and pad again for a GPU.")
+    raise BindingError(f"{kernel}: binding {name!r} is declared Storage[{m.__name__}], so it "
+                       f"needs an array of shape (n, {m.cols}, {m.rows}) (a[i, c, r] is row r "
+                       f"of column c of matrix i), not {value.shape}.{pad}")
 
 
 def _listing(kernel: str, params: dict[str, inspect.Parameter], builtins: set[str]) -> str:
