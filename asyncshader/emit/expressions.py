@@ -501,7 +501,8 @@ class Expressions:
             for t, n in zip(types_[1:], node.args[1:]):
                 common = self.binary_type(n, common, t)
             types_ = [common] * len(types_)
-        result = (rule or names._same)(types_) if types_ else None
+        rule = rule or names._same
+        result = rule(types_) if types_ or rule is not names._same else None
         texts = [a.text for a in args]
         if unify and types_ and isinstance(types_[0], Vector):
             texts = [f"{types_[0].wgsl}({a.text})" if isinstance(
@@ -538,6 +539,12 @@ class Expressions:
             ty = self.module.unify(self.module.resolved(f.type), self.module.resolved(t.type),
                                    node, self)
             return E(f"select({f.text}, {t.text}, {c.text})", ty)
+        if row.name == "subgroup_elect":  # (naga has no subgroupElect: the same, spelled out)
+            if self.kind == "helper":
+                self.fail(node, "subgroup_elect() in a helper", "call it in the entry point")
+            self.module.needed_builtins.add("subgroup_invocation_id")
+            return E("subgroupBroadcastFirst(subgroup_invocation_id) == subgroup_invocation_id",
+                     names.BOOL, "rel")
         if row.name == "quad_broadcast":
             e, i = (self.value(a) for a in node.args)
             self.module.unify(self.module.resolved(i.type), names.U32, node, self)

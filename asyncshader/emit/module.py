@@ -46,9 +46,10 @@ from .wtypes import (
 
 _COMPUTE_BUILTINS = {"global_invocation_id": Vector(3, U32), "local_invocation_id": Vector(3, U32),
                      "workgroup_id": Vector(3, U32), "num_workgroups": Vector(3, U32),
-                     "local_invocation_index": U32}
+                     "local_invocation_index": U32, "subgroup_invocation_id": U32,
+                     "subgroup_size": U32, "subgroup_id": U32, "num_subgroups": U32}
 _FRAGMENT_BUILTINS = {"position": Vector(4, F32), "front_facing": BOOL, "sample_index": U32,
-                      "sample_mask": U32}
+                      "sample_mask": U32, "subgroup_invocation_id": U32, "subgroup_size": U32}
 _ZERO_NOTE = ("// var<workgroup> memory starts zeroed in WGSL; some implementations (Mesa's "
               "lavapipe) skip it,\n    // so the emitted shader zeroes it (docs/to-gpu.md)")
 
@@ -334,6 +335,7 @@ class Module:
         self.in_progress: set = set()
         self.entry_name = wgsl_identifier(self.fn.__name__)
         self.function_names: set[str] = {self.entry_name}
+        self.needed_builtins: set[str] = set()  # (used by the translation, not a parameter)
         self.params, self.resources = self._parameters()
         self.entry = Function(self, self.fn, self.params, {r.python: r.memory for r in
                                                            self.resources}, self.stage, "entry")
@@ -462,6 +464,8 @@ class Module:
             params.append(f"@location({k}) {flat}{wgsl_identifier(name)}: "
                           f"{self.final(t, self.entry, name)}")
         body = list(self.body)
+        for name in sorted(self.needed_builtins - set(self.params)):
+            params.append(f"@builtin({name}) {name}: u32")
         if self.stage == "compute" and self.zero and self.workgroup:
             index = "local_invocation_index"
             if index not in self.params:

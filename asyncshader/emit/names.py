@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..collectives import barriers, derivatives, quads
+from ..collectives import barriers, derivatives, quads, subgroups
 from ..stages import fragment as _fragment
 from ..wgsl import atomics, builtins, types
 from .wtypes import BOOL, F32, I32, U32, Scalar, Vector, scalar_of, with_scalar
@@ -53,7 +53,15 @@ count_one_bits count_trailing_zeros first_leading_bit first_trailing_bit reverse
 quantize_to_f16 dpdx dpdx_coarse dpdx_fine dpdy dpdy_coarse dpdy_fine fwidth fwidth_coarse
 fwidth_fine quad_swap_x quad_swap_y quad_swap_diagonal""".split()
 
+#: the subgroup operations (WGSL's subgroups extension): component-wise on their value
+_SUBGROUP_SAME = """subgroup_add subgroup_mul subgroup_min subgroup_max subgroup_and subgroup_or
+subgroup_xor subgroup_exclusive_add subgroup_inclusive_add subgroup_exclusive_mul
+subgroup_inclusive_mul subgroup_broadcast_first subgroup_broadcast subgroup_shuffle
+subgroup_shuffle_down subgroup_shuffle_up subgroup_shuffle_xor""".split()
+
 _OTHER: dict[str, Rule] = {
+    "subgroup_all": _fixed(BOOL), "subgroup_any": _fixed(BOOL),
+    "subgroup_ballot": _fixed(Vector(4, U32)), "subgroup_elect": _fixed(BOOL),
     "length": _elem, "distance": _elem, "dot": _elem, "cross": _same,
     "ldexp": _same, "refract": _same, "extract_bits": _same, "insert_bits": _same,
     "quad_broadcast": _same,
@@ -113,8 +121,8 @@ class Builtin:
 
 
 def _table() -> dict[int, Builtin]:
-    rows = {name: _same for name in _NUMERIC_SAME} | _OTHER
-    where = [builtins, atomics, barriers, derivatives, quads, types]
+    rows = {name: _same for name in _NUMERIC_SAME + _SUBGROUP_SAME} | _OTHER
+    where = [builtins, atomics, barriers, derivatives, quads, subgroups, types]
     table: dict[int, Builtin] = {}
     for name, rule in rows.items():
         for module in where:

@@ -70,7 +70,7 @@ def _pixels(source: Any, width: int, height: int) -> np.ndarray:
 
 
 _BUILTINS = {"position": "vec4f", "front_facing": "bool", "sample_index": "u32",
-             "sample_mask": "u32"}
+             "sample_mask": "u32", "subgroup_invocation_id": "u32", "subgroup_size": "u32"}
 
 
 def _builtin_params(code: Emitted) -> list[str]:
