@@ -172,7 +172,11 @@ from .wgsl.builtins import (
     unpack4xi8,
     unpack4xu8,
 )
+
+# ---- layout and structs (issue 18, branch structs): align, size, runtime_array, struct, ...
+from .wgsl.layout import align, align_of, runtime_array, size, size_of, stride_of
 from .wgsl.memory import Ptr, WorkgroupVar, ptr, workgroup
+from .wgsl.structs import buffer, struct
 from .wgsl.types import (
     all,
     any,
@@ -261,6 +265,8 @@ __all__ = [
     "abs",
     "acos",
     "acosh",
+    "align",
+    "align_of",
     "all",
     "any",
     "array",
@@ -285,6 +291,7 @@ __all__ = [
     "atomic_xor",
     "bitcast",
     "bool_",
+    "buffer",
     "ceil",
     "clamp",
     "compute",
@@ -361,6 +368,7 @@ __all__ = [
     "round",
     "run",
     "run_fragments",
+    "runtime_array",
     "saturate",
     "schedule_stats",
     "select",
@@ -368,10 +376,14 @@ __all__ = [
     "sign",
     "sin",
     "sinh",
+    "size",
+    "size_of",
     "smoothstep",
     "sqrt",
     "step",
     "storage_barrier",
+    "stride_of",
+    "struct",
     "tan",
     "tanh",
     "texture_barrier",

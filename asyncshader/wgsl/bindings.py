@@ -16,7 +16,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import BindingError
-from .types import Vec, _ScalarType
+from .layout import check_uniform
+from .structs import as_struct_binding, is_struct, struct_of
+from .types import ArrayType, Vec, _ScalarType
 
 _STORAGE_DTYPES = (np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.uint32))
 
@@ -131,6 +133,8 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
         if not isinstance(value, np.ndarray):
             raise BindingError(f"{kernel}: binding {name!r} is a storage buffer and needs a "
                                f"numpy array, got {type(value).__name__}")
+        if value.dtype.names is not None:  # a struct buffer (structs.py)
+            return _struct_storage(kernel, name, ann.element, value)
         if value.dtype not in _STORAGE_DTYPES:
             fix = {"f": "np.float32", "i": "np.int32", "u": "np.uint32", "b": "np.uint32"}.get(
                 value.dtype.kind, "np.float32")
@@ -147,6 +151,9 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
         return value
     if _is(ann, Uniform) and ann.element is not None:
         ann = ann.element
+    if is_struct(ann) or (isinstance(value, np.ndarray) and value.dtype.names is not None) \
+            or is_struct(type(value)):
+        return _struct_uniform(kernel, name, ann, value)
     if isinstance(ann, _ScalarType):
         try:
             return ann(value)
@@ -162,6 +169,48 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
         value = value.copy()
         value.flags.writeable = False
     return value
+
+
+def _struct_storage(kernel: str, name: str, element: Any, value: np.ndarray) -> Any:
+    """A struct buffer bound as ``var<storage, read_write>``: a StructArray view."""
+    cls = struct_of(value.dtype)
+    if cls is None:
+        raise BindingError(f"{kernel}: binding {name!r} is a structured array whose dtype is not "
+                           "an @ash.struct's: make it with Particle.zeros(n) or "
+                           "np.zeros(n, Particle.dtype)")
+    if element is not None and element is not cls:
+        raise BindingError(f"{kernel}: binding {name!r} is declared Storage[{element!r}] but "
+                           f"holds {cls.__name__} structs")
+    if not value.flags.writeable:
+        raise BindingError(f"{kernel}: storage buffer {name!r} is read-only; pass a writeable "
+                           "array or declare the parameter Uniform")
+    try:
+        view = as_struct_binding(value)
+        view.block()  # (a strided view is refused here, before the dispatch)
+    except TypeError as exc:
+        raise BindingError(f"{kernel}: binding {name!r}: {exc}") from None
+    return view
+
+
+def _struct_uniform(kernel: str, name: str, ann: Any, value: Any) -> Any:
+    """A struct bound as ``var<uniform>``: checked against the uniform address space's layout
+    rules; the shader gets a read-only copy."""
+    cls = struct_of(value.dtype) if isinstance(value, np.ndarray) and value.dtype.names else (
+        type(value) if is_struct(type(value)) else None)
+    if cls is None or (is_struct(ann) and ann is not cls):
+        raise BindingError(f"{kernel}: uniform {name!r} is declared {_ann(ann)}; pass a "
+                           f"{_ann(ann)} value or {_ann(ann)}.zeros()/zeros(n), not "
+                           f"{type(value).__name__}")
+    t = ArrayType(cls, len(value)) if isinstance(value, np.ndarray) and value.ndim else cls
+    try:
+        check_uniform(t, f"{kernel}: uniform {name!r}")
+    except TypeError as exc:
+        raise BindingError(str(exc)) from None
+    if not isinstance(value, np.ndarray):
+        return value
+    copy = value.copy()
+    copy.flags.writeable = False
+    return as_struct_binding(copy).shader_arg()
 
 
 def _listing(kernel: str, params: dict[str, inspect.Parameter], builtins: set[str]) -> str:

@@ -1,0 +1,625 @@
+"""WGSL structs: ``@ash.struct`` classes with WGSL's host-shareable layout, their values, and
+struct buffers as shaders see them.
+
+A struct class is a dataclass (its values are WGSL struct values: ``Particle(mass=2.0)``, zero
+defaults) that also carries its layout: ``Particle.dtype`` (a numpy structured dtype whose bytes
+are a GPU buffer's), ``Particle.align``, ``Particle.size``, ``Particle.offsets``.
+
+In a shader, ``p[i]`` of a struct buffer is a *reference* (WGSL's ``ref<storage, Particle>``):
+reading a member loads it, assigning one stores it, and every load and store is reported to the
+race detector by the bytes it covers (``p[3].mass`` and ``p[3].velocity`` are different memory
+locations). A vector member loads as a vector value that still knows where it came from, so
+``p[i].velocity.y += g * dt`` stores the component; nested structs and array members are
+references, like ``p[i]``. See docs/structs.md for the aliasing difference from WGSL.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import inspect
+from sys import _getframe
+from typing import Any
+
+import numpy as np
+
+from .layout import (
+    MemberAttrs,
+    RuntimeArrayType,
+    StructLayout,
+    granule,
+    is_matrix,
+    stride_of,
+    struct_dtype,
+    struct_layout,
+)
+from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
+
+__all__ = ["StructArray", "buffer", "is_struct", "struct", "struct_of"]
+
+_INT = frozenset({int, np.int32, np.uint32, np.int64, np.uint64})
+
+
+def is_struct(t: Any) -> bool:
+    """Whether ``t`` is a class declared with :func:`struct`."""
+    return isinstance(getattr(t, "__wgsl_layout__", None), StructLayout)
+
+
+def struct_of(dtype: np.dtype) -> Any:
+    """The struct class a structured dtype was made for (``Particle.dtype``), or None."""
+    meta = dtype.metadata
+    return None if meta is None else meta.get("asyncshader_struct")
+
+
+# ------------------------------------------------------------------------------ declaration
+def struct(cls: type) -> type:
+    """Declares a WGSL struct from a class with typed members (a dataclass is made of it)::
+
+        @ash.struct
+        class Particle:
+            position: vec3f
+            mass: f32
+            velocity: ash.align(16, vec3f)   # @align(16); ash.size(n, T) is @size(n)
+            history: ash.array(vec2f, 4)
+
+    ``Particle.dtype`` is the numpy structured dtype with WGSL's offsets and size, so
+    ``Particle.zeros(n)`` (or ``np.zeros(n, Particle.dtype)``) is a buffer whose bytes are a
+    GPU ``array<Particle, n>``'s. ``Particle(position=..., mass=...)`` is a struct value
+    (members not given are zero). A ``runtime_array(T)`` last member makes a struct that is
+    bound alone: ``Buf.zeros(length=n)``.
+    """
+    hints = inspect.get_annotations(cls, eval_str=True)
+    layout = struct_layout(cls.__name__, list(hints.items()))
+    for name, t in hints.items():
+        default = dataclasses.field(default_factory=lambda t=t: zero_of(t))
+        setattr(cls, name, default)
+    cls.__annotations__ = {n: object for n in hints}  # (the dataclass needs no types)
+    cls.__post_init__ = _post_init  # type: ignore[attr-defined]
+    cls.__wgsl_layout__ = layout
+    cls = dataclasses.dataclass(cls)
+    cls.wgsl = cls.__name__  # type: ignore[attr-defined]
+    cls.align = layout.align  # type: ignore[attr-defined]
+    cls.size = layout.size  # type: ignore[attr-defined]
+    cls.offsets = {m.name: m.offset for m in layout.members}  # type: ignore[attr-defined]
+    cls.dtype = struct_dtype(layout, cls)  # type: ignore[attr-defined]
+    cls.zeros = classmethod(_zeros)  # type: ignore[attr-defined]
+    cls.dtype_for = classmethod(  # type: ignore[attr-defined]
+        lambda c, length: struct_dtype(c.__wgsl_layout__, c, length))
+    cls._ref = _ref_class(cls)  # type: ignore[attr-defined]
+    return cls
+
+
+def _zeros(cls: Any, n: int | None = None, *, length: int = 0) -> np.ndarray:
+    """A zeroed buffer: ``array<S, n>`` (shape (n,)), or one struct (shape ()) when ``n`` is
+    None; ``length`` is the element count of a runtime-sized last member."""
+    layout = cls.__wgsl_layout__
+    if layout.runtime is None and length:
+        raise TypeError(f"{cls.__name__}.zeros(length={length}): {cls.__name__} has no "
+                        "runtime-sized member")
+    if layout.runtime is not None and n is not None:
+        raise TypeError(f"{cls.__name__} ends in a runtime-sized array, so WGSL binds it alone "
+                        f"(not in an array): {cls.__name__}.zeros(length=n)")
+    dtype = struct_dtype(layout, cls, length) if layout.runtime is not None else cls.dtype
+    return np.zeros(() if n is None else (n,), dtype)
+
+
+def buffer(t: Any, n: int | None = None, *, length: int = 0) -> np.ndarray:
+    """``ash.buffer(Particle, n)``: a zeroed buffer of ``n`` structs (``Particle.zeros(n)``)."""
+    if not is_struct(t):
+        raise TypeError(f"buffer() takes an @ash.struct class, not {t!r}; for scalars use "
+                        "np.zeros(n, np.float32)")
+    return t.zeros(n, length=length)
+
+
+def _post_init(self: Any) -> None:
+    for m in self.__wgsl_layout__.members:
+        value = getattr(self, m.name)
+        object.__setattr__(self, m.name, convert(m.type, value, f"{type(self).__name__}."
+                                                 f"{m.name}"))
+
+
+def zero_of(t: Any) -> Any:
+    """WGSL's zero value of ``t``."""
+    t = t.type if isinstance(t, MemberAttrs) else t
+    if isinstance(t, RuntimeArrayType):
+        return None  # not constructible: it lives in a buffer only
+    return convert(t, None, "")
+
+
+def convert(t: Any, value: Any, where: str) -> Any:
+    """``value`` as a value of WGSL type ``t`` (None: the zero value)."""
+    if isinstance(t, AtomicType):
+        t = t.scalar
+    if isinstance(t, _ScalarType):
+        return t() if value is None else t(value)
+    if isinstance(t, type) and issubclass(t, Vec):
+        return t() if value is None else value if type(value) is t else t(value)
+    if is_struct(t):
+        if value is None:
+            return t()
+        if isinstance(value, t):
+            return value
+        if isinstance(value, _Ref) and value._struct is t:
+            return value.load()
+        raise TypeError(f"{where} is a {t.__name__}, not {type(value).__name__}")
+    if is_matrix(t):
+        if value is None:
+            return t(np.zeros((t.cols, t.rows), t.scalar.dtype))
+        return value if isinstance(value, t) else t(np.asarray(value, t.scalar.dtype))
+    if isinstance(t, ArrayType):
+        if value is None:
+            return [zero_of(t.element) for _ in range(t.length)]
+        items = list(value)
+        if len(items) != t.length:
+            raise TypeError(f"{where} is array<{_type_name(t.element)}, {t.length}>, got "
+                            f"{len(items)} elements")
+        return [convert(t.element, v, f"{where}[{i}]") for i, v in enumerate(items)]
+    if isinstance(t, RuntimeArrayType):
+        if value is not None:
+            raise TypeError(f"{where} is a runtime-sized array: it lives in a buffer only "
+                            "(WGSL cannot construct it)")
+        return None
+    raise TypeError(f"{where}: {t!r} is not a WGSL type")
+
+
+# ------------------------------------------------------------------------------- the memory
+class MemberIndex(tuple):
+    """Where a race or out-of-bounds access on a struct buffer happened: ``(element, path)``,
+    e.g. ``(3, ".velocity.y")``, rendered ``p[3].velocity.y``."""
+
+    @property
+    def suffix(self) -> str:
+        element, path = self
+        return path if element is None else f"[{element}]{path}"
+
+
+class _Words(np.ndarray):
+    """A struct buffer's memory as the race detector sees it: 1-D, one element per granule
+    (4 bytes, 2 with f16 members). ``_ash_memory_of`` is the binding it names."""
+
+    _ash_memory_of: Any = None
+    _ash_describe: Any = None
+
+
+class Block:
+    """The bytes behind struct references: typed views of one buffer (or of a scratch element
+    for an out-of-bounds reference), and the run whose instruments see the accesses."""
+
+    __slots__ = (
+        "describe",
+        "fast",
+        "g",
+        "gshift",
+        "oob",
+        "origin",
+        "raw",
+        "read_only",
+        "run",
+        "views",
+        "words",
+    )
+
+    def __init__(self, array: np.ndarray, struct_cls: Any, read_only: bool = False) -> None:
+        raw = array.reshape(-1).view(np.uint8)
+        self.raw = raw
+        self.g = granule(struct_cls)
+        self.gshift = self.g.bit_length() - 1
+        self.views: dict[str, np.ndarray] = {}
+        for ch in "fiue":
+            dt = np.dtype({"f": "<f4", "i": "<i4", "u": "<u4", "e": "<f2"}[ch])
+            if raw.size % dt.itemsize == 0:
+                self.views[dt.char] = raw.view(dt)
+        self.read_only = read_only
+        self.run = self.fast = self.words = self.oob = self.origin = None
+        self.describe: Any = None
+
+    def watch(self, run: Any, origin: Any, describe: Any) -> None:
+        """Reports this block's accesses to ``run``'s instruments, naming ``origin``."""
+        words = self.raw.view(np.uint32 if self.g == 4 else np.uint16).view(_Words)
+        words._ash_memory_of = origin
+        words._ash_describe = describe
+        self.words, self.run, self.origin = words, run, origin
+        self.fast = run.fast_state(words)
+
+    def touch(self, offset: int, nbytes: int, write: bool, frame: Any) -> None:
+        """Reports an access to bytes [offset, offset + nbytes) (all granules they cover)."""
+        if self.read_only and write:
+            raise TypeError("this struct is a uniform (var<uniform>), which is read-only in "
+                            "WGSL: bind it as Storage to write it")
+        if self.oob is not None:
+            self._out_of_bounds(write)
+            return
+        lo, hi = offset >> self.gshift, (offset + nbytes) >> self.gshift
+        fast = self.fast
+        if fast is not None:
+            for loc in range(lo, hi):
+                fast.check(fast, loc, write, frame)
+        elif self.run is not None:
+            from .watched import FlatIndex
+            self.run.memory_access(self.words, FlatIndex(np.arange(lo, hi)),
+                                   "store" if write else "load")
+
+    def _out_of_bounds(self, write: bool) -> None:
+        memory, index = self.oob
+        self.run.out_of_bounds(memory, index, "store" if write else "load")
+        if write:
+            self.raw[:] = 0  # WGSL robust access: the store is dropped
+
+
+def _scalar_at(blk: Block, offset: int, dtype: np.dtype) -> Any:
+    return blk.views[dtype.char][offset // dtype.itemsize]
+
+
+def _scalar_type(t: Any) -> Any:
+    return t.scalar if isinstance(t, AtomicType) else t
+
+
+# ----------------------------------------------------------------------- loads and stores
+def load(blk: Block, offset: int, t: Any, frame: Any, path: str = "") -> Any:
+    """``t`` at ``offset``: scalars and matrices load (reported); a vector loads as a bound
+    vector (its component stores write back); structs and arrays are references."""
+    t = _scalar_type(t)
+    if isinstance(t, _ScalarType):
+        dt = t.dtype
+        blk.touch(offset, dt.itemsize, False, frame)
+        return _scalar_at(blk, offset, dt)
+    if isinstance(t, type) and issubclass(t, Vec):
+        return _bound_vec(blk, offset, t, frame)
+    if is_struct(t):
+        return t._ref(blk, offset)
+    if isinstance(t, (ArrayType, RuntimeArrayType)):
+        return ArrayRef(blk, offset, t, path)
+    if is_matrix(t):
+        col = _column_of(t)
+        stride = stride_of(col)
+        blk.touch(offset, t.cols * stride, False, frame)
+        cols = [[_scalar_at(blk, offset + c * stride + j * col.scalar.dtype.itemsize,
+                            col.scalar.dtype) for j in range(t.rows)] for c in range(t.cols)]
+        return t(np.array(cols, col.scalar.dtype))
+    raise TypeError(f"cannot load {t!r}")
+
+
+def store(blk: Block, offset: int, t: Any, value: Any, frame: Any, where: str) -> None:
+    """Stores ``value`` (converted to ``t`` as WGSL's constructor would) at ``offset``, every
+    scalar reported; padding is left alone."""
+    t = _scalar_type(t)
+    if isinstance(t, _ScalarType):
+        dt = t.dtype
+        v = t(value)
+        blk.touch(offset, dt.itemsize, True, frame)
+        if blk.oob is None:
+            blk.views[dt.char][offset // dt.itemsize] = v
+        return
+    if isinstance(value, (_Ref, ArrayRef)):
+        value = value.load()  # a copy from memory: load first (WGSL evaluates the right side)
+    if isinstance(t, type) and issubclass(t, Vec):
+        v = convert(t, value, where)
+        size = t.scalar.dtype.itemsize
+        blk.touch(offset, t.size * size, True, frame)
+        if blk.oob is None:
+            view = blk.views[t.scalar.dtype.char]
+            start = offset // size
+            view[start:start + t.size] = list(v)
+        return
+    if is_struct(t):
+        v = convert(t, value, where)
+        for m in t.__wgsl_layout__.members:
+            if not isinstance(m.type, RuntimeArrayType):
+                store(blk, offset + m.offset, m.type, getattr(v, m.name), frame,
+                      f"{where}.{m.name}")
+        return
+    if isinstance(t, ArrayType):
+        v = convert(t, value, where)
+        stride = stride_of(t.element)
+        for i, e in enumerate(v):
+            store(blk, offset + i * stride, t.element, e, frame, f"{where}[{i}]")
+        return
+    if is_matrix(t):
+        m = np.asarray(convert(t, value, where))
+        col = _column_of(t)
+        for c in range(t.cols):
+            store(blk, offset + c * stride_of(col), col, col(*m[c]), frame, f"{where}[{c}]")
+        return
+    raise TypeError(f"{where}: cannot store into {t!r}")
+
+
+def _column_of(m: Any) -> Any:
+    from .layout import _vec_of
+    return _vec_of(m)
+
+
+# --------------------------------------------------------------------------- bound vectors
+_BOUND: dict[type, type] = {}
+
+
+def _bound_class(vec: type) -> type:
+    """The subclass of ``vec`` whose component assignments also store into memory."""
+    cls = _BOUND.get(vec)
+    if cls is not None:
+        return cls
+    slots = {c: vec.__dict__[c] for c in "xyzw"[:vec.size]}  # the base class's slot descriptors
+    ns: dict[str, Any] = {"__slots__": ("_at",), "__module__": __name__,
+                          "__doc__": f"A {vec.__name__} loaded from memory: assigning a "
+                                     "component also stores it there."}
+    for j, (c, slot) in enumerate(slots.items()):
+        def setter(self: Any, v: Any, j: int = j, slot: Any = slot) -> None:
+            blk, offset = self._at
+            dt = vec.scalar.dtype
+            stored = vec.scalar(v)
+            # WGSL: a store to one component may access the whole vector's memory
+            blk.touch(offset, vec.size * dt.itemsize, True, _getframe(1))
+            if blk.oob is None:
+                blk.views[dt.char][offset // dt.itemsize + j] = stored
+            slot.__set__(self, stored)
+        ns[c] = property(slot.__get__, setter)
+    cls = _BOUND[vec] = type(f"bound_{vec.__name__}", (vec,), ns)
+    cls._slots = slots  # type: ignore[attr-defined]
+    return cls
+
+
+def _bound_vec(blk: Block, offset: int, vec: type, frame: Any) -> Any:
+    dt = vec.scalar.dtype
+    blk.touch(offset, vec.size * dt.itemsize, False, frame)
+    cls = _bound_class(vec)
+    o = object.__new__(cls)
+    start = offset // dt.itemsize
+    values = blk.views[dt.char][start:start + vec.size].tolist()
+    for slot, v in zip(cls._slots.values(), values):  # type: ignore[attr-defined]
+        slot.__set__(o, vec.scalar(v))
+    o._at = (blk, offset)
+    return o
+
+
+# ------------------------------------------------------------------------------ references
+class _Ref:
+    """A reference to a struct in memory (WGSL ``ref<AS, S>``): member reads load, member
+    assignments store. ``.load()`` is the whole struct as a value."""
+
+    __slots__ = ("_b", "_o")
+    _struct: Any = None
+
+    def __init__(self, blk: Block, offset: int) -> None:
+        self._b = blk
+        self._o = offset
+
+    def load(self) -> Any:
+        """The struct's value (every member loaded), WGSL's ``let v = p[i];``."""
+        cls = self._struct
+        frame = _getframe(1)
+        values = {}
+        for m in cls.__wgsl_layout__.members:
+            if isinstance(m.type, RuntimeArrayType):
+                continue
+            v = load(self._b, self._o + m.offset, m.type, frame, m.name)
+            values[m.name] = v.load() if isinstance(v, (_Ref, ArrayRef)) else v
+        return cls(**values)
+
+    def __getattr__(self, name: str) -> Any:
+        members = [m.name for m in self._struct.__wgsl_layout__.members]
+        close = difflib.get_close_matches(name, members, n=1)
+        raise AttributeError(f"struct {self._struct.__name__} has no member {name!r}"
+                             + (f": did you mean {close[0]!r}?" if close else
+                                f" (members: {', '.join(members)})"))
+
+    def __repr__(self) -> str:
+        return f"<reference to {self._struct.__name__} at byte {self._o}>"
+
+
+def _ref_class(cls: Any) -> type:
+    """The reference class of struct ``cls``: one property per member."""
+    ns: dict[str, Any] = {"__slots__": (), "_struct": cls, "__module__": __name__}
+    for m in cls.__wgsl_layout__.members:
+        ns[m.name] = _member_property(cls, m)
+    return type(f"{cls.__name__}Ref", (_Ref,), ns)
+
+
+def _member_property(cls: Any, m: Any) -> property:
+    moff, t, name = m.offset, _scalar_type(m.type), m.name
+    where = f"{cls.__name__}.{name}"
+    if isinstance(t, _ScalarType):  # the common case, kept short
+        dt = t.dtype
+        char, size, conv = dt.char, dt.itemsize, t
+
+        def get(self: _Ref) -> Any:
+            blk = self._b
+            o = self._o + moff
+            fast = blk.fast
+            if fast is not None and size == blk.g:
+                fast.check(fast, o >> blk.gshift, False, _getframe(1))
+            elif blk.run is not None or blk.read_only:
+                blk.touch(o, size, False, _getframe(1))
+            return blk.views[char][o // size]
+
+        def set_(self: _Ref, value: Any) -> None:
+            blk = self._b
+            o = self._o + moff
+            v = conv(value)
+            if blk.oob is None:
+                blk.views[char][o // size] = v
+            if blk.run is not None or blk.read_only:
+                blk.touch(o, size, True, _getframe(1))
+    else:
+        def get(self: _Ref) -> Any:
+            return load(self._b, self._o + moff, t, _getframe(1), name)
+
+        def set_(self: _Ref, value: Any) -> None:
+            if isinstance(t, RuntimeArrayType):
+                raise TypeError(f"{where} is a runtime-sized array: assign its elements")
+            store(self._b, self._o + moff, t, value, _getframe(1), where)
+    return property(get, set_, doc=f"member {name}: {_type_name(t)} at offset {moff}")
+
+
+class ArrayRef:
+    """A reference to an array member (``p[i].history``): indexing loads and stores
+    elements; ``len()`` is its length (for a runtime-sized array, what the buffer holds)."""
+
+    __slots__ = ("_b", "_o", "length", "path", "stride", "type")
+
+    def __init__(self, blk: Block, offset: int, t: Any, path: str) -> None:
+        self._b, self._o, self.type, self.path = blk, offset, t, path
+        self.stride = stride_of(t.element)
+        if isinstance(t, ArrayType):
+            self.length = t.length
+        else:
+            self.length = max(0, (blk.raw.size - offset) // self.stride)
+
+    def __len__(self) -> int:
+        return self.length
+
+    def _ash_array_length(self) -> np.uint32:
+        return np.uint32(self.length)
+
+    def _place(self, index: Any, write: bool) -> int:
+        if index.__class__ in _INT and 0 <= int(index) < self.length:
+            return self._o + int(index) * self.stride
+        if not isinstance(index, (int, np.integer)):
+            raise TypeError(f"{self.path}[{index!r}]: index an array member with an integer")
+        blk = self._b
+        if blk.run is None:
+            raise IndexError(f"{self.path}[{int(index)}] is out of bounds (length "
+                             f"{self.length})")
+        element = blk.describe(self._o >> blk.gshift)[0] if blk.describe else None
+        place = MemberIndex((element, f".{self.path}[{int(index)}]"))
+        place.length = self.length
+        blk.run.out_of_bounds(blk.origin, place, "store" if write else "load")
+        return -1
+
+    def __getitem__(self, index: Any) -> Any:
+        offset = self._place(index, False)
+        if offset < 0:
+            return zero_of(self.type.element)  # WGSL robust access
+        return load(self._b, offset, self.type.element, _getframe(1),
+                    f"{self.path}[{int(index)}]")
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        offset = self._place(index, True)
+        if offset >= 0:
+            store(self._b, offset, self.type.element, value, _getframe(1),
+                  f"{self.path}[{int(index)}]")
+
+    def __iter__(self) -> Any:
+        return (self[i] for i in range(self.length))
+
+    def load(self) -> list:
+        """The whole array as a value (a list of element values)."""
+        frame = _getframe(1)
+        out = []
+        for i in range(self.length):
+            v = load(self._b, self._o + i * self.stride, self.type.element, frame)
+            out.append(v.load() if isinstance(v, (_Ref, ArrayRef)) else v)
+        return out
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return np.array([np.asarray(v) for v in self.load()], dtype=dtype)
+
+    def __repr__(self) -> str:
+        return f"<reference to {self.type!r} {self.path}>"
+
+
+# ---------------------------------------------------------------------------- struct buffers
+class StructArray(np.ndarray):
+    """A struct buffer as a dispatch binds it: ``array<S, n>`` (shape (n,)) or one struct
+    (shape ()). ``p[i]`` is a reference to element ``i``; string indices (``p["mass"]``) are
+    numpy's field views, for the host."""
+
+    _blk: Any = None
+    _struct: Any = None
+
+    def __array_finalize__(self, obj: Any) -> None:
+        self._blk = None
+        self._struct = struct_of(self.dtype) if self.dtype.names else None
+
+    def block(self) -> Block:
+        blk = self._blk
+        if blk is None:
+            if not self.flags.c_contiguous:
+                raise TypeError("a struct buffer must be a contiguous array (not a strided "
+                                "view): pass np.ascontiguousarray(a) and read the results "
+                                "from that array")
+            blk = self._blk = Block(self.view(np.ndarray), self._struct,
+                                    read_only=not self.flags.writeable)
+        return blk
+
+    def describe(self, granule_index: int) -> MemberIndex:
+        """The member a granule of this buffer belongs to: (element, path)."""
+        blk = self.block()
+        byte = granule_index << blk.gshift
+        element, within = divmod(byte, self.dtype.itemsize)
+        path = _path_at(self._struct, within)
+        return MemberIndex((element if self.ndim else None, path))
+
+    def shader_arg(self, run: Any = None) -> Any:
+        """What the shader is given: this buffer (``p[i]``), or for one struct its reference;
+        watched by ``run``'s instruments when given."""
+        view = self.view(StructArray) if run is not None else self
+        if run is not None:
+            view._blk = Block(self.view(np.ndarray), self._struct,
+                              read_only=not self.flags.writeable)
+            view._blk.watch(run, self, self.describe)
+            view._blk.describe = self.describe
+        blk = view.block()
+        if self.ndim == 0:
+            return self._struct._ref(blk, 0)
+        return view
+
+    def __getitem__(self, index: Any) -> Any:
+        if index.__class__ in _INT and self.ndim == 1:
+            i = int(index)
+            if 0 <= i < self.shape[0]:
+                return self._struct._ref(self._blk or self.block(), i * self.dtype.itemsize)
+            return self._out_of_bounds(i, None)
+        if isinstance(index, str) or self._struct is None:
+            return np.ndarray.__getitem__(self.view(np.ndarray), index)
+        if isinstance(index, (int, np.integer)):
+            raise TypeError("a single struct is not indexed: read its members")
+        return np.ndarray.__getitem__(self.view(np.ndarray), index)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if index.__class__ in _INT and self.ndim == 1 and self._struct is not None:
+            i = int(index)
+            if 0 <= i < self.shape[0]:
+                store(self._blk or self.block(), i * self.dtype.itemsize, self._struct, value,
+                      _getframe(1), f"{self._struct.__name__}")
+                return
+            self._out_of_bounds(i, value)
+            return
+        np.ndarray.__setitem__(self.view(np.ndarray), index, value)
+
+    def _out_of_bounds(self, i: int, value: Any) -> Any:
+        blk = self._blk or self.block()
+        if blk.run is None:
+            raise IndexError(f"index {i} is out of bounds for array<{self._struct.__name__}> "
+                             f"of length {self.shape[0]}")
+        scratch = Block(np.zeros(1, self.dtype), self._struct)
+        scratch.run, scratch.oob = blk.run, (blk.origin, i)
+        ref = self._struct._ref(scratch, 0)
+        if value is not None:
+            store(scratch, 0, self._struct, value, _getframe(2), self._struct.__name__)
+        return ref
+
+    def __iter__(self) -> Any:
+        return (self[i] for i in range(len(self)))
+
+
+def _path_at(t: Any, offset: int) -> str:
+    """The member path (``.velocity.y``) of the scalar at byte ``offset`` of a ``t``."""
+    from .layout import leaves
+    best = ""
+    for path, off, dt in leaves(t):
+        if off <= offset < off + dt.itemsize:
+            return path
+        if off <= offset:
+            best = path
+    return best
+
+
+def as_struct_binding(value: np.ndarray) -> StructArray | None:
+    """A struct buffer (an array of a struct's dtype) as a :class:`StructArray` view, or None
+    for any other array."""
+    cls = struct_of(value.dtype) if value.dtype.names else None
+    if cls is None:
+        return None
+    if value.ndim > 1:
+        raise TypeError(f"a struct buffer is 1-D (array<{cls.__name__}>) or 0-d (one "
+                        f"{cls.__name__}), not shaped {value.shape}")
+    return value.view(StructArray)
