@@ -1,0 +1,247 @@
+"""Struct buffers in shaders: member loads and stores land at WGSL's byte offsets, the race
+detector and robust access see members like elements, uniforms follow the uniform rules."""
+
+import numpy as np
+import pytest
+
+import asyncshader as ash
+from asyncshader import array, f32, u32, vec2f, vec3f
+
+
+@ash.struct
+class Particle:
+    position: vec3f                      # 0
+    mass: f32                            # 12
+    velocity: ash.align(16, vec3f)       # 16
+    history: array(vec2f, 4)             # 32 (stride 8), size 64
+
+
+def words(buf, element, byte, n=1):
+    """f32 words of ``buf`` at byte offset ``byte`` of element ``element`` (64-byte stride)."""
+    at = np.frombuffer(buf.tobytes(), np.float32)
+    start = (element * 64 + byte) // 4
+    return at[start:start + n].tolist()
+
+
+@ash.compute(workgroup_size=4)
+async def update(p, g: f32, global_invocation_id):
+    i = global_invocation_id.x
+    p[i].mass = 2.0 + i
+    p[i].velocity.y += g * 0.5
+    p[i].position = vec3f(1, 2, i)
+    p[i].history[1].x = 7.0
+    p[i].history[2] = vec2f(5, 6)
+
+
+@pytest.mark.parametrize("sanitize", ["report", "off"])
+def test_member_stores_land_at_the_offsets(sanitize):
+    p = Particle.zeros(8)
+    p["velocity"][:, 1] = 1.0
+    result = ash.run(update, 2, p=p, g=4.0, sanitize=sanitize)
+    assert result.findings == []
+    for i in range(8):
+        assert words(p, i, 0, 3) == [1, 2, i]        # position
+        assert words(p, i, 12) == [2.0 + i]          # mass
+        assert words(p, i, 16, 4) == [0, 3.0, 0, 0]  # velocity, then its padding
+        assert words(p, i, 32, 8) == [0, 0, 7, 0, 5, 6, 0, 0]
+
+
+def test_vector_member_is_a_value_snapshot_and_whole_struct_stores():
+    @ash.compute(workgroup_size=1)
+    async def k(p):
+        v = p[0].velocity        # WGSL: let v = p[0].velocity;
+        p[0].velocity = vec3f(9, 9, 9)
+        p[1].position = v        # the value loaded before the store
+        p[2] = Particle(mass=5.0, velocity=vec3f(1, 2, 3))
+        p[3] = p[2]              # a copy, member by member
+        q = p[2].load()
+        q.mass = 6.0             # a value: memory keeps 5
+        p[0].mass = q.mass
+    p = Particle.zeros(4)
+    p["velocity"][0] = [1, 2, 3]
+    ash.run(k, 1, p=p, sanitize="report")
+    assert words(p, 0, 16, 3) == [9, 9, 9] and words(p, 0, 12) == [6.0]
+    assert words(p, 1, 0, 3) == [1, 2, 3]
+    assert words(p, 2, 12, 4) == [5, 1, 2, 3] and words(p, 3, 12, 4) == [5, 1, 2, 3]
+
+
+@ash.compute(workgroup_size=2)
+async def same_member(p, local_invocation_index):
+    p[3].mass = f32(local_invocation_index)
+
+
+@ash.compute(workgroup_size=2)
+async def different_members(p, local_invocation_index):
+    if local_invocation_index == 0:
+        p[3].mass = 1.0
+    else:
+        p[3].velocity = vec3f(1, 2, 3)
+        p[3].history[0].y = 4.0
+
+
+def test_races_are_per_member():
+    result = ash.run(same_member, 1, p=Particle.zeros(4), sanitize="report")
+    [race] = result.findings
+    assert isinstance(race, ash.DataRace) and race.race == "write-write"
+    assert race.index == (3, ".mass")
+    assert "storage memory p[3].mass" in race.render()
+    result = ash.run(different_members, 1, p=Particle.zeros(4), sanitize="report")
+    assert result.findings == []
+
+
+def test_component_stores_to_one_vector_race():
+    # WGSL: a store to one component may access the whole vector's memory
+    @ash.compute(workgroup_size=2)
+    async def k(p, local_invocation_index):
+        if local_invocation_index == 0:
+            p[1].velocity.x = 1.0
+        else:
+            p[1].velocity.z = 2.0
+    races = ash.run(k, 1, p=Particle.zeros(2), sanitize="report").findings
+    assert {r.race for r in races} == {"write-write", "read-write"}
+    assert all(r.index[0] == 1 and r.index[1].startswith(".velocity") for r in races)
+
+
+def test_out_of_bounds_behaves_like_a_flat_buffer():
+    @ash.compute(workgroup_size=1)
+    async def k(p, out):
+        p[4].mass = 3.0             # dropped
+        out[0] = p[9].velocity.y    # zero
+        out[1] = p[0].history[4].x  # past the array member: zero
+        p[1].history[7] = vec2f(1, 1)
+    p = Particle.zeros(4)
+    p["mass"] = 1.0
+    out = np.full(2, -1, np.float32)
+    result = ash.run(k, 1, p=p, out=out, sanitize="report")
+    assert out.tolist() == [0, 0] and p["mass"].tolist() == [1, 1, 1, 1]
+    assert np.count_nonzero(p["history"]) == 0
+    found = {(f.access.kind, str(f.index), f.length) for f in result.findings}
+    assert found == {("store", "4", 4), ("load", "9", 4),
+                     ("load", "(0, '.history[4]')", 4), ("store", "(1, '.history[7]')", 4)}
+    text = ash.render_findings(result.findings)
+    assert "Out-of-bounds store of p[4] (length 4)" in text
+    assert "Out-of-bounds load of p[0].history[4] (length 4)" in text
+    with pytest.raises(ash.ShaderError, match="out of bounds"):
+        ash.run(k, 1, p=Particle.zeros(4), out=out, sanitize="off")
+
+
+def test_uniform_struct_and_its_rules():
+    @ash.struct
+    class Params:
+        gravity: vec3f
+        dt: f32
+
+    @ash.compute(workgroup_size=1)
+    async def k(p, u: ash.Uniform[Params]):
+        p[0].velocity = u.gravity * u.dt
+    p = Particle.zeros(1)
+    ash.run(k, 1, p=p, u=Params(gravity=vec3f(0, -10, 0), dt=0.5))
+    assert words(p, 0, 16, 3) == [0, -5, 0]
+    params = Params.zeros()
+    params["dt"] = 2.0
+    params["gravity"] = [1, 1, 1]
+    ash.run(k, 1, p=p, u=params)
+    assert words(p, 0, 16, 3) == [2, 2, 2]
+
+    @ash.struct
+    class Pair:
+        a: f32
+        b: f32
+
+    @ash.struct
+    class Bad:
+        pair: Pair
+        c: f32
+
+    @ash.compute(workgroup_size=1)
+    async def reads(p, u: ash.Uniform[Bad]):
+        p[0].mass = u.c
+    with pytest.raises(ash.BindingError, match=r"Bad\.c.*ash\.align\(16, f32\)"):
+        ash.run(reads, 1, p=p, u=Bad())
+
+    @ash.compute(workgroup_size=1)
+    async def writes(u: ash.Uniform[Params]):
+        u.dt = 1.0
+    with pytest.raises(ash.ShaderError, match="read-only"):
+        ash.run(writes, 1, u=Params.zeros())
+
+
+def test_runtime_sized_member_and_array_length():
+    @ash.struct
+    class Buf:
+        count: u32
+        data: ash.runtime_array(f32)
+
+    @ash.compute(workgroup_size=4)
+    async def k(b, global_invocation_id):
+        i = global_invocation_id.x
+        if i < ash.array_length(b.data):
+            b.data[i] = f32(i) * 2.0
+        if i == 0:
+            b.count = ash.array_length(b.data)
+    b = Buf.zeros(length=6)
+    result = ash.run(k, 2, b=b, sanitize="report")
+    assert result.findings == []
+    at = np.frombuffer(b.tobytes(), np.uint32)
+    assert at[0] == 6
+    assert np.frombuffer(b.tobytes(), np.float32)[1:7].tolist() == [0, 2, 4, 6, 8, 10]
+
+
+def test_nested_structs_and_matrix_member():
+    class Mat:  # stand-in for branch matrices' classes: (cols, rows) ndarray in and out
+        cols, rows, scalar, column = 2, 3, f32, vec3f
+
+        def __init__(self, a):
+            self.a = np.array(a, np.float32)
+
+        def __array__(self, dtype=None, copy=None):
+            return self.a
+
+    @ash.struct
+    class Inner:
+        m: Mat          # align 16, size 32
+        w: f32          # 32
+
+    @ash.struct
+    class Outer:
+        k: u32          # 0
+        inner: Inner    # 16 (align 16), size 48
+
+    @ash.compute(workgroup_size=1)
+    async def k(o):
+        o[1].inner.w = 3.0
+        o[1].inner.m = Mat([[1, 2, 3], [4, 5, 6]])
+        o[0].inner.m = o[1].inner.m
+    o = Outer.zeros(2)
+    assert (Outer.size, Outer.offsets["inner"]) == (64, 16)
+    ash.run(k, 1, o=o, sanitize="report")
+    at = np.frombuffer(o.tobytes(), np.float32)
+    assert at[16 + 4:16 + 7].tolist() == [1, 2, 3] and at[16 + 8:16 + 11].tolist() == [4, 5, 6]
+    assert at[16 + 12] == 3.0
+    assert at[4:7].tolist() == [1, 2, 3] and at[8:11].tolist() == [4, 5, 6]
+
+
+def test_bad_member_names_and_buffers():
+    @ash.compute(workgroup_size=1)
+    async def k(p):
+        p[0].mass = p[0].mas
+    with pytest.raises(ash.ShaderError, match="no member 'mas': did you mean 'mass'"):
+        ash.run(k, 1, p=Particle.zeros(1))
+    with pytest.raises(ash.BindingError, match="not an @ash.struct"):
+        ash.run(k, 1, p=np.zeros(2, [("a", "<f4")]))
+    with pytest.raises(ash.BindingError, match="contiguous"):
+        ash.run(k, 1, p=Particle.zeros(4)[::2])
+
+
+def test_struct_values_are_fragment_outputs():
+    @ash.struct
+    class Out:
+        color: ash.vec4f
+        weight: f32
+
+    @ash.fragment
+    async def shade(position):
+        return Out(color=ash.vec4f(position.x, 0, 0, 1), weight=f32(2.0))
+    result = ash.run_fragments(shade, 2, 1)
+    assert result.output["color"][0, 1].tolist() == [1.5, 0, 0, 1]
+    assert result.output["weight"].tolist() == [[2.0, 2.0]]
