@@ -266,7 +266,7 @@ def load(blk: Block, offset: int, t: Any, frame: Any, path: str = "") -> Any:
     if isinstance(t, type) and issubclass(t, Vec):
         return _bound_vec(blk, offset, t, frame)
     if is_struct(t):
-        return t._ref(blk, offset)
+        return t._ref((blk, offset))
     if isinstance(t, (ArrayType, RuntimeArrayType)):
         return ArrayRef(blk, offset, t, path)
     if is_matrix(t):
@@ -371,16 +371,28 @@ def _bound_vec(blk: Block, offset: int, vec: type, frame: Any) -> Any:
 
 
 # ------------------------------------------------------------------------------ references
-class _Ref:
+class _Ref(tuple):
     """A reference to a struct in memory (WGSL ``ref<AS, S>``): member reads load, member
-    assignments store. ``.load()`` is the whole struct as a value."""
+    assignments store. ``.load()`` is the whole struct as a value. (A pair (block, byte
+    offset): a tuple, so that making one runs no Python code.)"""
 
-    __slots__ = ("_b", "_o")
+    __slots__ = ()
     _struct: Any = None
 
-    def __init__(self, blk: Block, offset: int) -> None:
-        self._b = blk
-        self._o = offset
+    def __eq__(self, other: Any) -> bool:
+        raise TypeError(f"WGSL has no == on structs ({self._struct.__name__}): compare "
+                        "members")
+
+    __ne__ = __eq__
+    __hash__ = tuple.__hash__
+
+    @property
+    def _b(self) -> Block:
+        return self[0]
+
+    @property
+    def _o(self) -> int:
+        return self[1]
 
     def load(self) -> Any:
         """The struct's value (every member loaded), WGSL's ``let v = p[i];``."""
@@ -421,8 +433,8 @@ def _member_property(cls: Any, m: Any) -> property:
         char, size, conv = dt.char, dt.itemsize, t
 
         def get(self: _Ref) -> Any:
-            blk = self._b
-            o = self._o + moff
+            blk, o = self
+            o += moff
             fast = blk.fast
             if fast is not None and size == blk.g:
                 fast.check(fast, o >> blk.gshift, False, _getframe(1))
@@ -431,8 +443,8 @@ def _member_property(cls: Any, m: Any) -> property:
             return blk.views[char][o // size]
 
         def set_(self: _Ref, value: Any) -> None:
-            blk = self._b
-            o = self._o + moff
+            blk, o = self
+            o += moff
             v = conv(value)
             if blk.oob is None:
                 blk.views[char][o // size] = v
@@ -549,56 +561,88 @@ class StructArray(np.ndarray):
         return MemberIndex((element if self.ndim else None, path))
 
     def shader_arg(self, run: Any = None) -> Any:
-        """What the shader is given: this buffer (``p[i]``), or for one struct its reference;
-        watched by ``run``'s instruments when given."""
-        view = self.view(StructArray) if run is not None else self
+        """What the shader is given: a :class:`StructView` of this buffer (``p[i]``), or for
+        one struct its reference; watched by ``run``'s instruments when given."""
+        self.block()  # (checks the array)
+        blk = Block(self.view(np.ndarray), self._struct, read_only=not self.flags.writeable)
         if run is not None:
-            view._blk = Block(self.view(np.ndarray), self._struct,
-                              read_only=not self.flags.writeable)
-            view._blk.watch(run, self, self.describe)
-            view._blk.describe = self.describe
-        blk = view.block()
+            blk.watch(run, self, self.describe)
+            blk.describe = self.describe
         if self.ndim == 0:
-            return self._struct._ref(blk, 0)
-        return view
+            return self._struct._ref((blk, 0))
+        return StructView(self, blk)
 
     def __getitem__(self, index: Any) -> Any:
-        if index.__class__ in _INT and self.ndim == 1:
-            i = int(index)
-            if 0 <= i < self.shape[0]:
-                return self._struct._ref(self._blk or self.block(), i * self.dtype.itemsize)
-            return self._out_of_bounds(i, None)
-        if isinstance(index, str) or self._struct is None:
-            return np.ndarray.__getitem__(self.view(np.ndarray), index)
-        if isinstance(index, (int, np.integer)):
-            raise TypeError("a single struct is not indexed: read its members")
+        """``a[i]``: a reference to element i (host side: unwatched); other indices are
+        numpy's (``a["mass"]`` is the field's view)."""
+        if index.__class__ in _INT and self.ndim == 1 and self._struct is not None:
+            return StructView(self, self.block())[index]
         return np.ndarray.__getitem__(self.view(np.ndarray), index)
 
     def __setitem__(self, index: Any, value: Any) -> None:
         if index.__class__ in _INT and self.ndim == 1 and self._struct is not None:
-            i = int(index)
-            if 0 <= i < self.shape[0]:
-                store(self._blk or self.block(), i * self.dtype.itemsize, self._struct, value,
-                      _getframe(1), f"{self._struct.__name__}")
-                return
-            self._out_of_bounds(i, value)
+            StructView(self, self.block())[index] = value
             return
         np.ndarray.__setitem__(self.view(np.ndarray), index, value)
 
-    def _out_of_bounds(self, i: int, value: Any) -> Any:
-        blk = self._blk or self.block()
-        if blk.run is None:
-            raise IndexError(f"index {i} is out of bounds for array<{self._struct.__name__}> "
-                             f"of length {self.shape[0]}")
-        scratch = Block(np.zeros(1, self.dtype), self._struct)
-        scratch.run, scratch.oob = blk.run, (blk.origin, i)
-        ref = self._struct._ref(scratch, 0)
-        if value is not None:
-            store(scratch, 0, self._struct, value, _getframe(2), self._struct.__name__)
-        return ref
+
+class StructView:
+    """``array<S>`` as a shader sees it: ``p[i]`` is a reference to element ``i`` (robust
+    access past the end when the run is watched), ``p[i] = value`` stores a whole struct,
+    ``len(p)`` and ``array_length(p)`` its length."""
+
+    __slots__ = ("_array", "_blk", "_n", "_ref", "_stride")
+
+    def __init__(self, array: StructArray, blk: Block) -> None:
+        self._array, self._blk = array, blk
+        self._n, self._stride = array.shape[0], array.dtype.itemsize
+        self._ref = array._struct._ref
+
+    def __getitem__(self, index: Any) -> Any:
+        if index.__class__ in _INT:
+            i = int(index)
+            if 0 <= i < self._n:
+                return self._ref((self._blk, i * self._stride))
+            return _out_of_bounds(self, i, None)
+        raise TypeError(f"index a struct buffer with an integer (p[i]), not {index!r}")
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if index.__class__ in _INT:
+            i = int(index)
+            if 0 <= i < self._n:
+                store(self._blk, i * self._stride, self._array._struct, value, _getframe(1),
+                      self._array._struct.__name__)
+            else:
+                _out_of_bounds(self, i, value)
+            return
+        raise TypeError(f"index a struct buffer with an integer (p[i]), not {index!r}")
+
+    def __len__(self) -> int:
+        return self._n
+
+    def _ash_array_length(self) -> int:
+        return self._n
 
     def __iter__(self) -> Any:
-        return (self[i] for i in range(len(self)))
+        return (self[i] for i in range(self._n))
+
+    def __repr__(self) -> str:
+        return f"<array<{self._array._struct.__name__}, {self._n}> in a shader>"
+
+
+def _out_of_bounds(view: Any, i: int, value: Any) -> Any:
+    """``p[i]`` past the end: IndexError when unwatched (as numpy's), else a reference to a
+    zeroed scratch element whose every access is reported out of bounds (WGSL robust access:
+    loads give zero, stores are dropped)."""
+    blk, cls = view._blk, view._array._struct
+    if blk.run is None:
+        raise IndexError(f"index {i} is out of bounds for array<{cls.__name__}> of length "
+                         f"{view._n}")
+    scratch = Block(np.zeros(1, cls.dtype), cls)
+    scratch.run, scratch.oob = blk.run, (blk.origin, i)
+    if value is not None:
+        store(scratch, 0, cls, value, _getframe(2), cls.__name__)
+    return cls._ref((scratch, 0))
 
 
 def _path_at(t: Any, offset: int) -> str:
