@@ -17,7 +17,8 @@ import numpy as np
 
 from ..errors import BindingError
 from .layout import check_uniform
-from .structs import as_struct_binding, is_struct, struct_of
+from .struct_refs import as_struct_binding
+from .structs import is_struct, struct_of
 from .types import ArrayType, Vec, _ScalarType
 
 _STORAGE_DTYPES = (np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.uint32))

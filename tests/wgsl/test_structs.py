@@ -245,3 +245,49 @@ def test_struct_values_are_fragment_outputs():
     result = ash.run_fragments(shade, 2, 1)
     assert result.output["color"][0, 1].tolist() == [1.5, 0, 0, 1]
     assert result.output["weight"].tolist() == [[2.0, 2.0]]
+
+
+@ash.struct
+class Pair:
+    a: f32
+    b: u32
+
+
+pairs = ash.workgroup(array(Pair, 4))
+single = ash.workgroup(Pair)
+
+
+@ash.compute(workgroup_size=4)
+async def workgroup_sums(out, local_invocation_index, workgroup_id):
+    l = local_invocation_index
+    pairs[l].a = f32(l) + f32(workgroup_id.x) * 10.0
+    pairs[l].b = l * 2
+    await ash.workgroup_barrier()
+    if l == 0:
+        for k in range(4):
+            single.value.a += pairs[k].a
+            single.value.b += pairs[k].b
+        out[workgroup_id.x * 2] = single.value.a
+        out[workgroup_id.x * 2 + 1] = f32(single.value.b)
+
+
+@pytest.mark.parametrize("sanitize", ["report", "off"])
+def test_workgroup_structs_are_per_workgroup_and_zeroed(sanitize):
+    out = np.zeros(6, np.float32)
+    result = ash.run(workgroup_sums, 3, out=out, sanitize=sanitize, max_live_workgroups=3,
+                     schedule=ash.Random(3))
+    assert result.findings == []
+    # workgroup w: a = sum(l + 10 w) = 6 + 40 w, b = sum(2 l) = 12, from zero in every workgroup
+    assert out.tolist() == [6, 12, 46, 12, 86, 12]
+
+
+@ash.compute(workgroup_size=2)
+async def workgroup_race(local_invocation_index):
+    pairs[1].a = f32(local_invocation_index)  # no barrier, same member
+    pairs[local_invocation_index + 2].b = 1    # own elements: no race
+
+
+def test_workgroup_struct_races_name_the_member():
+    [race] = ash.run(workgroup_race, 1, sanitize="report").findings
+    assert race.address_space == "workgroup" and race.index == (1, ".a")
+    assert "workgroup memory pairs[1].a" in race.render()

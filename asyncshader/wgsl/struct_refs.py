@@ -1,0 +1,547 @@
+"""Struct buffers as shaders see them: references, loads and stores.
+
+In a shader, ``p[i]`` of a struct buffer is a *reference* (WGSL's ``ref<storage, Particle>``):
+reading a member loads it, assigning one stores it, and every load and store is reported to the
+race detector by the bytes it covers (``p[3].mass`` and ``p[3].velocity`` are different memory
+locations): the detector sees a struct buffer as granules (4 bytes, 2 with f16 members). A
+vector member loads as a vector value that still knows where it came from, so
+``p[i].velocity.y += g * dt`` stores the component; nested structs and array members are
+references, like ``p[i]``. See docs/structs.md for the aliasing difference from WGSL.
+"""
+
+from __future__ import annotations
+
+import difflib
+from sys import _getframe
+from typing import Any
+
+import numpy as np
+
+from .layout import RuntimeArrayType, granule, is_matrix, stride_of
+from .structs import convert, is_struct, struct_of, zero_of
+from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
+
+__all__ = ["ArrayRef", "Block", "MemberIndex", "StructArray", "StructView", "as_struct_binding",
+           "describe_granule", "load", "ref_of", "store"]
+
+_INT = frozenset({int, np.int32, np.uint32, np.int64, np.uint64})
+
+
+def ref_of(cls: Any) -> type:
+    """The reference class of struct ``cls`` (made on first use)."""
+    ref = cls.__dict__.get("_ref")
+    if ref is None:
+        ref = _ref_class(cls)
+        cls._ref = ref
+    return ref
+
+
+# ------------------------------------------------------------------------------- the memory
+class MemberIndex(tuple):
+    """Where a race or out-of-bounds access on a struct buffer happened: ``(element, path)``,
+    e.g. ``(3, ".velocity.y")``, rendered ``p[3].velocity.y``."""
+
+    @property
+    def suffix(self) -> str:
+        element, path = self
+        return path if element is None else f"[{element}]{path}"
+
+
+class _Words(np.ndarray):
+    """A struct buffer's memory as the race detector sees it: 1-D, one element per granule
+    (4 bytes, 2 with f16 members). ``_ash_memory_of`` is the binding it names."""
+
+    _ash_memory_of: Any = None
+    _ash_describe: Any = None
+
+
+class Block:
+    """The bytes behind struct references: typed views of one buffer (or of a scratch element
+    for an out-of-bounds reference), and the run whose instruments see the accesses."""
+
+    __slots__ = (
+        "describe",
+        "fast",
+        "g",
+        "gshift",
+        "oob",
+        "origin",
+        "raw",
+        "read_only",
+        "run",
+        "views",
+        "words",
+    )
+
+    def __init__(self, array: np.ndarray, struct_cls: Any, read_only: bool = False) -> None:
+        raw = array.reshape(-1).view(np.uint8)
+        self.raw = raw
+        self.g = granule(struct_cls)
+        self.gshift = self.g.bit_length() - 1
+        self.views: dict[str, np.ndarray] = {}
+        for ch in "fiue":
+            dt = np.dtype({"f": "<f4", "i": "<i4", "u": "<u4", "e": "<f2"}[ch])
+            if raw.size % dt.itemsize == 0:
+                self.views[dt.char] = raw.view(dt)
+        self.read_only = read_only
+        self.run = self.fast = self.words = self.oob = self.origin = None
+        self.describe: Any = None
+
+    def watch(self, run: Any, origin: Any, describe: Any) -> None:
+        """Reports this block's accesses to ``run``'s instruments, naming ``origin``."""
+        words = self.raw.view(np.uint32 if self.g == 4 else np.uint16).view(_Words)
+        words._ash_memory_of = origin
+        words._ash_describe = describe
+        self.words, self.run, self.origin = words, run, origin
+        self.fast = run.fast_state(words)
+
+    def touch(self, offset: int, nbytes: int, write: bool, frame: Any) -> None:
+        """Reports an access to bytes [offset, offset + nbytes) (all granules they cover)."""
+        if self.read_only and write:
+            raise TypeError("this struct is a uniform (var<uniform>), which is read-only in "
+                            "WGSL: bind it as Storage to write it")
+        if self.oob is not None:
+            self._out_of_bounds(write)
+            return
+        lo, hi = offset >> self.gshift, (offset + nbytes) >> self.gshift
+        fast = self.fast
+        if fast is not None:
+            for loc in range(lo, hi):
+                fast.check(fast, loc, write, frame)
+        elif self.run is not None:
+            from .watched import FlatIndex
+            self.run.memory_access(self.words, FlatIndex(np.arange(lo, hi)),
+                                   "store" if write else "load")
+
+    def _out_of_bounds(self, write: bool) -> None:
+        memory, index = self.oob
+        self.run.out_of_bounds(memory, index, "store" if write else "load")
+        if write:
+            self.raw[:] = 0  # WGSL robust access: the store is dropped
+
+
+def _scalar_at(blk: Block, offset: int, dtype: np.dtype) -> Any:
+    return blk.views[dtype.char][offset // dtype.itemsize]
+
+
+def _scalar_type(t: Any) -> Any:
+    return t.scalar if isinstance(t, AtomicType) else t
+
+
+# ----------------------------------------------------------------------- loads and stores
+def load(blk: Block, offset: int, t: Any, frame: Any, path: str = "") -> Any:
+    """``t`` at ``offset``: scalars and matrices load (reported); a vector loads as a bound
+    vector (its component stores write back); structs and arrays are references."""
+    t = _scalar_type(t)
+    if isinstance(t, _ScalarType):
+        dt = t.dtype
+        blk.touch(offset, dt.itemsize, False, frame)
+        return _scalar_at(blk, offset, dt)
+    if isinstance(t, type) and issubclass(t, Vec):
+        return _bound_vec(blk, offset, t, frame)
+    if is_struct(t):
+        return ref_of(t)((blk, offset))
+    if isinstance(t, (ArrayType, RuntimeArrayType)):
+        return ArrayRef(blk, offset, t, path)
+    if is_matrix(t):
+        col = _column_of(t)
+        stride = stride_of(col)
+        blk.touch(offset, t.cols * stride, False, frame)
+        cols = [[_scalar_at(blk, offset + c * stride + j * col.scalar.dtype.itemsize,
+                            col.scalar.dtype) for j in range(t.rows)] for c in range(t.cols)]
+        return t(np.array(cols, col.scalar.dtype))
+    raise TypeError(f"cannot load {t!r}")
+
+
+def store(blk: Block, offset: int, t: Any, value: Any, frame: Any, where: str) -> None:
+    """Stores ``value`` (converted to ``t`` as WGSL's constructor would) at ``offset``, every
+    scalar reported; padding is left alone."""
+    t = _scalar_type(t)
+    if isinstance(t, _ScalarType):
+        dt = t.dtype
+        v = t(value)
+        blk.touch(offset, dt.itemsize, True, frame)
+        if blk.oob is None:
+            blk.views[dt.char][offset // dt.itemsize] = v
+        return
+    if isinstance(value, (_Ref, ArrayRef)):
+        value = value.load()  # a copy from memory: load first (WGSL evaluates the right side)
+    if isinstance(t, type) and issubclass(t, Vec):
+        v = convert(t, value, where)
+        size = t.scalar.dtype.itemsize
+        blk.touch(offset, t.size * size, True, frame)
+        if blk.oob is None:
+            view = blk.views[t.scalar.dtype.char]
+            start = offset // size
+            view[start:start + t.size] = list(v)
+        return
+    if is_struct(t):
+        v = convert(t, value, where)
+        for m in t.__wgsl_layout__.members:
+            if not isinstance(m.type, RuntimeArrayType):
+                store(blk, offset + m.offset, m.type, getattr(v, m.name), frame,
+                      f"{where}.{m.name}")
+        return
+    if isinstance(t, ArrayType):
+        v = convert(t, value, where)
+        stride = stride_of(t.element)
+        for i, e in enumerate(v):
+            store(blk, offset + i * stride, t.element, e, frame, f"{where}[{i}]")
+        return
+    if is_matrix(t):
+        m = np.asarray(convert(t, value, where))
+        col = _column_of(t)
+        for c in range(t.cols):
+            store(blk, offset + c * stride_of(col), col, col(*m[c]), frame, f"{where}[{c}]")
+        return
+    raise TypeError(f"{where}: cannot store into {t!r}")
+
+
+def _column_of(m: Any) -> Any:
+    from .layout import _vec_of
+    return _vec_of(m)
+
+
+# --------------------------------------------------------------------------- bound vectors
+_BOUND: dict[type, type] = {}
+
+
+def _bound_class(vec: type) -> type:
+    """The subclass of ``vec`` whose component assignments also store into memory."""
+    cls = _BOUND.get(vec)
+    if cls is not None:
+        return cls
+    slots = {c: vec.__dict__[c] for c in "xyzw"[:vec.size]}  # the base class's slot descriptors
+    ns: dict[str, Any] = {"__slots__": ("_at",), "__module__": __name__,
+                          "__doc__": f"A {vec.__name__} loaded from memory: assigning a "
+                                     "component also stores it there."}
+    for j, (c, slot) in enumerate(slots.items()):
+        def setter(self: Any, v: Any, j: int = j, slot: Any = slot) -> None:
+            blk, offset = self._at
+            dt = vec.scalar.dtype
+            stored = vec.scalar(v)
+            # WGSL: a store to one component may access the whole vector's memory
+            blk.touch(offset, vec.size * dt.itemsize, True, _getframe(1))
+            if blk.oob is None:
+                blk.views[dt.char][offset // dt.itemsize + j] = stored
+            slot.__set__(self, stored)
+        ns[c] = property(slot.__get__, setter)
+    cls = _BOUND[vec] = type(f"bound_{vec.__name__}", (vec,), ns)
+    cls._slots = slots  # type: ignore[attr-defined]
+    return cls
+
+
+def _bound_vec(blk: Block, offset: int, vec: type, frame: Any) -> Any:
+    dt = vec.scalar.dtype
+    blk.touch(offset, vec.size * dt.itemsize, False, frame)
+    cls = _bound_class(vec)
+    o = object.__new__(cls)
+    start = offset // dt.itemsize
+    values = blk.views[dt.char][start:start + vec.size].tolist()
+    for slot, v in zip(cls._slots.values(), values):  # type: ignore[attr-defined]
+        slot.__set__(o, vec.scalar(v))
+    o._at = (blk, offset)
+    return o
+
+
+# ------------------------------------------------------------------------------ references
+class _Ref(tuple):
+    """A reference to a struct in memory (WGSL ``ref<AS, S>``): member reads load, member
+    assignments store. ``.load()`` is the whole struct as a value. (A pair (block, byte
+    offset): a tuple, so that making one runs no Python code.)"""
+
+    __slots__ = ()
+    _struct: Any = None
+
+    def __eq__(self, other: Any) -> bool:
+        raise TypeError(f"WGSL has no == on structs ({self._struct.__name__}): compare "
+                        "members")
+
+    __ne__ = __eq__
+    __hash__ = tuple.__hash__
+
+    @property
+    def _b(self) -> Block:
+        return self[0]
+
+    @property
+    def _o(self) -> int:
+        return self[1]
+
+    def load(self) -> Any:
+        """The struct's value (every member loaded), WGSL's ``let v = p[i];``."""
+        cls = self._struct
+        frame = _getframe(1)
+        values = {}
+        for m in cls.__wgsl_layout__.members:
+            if isinstance(m.type, RuntimeArrayType):
+                continue
+            v = load(self._b, self._o + m.offset, m.type, frame, m.name)
+            values[m.name] = v.load() if isinstance(v, (_Ref, ArrayRef)) else v
+        return cls(**values)
+
+    def __getattr__(self, name: str) -> Any:
+        members = [m.name for m in self._struct.__wgsl_layout__.members]
+        close = difflib.get_close_matches(name, members, n=1)
+        raise AttributeError(f"struct {self._struct.__name__} has no member {name!r}"
+                             + (f": did you mean {close[0]!r}?" if close else
+                                f" (members: {', '.join(members)})"))
+
+    def __repr__(self) -> str:
+        return f"<reference to {self._struct.__name__} at byte {self._o}>"
+
+
+def _ref_class(cls: Any) -> type:
+    """The reference class of struct ``cls``: one property per member."""
+    ns: dict[str, Any] = {"__slots__": (), "_struct": cls, "__module__": __name__}
+    for m in cls.__wgsl_layout__.members:
+        ns[m.name] = _member_property(cls, m)
+    return type(f"{cls.__name__}Ref", (_Ref,), ns)
+
+
+def _member_property(cls: Any, m: Any) -> property:
+    moff, t, name = m.offset, _scalar_type(m.type), m.name
+    where = f"{cls.__name__}.{name}"
+    if isinstance(t, _ScalarType):  # the common case, kept short
+        dt = t.dtype
+        char, size, conv = dt.char, dt.itemsize, t
+
+        def get(self: _Ref) -> Any:
+            blk, o = self
+            o += moff
+            fast = blk.fast
+            if fast is not None and size == blk.g:
+                fast.check(fast, o >> blk.gshift, False, _getframe(1))
+            elif blk.run is not None or blk.read_only:
+                blk.touch(o, size, False, _getframe(1))
+            return blk.views[char][o // size]
+
+        def set_(self: _Ref, value: Any) -> None:
+            blk, o = self
+            o += moff
+            v = conv(value)
+            if blk.oob is None:
+                blk.views[char][o // size] = v
+            if blk.run is not None or blk.read_only:
+                blk.touch(o, size, True, _getframe(1))
+    else:
+        def get(self: _Ref) -> Any:
+            return load(self._b, self._o + moff, t, _getframe(1), name)
+
+        def set_(self: _Ref, value: Any) -> None:
+            if isinstance(t, RuntimeArrayType):
+                raise TypeError(f"{where} is a runtime-sized array: assign its elements")
+            store(self._b, self._o + moff, t, value, _getframe(1), where)
+    return property(get, set_, doc=f"member {name}: {_type_name(t)} at offset {moff}")
+
+
+class ArrayRef:
+    """A reference to an array member (``p[i].history``): indexing loads and stores
+    elements; ``len()`` is its length (for a runtime-sized array, what the buffer holds)."""
+
+    __slots__ = ("_b", "_o", "length", "path", "stride", "type")
+
+    def __init__(self, blk: Block, offset: int, t: Any, path: str) -> None:
+        self._b, self._o, self.type, self.path = blk, offset, t, path
+        self.stride = stride_of(t.element)
+        if isinstance(t, ArrayType):
+            self.length = t.length
+        else:
+            self.length = max(0, (blk.raw.size - offset) // self.stride)
+
+    def __len__(self) -> int:
+        return self.length
+
+    def _ash_array_length(self) -> np.uint32:
+        return np.uint32(self.length)
+
+    def _place(self, index: Any, write: bool) -> int:
+        if index.__class__ in _INT and 0 <= int(index) < self.length:
+            return self._o + int(index) * self.stride
+        if not isinstance(index, (int, np.integer)):
+            raise TypeError(f"{self.path}[{index!r}]: index an array member with an integer")
+        blk = self._b
+        if blk.run is None:
+            raise IndexError(f"{self.path}[{int(index)}] is out of bounds (length "
+                             f"{self.length})")
+        element = blk.describe(self._o >> blk.gshift)[0] if blk.describe else None
+        place = MemberIndex((element, f".{self.path}[{int(index)}]"))
+        place.length = self.length
+        blk.run.out_of_bounds(blk.origin, place, "store" if write else "load")
+        return -1
+
+    def __getitem__(self, index: Any) -> Any:
+        offset = self._place(index, False)
+        if offset < 0:
+            return zero_of(self.type.element)  # WGSL robust access
+        return load(self._b, offset, self.type.element, _getframe(1),
+                    f"{self.path}[{int(index)}]")
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        offset = self._place(index, True)
+        if offset >= 0:
+            store(self._b, offset, self.type.element, value, _getframe(1),
+                  f"{self.path}[{int(index)}]")
+
+    def __iter__(self) -> Any:
+        return (self[i] for i in range(self.length))
+
+    def load(self) -> list:
+        """The whole array as a value (a list of element values)."""
+        frame = _getframe(1)
+        out = []
+        for i in range(self.length):
+            v = load(self._b, self._o + i * self.stride, self.type.element, frame)
+            out.append(v.load() if isinstance(v, (_Ref, ArrayRef)) else v)
+        return out
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return np.array([np.asarray(v) for v in self.load()], dtype=dtype)
+
+    def __repr__(self) -> str:
+        return f"<reference to {self.type!r} {self.path}>"
+
+
+# ---------------------------------------------------------------------------- struct buffers
+class StructArray(np.ndarray):
+    """A struct buffer as a dispatch binds it: ``array<S, n>`` (shape (n,)) or one struct
+    (shape ()). ``p[i]`` is a reference to element ``i``; string indices (``p["mass"]``) are
+    numpy's field views, for the host."""
+
+    _blk: Any = None
+    _struct: Any = None
+
+    def __array_finalize__(self, obj: Any) -> None:
+        self._blk = None
+        self._struct = struct_of(self.dtype) if self.dtype.names else None
+
+    def block(self) -> Block:
+        blk = self._blk
+        if blk is None:
+            if not self.flags.c_contiguous:
+                raise TypeError("a struct buffer must be a contiguous array (not a strided "
+                                "view): pass np.ascontiguousarray(a) and read the results "
+                                "from that array")
+            blk = self._blk = Block(self.view(np.ndarray), self._struct,
+                                    read_only=not self.flags.writeable)
+        return blk
+
+    def describe(self, granule_index: int) -> MemberIndex:
+        """The member a granule of this buffer belongs to: (element, path)."""
+        return describe_granule(self._struct, self.ndim, granule_index)
+
+    def shader_arg(self, run: Any = None) -> Any:
+        """What the shader is given: a :class:`StructView` of this buffer (``p[i]``), or for
+        one struct its reference; watched by ``run``'s instruments when given."""
+        self.block()  # (checks the array)
+        blk = Block(self.view(np.ndarray), self._struct, read_only=not self.flags.writeable)
+        if run is not None:
+            blk.watch(run, self, self.describe)
+            blk.describe = self.describe
+        if self.ndim == 0:
+            return ref_of(self._struct)((blk, 0))
+        return StructView(self, blk)
+
+    def __getitem__(self, index: Any) -> Any:
+        """``a[i]``: a reference to element i (host side: unwatched); other indices are
+        numpy's (``a["mass"]`` is the field's view)."""
+        if index.__class__ in _INT and self.ndim == 1 and self._struct is not None:
+            return StructView(self, self.block())[index]
+        return np.ndarray.__getitem__(self.view(np.ndarray), index)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if index.__class__ in _INT and self.ndim == 1 and self._struct is not None:
+            StructView(self, self.block())[index] = value
+            return
+        np.ndarray.__setitem__(self.view(np.ndarray), index, value)
+
+
+class StructView:
+    """``array<S>`` as a shader sees it: ``p[i]`` is a reference to element ``i`` (robust
+    access past the end when the run is watched), ``p[i] = value`` stores a whole struct,
+    ``len(p)`` and ``array_length(p)`` its length."""
+
+    __slots__ = ("_array", "_blk", "_n", "_ref", "_stride")
+
+    def __init__(self, array: Any, blk: Block) -> None:
+        self._array, self._blk = array, blk
+        self._n, self._stride = (array.shape[0] if array.ndim else 1), array.dtype.itemsize
+        self._ref = ref_of(array._struct)
+
+    def __getitem__(self, index: Any) -> Any:
+        if index.__class__ in _INT:
+            i = int(index)
+            if 0 <= i < self._n:
+                return self._ref((self._blk, i * self._stride))
+            return _out_of_bounds(self, i, None)
+        raise TypeError(f"index a struct buffer with an integer (p[i]), not {index!r}")
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if index.__class__ in _INT:
+            i = int(index)
+            if 0 <= i < self._n:
+                store(self._blk, i * self._stride, self._array._struct, value, _getframe(1),
+                      self._array._struct.__name__)
+            else:
+                _out_of_bounds(self, i, value)
+            return
+        raise TypeError(f"index a struct buffer with an integer (p[i]), not {index!r}")
+
+    def __len__(self) -> int:
+        return self._n
+
+    def _ash_array_length(self) -> int:
+        return self._n
+
+    def __iter__(self) -> Any:
+        return (self[i] for i in range(self._n))
+
+    def __repr__(self) -> str:
+        return f"<array<{self._array._struct.__name__}, {self._n}> in a shader>"
+
+
+def _out_of_bounds(view: Any, i: int, value: Any) -> Any:
+    """``p[i]`` past the end: IndexError when unwatched (as numpy's), else a reference to a
+    zeroed scratch element whose every access is reported out of bounds (WGSL robust access:
+    loads give zero, stores are dropped)."""
+    blk, cls = view._blk, view._array._struct
+    if blk.run is None:
+        raise IndexError(f"index {i} is out of bounds for array<{cls.__name__}> of length "
+                         f"{view._n}")
+    scratch = Block(np.zeros(1, cls.dtype), cls)
+    scratch.run, scratch.oob = blk.run, (blk.origin, i)
+    if value is not None:
+        store(scratch, 0, cls, value, _getframe(2), cls.__name__)
+    return ref_of(cls)((scratch, 0))
+
+
+def describe_granule(cls: Any, ndim: int, granule_index: int) -> MemberIndex:
+    """Where granule ``granule_index`` of a buffer of ``cls`` structs (``ndim`` 1: an array,
+    0: one struct) lies: (element, member path)."""
+    byte = granule_index * granule(cls)
+    element, within = divmod(byte, cls.dtype.itemsize)
+    return MemberIndex((element if ndim else None, _path_at(cls, within)))
+
+
+def _path_at(t: Any, offset: int) -> str:
+    """The member path (``.velocity.y``) of the scalar at byte ``offset`` of a ``t``."""
+    from .layout import leaves
+    best = ""
+    for path, off, dt in leaves(t):
+        if off <= offset < off + dt.itemsize:
+            return path
+        if off <= offset:
+            best = path
+    return best
+
+
+def as_struct_binding(value: np.ndarray) -> StructArray | None:
+    """A struct buffer (an array of a struct's dtype) as a :class:`StructArray` view, or None
+    for any other array."""
+    cls = struct_of(value.dtype) if value.dtype.names else None
+    if cls is None:
+        return None
+    if value.ndim > 1:
+        raise TypeError(f"a struct buffer is 1-D (array<{cls.__name__}>) or 0-d (one "
+                        f"{cls.__name__}), not shaped {value.shape}")
+    return value.view(StructArray)
