@@ -288,6 +288,12 @@ class FragmentRun(SanitizedRun):
                                        set(shader.builtins) | set(self.inputs), resources)
         self.storage = {k: v for k, v in self.bindings.items()
                         if isinstance(v, np.ndarray) and v.flags.writeable}
+        for k, v in self.storage.items():
+            if v.dtype.names is not None:
+                raise BindingError(
+                    f"{shader.fn.__qualname__}: storage binding {k!r} is a struct buffer, which "
+                    "fragment shaders do not take yet (compute shaders do). Pass the members "
+                    "the fragments write as separate arrays, or declare it Uniform to read it")
         self.uniforms = {k: v for k, v in self.bindings.items() if k not in self.storage}
         self.config = {"stage": "fragment", "size": [self.width, self.height],
                        "max_live_quads": max_live_quads, "derivatives": self.derivative_mode}

@@ -309,22 +309,24 @@ def granule(t: Any) -> int:
 
 
 # ------------------------------------------------------------------ the uniform address space
-def check_uniform(t: Any, where: str) -> None:
+def check_uniform(t: Any, where: str, member: str = "") -> None:
     """Raises TypeError when ``t`` breaks the uniform address space's layout rules (WGSL
     §Address Space Layout Constraints, without ``uniform_buffer_standard_layout``): array
     strides a multiple of 16; struct and array members at offsets that are multiples of 16;
     after a struct member, the next member at least roundUp(16, SizeOf) bytes later; no
-    runtime-sized arrays. ``where`` names the binding in the message."""
+    runtime-sized arrays. ``where`` names the binding in the message, ``member`` the struct member
+being checked (``Particle.history``)."""
     t = _attrs(t).type
     if isinstance(t, ArrayType):
         stride = stride_of(t.element)
         if stride % 16:
+            what = f"member {member} ({t!r})" if member else repr(t)
             raise TypeError(
-                f"{where}: array({_type_name(t.element)}, {t.length}) has a stride of {stride} "
+                f"{where}: {what} has a stride of {stride} "
                 "bytes, and the uniform address space needs array strides that are multiples of "
                 f"16 (WGSL). Fix: an array of a vec4 type, or of a struct with one member "
                 f"@size(16) (ash.size(16, {_type_name(t.element)}))")
-        check_uniform(t.element, where)
+        check_uniform(t.element, where, f"{member}[i]" if member else "")
         return
     if isinstance(t, RuntimeArrayType):
         raise TypeError(f"{where}: a runtime-sized array cannot live in the uniform address "
@@ -353,5 +355,5 @@ def check_uniform(t: Any, where: str) -> None:
                     f"{previous.name}, and in the uniform address space the member after a "
                     f"struct must start at least roundUp(16, SizeOf) = {gap} bytes after it "
                     f"(WGSL). Fix: declare it {m.name}: ash.align(16, {_type_name(mt)})")
-        check_uniform(mt, where)
+        check_uniform(mt, where, f"{layout.name}.{m.name}")
         previous = m

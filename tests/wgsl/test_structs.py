@@ -291,3 +291,36 @@ def test_workgroup_struct_races_name_the_member():
     [race] = ash.run(workgroup_race, 1, sanitize="report").findings
     assert race.address_space == "workgroup" and race.index == (1, ".a")
     assert "workgroup memory pairs[1].a" in race.render()
+
+
+def test_struct_storage_in_fragment_shaders_is_refused_clearly():
+    @ash.fragment
+    async def shade(position, p):
+        p[0].mass = 1.0
+        return f32(0)
+    with pytest.raises(ash.BindingError, match="struct buffer, which fragment shaders do not"):
+        ash.run_fragments(shade, 2, 2, p=Particle.zeros(2))
+
+    @ash.fragment
+    async def reads(position, p: ash.Uniform[Particle]):
+        return p[1].mass
+    p = Particle.zeros(2)
+    p["mass"] = [1.0, 4.0]
+    # history: array<vec2f, 4> has stride 8, which the uniform address space refuses
+    with pytest.raises(ash.BindingError, match=r"member Particle\.history \(array\(vec2f, 4\)\) "
+                       r"has a stride of 8"):
+        ash.run_fragments(reads, 2, 2, p=p)
+
+    @ash.fragment
+    async def reads_pairs(position, p: ash.Uniform[Pair]):
+        return p[1].a
+    pairs = Pair.zeros(2)  # stride 8: an array of them is refused too
+    with pytest.raises(ash.BindingError, match=r"array\(Pair, 2\) has a stride of 8"):
+        ash.run_fragments(reads_pairs, 2, 2, p=pairs)
+
+    @ash.fragment
+    async def reads_one(position, p: ash.Uniform[Pair]):
+        return p.a
+    one = Pair.zeros()
+    one["a"] = 4.0
+    assert ash.run_fragments(reads_one, 2, 2, p=one).output.tolist() == [[4, 4], [4, 4]]
