@@ -16,6 +16,7 @@ import os
 import statistics
 import sys
 import time
+import timeit
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -85,6 +86,25 @@ def measure(n: int, repeat: int, sanitize: str) -> dict[str, float]:
     return {k: statistics.median(v) for k, v in times.items()}
 
 
+def per_access(number: int, repeat: int) -> tuple[float, float, float, float]:
+    """ns per load and per store outside a dispatch, unwatched (what ``sanitize="off"`` runs):
+    ``buf[i]`` on a numpy array against ``p[i].mass`` on the shader's view of a struct buffer
+    (medians of alternating rounds)."""
+    from asyncshader.wgsl.struct_refs import StructArray
+
+    buf = np.ones(4, np.float32)
+    p = Particle.zeros(4).view(StructArray).shader_arg()
+    ns = {"buf": buf, "p": p, "i": np.uint32(2), "x": np.float32(1.5)}
+    rounds: dict[str, list[float]] = {k: [] for k in ("fl", "ml", "fs", "ms")}
+    stmts = {"fl": "buf[i]", "ml": "p[i].mass", "fs": "buf[i] = x", "ms": "p[i].mass = x"}
+    for _ in range(repeat):
+        for k, stmt in stmts.items():
+            rounds[k].append(timeit.timeit(stmt, globals=ns, number=number) / number * 1e9)
+    assert p[2].mass == 1.5 and buf[2] == 1.5
+    fl, ml, fs, ms = (statistics.median(rounds[k]) for k in ("fl", "ml", "fs", "ms"))
+    return fl, ml, fs, ms
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--loads", type=int, default=2000)
@@ -99,6 +119,10 @@ def main(argv: list[str] | None = None) -> None:
         member_ns = (t["member"] - t["empty"]) / per * 1e9
         print(f"{sanitize:10s} {flat_ns:10.0f}ns {member_ns:10.0f}ns "
               f"{member_ns / max(flat_ns, 1e-9):6.2f}")
+    fl, ml, fs, ms = per_access(max(args.loads * 10, 100), args.repeat)
+    print(f"{'load':10s} {fl:10.0f}ns {ml:10.0f}ns {ml / fl:6.2f}  (one access, unwatched, "
+          "outside a dispatch)")
+    print(f"{'store':10s} {fs:10.0f}ns {ms:10.0f}ns {ms / fs:6.2f}")
 
 
 if __name__ == "__main__":

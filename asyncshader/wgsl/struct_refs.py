@@ -19,12 +19,18 @@ import numpy as np
 
 from .layout import RuntimeArrayType, granule, is_matrix, stride_of
 from .structs import convert, is_struct, struct_of, zero_of
-from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
+from .types import ArrayType, AtomicType, Vec, _ScalarType, _to_i32, _to_u32, _type_name
 
 __all__ = ["ArrayRef", "Block", "MemberIndex", "StructArray", "StructView", "as_struct_binding",
            "describe_granule", "load", "ref_of", "store"]
 
 _INT = frozenset({int, np.int32, np.uint32, np.int64, np.uint64})
+
+
+def scalar_converter(t: Any) -> Any:
+    """What converts a value to scalar type ``t`` as ``t(value)`` does, without the scalar
+    class's own call (a metaclass call costs a microsecond; numpy's constructors, tens of ns)."""
+    return {"f": np.float32, "e": np.float16, "I": _to_u32, "i": _to_i32}.get(t.dtype.char, t)
 
 
 def ref_of(cls: Any) -> type:
@@ -159,7 +165,7 @@ def store(blk: Block, offset: int, t: Any, value: Any, frame: Any, where: str) -
     t = _scalar_type(t)
     if isinstance(t, _ScalarType):
         dt = t.dtype
-        v = t(value)
+        v = scalar_converter(t)(value)
         blk.touch(offset, dt.itemsize, True, frame)
         if blk.oob is None:
             blk.views[dt.char][offset // dt.itemsize] = v
@@ -215,11 +221,12 @@ def _bound_class(vec: type) -> type:
     ns: dict[str, Any] = {"__slots__": ("_at",), "__module__": __name__,
                           "__doc__": f"A {vec.__name__} loaded from memory: assigning a "
                                      "component also stores it there."}
+    convert_scalar = scalar_converter(vec.scalar)
     for j, (c, slot) in enumerate(slots.items()):
         def setter(self: Any, v: Any, j: int = j, slot: Any = slot) -> None:
             blk, offset = self._at
             dt = vec.scalar.dtype
-            stored = vec.scalar(v)
+            stored = convert_scalar(v)
             # WGSL: a store to one component may access the whole vector's memory
             blk.touch(offset, vec.size * dt.itemsize, True, _getframe(1))
             if blk.oob is None:
@@ -237,9 +244,9 @@ def _bound_vec(blk: Block, offset: int, vec: type, frame: Any) -> Any:
     cls = _bound_class(vec)
     o = object.__new__(cls)
     start = offset // dt.itemsize
-    values = blk.views[dt.char][start:start + vec.size].tolist()
+    values = blk.views[dt.char][start:start + vec.size]
     for slot, v in zip(cls._slots.values(), values):  # type: ignore[attr-defined]
-        slot.__set__(o, vec.scalar(v))
+        slot.__set__(o, v)  # (numpy scalars of the vector's type, as vector arithmetic makes)
     o._at = (blk, offset)
     return o
 
@@ -304,7 +311,7 @@ def _member_property(cls: Any, m: Any) -> property:
     where = f"{cls.__name__}.{name}"
     if isinstance(t, _ScalarType):  # the common case, kept short
         dt = t.dtype
-        char, size, conv = dt.char, dt.itemsize, t
+        char, size, conv = dt.char, dt.itemsize, scalar_converter(t)
 
         def get(self: _Ref) -> Any:
             blk, o = self
