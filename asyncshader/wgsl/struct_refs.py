@@ -150,12 +150,7 @@ def load(blk: Block, offset: int, t: Any, frame: Any, path: str = "") -> Any:
     if isinstance(t, (ArrayType, RuntimeArrayType)):
         return ArrayRef(blk, offset, t, path)
     if is_matrix(t):
-        col = _column_of(t)
-        stride = stride_of(col)
-        blk.touch(offset, t.cols * stride, False, frame)
-        cols = [[_scalar_at(blk, offset + c * stride + j * col.scalar.dtype.itemsize,
-                            col.scalar.dtype) for j in range(t.rows)] for c in range(t.cols)]
-        return t(np.array(cols, col.scalar.dtype))
+        return _bound_matrix(blk, offset, t, frame)
     raise TypeError(f"cannot load {t!r}")
 
 
@@ -249,6 +244,47 @@ def _bound_vec(blk: Block, offset: int, vec: type, frame: Any) -> Any:
         slot.__set__(o, v)  # (numpy scalars of the vector's type, as vector arithmetic makes)
     o._at = (blk, offset)
     return o
+
+
+# -------------------------------------------------------------------------- bound matrices
+_BOUND_MATRICES: dict[type, type] = {}
+
+
+def _bound_matrix_class(mat: type) -> type:
+    """The subclass of matrix class ``mat`` whose column assignments (``m[c] = v``) also
+    store into memory; its columns are bound vectors, so ``m[c].y = s`` stores too."""
+    cls = _BOUND_MATRICES.get(mat)
+    if cls is not None:
+        return cls
+    col = _column_of(mat)
+    stride = stride_of(col)
+
+    def __setitem__(self: Any, i: Any, v: Any) -> None:
+        mat.__setitem__(self, i, v)  # (the matrix checks the index and converts the column)
+        blk, offset = self._at
+        c = int(i)
+        store(blk, offset + c * stride, col, mat.__getitem__(self, c), _getframe(1),
+              f"{mat.__name__}[{c}]")
+
+    ns: dict[str, Any] = {"__setitem__": __setitem__, "__module__": __name__,
+                          "__doc__": f"A {mat.__name__} loaded from memory: assigning a column "
+                                     "or a column's component also stores it there."}
+    if "__slots__" in mat.__dict__ or any("__slots__" in b.__dict__ for b in mat.__mro__[1:-1]):
+        ns["__slots__"] = ("_at",)
+    cls = _BOUND_MATRICES[mat] = type(f"bound_{mat.__name__}", (mat,), ns)
+    return cls
+
+
+def _bound_matrix(blk: Block, offset: int, mat: type, frame: Any) -> Any:
+    col = _column_of(mat)
+    stride = stride_of(col)
+    cls = _bound_matrix_class(mat)
+    columns = [_bound_vec(blk, offset + c * stride, col, frame) for c in range(mat.cols)]
+    make = getattr(cls, "_of", None)  # (the matrix classes: from column vectors, no copy)
+    m = make(columns) if make is not None else cls(np.array([list(c) for c in columns],
+                                                            col.scalar.dtype))
+    m._at = (blk, offset)
+    return m
 
 
 # ------------------------------------------------------------------------------ references

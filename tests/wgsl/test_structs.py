@@ -324,3 +324,50 @@ def test_struct_storage_in_fragment_shaders_is_refused_clearly():
     one = Pair.zeros()
     one["a"] = 4.0
     assert ash.run_fragments(reads_one, 2, 2, p=one).output.tolist() == [[4, 4], [4, 4]]
+
+
+class Mat2x3:
+    """A stand-in for branch matrices' mat2x3f: columns are vectors (``_c``), ``_of`` makes
+    one from column vectors, ``m[c]`` is a column, ``m[c] = v`` replaces one."""
+
+    __slots__ = ("_c",)
+    cols, rows, scalar, column = 2, 3, f32, vec3f
+
+    def __init__(self, a):
+        self._c = [vec3f(*row) for row in np.asarray(a, np.float32)]
+
+    @classmethod
+    def _of(cls, columns):
+        m = object.__new__(cls)
+        m._c = columns
+        return m
+
+    def __getitem__(self, i):
+        return self._c[i]
+
+    def __setitem__(self, i, v):
+        self._c[i] = vec3f(v)
+
+    def __array__(self, dtype=None, copy=None):
+        return np.array([list(c) for c in self._c], dtype=dtype or np.float32)
+
+
+def test_matrix_member_column_and_component_stores_reach_memory():
+    @ash.struct
+    class M:
+        k: f32
+        m: Mat2x3      # at 16: columns at 16 and 32
+
+    @ash.compute(workgroup_size=1)
+    async def k(b):
+        b[0].m[1] = vec3f(4, 5, 6)     # a column
+        b[0].m[0].y = 2.0              # a component of a column
+        m = b[0].m                     # a loaded matrix: a value with write-back
+        b[1].m = m                     # copied as it is now
+        b[1].k = m[1].z
+    b = M.zeros(2)
+    ash.run(k, 1, b=b, sanitize="report")
+    at = np.frombuffer(b.tobytes(), np.float32)
+    assert at[4:7].tolist() == [0, 2, 0] and at[8:11].tolist() == [4, 5, 6]
+    assert at[12 + 4:12 + 7].tolist() == [0, 2, 0] and at[12 + 8:12 + 11].tolist() == [4, 5, 6]
+    assert at[12] == 6.0
