@@ -164,7 +164,7 @@ class ImplicitConversion(Finding):
 
     def render(self) -> str:
         return (f"Implicit conversion on store to {self.address_space} memory "
-                f"{self.memory}[{self.index}]{self.times()}:\n"
+                f"{_at(self.memory, self.index)}{self.times()}:\n"
                 f"  by {self.access.invocation}\n  at {self.access.where}: {self.access.source}\n"
                 "  " + self.explain(self.value_type, self.address_space, self.memory,
                                     self.memory_type))

@@ -154,10 +154,37 @@ def load(blk: Block, offset: int, t: Any, frame: Any, path: str = "") -> Any:
     raise TypeError(f"cannot load {t!r}")
 
 
+_FLOATS = frozenset({float, np.float16, np.float32, np.float64})
+
+
+def check_conversion(blk: Block, offset: int, t: Any, value: Any) -> None:
+    """A float stored into an integer member, or a vector of another component type into a
+    vector member: WGSL converts nothing implicitly, so the shader would not compile. Reported
+    (or raised, for strict kernels) as for a flat buffer's element (sanitizers/conversions.py);
+    the store then converts, as numpy would."""
+    if isinstance(t, type) and issubclass(t, Vec):
+        if not isinstance(value, Vec) or value.kind == t.kind:
+            return
+        dt = t.scalar.dtype
+    elif dt_kind_int(t) and (value.__class__ in _FLOATS or isinstance(value, np.floating)):
+        dt = t.dtype
+    else:
+        return
+    describe = blk.describe or (lambda g: MemberIndex((None, "")))
+    blk.run.implicit_conversion(blk.words, describe(offset >> blk.gshift), value,
+                                np.zeros((), dt))
+
+
+def dt_kind_int(t: Any) -> bool:
+    return isinstance(t, _ScalarType) and t.dtype.kind in "iu"
+
+
 def store(blk: Block, offset: int, t: Any, value: Any, frame: Any, where: str) -> None:
     """Stores ``value`` (converted to ``t`` as WGSL's constructor would) at ``offset``, every
     scalar reported; padding is left alone."""
     t = _scalar_type(t)
+    if blk.run is not None and blk.oob is None:
+        check_conversion(blk, offset, t, value)
     if isinstance(t, _ScalarType):
         dt = t.dtype
         v = scalar_converter(t)(value)
@@ -348,6 +375,7 @@ def _member_property(cls: Any, m: Any) -> property:
     if isinstance(t, _ScalarType):  # the common case, kept short
         dt = t.dtype
         char, size, conv = dt.char, dt.itemsize, scalar_converter(t)
+        integer = dt.kind in "iu"
 
         def get(self: _Ref) -> Any:
             blk, o = self
@@ -362,6 +390,8 @@ def _member_property(cls: Any, m: Any) -> property:
         def set_(self: _Ref, value: Any) -> None:
             blk, o = self
             o += moff
+            if integer and blk.run is not None and blk.oob is None:
+                check_conversion(blk, o, t, value)
             v = conv(value)
             if blk.oob is None:
                 blk.views[char][o // size] = v

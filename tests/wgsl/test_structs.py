@@ -371,3 +371,26 @@ def test_matrix_member_column_and_component_stores_reach_memory():
     assert at[4:7].tolist() == [0, 2, 0] and at[8:11].tolist() == [4, 5, 6]
     assert at[12 + 4:12 + 7].tolist() == [0, 2, 0] and at[12 + 8:12 + 11].tolist() == [4, 5, 6]
     assert at[12] == 6.0
+
+
+def test_float_into_an_integer_member_is_reported():
+    @ash.struct
+    class Counted:
+        n: u32
+        v: ash.vec2u
+
+    @ash.compute(workgroup_size=1)
+    async def k(c):
+        c[0].n = 2.7                    # WGSL: no implicit f32 -> u32
+        c[1].v = vec2f(1.5, 2.5)        # nor vec2f -> vec2u
+        c[1].n = u32(3)                 # fine
+    c = Counted.zeros(2)
+    result = ash.run(k, 1, c=c, sanitize="report")
+    found = sorted((f.index, f.value_type) for f in result.findings)
+    assert found == [((0, ".n"), "f32 (a Python float)"), ((1, ".v.x"), "vec2f")]
+    assert "c[0].n" in result.findings[0].render() or "c[0].n" in result.findings[1].render()
+    assert c["n"].tolist() == [2, 3] and c["v"][1].tolist() == [1, 2]  # numpy truncated
+
+    strict = ash.compute(workgroup_size=1, strict=True)(k.fn)
+    with pytest.raises(ash.ShaderError, match="a float stored into c"):
+        ash.run(strict, 1, c=Counted.zeros(2), sanitize="report")
