@@ -57,6 +57,7 @@ from ..schedules.strategies import Strategy
 from ..wgsl.bindings import Input, Storage, Uniform, bind_resources, signature_params
 from ..wgsl.memory import scan_kernel
 from ..wgsl.rewrite import with_wgsl_operators
+from ..wgsl.struct_refs import StructArray, StructView
 from ..wgsl.types import _VECS, Vec, vec4f
 from .dispatch import (
     DEFAULT_MAX_POINTS,
@@ -288,12 +289,6 @@ class FragmentRun(SanitizedRun):
                                        set(shader.builtins) | set(self.inputs), resources)
         self.storage = {k: v for k, v in self.bindings.items()
                         if isinstance(v, np.ndarray) and v.flags.writeable}
-        for k, v in self.storage.items():
-            if v.dtype.names is not None:
-                raise BindingError(
-                    f"{shader.fn.__qualname__}: storage binding {k!r} is a struct buffer, which "
-                    "fragment shaders do not take yet (compute shaders do). Pass the members "
-                    "the fragments write as separate arrays, or declare it Uniform to read it")
         self.uniforms = {k: v for k, v in self.bindings.items() if k not in self.storage}
         self.config = {"stage": "fragment", "size": [self.width, self.height],
                        "max_live_quads": max_live_quads, "derivatives": self.derivative_mode}
@@ -413,15 +408,22 @@ class FragmentRun(SanitizedRun):
             members = unit.members
             for lane, (x, y), values in zip(range(4), pixels, inputs_of):
                 position = make_position(xs[x], ys[y], z, w)
-                views = []
+                views, blocks = [], []
                 for (_, arr), fast in zip(storage, fasts):
-                    view = arr.view(view_class)
-                    view._origin, view._run, view._fast = arr, self, fast
+                    if isinstance(arr, StructArray):  # struct buffers: a block per invocation
+                        view, block = arr.fragment_arg(self)
+                        blocks.append(block)
+                    else:
+                        view = arr.view(view_class)
+                        view._origin, view._run, view._fast = arr, self, fast
                     views.append(view)
                 inv = fragment(4 * q + lane, call(position, front, index, mask, *values,
                                                   *views), unit, groups)
                 for view in views:
-                    view._inv = inv
+                    if not isinstance(view, StructView) and isinstance(view, np.ndarray):
+                        view._inv = inv
+                for block in blocks:
+                    block.inv = inv
                 if x >= width or y >= height:  # padding
                     inv.helper = True
                 members.append(inv)

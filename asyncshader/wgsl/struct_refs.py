@@ -68,8 +68,10 @@ class Block:
     __slots__ = (
         "describe",
         "fast",
+        "fragments",
         "g",
         "gshift",
+        "inv",
         "oob",
         "origin",
         "raw",
@@ -92,6 +94,25 @@ class Block:
         self.read_only = read_only
         self.run = self.fast = self.words = self.oob = self.origin = None
         self.describe: Any = None
+        self.inv: Any = None  # a fragment's own block: the invocation (its helper stores drop)
+        self.fragments: Any = None  # ... and the fragment run
+
+    def for_invocation(self) -> Block:
+        """A copy sharing this block's memory and watch, for one fragment invocation."""
+        blk = object.__new__(Block)
+        for name in Block.__slots__:
+            setattr(blk, name, getattr(self, name))
+        return blk
+
+    def dropped(self) -> bool:
+        """Whether a store by this block's fragment invocation is dropped (it is a helper, as
+        WGSL requires: its stores have no effect); counted and noted."""
+        inv = self.inv
+        if inv is None or not inv.helper:
+            return False
+        self.fragments.suppressed_writes += 1
+        self.fragments.helper_effect(inv, self.origin, "store")
+        return True
 
     def watch(self, run: Any, origin: Any, describe: Any) -> None:
         """Reports this block's accesses to ``run``'s instruments, naming ``origin``."""
@@ -131,7 +152,11 @@ def _scalar_at(blk: Block, offset: int, dtype: np.dtype) -> Any:
 
 
 def _scalar_type(t: Any) -> Any:
-    return t.scalar if isinstance(t, AtomicType) else t
+    if isinstance(t, AtomicType):
+        raise TypeError(f"a struct member of type {t!r}: WGSL allows only the atomic built-ins "
+                        "on it, and asyncshader does not run them on struct members yet. Keep "
+                        "the counter in its own buffer (atomic_add(ptr(counts, i), 1))")
+    return t
 
 
 # ----------------------------------------------------------------------- loads and stores
@@ -182,6 +207,8 @@ def dt_kind_int(t: Any) -> bool:
 def store(blk: Block, offset: int, t: Any, value: Any, frame: Any, where: str) -> None:
     """Stores ``value`` (converted to ``t`` as WGSL's constructor would) at ``offset``, every
     scalar reported; padding is left alone."""
+    if blk.inv is not None and blk.dropped():
+        return
     t = _scalar_type(t)
     if blk.run is not None and blk.oob is None:
         check_conversion(blk, offset, t, value)
@@ -247,6 +274,8 @@ def _bound_class(vec: type) -> type:
     for j, (c, slot) in enumerate(slots.items()):
         def setter(self: Any, v: Any, j: int = j, slot: Any = slot) -> None:
             blk, offset = self._at
+            if blk.inv is not None and blk.dropped():
+                return
             dt = vec.scalar.dtype
             stored = convert_scalar(v)
             # WGSL: a store to one component may access the whole vector's memory
@@ -370,8 +399,12 @@ def _ref_class(cls: Any) -> type:
 
 
 def _member_property(cls: Any, m: Any) -> property:
-    moff, t, name = m.offset, _scalar_type(m.type), m.name
+    moff, t, name = m.offset, m.type, m.name
     where = f"{cls.__name__}.{name}"
+    if isinstance(t, AtomicType):
+        def refuse(self: _Ref, value: Any = None) -> None:
+            _scalar_type(t)
+        return property(refuse, refuse, doc=f"member {name}: {t!r} (not supported yet)")
     if isinstance(t, _ScalarType):  # the common case, kept short
         dt = t.dtype
         char, size, conv = dt.char, dt.itemsize, scalar_converter(t)
@@ -389,6 +422,8 @@ def _member_property(cls: Any, m: Any) -> property:
 
         def set_(self: _Ref, value: Any) -> None:
             blk, o = self
+            if blk.inv is not None and blk.dropped():
+                return
             o += moff
             if integer and blk.run is not None and blk.oob is None:
                 check_conversion(blk, o, t, value)
@@ -514,6 +549,22 @@ class StructArray(np.ndarray):
         if self.ndim == 0:
             return ref_of(self._struct)((blk, 0))
         return StructView(self, blk)
+
+    def fragment_arg(self, run: Any) -> tuple[Any, Block]:
+        """(what one fragment invocation is given, its block): each invocation has its own
+        block (set ``block.inv`` once the invocation exists), sharing one watch per run."""
+        cached = self.__dict__.get("_fragment_base")
+        if cached is None or cached[0] is not run:
+            base = Block(self.view(np.ndarray), self._struct, read_only=not self.flags.writeable)
+            if run.access_hooks:
+                base.watch(run, self, self.describe)
+                base.describe = self.describe
+            base.origin, base.fragments = self, run
+            cached = self.__dict__["_fragment_base"] = (run, base)
+        blk = cached[1].for_invocation()
+        if self.ndim == 0:
+            return ref_of(self._struct)((blk, 0)), blk
+        return StructView(self, blk), blk
 
     def __getitem__(self, index: Any) -> Any:
         """``a[i]``: a reference to element i (host side: unwatched); other indices are

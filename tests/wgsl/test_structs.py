@@ -293,13 +293,32 @@ def test_workgroup_struct_races_name_the_member():
     assert "workgroup memory pairs[1].a" in race.render()
 
 
-def test_struct_storage_in_fragment_shaders_is_refused_clearly():
+def test_struct_storage_in_fragment_shaders_helpers_stores_dropped():
+    # 3 x 1 pixels: the quads pad to 4 x 2, so helpers run at x = 3 (past the buffer's end
+    # too) and in row 1 (p[0..3]: their stores must be dropped)
     @ash.fragment
-    async def shade(position, p):
-        p[0].mass = 1.0
+    async def row0(position, p):
+        x = u32(position.x)
+        if position.y < 1.0:
+            p[x].mass = position.y + 1.0
+        else:
+            p[x].mass = 99.0           # only helpers (row 1 is padding)
         return f32(0)
-    with pytest.raises(ash.BindingError, match="struct buffer, which fragment shaders do not"):
-        ash.run_fragments(shade, 2, 2, p=Particle.zeros(2))
+    for sanitize in ("report", "off"):
+        p = Particle.zeros(4)
+        result = ash.run_fragments(row0, 3, 1, p=p, sanitize=sanitize)
+        assert p["mass"].tolist() == [1.5, 1.5, 1.5, 0.0]  # helpers' stores dropped
+        if sanitize == "report":
+            assert all(f.severity == "note" for f in result.findings)
+            assert any(isinstance(f, ash.HelperSideEffect) for f in result.findings)
+
+    @ash.fragment
+    async def racy(position, p):
+        p[0].mass = position.x          # every fragment: a race on p[0].mass
+        return f32(0)
+    result = ash.run_fragments(racy, 2, 2, p=Particle.zeros(1), sanitize="report")
+    [race] = [f for f in result.findings if isinstance(f, ash.DataRace)]
+    assert race.index == (0, ".mass")
 
     @ash.fragment
     async def reads(position, p: ash.Uniform[Particle]):
@@ -394,3 +413,20 @@ def test_float_into_an_integer_member_is_reported():
     strict = ash.compute(workgroup_size=1, strict=True)(k.fn)
     with pytest.raises(ash.ShaderError, match="a float stored into c"):
         ash.run(strict, 1, c=Counted.zeros(2), sanitize="report")
+
+
+def test_atomic_members_are_refused_not_accessed_plainly():
+    @ash.struct
+    class Counter:
+        n: ash.atomic(u32)
+        total: f32
+
+    @ash.compute(workgroup_size=1)
+    async def k(c):
+        c[0].total = 1.0            # fine
+        c[0].n = 1                  # WGSL: atomic<u32> takes atomic built-ins only
+
+    c = Counter.zeros(1)
+    with pytest.raises(ash.ShaderError, match=r"atomic\(u32\): WGSL allows only the atomic"):
+        ash.run(k, 1, c=c)
+    assert c["total"][0] == 1.0 and Counter.offsets == {"n": 0, "total": 4}
