@@ -424,6 +424,8 @@ def _member_property(cls: Any, m: Any) -> property:
             blk, o = self
             if blk.inv is not None and blk.dropped():
                 return
+            if blk.read_only:
+                blk.touch(o, size, True, None)  # (raises: a uniform)
             o += moff
             if integer and blk.run is not None and blk.oob is None:
                 check_conversion(blk, o, t, value)

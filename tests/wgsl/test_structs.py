@@ -162,7 +162,7 @@ def test_uniform_struct_and_its_rules():
     @ash.compute(workgroup_size=1)
     async def writes(u: ash.Uniform[Params]):
         u.dt = 1.0
-    with pytest.raises(ash.ShaderError, match="read-only"):
+    with pytest.raises(ash.ShaderError, match=r"uniform \(var<uniform>\), which is read-only"):
         ash.run(writes, 1, u=Params.zeros())
 
 
