@@ -183,6 +183,7 @@ from .wgsl.types import (
     array,
     atomic,
     bool_,
+    f16,
     f32,
     i32,
     select,
@@ -190,16 +191,19 @@ from .wgsl.types import (
     vec2,
     vec2b,
     vec2f,
+    vec2h,
     vec2i,
     vec2u,
     vec3,
     vec3b,
     vec3f,
+    vec3h,
     vec3i,
     vec3u,
     vec4,
     vec4b,
     vec4f,
+    vec4h,
     vec4i,
     vec4u,
 )
@@ -415,3 +419,6 @@ __all__ = [
     "workgroup_barrier",
     "workgroup_uniform_load",
 ]
+
+# ---- f16 and read-only storage (branch f16-readonly)
+__all__ += ["f16", "vec2h", "vec3h", "vec4h"]

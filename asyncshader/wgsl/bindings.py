@@ -2,7 +2,8 @@
 
 * A numpy array bound to a parameter annotated :class:`Storage` (or not annotated) is a
   ``var<storage, read_write>`` buffer: the shader reads and writes the caller's array in place.
-  Element types are WGSL's: float32, int32 or uint32 (``Storage[u32]`` also checks the dtype).
+  Element types are WGSL's: float32, float16 (``array<f16>``), int32 or uint32 (``Storage[u32]``
+  also checks the dtype).
 * A parameter annotated :class:`Uniform`, a scalar type or a vector type is a ``var<uniform>``:
   plain values are converted to the annotated type; arrays become read-only copies.
 """
@@ -21,7 +22,8 @@ from .struct_refs import as_struct_binding
 from .structs import is_struct, struct_of
 from .types import ArrayType, Vec, _ScalarType
 
-_STORAGE_DTYPES = (np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.uint32))
+_STORAGE_DTYPES = (np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.uint32),
+                   np.dtype(np.float16))
 
 
 class _Marker(type):
@@ -35,7 +37,8 @@ class _Marker(type):
 
 class Storage(metaclass=_Marker):
     """Annotation for a storage buffer parameter (``var<storage, read_write>``): a numpy array of
-    float32, int32 or uint32, written in place. ``Storage[f32]`` also checks the element type."""
+    float32, float16, int32 or uint32, written in place. ``Storage[f32]`` also checks the element
+    type."""
 
     element: Any = None
 
@@ -141,7 +144,7 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
                 value.dtype.kind, "np.float32")
             raise BindingError(
                 f"{kernel}: binding {name!r} is a {value.dtype} array; WGSL storage buffers hold "
-                f"f32, i32 or u32. Fix: pass {name}=arr.astype({fix}).")
+                f"f32, f16, i32 or u32. Fix: pass {name}=arr.astype({fix}).")
         element = ann.element
         if element is not None and value.dtype != element.dtype:
             raise BindingError(f"{kernel}: binding {name!r} is declared Storage[{element!r}] "
