@@ -90,7 +90,7 @@ def per_access(number: int, repeat: int) -> tuple[float, float, float, float]:
     """ns per load and per store outside a dispatch, unwatched (what ``sanitize="off"`` runs):
     ``buf[i]`` on a numpy array against ``p[i].mass`` on the shader's view of a struct buffer
     (medians of alternating rounds)."""
-    from asyncshader.wgsl.struct_refs import StructArray
+    from asyncshader.wgsl.struct_buffers import StructArray
 
     buf = np.ones(4, np.float32)
     p = Particle.zeros(4).view(StructArray).shader_arg()

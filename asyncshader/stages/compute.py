@@ -44,7 +44,7 @@ from ..schedules.strategies import Strategy
 from ..wgsl.bindings import bind_resources, signature_params
 from ..wgsl.memory import WorkgroupMemory, scan_kernel, trace_vars
 from ..wgsl.rewrite import with_wgsl_operators
-from ..wgsl.struct_refs import StructArray
+from ..wgsl.struct_buffers import StructArray
 from ..wgsl.types import Vec, vec3u
 from ..wgsl.watched import traced_storage
 from .dispatch import (

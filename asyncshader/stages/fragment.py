@@ -57,7 +57,7 @@ from ..schedules.strategies import Strategy
 from ..wgsl.bindings import Input, Storage, Uniform, bind_resources, signature_params
 from ..wgsl.memory import scan_kernel
 from ..wgsl.rewrite import with_wgsl_operators
-from ..wgsl.struct_refs import StructArray, StructView
+from ..wgsl.struct_buffers import StructArray, StructView
 from ..wgsl.types import _VECS, Vec, vec4f
 from .dispatch import (
     DEFAULT_MAX_POINTS,

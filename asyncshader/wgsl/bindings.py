@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import BindingError
 from .layout import check_uniform
-from .struct_refs import as_struct_binding
+from .struct_buffers import as_struct_binding
 from .structs import is_struct, struct_of
 from .types import ArrayType, Vec, _ScalarType
 

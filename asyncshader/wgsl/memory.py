@@ -25,7 +25,8 @@ import numpy as np
 from .._core.sources import user_code
 from ..errors import ShaderCreationError
 from .managed import _converts, _Managed, _map_of
-from .struct_refs import Block, StructView, describe_granule, ref_of, store
+from .struct_buffers import StructView, describe_granule
+from .struct_refs import Block, ref_of, store
 from .structs import is_struct, struct_of
 from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
 from .watched import _Traced, _zero_element, in_bounds

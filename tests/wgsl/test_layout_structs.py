@@ -275,3 +275,17 @@ def test_uniform_struct_member_offsets_and_gap():
     assert Misplaced.offsets["s"] == 4
     with pytest.raises(TypeError, match=r"Misplaced\.s.*offset 4.*multiple of 16.*align\(16, S\)"):
         check_uniform(Misplaced, "u")
+
+
+def test_real_f16_vectors_follow_the_spec_table():
+    # WGSL §Alignment and Size: vec2<f16> 4/4, vec3<f16> 8/6, vec4<f16> 8/8
+    assert [(ash.align_of(t), ash.size_of(t)) for t in (ash.vec2h, ash.vec3h, ash.vec4h)] == \
+        [(4, 4), (8, 6), (8, 8)]
+
+    @ash.struct
+    class H:
+        a: ash.vec3h    # 0, size 6
+        b: ash.f16      # 6: fills the vec3h's padding
+        c: f32          # 8
+        d: ash.vec3h    # roundUp(8, 12) = 16
+    assert offsets(H) == [0, 6, 8, 16] and (H.align, H.size) == (8, 24)

@@ -430,3 +430,34 @@ def test_atomic_members_are_refused_not_accessed_plainly():
     with pytest.raises(ash.ShaderError, match=r"atomic\(u32\): WGSL allows only the atomic"):
         ash.run(k, 1, c=c)
     assert c["total"][0] == 1.0 and Counter.offsets == {"n": 0, "total": 4}
+
+
+def test_f16_members_in_a_shader_and_their_granules():
+    @ash.struct
+    class H:
+        a: ash.vec3h    # 0
+        b: ash.f16      # 6
+        c: f32          # 8
+
+    @ash.compute(workgroup_size=2)
+    async def k(h, local_invocation_index):
+        l = local_invocation_index
+        if l == 0:
+            h[0].a.y = ash.f16(1.5)
+            h[0].c = 2.0
+        else:
+            h[0].b = ash.f16(3.0)     # 2 bytes after a: its own location, no race
+            h[1].a = ash.vec3h(ash.f16(0.5), ash.f16(0.25), ash.f16(0.125))
+    h = H.zeros(2)
+    result = ash.run(k, 1, h=h, sanitize="report")
+    assert result.findings == []
+    halves = np.frombuffer(h.tobytes(), np.float16)
+    assert halves[0:4].tolist() == [0, 1.5, 0, 3.0]
+    assert np.frombuffer(h.tobytes(), np.float32)[2] == 2.0
+    assert H.size == 16 and halves[8:11].tolist() == [0.5, 0.25, 0.125]  # element 1 at 16
+
+    @ash.compute(workgroup_size=2)
+    async def racy(h, local_invocation_index):
+        h[0].b = ash.f16(local_invocation_index)
+    [race] = ash.run(racy, 1, h=H.zeros(1), sanitize="report").findings
+    assert race.index == (0, ".b")
