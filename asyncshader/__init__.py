@@ -51,6 +51,11 @@ from .exploration.explore import (
     explore,
 )
 from .exploration.shrink import ScheduleStats, ShrinkReport, schedule_stats, shrink
+
+# --- the stepper (issue 21: you are the scheduler) ---
+from .exploration.stepper import InvocationView, Stepper, StepperError, stepper
+
+# ---
 from .sanitizers.findings import (
     DataRace,
     DataRaceError,
@@ -75,6 +80,8 @@ from .stages.fragment import (
     fragment,
     run_fragments,
 )
+from .views.access import access_diagram  # views (issue 21): pictures of a run
+from .views.timeline import Timeline  # views (issue 21)
 from .wgsl.atomics import (
     AtomicCompareExchangeResult,
     atomic_add,
@@ -242,6 +249,7 @@ __all__ = [
     "InOrder",
     "Input",
     "Instrument",
+    "InvocationView",
     "ModfResult",
     "OptionError",
     "OutOfBounds",
@@ -258,6 +266,8 @@ __all__ = [
     "ShaderTypeError",
     "ShrinkReport",
     "StepLimitError",
+    "Stepper",
+    "StepperError",
     "Storage",
     "Strategy",
     "Trace",
@@ -385,6 +395,7 @@ __all__ = [
     "smoothstep",
     "sqrt",
     "step",
+    "stepper",
     "storage_barrier",
     "stride_of",
     "struct",
@@ -422,3 +433,6 @@ __all__ = [
 
 # ---- f16 and read-only storage (branch f16-readonly)
 __all__ += ["f16", "vec2h", "vec3h", "vec4h"]
+
+# views (issue 21, items 1, 2): pictures of a run (docs/seeing.md)
+__all__ += ["Timeline", "access_diagram"]

@@ -16,6 +16,8 @@ SMALL = {
     "builtins.py": ["--number", "10", "--repeat", "1"],
     "builtins_bits.py": ["--number", "20", "--repeat", "1"],
     "structs.py": ["--loads", "20", "--repeat", "1"],
+    "stepper.py": ["--size", "4", "--repeat", "1"],
+    "timeline.py": ["--groups", "1", "--repeat", "1"],
 }
 
 

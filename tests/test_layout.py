@@ -22,10 +22,12 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("schedules", ("asyncshader.schedules",)),
     ("wgsl", ("asyncshader.wgsl",)),
     ("sanitizers", ("asyncshader.sanitizers",)),
+    ("views", ("asyncshader.views",)),
     ("collectives", ("asyncshader.collectives",)),
     ("stages", ("asyncshader.stages",)),
     ("exploration", ("asyncshader.exploration",)),
     ("api", ("asyncshader",)),
+    ("puzzles", ("asyncshader.puzzles",)),
     ("tools", ("asyncshader.tools",)),
     ("main", ("asyncshader.__main__",)),
 ]
