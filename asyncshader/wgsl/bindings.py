@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import BindingError
 from .layout import check_uniform
-from .struct_buffers import as_struct_binding
+from .struct_buffers import as_struct_binding, write_value
 from .structs import is_struct, struct_of
 from .types import ArrayType, Vec, _ScalarType
 
@@ -210,9 +210,11 @@ def _struct_uniform(kernel: str, name: str, ann: Any, value: Any) -> Any:
         check_uniform(t, f"{kernel}: uniform {name!r}")
     except TypeError as exc:
         raise BindingError(str(exc)) from None
-    if not isinstance(value, np.ndarray):
-        return value
-    copy = value.copy()
+    if isinstance(value, np.ndarray):
+        copy = value.copy()
+    else:  # a struct value: its bytes, so that the shader reads it as WGSL lays it out
+        copy = cls.zeros()
+        write_value(copy, value)
     copy.flags.writeable = False
     return as_struct_binding(copy).shader_arg()
 

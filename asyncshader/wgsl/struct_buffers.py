@@ -13,7 +13,7 @@ from .layout import granule, leaves
 from .struct_refs import _INT, Block, MemberIndex, ref_of, store
 from .structs import struct_of
 
-__all__ = ["StructArray", "StructView", "as_struct_binding", "describe_granule"]
+__all__ = ["StructArray", "StructView", "as_struct_binding", "describe_granule", "write_value"]
 
 
 class StructArray(np.ndarray):
@@ -173,3 +173,9 @@ def as_struct_binding(value: np.ndarray) -> StructArray | None:
         raise TypeError(f"a struct buffer is 1-D (array<{cls.__name__}>) or 0-d (one "
                         f"{cls.__name__}), not shaped {value.shape}")
     return value.view(StructArray)
+
+
+def write_value(array: np.ndarray, value: Any) -> None:
+    """Stores struct value ``value`` into ``array``, one struct (shape ()), unwatched."""
+    cls = struct_of(array.dtype)
+    store(Block(array, cls), 0, cls, value, None, cls.__name__)

@@ -164,6 +164,10 @@ def test_uniform_struct_and_its_rules():
         u.dt = 1.0
     with pytest.raises(ash.ShaderError, match=r"uniform \(var<uniform>\), which is read-only"):
         ash.run(writes, 1, u=Params.zeros())
+    value = Params(dt=0.5)  # a struct value: the shader reads a read-only copy of its bytes
+    with pytest.raises(ash.ShaderError, match=r"uniform \(var<uniform>\), which is read-only"):
+        ash.run(writes, 1, u=value)
+    assert value.dt == 0.5
 
 
 def test_runtime_sized_member_and_array_length():
