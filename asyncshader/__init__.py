@@ -96,7 +96,7 @@ from .wgsl.atomics import (
     atomic_sub,
     atomic_xor,
 )
-from .wgsl.bindings import Input, Storage, Uniform
+from .wgsl.bindings import Input, ReadOnly, Storage, Uniform
 from .wgsl.builtins import (
     FrexpResult,
     ModfResult,
@@ -179,9 +179,31 @@ from .wgsl.builtins import (
     unpack4xi8,
     unpack4xu8,
 )
+from .wgsl.builtins.matrix import determinant, transpose
 
 # ---- layout and structs (issue 18, branch structs): align, size, runtime_array, struct, ...
 from .wgsl.layout import align, align_of, runtime_array, size, size_of, stride_of
+from .wgsl.matrices import (
+    Matrix,
+    mat2x2f,
+    mat2x2h,
+    mat2x3f,
+    mat2x3h,
+    mat2x4f,
+    mat2x4h,
+    mat3x2f,
+    mat3x2h,
+    mat3x3f,
+    mat3x3h,
+    mat3x4f,
+    mat3x4h,
+    mat4x2f,
+    mat4x2h,
+    mat4x3f,
+    mat4x3h,
+    mat4x4f,
+    mat4x4h,
+)
 from .wgsl.memory import Ptr, WorkgroupVar, ptr, workgroup
 from .wgsl.structs import buffer, struct
 from .wgsl.types import (
@@ -431,8 +453,84 @@ __all__ = [
     "workgroup_uniform_load",
 ]
 
-# ---- f16 and read-only storage (branch f16-readonly)
-__all__ += ["f16", "vec2h", "vec3h", "vec4h"]
+# f16 and read-only storage (issue 18, docs/wgsl.md)
+__all__ += ["ReadOnly", "f16", "vec2h", "vec3h", "vec4h"]
 
 # views (issue 21, items 1, 2): pictures of a run (docs/seeing.md)
 __all__ += ["Timeline", "access_diagram"]
+# --- subgroups (issue 19): the WGSL subgroup built-ins, their findings and error ---
+from .collectives.subgroups import (  # noqa: E402
+    subgroup_add,
+    subgroup_all,
+    subgroup_and,
+    subgroup_any,
+    subgroup_ballot,
+    subgroup_broadcast,
+    subgroup_broadcast_first,
+    subgroup_elect,
+    subgroup_exclusive_add,
+    subgroup_exclusive_mul,
+    subgroup_inclusive_add,
+    subgroup_inclusive_mul,
+    subgroup_max,
+    subgroup_min,
+    subgroup_mul,
+    subgroup_or,
+    subgroup_shuffle,
+    subgroup_shuffle_down,
+    subgroup_shuffle_up,
+    subgroup_shuffle_xor,
+    subgroup_xor,
+)
+from .errors import SubgroupUniformityError  # noqa: E402
+from .sanitizers.findings import IndeterminateValue, NonUniformCollective  # noqa: E402
+
+__all__ += [
+    "IndeterminateValue",
+    "NonUniformCollective",
+    "SubgroupUniformityError",
+    "subgroup_add",
+    "subgroup_all",
+    "subgroup_and",
+    "subgroup_any",
+    "subgroup_ballot",
+    "subgroup_broadcast",
+    "subgroup_broadcast_first",
+    "subgroup_elect",
+    "subgroup_exclusive_add",
+    "subgroup_exclusive_mul",
+    "subgroup_inclusive_add",
+    "subgroup_inclusive_mul",
+    "subgroup_max",
+    "subgroup_min",
+    "subgroup_mul",
+    "subgroup_or",
+    "subgroup_shuffle",
+    "subgroup_shuffle_down",
+    "subgroup_shuffle_up",
+    "subgroup_shuffle_xor",
+    "subgroup_xor",
+]
+
+# matrices (issue 18, docs/wgsl.md)
+__all__ += ["Matrix", "determinant", "transpose"]
+__all__ += [
+    "mat2x2f",
+    "mat2x2h",
+    "mat2x3f",
+    "mat2x3h",
+    "mat2x4f",
+    "mat2x4h",
+    "mat3x2f",
+    "mat3x2h",
+    "mat3x3f",
+    "mat3x3h",
+    "mat3x4f",
+    "mat3x4h",
+    "mat4x2f",
+    "mat4x2h",
+    "mat4x3f",
+    "mat4x3h",
+    "mat4x4f",
+    "mat4x4h",
+]

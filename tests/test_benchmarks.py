@@ -18,6 +18,9 @@ SMALL = {
     "structs.py": ["--loads", "20", "--repeat", "1"],
     "stepper.py": ["--size", "4", "--repeat", "1"],
     "timeline.py": ["--groups", "1", "--repeat", "1"],
+    "f16.py": ["--number", "10", "--repeat", "1", "--groups", "1"],
+    "subgroups.py": ["--groups", "2", "--repeat", "1"],
+    "matrices.py": ["--number", "10", "--repeat", "1"],
 }
 
 

@@ -34,6 +34,7 @@ from .._core.validation import (
     check_number,
     option_error,
 )
+from ..collectives.subgroups import check_subgroup_size
 from ..errors import (
     DivergenceError,
     ForeignAwaitError,
@@ -271,7 +272,7 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
             check: Callable[[Any], Any] | None = None, strategy: Any = "random", *,
             runs: int = 100, time_budget: float | None = None, stop_on_failure: bool = True,
             recheck: float = 0.0, progress: Callable[[int, int], None] | None = None,
-            races: bool = False) -> ExploreReport:
+            races: bool = False, subgroup_sizes: Any = None) -> ExploreReport:
     """Runs ``kernel`` under up to ``runs`` schedules of ``strategy`` and reports the outcomes.
 
     The schedule-exploration loop of Shuttle's ``check_random``/``check_pct``/``check_dfs`` and
@@ -293,8 +294,13 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
     the schedule; turn it on when the kernel's control flow does (``t = await atomic_add(c,
     1)``, then ``if t == lid: ...``): only the schedules that take the racy branch show its
     race.
+
+    ``subgroup_sizes`` (e.g. ``[4, 8, 32, 64]``) varies the subgroup size: run ``i`` uses
+    ``subgroup_sizes[i % len(subgroup_sizes)]`` (its failure text says which), to expose a
+    kernel that assumes one size.
     """
     check_target(kernel, setup, check)
+    setup, use_size = _sized_setup(setup, subgroup_sizes)
     check_int("runs", runs, 1)
     check_number("time_budget", time_budget, 0, none_ok=True, above=True,
                  expected="a number of seconds > 0, or None (no budget)")
@@ -315,9 +321,12 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
     measured: int | None = None
     start = time.perf_counter()
     limit = 1 if single else runs
+    if single and subgroup_sizes is not None:  # one schedule: one run per subgroup size
+        limit = len(list(subgroup_sizes))
     i = 0
     while i < limit:
         made_with = measured  # run i's strategy is make(i, made_with), for reruns too
+        size_note = use_size(i)  # (the subgroup size of run i, for reruns too)
         strat = make(i, made_with)
         instruments: list = [Footprints()] if exhaustive is not None else []
         completed = True
@@ -345,7 +354,7 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
             report.examples.setdefault(outcome, i)
             if failure is not None:
                 report.failing_outcomes.add(outcome)
-                report.failures.append(Failure(i, failure, trace, exc))
+                report.failures.append(Failure(i, failure + size_note, trace, exc))
             if recheck and recheck_rng.random() < recheck and trace is not None:
                 _recheck(kernel, setup, check, make(i, made_with), trace, outcome, i,
                          exhaustive is not None)
@@ -374,6 +383,25 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
         report.complete = exhaustive.exhausted
     report.elapsed = time.perf_counter() - start
     return report
+
+
+def _sized_setup(setup: Callable, sizes: Any) -> tuple[Callable, Callable[[int], str]]:
+    """``explore(subgroup_sizes=...)``: a setup that adds run ``i``'s ``subgroup_size`` to the
+    bindings, and ``use_size(i)`` that selects it (returning the note for a failure)."""
+    if sizes is None:
+        return setup, lambda i: ""
+    if isinstance(sizes, (int, str)) or not list(sizes):
+        raise option_error("subgroup_sizes", sizes, "a list of subgroup sizes, e.g. [4, 8, 32]")
+    sizes = [check_subgroup_size(k) for k in sizes]
+    current = [sizes[0]]
+
+    def sized() -> dict[str, Any]:
+        return {**setup(), "subgroup_size": current[0]}
+
+    def use_size(i: int) -> str:
+        current[0] = sizes[i % len(sizes)]
+        return f" (subgroup_size={current[0]})"
+    return sized, use_size
 
 
 def check_target(kernel: Any, setup: Any, check: Any) -> None:

@@ -8,7 +8,9 @@ as WGSL requires), and when it switches to another live workgroup it saves them.
 the workgroup variables a kernel uses by name, like WGSL's "statically accessed" variables: the
 kernel and the functions it calls must refer to them by their global name.
 
-Scalars and vectors are 0-d and 1-d arrays; read and write them through ``.value``. Atomic
+Scalars and vectors are 0-d and 1-d arrays; read and write them through ``.value``. A matrix
+``matCxR`` is a (C, R) array: ``.value`` is the matrix, ``var[c]`` column ``c`` in place; an
+array of them is (n, C, R), loaded with ``mat4x4f(tile[i])``. Atomic
 variables (``workgroup(atomic(u32))``) refuse plain access: use the ``atomic_*`` operations.
 """
 
@@ -25,6 +27,7 @@ import numpy as np
 from .._core.sources import user_code
 from ..errors import ShaderCreationError
 from .managed import _converts, _Managed, _map_of
+from .matrices import Matrix
 from .struct_buffers import StructView, describe_granule
 from .struct_refs import Block, ref_of, store
 from .structs import is_struct, struct_of
@@ -182,6 +185,8 @@ def _read_whole(var: np.ndarray) -> Any:
     raw = var.view(np.ndarray)[()]
     if isinstance(t, type) and issubclass(t, Vec):
         return t(*raw.tolist()) if t.kind == "b" else t._make(*[t.scalar(c) for c in raw])
+    if isinstance(t, type) and issubclass(t, Matrix):
+        return t(raw)
     if isinstance(raw, np.ndarray):
         return np.array(raw)  # arrays: a copy, as a WGSL load of the whole array
     return bool(raw) if raw.dtype == np.bool_ else raw
@@ -202,6 +207,8 @@ def _layout(t: Any) -> tuple[tuple[int, ...], np.dtype, type, Any]:
         return (), t.dtype, WorkgroupVar, None
     if isinstance(t, type) and issubclass(t, Vec):
         return (t.size,), t.scalar.dtype, WorkgroupVar, None
+    if isinstance(t, type) and issubclass(t, Matrix):  # (C, R): var[c] is column c, in place
+        return t.shape, t.dtype, WorkgroupVar, None
     if isinstance(t, ArrayType):
         shape, dtype, cls, _ = _layout(t.element)
         if isinstance(t.element, type) and issubclass(t.element, Vec):

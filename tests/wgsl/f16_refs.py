@@ -47,3 +47,22 @@ def f16_neighbours(x: Fraction) -> set[float]:
     q = a // ulp
     values = {q * ulp, (q + (1 if q * ulp != a else 0)) * ulp}
     return {sign * (math.inf if v > MAX16 else float(v)) for v in values}
+
+
+def ulp16(x: Fraction) -> Fraction:
+    """WGSL's ULP(x) for f16, taken as the spacing of binary16 values in the binade of |x| (the
+    wider one where x is a power of two)."""
+    return _ulp(abs(x)) if x else Fraction(2) ** -24
+
+
+# ---------------------------------------------------------------- 113-bit references (mpmath)
+def mp_exact(f, *qs: Fraction) -> Fraction:
+    """``f`` (a function of mpmath numbers) at the rationals ``qs``, evaluated at 113 bits and
+    returned as a Fraction; mpmath comes with the test extra (callers importorskip it)."""
+    import mpmath
+
+    with mpmath.workprec(113):
+        sign, man, exp, _ = mpmath.mpf(f(*[mpmath.mpf(q.numerator) / q.denominator
+                                          for q in qs]))._mpf_
+    value = Fraction(int(man)) * Fraction(2) ** int(exp)
+    return -value if sign else value

@@ -224,3 +224,71 @@ def test_storage_of_f16_refuses_a_float32_array():
 
     with pytest.raises(ash.BindingError, match=r"Storage\[f16\].*float32"):
         ash.run(k, buf=np.zeros(1, np.float32))
+
+
+# --------------------------------------------------------------------- bitcast and packing
+def test_bitcast_f16_forms_follow_the_lane_order():
+    # builtins.md §3.3: x sits at the lowest bytes; 1.0h = 0x3C00, -2.5h = 0xC100, 2.0h = 0x4000
+    bc = ash.bitcast
+    assert bc[u32](vec2h(1.0, -2.5)) == 0xC1003C00
+    assert bc[i32](vec2h(1.0, -2.5)) == 0xC1003C00 - 2 ** 32
+    assert bc[f32](vec2h(0.0, 1.875)) == 1.0  # 0x3F800000: the high half is 0x3F80 = 1.875h
+    assert bc[vec2h](u32(0xC1003C00)) == vec2h(1.0, -2.5)
+    assert bc[vec2h](f32(1.0)) == vec2h(0.0, 1.875)
+    assert bc[vec2h](0x4000) == vec2h(2.0, 0.0)  # an abstract int: as i32
+    assert bc[ash.vec2u](vec4h(1.0, 2.0, -2.5, 0.0)) == ash.vec2u(0x40003C00, 0x0000C100)
+    assert bc[vec4h](ash.vec2u(0x40003C00, 0xC100)) == vec4h(1.0, 2.0, -2.5, 0.0)
+    assert bc[vec4h](ash.vec2i(-1, 0))[0].__class__ is np.float16
+    assert bc[f16](f16(3.0)) == 3.0 and bc[vec3h](vec3h(1, 2, 3)) == vec3h(1, 2, 3)
+    for target, arg in ((f16, u32(1)), (u32, f16(1)), (vec3h, vec3f(1)), (vec2h, ash.vec2u(1)),
+                        (ash.vec3u, vec4h(1))):
+        with pytest.raises(TypeError, match="bitcast"):
+            bc[target](arg)
+
+
+def test_bitcast_round_trips_every_half_pattern():
+    words = np.arange(0, 2 ** 16, 7, dtype=np.uint32) | (np.arange(0, 2 ** 16, 7,
+                                                                   dtype=np.uint32)[::-1] << 16)
+    for w in words[:2000]:
+        h = ash.bitcast[vec2h](u32(w))
+        assert ash.bitcast[u32](h) == w  # NaN payloads too: the bits are kept
+
+
+def test_pack2x16float_agrees_with_the_f16_type():
+    rng = np.random.default_rng(5)
+    for a, b in rng.uniform(-65504, 65504, (300, 2)).astype(np.float32):
+        assert ash.pack2x16float(ash.vec2f(a, b)) == ash.bitcast[u32](vec2h(f16(a), f16(b)))
+        assert ash.quantize_to_f16(a) == f32(f16(a))
+    for w in rng.integers(0, 2 ** 32, 300, dtype=np.uint64).astype(np.uint32):
+        h = ash.bitcast[vec2h](u32(w))
+        if all(np.isfinite(c) for c in h):
+            assert ash.unpack2x16float(u32(w)) == ash.vec2f(f32(h.x), f32(h.y))
+
+
+# --------------------------------------------------------------- f32 stored into f16 memory
+def test_an_f32_stored_into_f16_memory_is_an_implicit_conversion():
+    from asyncshader.sanitizers.findings import ImplicitConversion
+
+    @ash.compute(workgroup_size=2)
+    async def k(out: ash.Storage[f16], *, local_invocation_index: u32):
+        i = local_invocation_index
+        out[i] = f32(0.1) * f32(i + 1)  # an f32 into array<f16>
+        out[i + 2] = 0.1  # a Python float: WGSL's abstract float converts to f16
+        out[i + 4] = f16(0.1)
+
+    out = np.zeros(6, np.float16)
+    r = ash.run(k, out=out, sanitize="report")
+    found = [f for f in r.findings if isinstance(f, ImplicitConversion)]
+    assert len(found) == 1 and found[0].memory_type == "f16" and found[0].value_type == "f32"
+    text = found[0].render()
+    assert "rounded the value to f16" in text and "Fix: convert explicitly, f16(...)" in text
+    assert out.tolist() == [float(f16(0.1)), float(f16(f32(0.2)))] + [float(f16(0.1))] * 4
+
+
+def test_a_strict_kernel_refuses_an_f32_store_into_f16_memory():
+    @ash.compute(workgroup_size=1, strict=True)
+    async def k(out: ash.Storage[f16]):
+        out[0] = ash.vec2f(1, 2).x
+
+    with pytest.raises(ash.ShaderError, match=r"a float stored into out\[0\].*f16\(\.\.\.\)"):
+        ash.run(k, out=np.zeros(1, np.float16))

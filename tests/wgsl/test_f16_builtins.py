@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from f16_refs import f16_neighbours, round_to_f16
+from f16_refs import f16_neighbours, mp_exact, round_to_f16
 
 import asyncshader as ash
 from asyncshader import f16, f32, i32, u32, vec2h, vec3h, vec4h
@@ -29,22 +29,17 @@ mpmath = pytest.importorskip("mpmath", reason="mpmath (the test extra) gives the
 RNG = np.random.default_rng(1616)
 
 
-def mp(q: Fraction):
-    return mpmath.mpf(q.numerator) / q.denominator
+def mpfn(f):
+    """A reference from an mpmath function of mpf arguments, evaluated at 113 bits."""
+    return lambda *qs: mp_exact(f, *qs)
 
 
 def frac(m) -> Fraction:
-    sign, man, exp, _ = mpmath.mpf(m)._mpf_
-    value = Fraction(int(man)) * Fraction(2) ** int(exp)
-    return -value if sign else value
+    return mp_exact(lambda: m)
 
 
-def mpfn(f):
-    """A reference from an mpmath function of mpf arguments, evaluated at 113 bits."""
-    def ref(*qs: Fraction) -> Fraction:
-        with mpmath.workprec(113):
-            return frac(f(*map(mp, qs)))
-    return ref
+def mp(q: Fraction):
+    return mpmath.mpf(q.numerator) / q.denominator
 
 
 def samples(low: float, high: float, n: int = 40) -> list[np.float16]:

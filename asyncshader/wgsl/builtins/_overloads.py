@@ -15,8 +15,8 @@ exponent). :func:`resolve` returns ``T`` and the arguments converted; :func:`bui
 the public function: arguments of an overload's exact types find their kernel by one dict
 lookup, others are resolved once per combination of types (:class:`Resolver`).
 
-Also here: :func:`to_f32` and :func:`to_f16`, the rounding of a float64 result to ``f32`` or
-``f16``; :func:`f16_kernel`, which makes a built-in's f16 overload from its f32 one; and
+Also here: :func:`to_f32`, the rounding of a float64 result to ``f32`` (``to_f16`` and the f16
+overloads made from the f32 kernels are in ``_f16``); and
 :class:`WGSLIndeterminateWarning` with :func:`indeterminate`, how a built-in reports an
 argument for which WGSL does not define the result.
 """
@@ -37,9 +37,10 @@ import numpy as np
 
 from ..._core.sources import user_stacklevel
 from ..types import _VECS, Vec
+from ._f16 import _F16_ROUNDS_FINITE, f16_kernel, to_f16
 
-__all__ = ["Signature", "WGSLIndeterminateWarning", "WType", "builtin", "f16_kernel",
-           "indeterminate", "resolve", "to_f16", "to_f32"]
+__all__ = ["Signature", "WGSLIndeterminateWarning", "WType", "builtin", "indeterminate",
+           "resolve", "to_f16", "to_f32"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -151,9 +152,17 @@ def _fail(sig: Signature, types: Sequence[WType], why: str) -> TypeError:
                      f"{sig.wgsl}: {why}. (WGSL's overloads: {sig.overloads()}.)")
 
 
+#: the matrix types' names (a matrix given to a built-in of scalars and vectors)
+_MATRIX_NAMES = frozenset(f"mat{c}x{r}{k}" for c in (2, 3, 4) for r in (2, 3, 4) for k in "fh")
+
+
 def _pick_type(sig: Signature, types: list[WType]) -> WType:
     """T: the type of the concrete ``T`` arguments (all the same), else the concretization."""
     for t in types:
+        if t.kind not in "fhiubAF" and t.name in _MATRIX_NAMES:
+            raise _fail(sig, types, f"it takes no matrices (of WGSL's built-ins only transpose "
+                                    f"and determinant do); apply it to each column, m[i], of "
+                                    f"the {t.name}")
         if t.kind not in "fhiubAF":
             raise _fail(sig, types, f"a {t.name} is not a WGSL value; convert it to f32, i32, "
                                     "u32 or a vector first")
@@ -359,68 +368,6 @@ def to_f32(r: float) -> np.float32:
 
 # ------------------------------------------------------------------------- f16 results
 _FLOAT_KINDS = frozenset("fh")
-#: the doubles that round to a finite f16 lie strictly inside ±65520
-_F16_ROUNDS_FINITE = 65520.0
-_INF16 = np.float16("inf")
-_F16 = np.float16
-
-
-def to_f16(r: float) -> np.float16:
-    """The double ``r`` rounded to the nearest f16 (ties to even, one rounding); ±inf past
-    the f16 range (|r| >= 65520), NaN for NaN."""
-    if -_F16_ROUNDS_FINITE < r < _F16_ROUNDS_FINITE or r != r:
-        return _F16(r)
-    return _INF16 if r > 0 else -_INF16
-
-
-def _as_f16(r: Any) -> Any:
-    """A kernel's result with its float parts rounded to f16: a scalar, a ``vecNh`` (whose
-    components an f32 kernel made f32), or a FrexpResult/ModfResult of them."""
-    c = r.__class__
-    if c is _F16:
-        return r
-    if c is np.float32 or c is float or c is np.float64:
-        return to_f16(float(r))
-    if isinstance(r, Vec):
-        return c._make(*map(_as_f16, r)) if r.kind == "h" else r
-    if isinstance(r, tuple):
-        return c(*map(_as_f16, r))
-    return r
-
-
-def _overflowed(raw: Any, out: Any) -> bool:
-    """Whether rounding ``raw`` to f16 (``out``) made a finite float infinite."""
-    if isinstance(raw, (Vec, tuple)):
-        return builtins.any(map(_overflowed, raw, out))
-    return (out.__class__ is _F16 and not math.isfinite(out)
-            and isinstance(raw, (float, np.floating)) and math.isfinite(raw))
-
-
-def f16_kernel(kernel: Callable[..., Any], wgsl: str) -> Callable[..., Any]:
-    """The f16 overload of a built-in from its f32 ``kernel``: the f32 kernel computes (in
-    float64, rounded to f32), and its result is rounded to f16. The two roundings stay within
-    one f16 ULP of the exact value and give it exactly when it is an f16 (every correctly
-    rounded built-in but the transcendental ones is exact); every WGSL f16 bound (builtins.md
-    §4) is at least one ULP. A finite result past the f16 range is ±inf with a
-    WGSLIndeterminateWarning (WGSL: an overflow is an indeterminate value)."""
-    rule = (f"{wgsl} on f16 with a result past the f16 range (|x| >= 65520)",
-            "WGSL does not define the result of an f16 overflow (an indeterminate value); "
-            "asyncshader returns ±inf. Bound the arguments, or compute in f32 (f32(x)).")
-
-    def h(*args: Any) -> Any:
-        raw = kernel(*args)
-        out = _as_f16(raw)
-        if out.__class__ is _F16 and -_INF16 < out < _INF16:
-            return out
-        if _overflowed(raw, out):
-            return indeterminate(*rule, tuple(map(_plain_value, args)), out)
-        return out
-    h.__name__ = h.__qualname__ = f"{getattr(kernel, '__name__', 'kernel')}_f16"
-    return h
-
-
-def _plain_value(a: Any) -> Any:
-    return tuple(map(float, a)) if isinstance(a, Vec) else float(a)
 
 
 # ------------------------------------------------------------------ indeterminate values
@@ -499,7 +446,8 @@ def builtin(sig: Signature, kernels: dict[str, Callable[..., Any]], doc: str,
     path (a dict lookup), others go through :func:`resolve`. ``kernels`` maps T's scalar kind
     to the function of the components (``componentwise``) or of the whole arguments."""
     if "h" in sig.kinds and "h" not in kernels:
-        kernels = {**kernels, "h": f16_kernel(kernels["f"], sig.wgsl)}
+        kernels = {**kernels, "h": f16_kernel(kernels["f"], sig.wgsl, indeterminate,
+                                              scalar=componentwise)}
     table = _fast_table(sig, kernels)
     resolver = Resolver(sig)
 
