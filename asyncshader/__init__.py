@@ -183,6 +183,9 @@ from .wgsl.builtins import (
     unpack4xu8,
 )
 from .wgsl.builtins.matrix import determinant, transpose
+
+# ---- layout and structs (issue 18, branch structs): align, size, runtime_array, struct, ...
+from .wgsl.layout import align, align_of, runtime_array, size, size_of, stride_of
 from .wgsl.matrices import (
     Matrix,
     mat2x2f,
@@ -205,6 +208,7 @@ from .wgsl.matrices import (
     mat4x4h,
 )
 from .wgsl.memory import Ptr, WorkgroupVar, ptr, workgroup
+from .wgsl.structs import buffer, struct
 from .wgsl.types import (
     all,
     any,
@@ -318,6 +322,8 @@ __all__ = [
     "abs",
     "acos",
     "acosh",
+    "align",
+    "align_of",
     "all",
     "any",
     "array",
@@ -342,6 +348,7 @@ __all__ = [
     "atomic_xor",
     "bitcast",
     "bool_",
+    "buffer",
     "ceil",
     "clamp",
     "compute",
@@ -420,6 +427,7 @@ __all__ = [
     "round",
     "run",
     "run_fragments",
+    "runtime_array",
     "saturate",
     "schedule_stats",
     "select",
@@ -427,11 +435,15 @@ __all__ = [
     "sign",
     "sin",
     "sinh",
+    "size",
+    "size_of",
     "smoothstep",
     "sqrt",
     "step",
     "stepper",
     "storage_barrier",
+    "stride_of",
+    "struct",
     "tan",
     "tanh",
     "texture_barrier",

@@ -59,6 +59,7 @@ from ..wgsl.bindings import Input, Storage, Uniform, bind_resources, signature_p
 from ..wgsl.memory import scan_kernel
 from ..wgsl.readonly import checked_read_only
 from ..wgsl.rewrite import with_wgsl_operators
+from ..wgsl.struct_buffers import StructArray, StructView
 from ..wgsl.types import _VECS, Vec, vec4f
 from .dispatch import (
     DEFAULT_MAX_POINTS,
@@ -427,15 +428,22 @@ class FragmentRun(SanitizedRun):
             members = unit.members
             for lane, (x, y), values in zip(range(4), pixels, inputs_of):
                 position = make_position(xs[x], ys[y], z, w)
-                views = []
+                views, blocks = [], []
                 for (_, arr), fast in zip(storage, fasts):
-                    view = arr.view(view_class)
-                    view._origin, view._run, view._fast = arr, self, fast
+                    if isinstance(arr, StructArray):  # struct buffers: a block per invocation
+                        view, block = arr.fragment_arg(self)
+                        blocks.append(block)
+                    else:
+                        view = arr.view(view_class)
+                        view._origin, view._run, view._fast = arr, self, fast
                     views.append(view)
                 inv = fragment(4 * q + lane, call(position, front, index, mask, *values,
                                                   *views), unit, groups)
                 for view in views:
-                    view._inv = inv
+                    if not isinstance(view, StructView) and isinstance(view, np.ndarray):
+                        view._inv = inv
+                for block in blocks:
+                    block.inv = inv
                 if x >= width or y >= height:  # padding
                     inv.helper = True
                 if sg is not None:

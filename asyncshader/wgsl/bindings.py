@@ -23,9 +23,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import BindingError
+from .layout import check_uniform
 from .matrices import Matrix
 from .readonly import ReadOnlyStorage, read_only_view
-from .types import Vec, _ScalarType
+from .struct_buffers import as_struct_binding, write_value
+from .structs import is_struct, struct_of
+from .types import ArrayType, Vec, _ScalarType
 
 _STORAGE_DTYPES = (np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.uint32),
                    np.dtype(np.float16))
@@ -161,6 +164,8 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
     if _is(ann, Storage) and ann.access == "read":
         return _read_only_storage(kernel, name, ann, value)
     if _is(ann, Storage):
+        if isinstance(value, np.ndarray) and value.dtype.names is not None:  # structs.py
+            return _struct_storage(kernel, name, ann.element, value)
         _check_storage_array(kernel, name, ann, value)
         if isinstance(ann.element, type) and issubclass(ann.element, Matrix):
             _check_matrix_buffer(kernel, name, ann.element, value)
@@ -172,6 +177,9 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
         return value
     if _is(ann, Uniform) and ann.element is not None:
         ann = ann.element
+    if is_struct(ann) or (isinstance(value, np.ndarray) and value.dtype.names is not None) \
+            or is_struct(type(value)):
+        return _struct_uniform(kernel, name, ann, value)
     if isinstance(ann, _ScalarType):
         try:
             return ann(value)
@@ -192,6 +200,50 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
         value = value.copy()
         value.flags.writeable = False
     return value
+
+
+def _struct_storage(kernel: str, name: str, element: Any, value: np.ndarray) -> Any:
+    """A struct buffer bound as ``var<storage, read_write>``: a StructArray view."""
+    cls = struct_of(value.dtype)
+    if cls is None:
+        raise BindingError(f"{kernel}: binding {name!r} is a structured array whose dtype is not "
+                           "an @ash.struct's: make it with Particle.zeros(n) or "
+                           "np.zeros(n, Particle.dtype)")
+    if element is not None and element is not cls:
+        raise BindingError(f"{kernel}: binding {name!r} is declared Storage[{element!r}] but "
+                           f"holds {cls.__name__} structs")
+    if not value.flags.writeable:
+        raise BindingError(f"{kernel}: storage buffer {name!r} is read-only; pass a writeable "
+                           "array or declare the parameter Uniform")
+    try:
+        view = as_struct_binding(value)
+        view.block()  # (a strided view is refused here, before the dispatch)
+    except TypeError as exc:
+        raise BindingError(f"{kernel}: binding {name!r}: {exc}") from None
+    return view
+
+
+def _struct_uniform(kernel: str, name: str, ann: Any, value: Any) -> Any:
+    """A struct bound as ``var<uniform>``: checked against the uniform address space's layout
+    rules; the shader gets a read-only copy."""
+    cls = struct_of(value.dtype) if isinstance(value, np.ndarray) and value.dtype.names else (
+        type(value) if is_struct(type(value)) else None)
+    if cls is None or (is_struct(ann) and ann is not cls):
+        raise BindingError(f"{kernel}: uniform {name!r} is declared {_ann(ann)}; pass a "
+                           f"{_ann(ann)} value or {_ann(ann)}.zeros()/zeros(n), not "
+                           f"{type(value).__name__}")
+    t = ArrayType(cls, len(value)) if isinstance(value, np.ndarray) and value.ndim else cls
+    try:
+        check_uniform(t, f"{kernel}: uniform {name!r}")
+    except TypeError as exc:
+        raise BindingError(str(exc)) from None
+    if isinstance(value, np.ndarray):
+        copy = value.copy()
+    else:  # a struct value: its bytes, so that the shader reads it as WGSL lays it out
+        copy = cls.zeros()
+        write_value(copy, value)
+    copy.flags.writeable = False
+    return as_struct_binding(copy).shader_arg()
 
 
 def _check_storage_array(kernel: str, name: str, ann: Any, value: Any) -> None:
