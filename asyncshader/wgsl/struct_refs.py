@@ -103,6 +103,14 @@ class Block:
             setattr(blk, name, getattr(self, name))
         return blk
 
+    @property
+    def _inv(self) -> Any:
+        return self.inv
+
+    @_inv.setter
+    def _inv(self, inv: Any) -> None:  # (set like a fragment storage view's, fragment_io.py)
+        self.inv = inv
+
     def dropped(self) -> bool:
         """Whether a store by this block's fragment invocation is dropped (it is a helper, as
         WGSL requires: its stores have no effect); counted and noted."""

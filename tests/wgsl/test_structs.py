@@ -465,3 +465,28 @@ def test_f16_members_in_a_shader_and_their_granules():
         h[0].b = ash.f16(local_invocation_index)
     [race] = ash.run(racy, 1, h=H.zeros(1), sanitize="report").findings
     assert race.index == (0, ".b")
+
+
+def test_real_matrix_members():
+    @ash.struct
+    class T:
+        s: f32
+        m: ash.mat3x3f      # align 16, size 48 (columns at 16, 32, 48)
+        n: ash.mat2x2f      # align 8, size 16: at 64
+
+    assert (T.offsets, T.size) == ({"s": 0, "m": 16, "n": 64}, 80)
+
+    @ash.compute(workgroup_size=1)
+    async def k(t):
+        t[0].m = ash.mat3x3f(np.arange(9, dtype=np.float32).reshape(3, 3))
+        t[0].m[2].y = 40.0
+        t[0].n[1] = ash.vec2f(7, 8)
+        t[1].m = t[0].m * 2.0
+        t[1].s = t[0].m[1].z
+    t = T.zeros(2)
+    ash.run(k, 1, t=t, sanitize="report")
+    at = np.frombuffer(t.tobytes(), np.float32)
+    assert at[4:7].tolist() == [0, 1, 2] and at[8:11].tolist() == [3, 4, 5]
+    assert at[12:15].tolist() == [6, 40, 8] and at[7] == at[11] == at[15] == 0
+    assert at[18:20].tolist() == [7, 8]
+    assert at[20 + 12:20 + 15].tolist() == [12, 80, 16] and at[20] == 5.0
