@@ -15,7 +15,6 @@ cluster, or Ray's executor.
 
 from __future__ import annotations
 
-import atexit
 import concurrent.futures as cf
 import importlib
 import importlib.util
@@ -206,8 +205,6 @@ def _halter(call: int) -> Callable[[int], bool] | None:
 
 
 # ------------------------------------------------------------------------------------ pool
-_POOLS: dict[int, tuple[cf.ProcessPoolExecutor, Any]] = {}
-_POOL_LOCK = threading.Lock()
 _CALLS = itertools.count(1)
 
 
@@ -220,19 +217,14 @@ def available_cores() -> int:
 
 
 def _pool(workers: int) -> tuple[cf.ProcessPoolExecutor, Any]:
-    """This package's process pool of ``workers`` processes, started once and kept (forked
-    when this process has a single thread, else spawned), with its halt flag."""
-    with _POOL_LOCK:
-        pool = _POOLS.get(workers)
-        if pool is not None and not getattr(pool[0], "_broken", False):
-            return pool
-        method = "fork" if sys.platform == "linux" and _only_our_threads() else "spawn"
-        ctx = multiprocessing.get_context(method)
-        flag = ctx.RawArray("q", 2)
-        executor = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker,
-                                          initargs=(flag,))
-        _POOLS[workers] = (executor, flag)
-        return executor, flag
+    """A process pool of ``workers`` processes for one exploration, with its halt flag:
+    forked when no thread but asyncshader's watchdog runs (a few milliseconds, and the
+    workers see the modules as they are now, patches included), else spawned."""
+    method = "fork" if sys.platform == "linux" and _only_our_threads() else "spawn"
+    ctx = multiprocessing.get_context(method)
+    flag = ctx.RawArray("q", 2)
+    return cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker,
+                                  initargs=(flag,)), flag
 
 
 def _only_our_threads() -> bool:
@@ -240,15 +232,6 @@ def _only_our_threads() -> bool:
     worker resets) could hold a lock the child would inherit locked."""
     me = threading.current_thread()
     return all(t is me or t.name == "asyncshader-watchdog" for t in threading.enumerate())
-
-
-@atexit.register
-def shutdown_pools() -> None:
-    """Stops the process pools (at exit; also for tests that want a fresh pool)."""
-    with _POOL_LOCK:
-        for executor, _ in _POOLS.values():
-            executor.shutdown(wait=True, cancel_futures=True)
-        _POOLS.clear()
 
 
 # ---------------------------------------------------------------------------------- merging
@@ -280,6 +263,8 @@ def explore_seeded(spec: RunSpec, strategy: Any, runs: int, *, workers: int | No
     """Runs 0 to ``runs - 1`` of a seeded family: the first ones here (they measure PCT's
     decisions and the time a run takes), the rest here or in parallel (``workers``: None
     decides by the time the rest will take)."""
+    if executor is not None or (workers or 1) > 1:
+        _references(spec, f"workers={workers}" if executor is None else "executor=...")
     first = min(runs, MEASURED_RUNS)
     started = time.perf_counter()
     report, measured = explore_runs(spec, strategy, 0, first, stop_on_failure=stop_on_failure,
@@ -313,10 +298,16 @@ def _shifted(progress: Callable[[int, int], None] | None, done: int, total: int
     return lambda n: progress(done + n, total)
 
 
+def _references(spec: RunSpec, shown: str) -> tuple[Any, Any, Any]:
+    """What tasks carry for the kernel, ``setup`` and ``check`` (an OptionError if one cannot
+    be sent; ``shown``: what runs the tasks, for the message)."""
+    return tuple(reference(getattr(spec, role), role, shown)  # type: ignore[return-value]
+                 for role in ("kernel", "setup", "check"))
+
+
 def _importable(spec: RunSpec) -> bool:
     try:
-        for role in ("kernel", "setup", "check"):
-            reference(getattr(spec, role), role, "")
+        _references(spec, "")
     except OptionError:
         return False
     return True
@@ -329,17 +320,17 @@ def _farm_out(spec: RunSpec, strategy: Any, start: int, stop: int, measured: int
     """Runs ``start`` to ``stop - 1`` as tasks on ``executor`` (or this package's pool of
     ``workers`` processes) and merges their reports in the order of their ranges."""
     shown = f"workers={workers}" if executor is None else "executor=..."
-    flag = None
+    flag = owned = None
     if executor is None:
-        executor, flag = _pool(workers or available_cores())
+        owned, flag = _pool(workers or available_cores())
+        executor = owned
     call = next(_CALLS)
     if flag is not None:
         flag[0], flag[1] = call, stop
     n = workers or getattr(executor, "_max_workers", None) or available_cores()
     chunk = max(1, min(math.ceil(CHUNK_SECONDS / max(per_run, 1e-6)),
                        math.ceil((stop - start) / (4 * n))))
-    task = Task(reference(spec.kernel, "kernel", shown), reference(spec.setup, "setup", shown),
-                reference(spec.check, "check", shown), strategy, 0, 0, measured, spec.races,
+    task = Task(*_references(spec, shown), strategy, 0, 0, measured, spec.races,
                 spec.recheck, dict(spec.options), stop_on_failure, deadline, call)
     ranges = [(s, min(s + chunk, stop)) for s in range(start, stop, chunk)]
     parts: dict[int, ExploreReport] = {}
@@ -370,9 +361,17 @@ def _farm_out(spec: RunSpec, strategy: Any, start: int, stop: int, measured: int
                             del pending[other]
             if progress is not None:
                 progress(done, stop)
+    except cf.process.BrokenProcessPool as e:
+        raise RuntimeError(
+            "explore's worker processes died before finishing their runs. In a script, "
+            "start the exploration under `if __name__ == \"__main__\":` (the workers import "
+            "the script); otherwise a run crashed the process (memory?): try workers=1 to see "
+            "its error here") from e
     finally:
         for future in pending:
             future.cancel()
+        if owned is not None:
+            owned.shutdown(wait=True, cancel_futures=True)
     rest = new_report(spec, parts[ranges[0][0]].strategy if parts else {})
     seen: set = set()
     for s in sorted(parts):
