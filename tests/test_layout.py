@@ -26,6 +26,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("stages", ("asyncshader.stages",)),
     ("exploration", ("asyncshader.exploration",)),
     ("api", ("asyncshader",)),
+    ("extra", ("asyncshader.extra",)),
     ("tools", ("asyncshader.tools",)),
     ("main", ("asyncshader.__main__",)),
 ]

@@ -1,0 +1,2 @@
+"""Integrations with other libraries, each imported on its own (``import
+asyncshader.extra.hypothesis``) so that asyncshader never needs them."""
