@@ -51,6 +51,7 @@ from .exploration.explore import (
     explore,
 )
 from .exploration.shrink import ScheduleStats, ShrinkReport, schedule_stats, shrink
+from .exploration.store import DirectoryStore, set_failure_store  # exploration at scale
 from .sanitizers.findings import (
     DataRace,
     DataRaceError,
@@ -218,6 +219,7 @@ __all__ = [
     "DeadlockError",
     "DerivativeUniformityError",
     "DeterminismError",
+    "DirectoryStore",
     "DispatchError",
     "DispatchResult",
     "DivergenceError",
@@ -364,6 +366,7 @@ __all__ = [
     "saturate",
     "schedule_stats",
     "select",
+    "set_failure_store",
     "shrink",
     "sign",
     "sin",

@@ -174,12 +174,51 @@ def _resolved(obj: Any) -> Any:
     return obj.resolve() if isinstance(obj, Ref) else obj
 
 
-def _picklable(exc: BaseException | None) -> BaseException | None:
+def _picklable(exc: BaseException | None) -> Any:
+    """``exc``, or what rebuilds it in the parent when it does not pickle as it is (an
+    exception class whose ``__init__`` takes other arguments than its ``args``): its class,
+    ``args`` and the attributes that pickle. None if not even that pickles."""
     try:
         pickle.loads(pickle.dumps(exc))
         return exc
     except Exception:
+        pass
+    state = {}
+    for name, value in vars(exc).items():
+        try:
+            pickle.dumps(value)
+        except Exception:
+            continue
+        state[name] = value
+    rebuilt = _Rebuilt(type(exc), exc.args, state)  # type: ignore[union-attr]
+    try:
+        pickle.loads(pickle.dumps(rebuilt))
+    except Exception:
         return None
+    return rebuilt
+
+
+@dataclass
+class _Rebuilt:
+    """An exception sent from a worker as its class, ``args`` and attributes."""
+
+    cls: type
+    args: tuple
+    state: dict[str, Any]
+
+    def build(self) -> BaseException:
+        exc = self.cls.__new__(self.cls)
+        exc.args = self.args
+        exc.__dict__.update(self.state)
+        return exc
+
+
+def _received(part: ExploreReport) -> ExploreReport:
+    """A worker's report, its failures' exceptions rebuilt."""
+    for f in part.failures:
+        if isinstance(f.exception, _Rebuilt):
+            f.exception = f.exception.build()
+    return part
 
 
 # ---- the halt flag of this package's process pool: (exploration, lowest failing run)
@@ -350,7 +389,7 @@ def _farm_out(spec: RunSpec, strategy: Any, start: int, stop: int, measured: int
             finished, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
             for future in finished:
                 s = pending.pop(future)
-                part = parts[s] = future.result()
+                part = parts[s] = _received(future.result())
                 done += part.runs
                 if stop_on_failure and part.failures:
                     first_failure = min(first_failure, part.failures[0].run)

@@ -87,6 +87,29 @@ def test_a_failure_far_in_stops_the_workers_and_keeps_the_serial_first_failure()
     assert together.runs == serial.failures[0].run + 1 < 400
 
 
+@ash.compute(workgroup_size=2)
+async def picky(c: ash.Storage, *, local_invocation_index: u32):
+    old = await atomic_add(ptr(c, 0), 1)
+    if local_invocation_index == 0 and old == 1:
+        raise RuntimeError("invocation 0 came second")
+
+
+def one_counter():
+    return {"c": np.zeros(1, np.uint32)}
+
+
+def test_a_kernel_that_raises_in_a_worker_is_a_failure_with_its_trace():
+    kw = dict(runs=60, stop_on_failure=False, store=None)
+    serial = ash.explore(picky, one_counter, None, ash.Random(0), workers=1, **kw)
+    together = ash.explore(picky, one_counter, None, ash.Random(0), workers=2, **kw)
+    assert summary(together) == summary(serial)
+    late = [f for f in together.failures if f.run >= 16]  # found by the workers
+    assert late and "ShaderError" in late[0].error and "came second" in late[0].error
+    assert isinstance(late[0].exception, ash.ShaderError)
+    with pytest.raises(ash.ShaderError, match="came second"):
+        ash.run(picky, **one_counter(), schedule=late[0].trace)
+
+
 def test_any_executor_runs_the_tasks():
     serial = ash.explore(racy_lock, setup, check_always_passes, ash.PCT(0), runs=60,
                          workers=1, store=None)
