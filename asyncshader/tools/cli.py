@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import io
 import os
 import sys
 import textwrap
@@ -84,7 +85,9 @@ def _print_table(report: Any, out: Callable) -> None:
     for outcome, n in report.outcomes.items():
         mark = "FAIL" if outcome in report.failing_outcomes else "ok"
         table.add_row(mark, outcome, f"{n:,}", str(report.examples[outcome]))
-    Console().print(table)
+    console = Console(file=io.StringIO(), width=100)  # through `out`, like every other line
+    console.print(table)
+    out(console.file.getvalue().rstrip("\n"))
 
 
 class _Progress:
