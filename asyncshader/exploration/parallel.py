@@ -337,6 +337,19 @@ def _shifted(progress: Callable[[int, int], None] | None, done: int, total: int
     return lambda n: progress(done + n, total)
 
 
+def _executor_size(executor: cf.Executor) -> int:
+    """How many tasks ``executor`` runs at once: a pool's size, a Dask cluster's threads
+    (``Client.get_executor()``), else this machine's cores."""
+    size = getattr(executor, "_max_workers", None)
+    client = getattr(executor, "_client", None)
+    if size is None and client is not None:
+        try:
+            size = sum(client.nthreads().values())
+        except Exception:  # another kind of client
+            size = None
+    return max(1, int(size or available_cores()))
+
+
 def _references(spec: RunSpec, shown: str) -> tuple[Any, Any, Any]:
     """What tasks carry for the kernel, ``setup`` and ``check`` (an OptionError if one cannot
     be sent; ``shown``: what runs the tasks, for the message)."""
@@ -366,7 +379,7 @@ def _farm_out(spec: RunSpec, strategy: Any, start: int, stop: int, measured: int
     call = next(_CALLS)
     if flag is not None:
         flag[0], flag[1] = call, stop
-    n = workers or getattr(executor, "_max_workers", None) or available_cores()
+    n = workers or _executor_size(executor)
     chunk = max(1, min(math.ceil(CHUNK_SECONDS / max(per_run, 1e-6)),
                        math.ceil((stop - start) / (4 * n))))
     task = Task(*_references(spec, shown), strategy, 0, 0, measured, spec.races,

@@ -30,3 +30,9 @@ def test_a_dask_cluster_gives_the_serial_report(client, strategy, test, stop_on_
     # the runs after the first 16 ran as tasks on the cluster's two worker processes
     assert serial.runs > 16 and tasks.data
     assert len({t["worker"] for t in tasks.data}) >= 1
+
+
+def test_the_clusters_size_sets_how_many_tasks_are_in_flight(client):
+    from asyncshader.exploration import parallel
+
+    assert parallel._executor_size(client.get_executor()) == 2  # 2 workers x 1 thread
