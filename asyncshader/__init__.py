@@ -51,7 +51,12 @@ from .exploration.explore import (
     explore,
 )
 from .exploration.shrink import ScheduleStats, ShrinkReport, schedule_stats, shrink
+
+# --- the stepper (issue 21: you are the scheduler) ---
+from .exploration.stepper import InvocationView, Stepper, StepperError, stepper
 from .exploration.store import DirectoryStore, set_failure_store  # exploration at scale
+
+# ---
 from .sanitizers.findings import (
     DataRace,
     DataRaceError,
@@ -76,6 +81,8 @@ from .stages.fragment import (
     fragment,
     run_fragments,
 )
+from .views.access import access_diagram  # views (issue 21): pictures of a run
+from .views.timeline import Timeline  # views (issue 21)
 from .wgsl.atomics import (
     AtomicCompareExchangeResult,
     atomic_add,
@@ -90,7 +97,7 @@ from .wgsl.atomics import (
     atomic_sub,
     atomic_xor,
 )
-from .wgsl.bindings import Input, Storage, Uniform
+from .wgsl.bindings import Input, ReadOnly, Storage, Uniform
 from .wgsl.builtins import (
     FrexpResult,
     ModfResult,
@@ -180,6 +187,7 @@ from .wgsl.types import (
     array,
     atomic,
     bool_,
+    f16,
     f32,
     i32,
     select,
@@ -187,16 +195,19 @@ from .wgsl.types import (
     vec2,
     vec2b,
     vec2f,
+    vec2h,
     vec2i,
     vec2u,
     vec3,
     vec3b,
     vec3f,
+    vec3h,
     vec3i,
     vec3u,
     vec4,
     vec4b,
     vec4f,
+    vec4h,
     vec4i,
     vec4u,
 )
@@ -236,6 +247,7 @@ __all__ = [
     "InOrder",
     "Input",
     "Instrument",
+    "InvocationView",
     "ModfResult",
     "OptionError",
     "OutOfBounds",
@@ -252,6 +264,8 @@ __all__ = [
     "ShaderTypeError",
     "ShrinkReport",
     "StepLimitError",
+    "Stepper",
+    "StepperError",
     "Storage",
     "Strategy",
     "Trace",
@@ -374,6 +388,7 @@ __all__ = [
     "smoothstep",
     "sqrt",
     "step",
+    "stepper",
     "storage_barrier",
     "tan",
     "tanh",
@@ -405,4 +420,63 @@ __all__ = [
     "workgroup",
     "workgroup_barrier",
     "workgroup_uniform_load",
+]
+
+# f16 and read-only storage (issue 18, docs/wgsl.md)
+__all__ += ["ReadOnly", "f16", "vec2h", "vec3h", "vec4h"]
+
+# views (issue 21, items 1, 2): pictures of a run (docs/seeing.md)
+__all__ += ["Timeline", "access_diagram"]
+# --- subgroups (issue 19): the WGSL subgroup built-ins, their findings and error ---
+from .collectives.subgroups import (  # noqa: E402
+    subgroup_add,
+    subgroup_all,
+    subgroup_and,
+    subgroup_any,
+    subgroup_ballot,
+    subgroup_broadcast,
+    subgroup_broadcast_first,
+    subgroup_elect,
+    subgroup_exclusive_add,
+    subgroup_exclusive_mul,
+    subgroup_inclusive_add,
+    subgroup_inclusive_mul,
+    subgroup_max,
+    subgroup_min,
+    subgroup_mul,
+    subgroup_or,
+    subgroup_shuffle,
+    subgroup_shuffle_down,
+    subgroup_shuffle_up,
+    subgroup_shuffle_xor,
+    subgroup_xor,
+)
+from .errors import SubgroupUniformityError  # noqa: E402
+from .sanitizers.findings import IndeterminateValue, NonUniformCollective  # noqa: E402
+
+__all__ += [
+    "IndeterminateValue",
+    "NonUniformCollective",
+    "SubgroupUniformityError",
+    "subgroup_add",
+    "subgroup_all",
+    "subgroup_and",
+    "subgroup_any",
+    "subgroup_ballot",
+    "subgroup_broadcast",
+    "subgroup_broadcast_first",
+    "subgroup_elect",
+    "subgroup_exclusive_add",
+    "subgroup_exclusive_mul",
+    "subgroup_inclusive_add",
+    "subgroup_inclusive_mul",
+    "subgroup_max",
+    "subgroup_min",
+    "subgroup_mul",
+    "subgroup_or",
+    "subgroup_shuffle",
+    "subgroup_shuffle_down",
+    "subgroup_shuffle_up",
+    "subgroup_shuffle_xor",
+    "subgroup_xor",
 ]

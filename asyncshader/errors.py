@@ -47,6 +47,13 @@ class DerivativeUniformityError(DivergenceError):
     (``derivative_uniformity``)."""
 
 
+class SubgroupUniformityError(DivergenceError):
+    """A subgroup operation ran in non-uniform control flow, or read an inactive or
+    out-of-range invocation, in a ``strict=True`` kernel (otherwise these are findings:
+    ``NonUniformCollective``, ``IndeterminateValue``); or its members passed different values
+    where WGSL requires one (``subgroup_broadcast``'s id). WGSL: ``subgroup_uniformity``."""
+
+
 class DeadlockError(DivergenceError):
     """Nothing can run but some invocations are still blocked at a rendezvous."""
 

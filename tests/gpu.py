@@ -37,6 +37,9 @@ _DTYPES = {"f": np.float32, "i": np.int32, "u": np.uint32, "b": np.uint32}
 _SCALAR = {"f": "f32", "i": "i32", "u": "u32", "b": "bool"}
 _BUFFER = {"f": "f", "i": "i", "u": "u", "b": "u"}  # bools are stored as u32
 _WORKGROUP = 64
+#: device features requested where the adapter has them (a test needing one checks
+#: ``device.features`` and skips naming it): ``shader-f16`` for WGSL's ``enable f16;``
+OPTIONAL_FEATURES = ("shader-f16",)
 
 
 class OracleUnavailable(RuntimeError):
@@ -83,11 +86,12 @@ class Expr:
     values: Mapping[str, Any]
 
 
-def open_lavapipe(private_dir: str | os.PathLike) -> Any:
+def open_lavapipe(private_dir: str | os.PathLike, features: Sequence[str] = ()) -> Any:
     """A wgpu device on Mesa's lavapipe (the Vulkan CPU adapter). Mesa's runtime and shader-cache
     folders are pointed into ``private_dir`` (it would otherwise warn about XDG_RUNTIME_DIR and
     write its cache under ~/.cache); call it before anything else in the process touches wgpu.
-    Raises :class:`OracleUnavailable` saying what to install."""
+    ``features`` are native features the device must have (``"subgroup"``). Raises
+    :class:`OracleUnavailable` saying what to install (or which feature is missing)."""
     private = Path(private_dir)
     for var, sub in (("XDG_RUNTIME_DIR", "xdg-runtime"), ("MESA_SHADER_CACHE_DIR", "mesa-cache")):
         (private / sub).mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -107,8 +111,13 @@ def open_lavapipe(private_dir: str | os.PathLike) -> Any:
         seen = ", ".join(f"{i.get('device')} ({i.get('backend_type')})" for i in found) or "none"
         raise OracleUnavailable(f"no lavapipe adapter (Vulkan on the CPU) among wgpu's adapters "
                                 f"[{seen}]: {INSTALL_LAVAPIPE}")
+    missing = [f for f in features if f not in lavapipe[0].features]
+    if missing:
+        raise OracleUnavailable(f"lavapipe lacks the feature(s) {missing}")
+    wanted = list(features) + [f for f in OPTIONAL_FEATURES
+                               if f in lavapipe[0].features and f not in features]
     try:
-        return lavapipe[0].request_device_sync()
+        return lavapipe[0].request_device_sync(required_features=wanted)
     except Exception as e:
         raise OracleUnavailable(f"lavapipe refused a device ({e}): {INSTALL_LAVAPIPE}") from e
 
@@ -150,9 +159,11 @@ def _rows(e: Expr) -> int:
     return counts.pop()
 
 
-def build(exprs: Sequence[Expr]) -> tuple[str, dict[str, np.ndarray], list[tuple]]:
-    """The shader source, the packed input arrays (by buffer kind) and, for each expression, where
-    its results are (buffer kind, first word, rows, result type)."""
+def build(exprs: Sequence[Expr], enables: Sequence[str] = ()
+          ) -> tuple[str, dict[str, np.ndarray], list[tuple]]:
+    """The shader source (starting with an ``enable`` directive per name in ``enables``, e.g.
+    ``("f16",)``), the packed input arrays (by buffer kind) and, for each expression, where its
+    results are (buffer kind, first word, rows, result type)."""
     inputs: dict[str, list[np.ndarray]] = {"f": [], "i": [], "u": []}
     sizes = {"f": 0, "i": 0, "u": 0}
     out_sizes = {"f": 0, "i": 0, "u": 0}
@@ -191,7 +202,7 @@ def build(exprs: Sequence[Expr]) -> tuple[str, dict[str, np.ndarray], list[tuple
                      f"array<{_SCALAR[kind]}>;")
         decls.append(f"@group(0) @binding({b + 3}) var<storage, read_write> out_{kind}: "
                      f"array<{_SCALAR[kind]}>;")
-    source = "\n".join([*decls, *functions,
+    source = "\n".join([*[f"enable {name};" for name in enables], *decls, *functions,
                         f"@compute @workgroup_size({_WORKGROUP})",
                         "fn main(@builtin(global_invocation_id) gid: vec3<u32>) {",
                         "  let i = gid.x + gid.y * 65535u * 64u;", *calls, "}"])
@@ -202,13 +213,15 @@ def build(exprs: Sequence[Expr]) -> tuple[str, dict[str, np.ndarray], list[tuple
     return source, arrays, layout
 
 
-def evaluate(device: Any, exprs: Sequence[Expr], per_shader: int = 32) -> list[np.ndarray]:
+def evaluate(device: Any, exprs: Sequence[Expr], per_shader: int = 32,
+             enables: Sequence[str] = ()) -> list[np.ndarray]:
     """Evaluates every expression on every row of its values on ``device``; returns one array per
     expression: shape (rows,) or (rows, N), dtype float32, int32, uint32 or bool. The expressions
     are split into shaders of ``per_shader`` functions (lavapipe's compile time grows faster than
     the shader: 390 small functions in one shader took minutes, in shaders of 32 seconds), each
     one dispatch, all in one submission. A shader the implementation rejects raises its
-    compilation error."""
+    compilation error. ``enables``: WGSL extensions the shaders enable (``("f16",)`` needs a
+    device with the ``shader-f16`` feature)."""
     import wgpu
 
     usage = wgpu.BufferUsage
@@ -220,7 +233,7 @@ def evaluate(device: Any, exprs: Sequence[Expr], per_shader: int = 32) -> list[n
     encoder = device.create_command_encoder()
     pending = []
     for start in range(0, len(exprs), per_shader):
-        source, arrays, layout = build(exprs[start:start + per_shader])
+        source, arrays, layout = build(exprs[start:start + per_shader], enables)
         module = device.create_shader_module(code=source)
         pipeline = device.create_compute_pipeline(
             layout=pipeline_layout, compute={"module": module, "entry_point": "main"})

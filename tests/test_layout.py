@@ -22,11 +22,13 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("schedules", ("asyncshader.schedules",)),
     ("wgsl", ("asyncshader.wgsl",)),
     ("sanitizers", ("asyncshader.sanitizers",)),
+    ("views", ("asyncshader.views",)),
     ("collectives", ("asyncshader.collectives",)),
     ("stages", ("asyncshader.stages",)),
     ("exploration", ("asyncshader.exploration",)),
     ("api", ("asyncshader",)),
     ("extra", ("asyncshader.extra",)),
+    ("puzzles", ("asyncshader.puzzles",)),
     ("tools", ("asyncshader.tools",)),
     ("main", ("asyncshader.__main__",)),
 ]

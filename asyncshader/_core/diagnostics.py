@@ -131,6 +131,8 @@ class Diagnostics:
         """A rendezvous's resolver could not combine what the members brought (``brought``:
         member and value, in lane order), e.g. ``dpdx`` of a ``vec3f`` in one member and of a
         ``vec2f`` in another. WGSL types an expression once, so a GPU never meets this."""
+        if getattr(exc, "asyncshader_complete", False):  # a resolver's own, complete message
+            return exc
         name, line, text = brought[0][0].position()
         if isinstance(exc, DivergenceError):  # a value WGSL requires to be uniform is not
             return self._nonuniform(group, req, brought, exc)

@@ -27,6 +27,7 @@ class Invocation:
     result: Any = None  # what the shader returned
     points = 0  # scheduling points passed
     helper = False  # fragment helper invocation: no side effects
+    partials: tuple = ()  # the active-set groups it belongs to (:attr:`Group.partial`)
 
     def __init__(self, key: int, coro: Any, unit: Group, groups: dict[str, Group],
                  lanes: dict[str, int], info: Any) -> None:
@@ -114,6 +115,13 @@ class Group:
     size = 0
     context: Any = None  # the unit's memory context (enter, save, exit)
     valued = False  # members hold values a resolver handed out (fast paths)
+    #: an *active-set* group (subgroups): its rendezvous completes once every live member is
+    #: blocked, at it or at another group's rendezvous (``blocked`` counts them), and the
+    #: members standing at one call site are resolved together, their lanes in ``active``
+    #: (:meth:`Scheduler._complete_active`). Its members list it in ``Invocation.partials``.
+    partial = False
+    blocked = 0
+    active: list | None = None
     #: a *lean* unit: its members' coroutines in lane order, with no :class:`Invocation` made
     #: yet (four of them: :mod:`asyncshader.lean` is written for quads; other sizes are made
     #: into members at once). The in-order fast path runs such a unit on the coroutines alone

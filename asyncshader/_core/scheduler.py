@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from operator import attrgetter
 from typing import Any
 
+from .active_sets import ActiveSets
 from .diagnostics import Diagnostics
 from .fast_paths import FastPaths
 from .instruments import bound_hooks
@@ -36,7 +37,7 @@ from .watchdog import register_loops
 _KEY = attrgetter("key")
 
 
-class Scheduler(Diagnostics, FastPaths, LeanRounds):
+class Scheduler(Diagnostics, FastPaths, LeanRounds, ActiveSets):
     """Runs ``units`` (an iterator of top-level :class:`Group` s, built lazily) to completion.
 
     :meth:`run` is a generator: it yields once ``checkpoint_every`` steps have passed (the fast
@@ -44,6 +45,9 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds):
     cancel); a synchronous caller simply exhausts it.
     ``current`` is the invocation running now while instruments are attached, or always with
     ``track_current=True`` (a front-end whose operations ask who calls them: ``discard()``).
+    ``active_sets=True`` is the front-end's word that every member's groups are its unit and
+    one active-set group (:attr:`Group.partial`), whose members have consecutive keys: an
+    in-order run then takes :meth:`_loop_active_sets`.
     ``direct_sites=True`` is the front-end's word that invocations suspend only in their own
     frame (the shader awaits no coroutine of its own): a call site is then the frame's
     instruction alone, read without walking a chain of awaited coroutines.
@@ -53,7 +57,7 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds):
                  max_live: int = 1, checkpoint_every: int = 4096,
                  max_points_per_invocation: int = 10_000, single_scope: bool = False,
                  max_key: int = 2**32 - 1, track_current: bool = False,
-                 direct_sites: bool = False) -> None:
+                 direct_sites: bool = False, active_sets: bool = False) -> None:
         self.units = units
         self.strategy = strategy
         self.instruments = list(instruments)
@@ -61,6 +65,7 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds):
         self.checkpoint_every = checkpoint_every
         self.max_points = max_points_per_invocation
         self.single_scope = single_scope
+        self.active_sets = active_sets
         self._next_checkpoint = checkpoint_every
         self.runnable: list[Invocation] = []
         self.live: list[Group] = []
@@ -103,6 +108,10 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds):
                 or self._hooks["invocation_finished"])
             if fast and getattr(self.strategy, "in_order", False):
                 loop = self._loop_in_order()
+            elif self.active_sets and getattr(self.strategy, "in_order", False) and not (
+                    self._hooks["invocation_resumed"] or self._hooks["invocation_suspended"]
+                    or self._hooks["invocation_finished"]):
+                loop = self._loop_active_sets()
             elif fast and self.max_live == 1 and getattr(self.strategy, "ordered", None):
                 loop = self._loop_ordered(self.strategy.ordered)
             else:
@@ -208,7 +217,10 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds):
                     if not arrived:
                         group.arrived = arrived = []
                     arrived.append(inv)
-                    if len(arrived) + group.finished == group.size:
+                    partials = inv.partials
+                    if partials:  # it also blocks in its active-set groups
+                        self._blocked(inv, group, partials)
+                    elif len(arrived) + group.finished == group.size:
                         self._complete(group)
         except BaseException:
             self.steps, self.canonical_tail = steps, canon  # exact, for a partial trace
@@ -274,7 +286,10 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds):
         inv.coro = None
         for group in inv.groups.values():
             group.finished += 1
-            if group.arrived and len(group.arrived) + group.finished == group.size:
+            if group.partial:
+                if group.arrived and group.blocked + group.finished == group.size:
+                    self._complete_active(group)
+            elif group.arrived and len(group.arrived) + group.finished == group.size:
                 self._complete(group)  # raises: somebody returned while others wait
         unit = inv.unit
         if unit.finished == unit.size:
@@ -296,6 +311,10 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds):
             raise self._divergence(group)
         group.arrived = []
         self._resolve(group, arrived, first.req)
+        if first.partials:  # they stop blocking their active-set groups
+            for m in arrived:
+                for p in m.partials:
+                    p.blocked -= 1
         runnable = self.runnable  # everybody arrived: the members, in key order, run again
         if runnable:
             runnable.extend(group.members)
@@ -356,4 +375,4 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds):
 # the watchdog tells a running shader by its caller: every function that resumes one
 register_loops(Scheduler.run, [Scheduler._loop, Scheduler._loop_in_order,
                                Scheduler._loop_ordered, Scheduler._run_points,
-                               Scheduler._run_lean])
+                               Scheduler._run_lean, Scheduler._loop_active_sets])

@@ -24,6 +24,7 @@ from .._core.validation import (
     check_number,
     option_error,
 )
+from ..collectives.subgroups import check_subgroup_size
 from ..errors import ReplayMismatchError, TraceError
 from ..schedules.exhaustive import DeterminismError, Exhaustive, Footprints
 from ..schedules.names import strategy_from_name
@@ -63,7 +64,7 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
             runs: int = 100, time_budget: float | None = None, stop_on_failure: bool = True,
             recheck: float = 0.0, progress: Any = None, races: bool = False,
             workers: int | None = None, executor: cf.Executor | None = None,
-            store: Any = _DEFAULT) -> ExploreReport:
+            store: Any = _DEFAULT, subgroup_sizes: Any = None) -> ExploreReport:
     """Runs ``kernel`` under up to ``runs`` schedules of ``strategy`` and reports the outcomes.
 
     The schedule-exploration loop of Shuttle's ``check_random``/``check_pct``/``check_dfs`` and
@@ -95,6 +96,10 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
     exploration of the kernel in another process replays them first, and stops at one that
     still fails (``report.failures[0].stored``).
 
+    ``subgroup_sizes`` (e.g. ``[4, 8, 32, 64]``) varies the subgroup size: run ``i`` uses
+    ``subgroup_sizes[i % len(subgroup_sizes)]`` (its failure text says which), to expose a
+    kernel that assumes one size; a single schedule (InOrder) runs once per size.
+
     ``races=True`` runs the race detector on every run (``sanitize="report"``; it costs what
     the detector costs a dispatch, see races.md): a run with a data race or an out-of-bounds
     access fails, and ``report.findings`` gathers the distinct findings of all runs. Off by
@@ -121,7 +126,8 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
     the_store = default_store() if store is _DEFAULT else _as_store(store)
     # (one more option every run's dispatch takes: one more entry in `options`)
     spec = RunSpec(kernel, setup, check, races, recheck,
-                   options={"sanitize": "report" if races else "off"})
+                   options={"sanitize": "report" if races else "off"},
+                   subgroup_sizes=_subgroup_sizes(subgroup_sizes))
     sequential = _sequential(strategy)
     if sequential and (executor is not None or (workers or 1) > 1):
         raise option_error(
@@ -156,6 +162,15 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
     _save(the_store, spec, report)
     report.elapsed = time.perf_counter() - started
     return report
+
+
+def _subgroup_sizes(sizes: Any) -> tuple[int, ...] | None:
+    """``explore(subgroup_sizes=...)``, checked: the sizes, or None."""
+    if sizes is None:
+        return None
+    if isinstance(sizes, (int, str)) or not list(sizes):
+        raise option_error("subgroup_sizes", sizes, "a list of subgroup sizes, e.g. [4, 8, 32]")
+    return tuple(check_subgroup_size(k) for k in sizes)
 
 
 def _sequential(strategy: Any) -> str:

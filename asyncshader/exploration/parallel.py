@@ -154,6 +154,7 @@ class Task:
     races: bool
     recheck: float
     options: dict[str, Any]
+    subgroup_sizes: tuple[int, ...] | None
     stop_on_failure: bool
     deadline: float | None  # time.time() after which the task stops
     call: int  # which exploration (for the halt flag of the process pool)
@@ -162,7 +163,7 @@ class Task:
 def run_task(task: Task) -> ExploreReport:
     """A worker's part: the task's runs, as a report whose failures carry what pickles."""
     spec = RunSpec(_resolved(task.kernel), _resolved(task.setup), _resolved(task.check),
-                   task.races, task.recheck, dict(task.options))
+                   task.races, task.recheck, dict(task.options), task.subgroup_sizes)
     report, _ = explore_runs(spec, task.strategy, task.start, task.stop,
                              measured=task.measured, stop_on_failure=task.stop_on_failure,
                              deadline=task.deadline, halt=_halter(task.call))
@@ -383,7 +384,8 @@ def _farm_out(spec: RunSpec, strategy: Any, start: int, stop: int, measured: int
     chunk = max(1, min(math.ceil(CHUNK_SECONDS / max(per_run, 1e-6)),
                        math.ceil((stop - start) / (4 * n))))
     task = Task(*_references(spec, shown), strategy, 0, 0, measured, spec.races,
-                spec.recheck, dict(spec.options), stop_on_failure, deadline, call)
+                spec.recheck, dict(spec.options), spec.subgroup_sizes, stop_on_failure, deadline,
+                call)
     ranges = [(s, min(s + chunk, stop)) for s in range(start, stop, chunk)]
     parts: dict[int, ExploreReport] = {}
     pending: dict[cf.Future, int] = {}

@@ -284,6 +284,19 @@ class RunSpec:
     recheck: float = 0.0
     #: keyword options of every run's dispatch (:func:`dispatch_once`)
     options: dict[str, Any] = field(default_factory=dict)
+    #: ``explore(subgroup_sizes=...)``: run ``i`` dispatches with ``sizes[i % len(sizes)]``
+    subgroup_sizes: tuple[int, ...] | None = None
+
+    def run_options(self, i: int) -> dict[str, Any]:
+        """The dispatch options of run ``i``."""
+        if self.subgroup_sizes is None:
+            return self.options
+        return {**self.options, "subgroup_size": self.size_of(i)}
+
+    def size_of(self, i: int) -> int | None:
+        """The subgroup size of run ``i`` (None: the dispatch's own)."""
+        sizes = self.subgroup_sizes
+        return sizes[i % len(sizes)] if sizes else None
 
 
 #: the runs that measure PCT's decisions per run (``PCT(steps=None)``): run ``i`` below this
@@ -331,7 +344,7 @@ def _do_run(spec: RunSpec, report: ExploreReport, seen: set, i: int, strat: Stra
     ``again()`` makes the run's strategy anew (to retrace a run that raised, or recheck it)."""
     try:
         result, outcome, failure, exc = _run_checked(spec.kernel, spec.setup, spec.check, strat,
-                                                     instruments, **spec.options)
+                                                     instruments, **spec.run_options(i))
         if spec.races and failure is None and result is not None:
             failure, exc = _detector_failure(result.findings)
     except _SleepBlocked:
@@ -339,12 +352,14 @@ def _do_run(spec: RunSpec, report: ExploreReport, seen: set, i: int, strat: Stra
     report.runs += 1
     trace = result.trace if result is not None else None
     if trace is None:
-        trace = getattr(exc, "asyncshader_trace", None) or _retrace(spec, again())
+        trace = getattr(exc, "asyncshader_trace", None) or _retrace(spec, again(), i)
     report.outcomes[outcome] = report.outcomes.get(outcome, 0) + 1
     if spec.races and result is not None:
         _gather_findings(report, seen, result.findings, i)
     report.examples.setdefault(outcome, i)
     if failure is not None:
+        if spec.subgroup_sizes is not None:
+            failure += f" (subgroup_size={spec.size_of(i)})"
         report.failing_outcomes.add(outcome)
         report.failures.append(Failure(i, failure, trace, exc))
     if spec.recheck and trace is not None and _rechecked(report.strategy, i, spec.recheck):
@@ -401,7 +416,7 @@ def explore_search(spec: RunSpec, strategy: Any, runs: int, *, stop_on_failure: 
     exhaustive = template if isinstance(template, Exhaustive) else None
     report = new_report(spec, template.describe())
     seen: set = set()
-    limit = 1 if exhaustive is None else runs
+    limit = runs if exhaustive is not None else len(spec.subgroup_sizes or (None,))
     i = 0
     while i < limit:
         instruments: list = [Footprints()] if exhaustive is not None else []
@@ -479,11 +494,12 @@ def failure_stop(report: ExploreReport, stop_on_failure: bool) -> bool:
     return stop_on_failure and bool(report.failures)
 
 
-def _retrace(spec: RunSpec, strategy: Strategy) -> Trace | None:
-    """Re-runs a run that raised, under a recording wrapper, to get its complete trace."""
+def _retrace(spec: RunSpec, strategy: Strategy, i: int) -> Trace | None:
+    """Re-runs run ``i``, which raised, under a recording wrapper, to get its complete
+    trace."""
     rec = Recorded(strategy)
     try:
-        dispatch_once(spec.kernel, spec.setup(), rec, **spec.options)
+        dispatch_once(spec.kernel, spec.setup(), rec, **spec.run_options(i))
     except Exception:
         pass
     return rec.trace()
@@ -497,7 +513,7 @@ def _recheck(spec: RunSpec, strategy: Strategy, trace: Trace, outcome: str, inde
     again = Replay(trace) if exhaustive else strategy
     rec = Recorded(again)
     result, outcome2, _, _ = _run_checked(spec.kernel, spec.setup, spec.check, rec, [],
-                                          **spec.options)
+                                          **spec.run_options(index))
     trace2 = result.trace if result is not None else rec.trace()
     if trace2 is None or trace2.digest() != trace.digest() or outcome2 != outcome:
         raise DeterminismError(

@@ -1,6 +1,7 @@
 """Implicit conversions on store: a float value stored into integer memory (an ``i32``/``u32``
-storage buffer, workgroup variable or fragment storage). WGSL converts nothing implicitly, so the
-shader would not compile; numpy truncates toward zero and the run goes on with wrong values.
+storage buffer, workgroup variable or fragment storage), or an f32 into f16 memory. WGSL
+converts nothing implicitly, so the shader would not compile; numpy truncates toward zero (or
+rounds to f16) and the run goes on with changed values.
 
 The access-reporting arrays (:mod:`asyncshader.wgsl.watched`) see every plain store of an
 instrumented run and call :func:`report` (through the run) when the value is a float and the
@@ -19,6 +20,7 @@ from ..wgsl.types import Vec
 from . import findings as reports
 
 _SCALAR = {"i": "i32", "u": "u32", "f": "f32"}
+_F16 = np.dtype(np.float16)
 
 
 def value_type(value: Any) -> str:
@@ -45,7 +47,7 @@ def memory_type(view: Any, index: Any, memory: Any = None) -> str:
     of one element of ``memory`` for a store element by element (``view`` None: ``fill``,
     ``put``, ``a.flat[i] = v``)."""
     dtype = (view if view is not None else memory).dtype
-    scalar = _SCALAR.get(dtype.kind, dtype.name)
+    scalar = "f16" if dtype == _F16 else _SCALAR.get(dtype.kind, dtype.name)
     if view is None:
         return scalar
     try:
@@ -55,7 +57,7 @@ def memory_type(view: Any, index: Any, memory: Any = None) -> str:
     if shape == ():
         return scalar
     if len(shape) == 1 and 2 <= shape[0] <= 4:
-        return f"vec{shape[0]}{scalar[0]}"
+        return f"vec{shape[0]}{'h' if scalar == 'f16' else scalar[0]}"
     return f"array<{scalar}>"
 
 

@@ -174,6 +174,13 @@ class ImplicitConversion(Finding):
                 stored: bool = True) -> str:
         """What happened and the fix (also the message of a strict kernel's TypeError)."""
         widened = "numpy widened" in value_type
+        to_f16 = memory_type == "f16" or memory_type.endswith("h>") or (
+            memory_type.startswith("vec") and memory_type.endswith("h"))
+        if to_f16:
+            return (f"The value is {value_type}, and {space} memory {memory} holds {memory_type}: "
+                    f"WGSL converts nothing implicitly (this store would not compile)"
+                    + (", and the run rounded the value to f16" if stored else "")
+                    + f". Fix: convert explicitly, {memory_type}(...).")
         done = "" if not stored else (", and the run wrapped it to 32 bits" if widened else
                                       ", and the run truncated the value toward zero")
         return (f"The value is {value_type}, and {space} memory {memory} holds {memory_type}: "
@@ -181,6 +188,57 @@ class ImplicitConversion(Finding):
                 + ("give both operands one type, e.g. u32(x) + y or x + i32(y)." if widened else
                    f"convert explicitly, {memory_type}(...) (round first if you mean to round: "
                    f"{memory_type}(round(...)))."))
+
+
+@dataclass
+class NonUniformCollective(Finding):
+    """A subgroup operation ran in non-uniform control flow: some invocations of the subgroup
+    were inactive (returned, or stood at another call site). WGSL leaves this to the
+    implementation (``subgroup_uniformity``); asyncshader's convergence model gives the result
+    over the active invocations (docs/concepts.md). A note; ``strict=True`` raises instead."""
+
+    severity = "note"
+
+    op: str
+    file: str
+    line: int
+    source: str
+    group: str
+    active: list
+    inactive: list
+
+    def render(self) -> str:
+        return (f"{self.op}() in non-uniform control flow{self.times()}\n"
+                f"  at {_short(self.file)}:{self.line}: {self.source}\n"
+                f"  in {self.group}: inactive subgroup invocations {self.inactive}, active "
+                f"{self.active}\n  WGSL requires subgroup operations in subgroup-uniform "
+                "control flow; the result here is over the active invocations only (other "
+                "GPUs may group them differently). Fix: call it where every invocation of the "
+                "subgroup reaches it.")
+
+
+@dataclass
+class IndeterminateValue(Finding):
+    """A subgroup shuffle or broadcast read an invocation that is inactive or outside the
+    subgroup: WGSL makes the value indeterminate. asyncshader returns zero; an error finding
+    (code that depends on it is wrong on some GPU)."""
+
+    op: str
+    file: str
+    line: int
+    source: str
+    group: str
+    reader: int
+    read: int
+    why: str
+
+    def render(self) -> str:
+        return (f"{self.op}() read an indeterminate value{self.times()}\n"
+                f"  at {_short(self.file)}:{self.line}: {self.source}\n"
+                f"  in {self.group}: subgroup invocation {self.reader} read invocation "
+                f"{self.read}, which {self.why}. WGSL makes that value indeterminate "
+                "(asyncshader gives zero). Fix: read only active invocations inside the "
+                "subgroup (check the id against subgroup_size and the branch you are in).")
 
 
 def render_findings(findings: list[Finding]) -> str:

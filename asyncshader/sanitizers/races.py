@@ -491,6 +491,8 @@ class SanitizedRun:
         name = getattr(memory, "var_name", None)
         if name is not None:
             return name, "workgroup"
+        if getattr(memory, "read_only_origin", None) is not None:  # var<storage, read>
+            return memory.binding, "storage"
         return self._names.get(id(memory), "buffer"), "storage"
 
     def out_of_bounds(self, memory: Any, index: Any, kind: str, view: Any = None,
@@ -505,6 +507,15 @@ class SanitizedRun:
         if self.detector is not None:
             self.detector.helper_effect(inv, memory, kind)
 
+    def collective_finding(self, key: tuple, make: Any, element: Any) -> None:
+        """A finding of a collective operation (subgroups.py): made once per ``key`` (kind,
+        operation, file, line), counted after."""
+        found = self.__dict__.setdefault("_collective_findings", {})
+        if key in found:
+            found[key].note(element)
+        else:
+            found[key] = make()
+
     def implicit_conversion(self, memory: Any, index: Any, value: Any, view: Any) -> None:
         """The running invocation stores a float into integer memory (conversions.py)."""
         conversions.report(self, self.scheduler.current, memory, index, value, view)
@@ -517,6 +528,7 @@ class SanitizedRun:
         if self.detector is not None:
             settle_hints(self.detector._races, self.config.get("stage") == "fragment")
             found = list(self.detector.findings)
+        found += self.__dict__.get("_collective_findings", {}).values()
         errors = errors_of(found)
         if errors and self.sanitize == "error":
             error = reports.DataRaceError(render_findings(found), found)

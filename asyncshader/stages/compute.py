@@ -36,6 +36,13 @@ from .._core.validation import (
 from ..collectives.barriers import WORKGROUP
 from ..collectives.derivatives import DERIVATIVE_KINDS, derivative_kinds
 from ..collectives.quads import QUAD
+from ..collectives.subgroups import (
+    SUBGROUP,
+    check_subgroup_size,
+    join_subgroup,
+    subgroup_group,
+    subgroup_options,
+)
 from ..errors import BindingError, DispatchError
 from ..sanitizers.races import SanitizedRun
 from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
@@ -43,6 +50,7 @@ from ..schedules.names import as_strategy
 from ..schedules.strategies import Strategy
 from ..wgsl.bindings import bind_resources, signature_params
 from ..wgsl.memory import WorkgroupMemory, scan_kernel, trace_vars
+from ..wgsl.readonly import checked_read_only
 from ..wgsl.rewrite import with_wgsl_operators
 from ..wgsl.types import Vec, vec3u
 from ..wgsl.watched import traced_storage
@@ -60,14 +68,14 @@ from .dispatch import (
     make_trace,
 )
 
+SUBGROUP_BUILTINS = ("subgroup_invocation_id", "subgroup_size", "subgroup_id", "num_subgroups")
 COMPUTE_BUILTINS = ("global_invocation_id", "local_invocation_id", "local_invocation_index",
                     "workgroup_id", "num_workgroups", "workgroup_index",
-                    "global_invocation_index")
+                    "global_invocation_index", *SUBGROUP_BUILTINS)
 OTHER_STAGE_BUILTINS = {
     "position": "fragment", "front_facing": "fragment", "sample_index": "fragment",
     "sample_mask": "fragment", "frag_depth": "fragment", "vertex_index": "vertex",
-    "instance_index": "vertex", "subgroup_invocation_id": "subgroup",
-    "subgroup_size": "subgroup", "subgroup_id": "subgroup", "num_subgroups": "subgroup",
+    "instance_index": "vertex",
 }
 
 
@@ -125,7 +133,7 @@ class ComputeKernel:
     stage = "compute"
 
     def __init__(self, fn: Callable, workgroup_size: Any, derivatives: str | None,
-                 strict: bool = False) -> None:
+                 strict: bool = False, subgroup_size: int | None = None) -> None:
         if not inspect.iscoroutinefunction(fn):
             raise TypeError(f"@compute needs an `async def` shader; {fn.__qualname__} is a plain "
                             "function. Fix: write `async def " + fn.__name__ + "(...)`.")
@@ -149,6 +157,8 @@ class ComputeKernel:
                 f"{sx * sy * sz} (VUID-StandaloneSpirv-DerivativeGroupLinearKHR-10152)")
         self.derivatives = derivatives
         self.strict = check_bool("strict", strict)
+        self.subgroup_size = (None if subgroup_size is None
+                              else check_subgroup_size(subgroup_size))
         _check_default_limits(fn, self.workgroup_size)
         self.params = signature_params(fn)
         for name, p in self.params.items():
@@ -173,18 +183,20 @@ class ComputeKernel:
         compiled at the first dispatch, when the helpers it calls are defined."""
         return with_wgsl_operators(self.fn, strict=self.strict)
 
-    def scan(self) -> tuple[list, bool]:
-        """The workgroup variables the kernel uses, and whether it uses quad operations. Read at
-        every dispatch: variables may be declared after the kernel (like WGSL module scope)."""
+    def scan(self) -> tuple[list, bool, bool]:
+        """The workgroup variables the kernel uses, and whether it uses quad and subgroup
+        operations. Read at every dispatch: variables may be declared after the kernel (like
+        WGSL module scope)."""
         variables, uses = scan_kernel(self.fn)
         quad_ops = any(getattr(f, "__ash_needs_quads__", False) for f in uses)
+        subgroup_ops = any(getattr(f, "__ash_needs_subgroups__", False) for f in uses)
         n = self.workgroup_size[0] * self.workgroup_size[1] * self.workgroup_size[2]
         if quad_ops and self.derivatives is None and n % 4:
             raise DispatchError(
                 f"{self.fn.__qualname__} uses quad operations; in compute a quad is 4 "
                 f"consecutive local invocation indices, so the workgroup must hold a multiple "
                 f"of 4 invocations, not {n}")
-        return list(variables.values()), quad_ops
+        return list(variables.values()), quad_ops, subgroup_ops
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"{self.fn.__qualname__} is a compute kernel; run it with "
@@ -196,20 +208,23 @@ class ComputeKernel:
 
 
 def compute(workgroup_size: int | tuple[int, ...], *, derivatives: str | None = None,
-            strict: bool = False) -> Callable[[Callable], ComputeKernel]:
+            strict: bool = False, subgroup_size: int | None = None,
+            ) -> Callable[[Callable], ComputeKernel]:
     """Decorator for a compute entry point, WGSL's ``@compute @workgroup_size(x, y, z)``.
 
     ``derivatives`` selects a compute-derivative layout, as VK_KHR_compute_shader_derivatives:
     ``"quads"`` makes quads of local ids (2x+i, 2y+j, z) (x and y sizes must be even),
     ``"linear"`` of local indices 4n..4n+3 (the size must be a multiple of 4). Without a layout,
     derivatives return zero (GLSL_NV_compute_shader_derivatives), or raise with ``strict=True``;
-    quad operations then use 4 consecutive local indices.
+    quad operations then use 4 consecutive local indices. ``subgroup_size`` (4 to 128, a power
+    of two) is the kernel's subgroup size unless a dispatch gives one (default 32;
+    docs/subgroups.md).
     """
     if callable(workgroup_size) and not isinstance(workgroup_size, (int, tuple)):
         raise TypeError("@compute needs a workgroup size: @compute(workgroup_size=64)")
 
     def decorate(fn: Callable) -> ComputeKernel:
-        return ComputeKernel(fn, workgroup_size, derivatives, strict)
+        return ComputeKernel(fn, workgroup_size, derivatives, strict, subgroup_size)
     return decorate
 
 
@@ -246,7 +261,8 @@ class ComputeRun(SanitizedRun):
                  max_live_workgroups: int, instruments: Any, bindings: dict[str, Any],
                  max_points_per_invocation: int = DEFAULT_MAX_POINTS,
                  derivatives: str = "coarse", sanitize: str | None = None,
-                 allow_races: Any = ()) -> None:
+                 allow_races: Any = (), subgroup_size: int | None = None,
+                 subgroup_reduction: str = "lanes") -> None:
         if not isinstance(kernel, ComputeKernel):
             raise TypeError(f"expected a @compute kernel, got {kernel!r}"
                             + (" (decorate the async def with @asyncshader.compute(...))"
@@ -269,14 +285,18 @@ class ComputeRun(SanitizedRun):
         self.context_values = ((DERIVATIVE_KINDS, derivative_kinds(
             self.derivative_mode if self.has_derivatives else None)),)
         self.strict = kernel.strict
-        self.wg_vars, quad_ops = kernel.scan()
+        self.wg_vars, quad_ops, subgroup_ops = kernel.scan()
         self.quads = kernel.derivatives is not None or quad_ops
+        self.subgroups = subgroup_ops
         self.config = {"stage": "compute", "workgroups": list(self.groups),
                        "workgroup_size": list(kernel.workgroup_size),
                        "max_live_workgroups": max_live_workgroups}
         if self.quads:
             self.config["quads"] = kernel.derivatives or "linear"
             self.config["derivatives"] = self.derivative_mode
+        self.subgroup_size = kernel.subgroup_size
+        subgroup_options(self, subgroup_size, subgroup_reduction, subgroup_ops or any(
+            b in SUBGROUP_BUILTINS for b in kernel.builtins))
         check_replay(self.strategy, kernel.identity, self.config)
         self.setup_sanitizer(sanitize, allow_races,
                              {k: v for k, v in self.bindings.items() if _is_storage(v)},
@@ -285,13 +305,15 @@ class ComputeRun(SanitizedRun):
                              if type(i).atomic is not Instrument.atomic]
         self.access_hooks = [i.memory_access for i in self.instruments
                              if i.wants_memory_access]
-        self.args = dict(self.bindings)
+        self.args = checked_read_only(self.bindings, self.detector is not None)
         if self.access_hooks:  # storage buffers seen through access-reporting wrappers
             self.args = {k: traced_storage(v, self) if _is_storage(v) else v
-                         for k, v in self.bindings.items()}
+                         for k, v in self.args.items()}
             self.instruments.append(_TraceVars(self.wg_vars))
         self.scheduler = Scheduler(self._units(), self.strategy, self.instruments,
-                                   max_live=max_live_workgroups, single_scope=not self.quads,
+                                   max_live=max_live_workgroups,
+                                   single_scope=not (self.quads or self.subgroups),
+                                   active_sets=self.subgroups and not self.quads,
                                    max_points_per_invocation=max_points_per_invocation,
                                    max_key=int(np.prod(self.groups)) * int(np.prod(
                                        kernel.workgroup_size)),
@@ -310,6 +332,13 @@ class ComputeRun(SanitizedRun):
         quad_of = _quad_layout(kernel.derivatives, lids, sx, sy) if self.quads else None
         lanes = [{WORKGROUP: l} if quad_of is None else {WORKGROUP: l, QUAD: quad_of[l][1]}
                  for l in range(n)]
+        size = self.subgroup_size
+        nsg = -(-n // size)  # subgroups per workgroup (the last may be partial)
+        sg_args = [(np.uint32(l % size), np.uint32(size), np.uint32(l // size), np.uint32(nsg))
+                   for l in range(n)]
+        if self.subgroups:
+            for l in range(n):
+                lanes[l][SUBGROUP] = l % size
         nwg = _builtin_vec(gx, gy, gz)
         want_gid = "global_invocation_id" in used or "global_invocation_index" in used
         gid = gidx = None
@@ -324,6 +353,9 @@ class ComputeRun(SanitizedRun):
             if quad_of is not None:
                 quads = [Group(QUAD, q, f"quad {q} of {label}", "quad id") for q in range(n // 4)]
                 groups = [{WORKGROUP: unit, QUAD: quad} for quad in quads]
+            if self.subgroups:
+                subgroups = [subgroup_group(k, f"subgroup {k} of {label}",
+                                            min(size, n - k * size)) for k in range(nsg)]
             key0 = w * n
             members = []
             for l in range(n):
@@ -332,9 +364,14 @@ class ComputeRun(SanitizedRun):
                     gix, giy, giz = wx * sx + lx, wy * sy + ly, wz * sz + lz
                     gid = _builtin_vec(gix, giy, giz)
                     gidx = np.uint32(gix + giy * sx * gx + giz * sx * gx * sy * gy)
-                coro = call(wid, widx, nwg, lidx[l], lid_vecs[l], gid, gidx)
-                inv = Invocation(key0 + l, coro, unit,
-                                 groups[0 if quad_of is None else quad_of[l][0]], lanes[l], ids)
+                coro = call(wid, widx, nwg, lidx[l], lid_vecs[l], gid, gidx, *sg_args[l])
+                gs = groups[0 if quad_of is None else quad_of[l][0]]
+                if self.subgroups:
+                    sg = subgroups[l // size]
+                    gs = {**gs, SUBGROUP: sg}
+                inv = Invocation(key0 + l, coro, unit, gs, lanes[l], ids)
+                if self.subgroups:
+                    join_subgroup(sg, inv)
                 members.append(inv)
                 if quad_of is not None:
                     inv.groups[QUAD].members.append(inv)
@@ -382,18 +419,21 @@ class _TraceVars(Instrument):
 
 _ARG_OF_BUILTIN = {"workgroup_id": "wid", "workgroup_index": "widx", "num_workgroups": "nwg",
                    "local_invocation_index": "lidx", "local_invocation_id": "lid",
-                   "global_invocation_id": "gid", "global_invocation_index": "gidx"}
+                   "global_invocation_id": "gid", "global_invocation_index": "gidx",
+                   "subgroup_invocation_id": "sid", "subgroup_size": "ssize",
+                   "subgroup_id": "sgid", "num_subgroups": "nsg"}
 
 
 def _caller(fn: Callable, builtins: list[str], bindings: dict[str, Any]) -> Callable:
-    """A function ``call(wid, widx, nwg, lidx, lid, gid, gidx)`` that creates the shader's
+    """A function ``call(wid, widx, nwg, lidx, lid, gid, gidx, sid, ssize, sgid, nsg)`` that
+    creates the shader's
     coroutine with keyword arguments: builtins from its arguments, resources from ``bindings``.
     Generated once per dispatch, because building a kwargs dict per invocation is slow."""
     args = [f"{name}={_ARG_OF_BUILTIN[name]}" for name in builtins]
     resources = [f"_r{k}" for k in range(len(bindings))]  # default arguments: local reads
     args += [f"{name}={r}" for name, r in zip(bindings, resources)]
     defaults = "".join(f", {r}=_b[{name!r}]" for name, r in zip(bindings, resources))
-    src = (f"def call(wid, widx, nwg, lidx, lid, gid, gidx{defaults}):\n"
+    src = (f"def call(wid, widx, nwg, lidx, lid, gid, gidx, sid, ssize, sgid, nsg{defaults}):\n"
            f"    return _fn({', '.join(args)})\n")
     ns: dict[str, Any] = {"_fn": fn, "_b": bindings}
     exec(src, ns)
@@ -404,7 +444,8 @@ def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedul
         max_live_workgroups: int = 1, instruments: Any = (),
         max_points_per_invocation: int = DEFAULT_MAX_POINTS, derivatives: str = "coarse",
         sanitize: str | None = None, allow_races: Any = (),
-        watchdog: float | None = DEFAULT_WATCHDOG, **bindings: Any) -> DispatchResult:
+        watchdog: float | None = DEFAULT_WATCHDOG, subgroup_size: int | None = None,
+        subgroup_reduction: str = "lanes", **bindings: Any) -> DispatchResult:
     """Dispatches ``kernel`` over ``workgroups`` and runs it to completion (synchronously).
 
     WGSL/WebGPU's ``dispatchWorkgroups(x, y, z)``. ``schedule`` is a strategy (``InOrder()``, the
@@ -421,11 +462,14 @@ def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedul
     which also issues a :class:`~asyncshader.DataRaceWarning` when it finds a race),
     ``"error"`` (any finding raises :class:`~asyncshader.DataRaceError`) or ``"off"`` (the
     fastest; out-of-bounds indices then raise IndexError as in numpy); ``allow_races`` names
-    bindings or workgroup variables whose races are intentional. Returns a
-    :class:`~asyncshader.DispatchResult`.
+    bindings or workgroup variables whose races are intentional. ``subgroup_size`` (4, 8, ...,
+    128) overrides the kernel's (default 32), ``subgroup_reduction`` (``"lanes"``,
+    ``"reverse"``, ``"tree"``, ``"shuffled"``) is the order float subgroup reductions fold in
+    (docs/subgroups.md). Returns a :class:`~asyncshader.DispatchResult`.
     """
     job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings,
-                   max_points_per_invocation, derivatives, sanitize, allow_races, watchdog)
+                   max_points_per_invocation, derivatives, sanitize, allow_races, watchdog,
+                   subgroup_size, subgroup_reduction)
     drive(job)
     return job.result()
 
@@ -435,6 +479,7 @@ async def dispatch(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1,
                    max_points_per_invocation: int = DEFAULT_MAX_POINTS,
                    derivatives: str = "coarse", sanitize: str | None = None,
                    allow_races: Any = (), watchdog: float | None = DEFAULT_WATCHDOG,
+                   subgroup_size: int | None = None, subgroup_reduction: str = "lanes",
                    **bindings: Any) -> DispatchResult:
     """The awaitable form of :func:`run`, for asyncio or trio (through anyio).
 
@@ -442,18 +487,20 @@ async def dispatch(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1,
     cancel scopes can stop a long dispatch.
     """
     job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings,
-                   max_points_per_invocation, derivatives, sanitize, allow_races, watchdog)
+                   max_points_per_invocation, derivatives, sanitize, allow_races, watchdog,
+                   subgroup_size, subgroup_reduction)
     await drive_async(job)
     return job.result()
 
 
 def _prepare(kernel: Any, workgroups: Any, schedule: Any, max_live: int, instruments: Any,
              bindings: dict[str, Any], max_points: int, derivatives: str, sanitize: str | None,
-             allow_races: Any, watchdog: Any) -> ComputeRun:
+             allow_races: Any, watchdog: Any, subgroup_size: Any = None,
+             subgroup_reduction: Any = "lanes") -> ComputeRun:
     if "workgroup_size" in bindings:
         raise BindingError("workgroup_size belongs to the kernel: @compute(workgroup_size=...)")
     limit = check_watchdog(watchdog)
     job = ComputeRun(kernel, workgroups, schedule, max_live, instruments, bindings, max_points,
-                     derivatives, sanitize, allow_races)
+                     derivatives, sanitize, allow_races, subgroup_size, subgroup_reduction)
     job.watchdog = limit
     return job

@@ -49,6 +49,7 @@ from .._core.validation import (
 )
 from ..collectives.derivatives import DERIVATIVE_KINDS, derivative_kinds
 from ..collectives.quads import QUAD
+from ..collectives.subgroups import SUBGROUP, join_subgroup, subgroup_options
 from ..errors import BindingError
 from ..sanitizers.races import SanitizedRun
 from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
@@ -56,6 +57,7 @@ from ..schedules.names import as_strategy
 from ..schedules.strategies import Strategy
 from ..wgsl.bindings import Input, Storage, Uniform, bind_resources, signature_params
 from ..wgsl.memory import scan_kernel
+from ..wgsl.readonly import checked_read_only
 from ..wgsl.rewrite import with_wgsl_operators
 from ..wgsl.types import _VECS, Vec, vec4f
 from .dispatch import (
@@ -80,6 +82,10 @@ from .fragment_io import (
     _put_output,
     _quad_maker,
     _shape_of,
+    quad_subgroup,
+    subgroup_inputs,
+    subgroup_uses,
+    with_subgroup_lanes,
 )
 
 FRAGMENT_BUILTINS = ("position", "front_facing", "sample_index", "sample_mask")
@@ -106,7 +112,8 @@ class FragmentShader:
                 raise TypeError(f"{fn.__qualname__}: parameter {p} is not supported; a shader "
                                 "takes named builtins, inputs and resources")
         self.builtins = [n for n in self.params if n in FRAGMENT_BUILTINS]
-        wg_vars, _ = scan_kernel(fn)
+        wg_vars, uses = scan_kernel(fn)
+        self.subgroup_builtins, self.subgroup_ops = subgroup_uses(fn, self.params, uses)
         if wg_vars:
             raise TypeError(f"{fn.__qualname__} uses workgroup memory ({', '.join(wg_vars)}); "
                             "var<workgroup> exists only in compute shaders")
@@ -263,7 +270,8 @@ class FragmentRun(SanitizedRun):
                  options: dict[str, Any], given: dict[str, Any],
                  max_points_per_invocation: int = DEFAULT_MAX_POINTS,
                  sanitize: str | None = None,
-                 allow_races: Any = ()) -> None:
+                 allow_races: Any = (), subgroup_size: Any = None,
+                 subgroup_reduction: Any = "lanes") -> None:
         if not isinstance(shader, FragmentShader):
             raise TypeError(f"expected a @fragment shader, got {shader!r}")
         self.width = check_int("width", width, 0)
@@ -285,12 +293,17 @@ class FragmentRun(SanitizedRun):
         self.qw, self.qh = (self.width + 1) // 2, (self.height + 1) // 2
         self.inputs, resources = self._split_inputs(given)
         self.bindings = bind_resources(shader.fn.__qualname__, shader.params,
-                                       set(shader.builtins) | set(self.inputs), resources)
+                                       {*shader.builtins, *self.inputs,
+                                        *shader.subgroup_builtins}, resources)
         self.storage = {k: v for k, v in self.bindings.items()
                         if isinstance(v, np.ndarray) and v.flags.writeable}
         self.uniforms = {k: v for k, v in self.bindings.items() if k not in self.storage}
         self.config = {"stage": "fragment", "size": [self.width, self.height],
                        "max_live_quads": max_live_quads, "derivatives": self.derivative_mode}
+        self.subgroups = subgroups = shader.subgroup_ops
+        subgroup_options(self, subgroup_size, subgroup_reduction, subgroups or bool(
+            shader.subgroup_builtins))
+        self.inputs.update(subgroup_inputs(shader.subgroup_builtins, self.subgroup_size, self.qw))
         check_replay(self.strategy, shader.identity, self.config)
         self.ids = _FragmentIds(self.qw, self.width, self.height)
         self.unit_size = 4  # invocations per quad
@@ -301,13 +314,15 @@ class FragmentRun(SanitizedRun):
         self.suppressed_writes = 0
         self.setup_sanitizer(sanitize, allow_races, self.storage, self.instruments,
                              memory=bool(self.storage))
+        self.uniforms = checked_read_only(self.uniforms, self.detector is not None)
         self.atomic_hooks = [i.atomic for i in self.instruments
                              if type(i).atomic is not Instrument.atomic]
         self.access_hooks = [i.memory_access for i in self.instruments
                              if i.wants_memory_access]
         self.view_class = TracedFragmentStorage if self.access_hooks else FragmentStorage
+        live = max(max_live_quads, self.subgroup_size // 4 if subgroups else 1)  # whole subgroups
         self.scheduler = Scheduler(self._units(), self.strategy, self.instruments,
-                                   max_live=max_live_quads, single_scope=True,
+                                   max_live=live, single_scope=not self.subgroups,
                                    max_points_per_invocation=max_points_per_invocation,
                                    max_key=4 * self.qw * self.qh,
                                    direct_sites=still_direct(shader.shader_fn, shader.awaited))
@@ -384,13 +399,16 @@ class FragmentRun(SanitizedRun):
         view_class = self.view_class
         edge = width < 2 * qw or height < 2 * self.qh  # padding helpers in the last column/row
         fragment = self.fragment_class = type("Fragment", (_Fragment,), {"info": ids})
+        subgroups, per_sg, sg = self.subgroups, self.subgroup_size // 4, None
+        if subgroups:  # a subgroup: per_sg quads; a member's lane in it: its key % size
+            fragment = self.fragment_class = with_subgroup_lanes(fragment, self.subgroup_size)
         quad = _quad_maker(self.shader.shader_fn, self.shader.builtins, self.uniforms,
                            {"_z": z, "_w": w, "front_facing": front, "sample_index": index,
                             "sample_mask": mask})
         bare = not storage and not inputs  # lean quads from builtins and uniforms only
         corners = itertools.product(range(0, 2 * self.qh, 2), range(0, 2 * qw, 2))
         for q, (qy, qx) in enumerate(corners):  # quad q's upper-left pixel (as _corner says)
-            lean = not storage and not (edge and (qx + 1 >= width or qy + 1 >= height))
+            lean = not (storage or subgroups or (edge and (qx + 1 >= width or qy + 1 >= height)))
             if lean and bare:  # the coroutines alone (lean.py)
                 yield _Quad(self, q, quad(xs[qx], xs[qx + 1], ys[qy], ys[qy + 1]))
                 continue
@@ -404,6 +422,8 @@ class FragmentRun(SanitizedRun):
                 continue
             unit = _Quad(self, q)
             groups = {QUAD: unit}
+            if subgroups:
+                sg = groups[SUBGROUP] = quad_subgroup(q, per_sg, self.qw * self.qh, sg)
             members = unit.members
             for lane, (x, y), values in zip(range(4), pixels, inputs_of):
                 position = make_position(xs[x], ys[y], z, w)
@@ -418,6 +438,8 @@ class FragmentRun(SanitizedRun):
                     view._inv = inv
                 if x >= width or y >= height:  # padding
                     inv.helper = True
+                if sg is not None:
+                    join_subgroup(sg, inv)
                 members.append(inv)
             yield unit
 
@@ -531,7 +553,8 @@ _SCALARS = frozenset({float, int, bool, np.float32, np.float64, np.float16, np.i
                       np.int64, np.uint64, np.int16, np.uint16, np.int8, np.uint8, np.bool_})
 
 
-_OPTIONS = {"position_z": 0.0, "position_w": 1.0, "front_facing": True}
+_OPTIONS = {"position_z": 0.0, "position_w": 1.0, "front_facing": True,
+            "subgroup_size": None, "subgroup_reduction": "lanes"}
 
 
 def _prepare(shader: Any, width: int, height: int, schedule: Any, derivatives: str,
@@ -541,8 +564,9 @@ def _prepare(shader: Any, width: int, height: int, schedule: Any, derivatives: s
     sanitize = inputs.pop("sanitize", None)
     allow_races = inputs.pop("allow_races", ())
     limit = check_watchdog(watchdog)
-    job = FragmentRun(shader, width, height, schedule, derivatives, max_live_quads,
-                      instruments, options, inputs, max_points, sanitize, allow_races)
+    job = FragmentRun(shader, width, height, schedule, derivatives, max_live_quads, instruments,
+                      options, inputs, max_points, sanitize, allow_races,
+                      options.pop("subgroup_size"), options.pop("subgroup_reduction"))
     job.watchdog = limit
     return job
 
@@ -558,7 +582,7 @@ def run_fragments(shader: FragmentShader, width: int, height: int, *, schedule: 
     ``sanitize`` and ``allow_races`` work as for :func:`~asyncshader.run` (the race detector is
     on by default: fragments writing one storage element race). Other keywords are per-pixel
     inputs, storage buffers and uniforms. ``max_points_per_invocation`` and ``watchdog`` bound a
-    spin as in :func:`~asyncshader.run`."""
+    spin as in :func:`~asyncshader.run`, ``subgroup_size`` and ``subgroup_reduction`` too."""
     job = _prepare(shader, width, height, schedule, derivatives, max_live_quads, instruments,
                    max_points_per_invocation, inputs, watchdog)
     drive(job)

@@ -5,11 +5,13 @@ dropped, as WGSL requires) and its located outputs, made into arrays (height, wi
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
+from ..collectives.quads import QUAD
+from ..collectives.subgroups import SUBGROUP, subgroup_group
 from ..wgsl.managed import _Managed
 from ..wgsl.types import Vec, vec4f
 from ..wgsl.watched import _Traced
@@ -152,3 +154,47 @@ def _quad_maker(fn: Callable, builtins: list[str], uniforms: dict[str, Any],
         calls.append(f"_fn({', '.join(args)})")
     exec(f"def quad(x0, x1, y0, y1):\n    return [{', '.join(calls)}]\n", ns)
     return ns["quad"]
+
+
+def subgroup_inputs(names: list[str], size: int, qw: int) -> dict[str, Callable]:
+    """The subgroup builtins a fragment shader takes, as per-pixel inputs ``(x, y) -> value``:
+    a subgroup is ``size / 4`` consecutive quads (row-major quad order, ``qw`` quads a row);
+    a pixel's ``subgroup_invocation_id`` is 4 * (its quad's place in the subgroup) + its quad
+    id."""
+    quads = size // 4
+    values = {
+        "subgroup_size": lambda x, y: np.uint32(size),
+        "subgroup_invocation_id": lambda x, y: np.uint32(
+            4 * (((y // 2) * qw + x // 2) % quads) + (x & 1) + 2 * (y & 1)),
+    }
+    return {name: values[name] for name in names}
+
+
+def subgroup_uses(fn: Callable, params: Mapping[str, Any], uses: Any) -> tuple[list[str], bool]:
+    """The subgroup builtins a fragment shader takes (``subgroup_invocation_id``,
+    ``subgroup_size``; WGSL's ``subgroup_id`` and ``num_subgroups`` are compute-only) and
+    whether it calls subgroup operations."""
+    for name in ("subgroup_id", "num_subgroups"):
+        if name in params:
+            raise TypeError(f"{fn.__qualname__}: builtin {name!r} exists only in compute "
+                            "shaders (WGSL); a fragment shader has subgroup_invocation_id and "
+                            "subgroup_size")
+    names = [n for n in params if n in ("subgroup_invocation_id", "subgroup_size")]
+    return names, any(getattr(f, "__ash_needs_subgroups__", False) for f in uses)
+
+
+def with_subgroup_lanes(fragment: type, size: int) -> type:
+    """The fragment invocation class of a dispatch with subgroups: a member's lane in its
+    subgroup (consecutive whole quads) is its key modulo ``size``."""
+    def lanes(self: Any) -> dict[str, int]:
+        return {QUAD: self.key & 3, SUBGROUP: self.key % size}
+    return type(fragment.__name__, (fragment,), {"lanes": property(lanes)})
+
+
+def quad_subgroup(q: int, per: int, quads: int, current: Any) -> Any:
+    """The subgroup of quad ``q`` (``per`` quads a subgroup, ``quads`` in the dispatch): a new
+    one at every ``per``-th quad, else ``current``."""
+    if q % per:
+        return current
+    k = q // per
+    return subgroup_group(k, f"subgroup {k} of the fragment dispatch", 4 * min(per, quads - q))

@@ -1,6 +1,8 @@
 """The ``asyncshader`` command line.
 
-``run FILE::KERNEL``, ``explore FILE::KERNEL``, ``replay TRACE`` and ``demo``. A kernel file
+``run FILE::KERNEL``, ``explore FILE::KERNEL``, ``replay TRACE``, ``step FILE::KERNEL`` (you
+are the scheduler), ``puzzle N [FILE]`` (graded exercises), ``timeline FILE::KERNEL`` (pictures
+of a run) and ``demo``. A kernel file
 defines the kernel, ``setup()`` returning fresh bindings (resources and dispatch options such
 as ``workgroups=``) and optionally ``check(result)``, which raises or returns False on a bad
 outcome. Exit codes: 0 no failure, 1 a failure found, 2 a usage error.
@@ -85,9 +87,9 @@ def _print_table(report: Any, out: Callable) -> None:
     for outcome, n in report.outcomes.items():
         mark = "FAIL" if outcome in report.failing_outcomes else "ok"
         table.add_row(mark, outcome, f"{n:,}", str(report.examples[outcome]))
-    console = Console(file=io.StringIO(), width=100)  # through `out`, like every other line
-    console.print(table)
-    out(console.file.getvalue().rstrip("\n"))
+    buf = io.StringIO()  # through `out`, like every other line (rich wrote to stdout itself)
+    Console(file=buf, force_terminal=sys.stdout.isatty(), width=100).print(table)
+    out(buf.getvalue().rstrip("\n"))
 
 
 class _Progress:
@@ -156,6 +158,45 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
             out(f"replay: asyncshader replay {trace.to_string()}")
         return EXIT_FAILURE
     out("ok" + (" (check passed)" if check is not None else ""))
+    return EXIT_OK
+
+
+def cmd_timeline(args: argparse.Namespace, out: Callable) -> int:
+    """Runs FILE::KERNEL once with a Timeline; prints the terminal view and writes the files
+    asked for (docs/seeing.md). Exit 1 when the run failed or had a data race."""
+    from ..errors import AsyncShaderError
+    from ..exploration.explore import dispatch_once
+    from ..views.access import access_diagram
+    from ..views.timeline import Timeline
+
+    kernel, setup, _, _, _ = load_target(args.target)
+    tl = Timeline(max_steps=args.max_steps)
+    failure = None
+    try:
+        result = dispatch_once(kernel, setup(), _strategy(args), [tl], "report")
+        findings = result.findings
+    except AsyncShaderError as exc:  # a deadlock, a divergence...: show the run up to it
+        failure, findings = f"{type(exc).__name__}: {exc}", []
+    tl.collect_races(findings)
+    if not args.quiet:
+        out(tl.to_terminal(color=sys.stdout.isatty()).rstrip("\n"))
+    else:
+        _print_findings(findings, out)
+    for path, write in ((args.html, tl.to_html), (args.perfetto, tl.to_perfetto),
+                        (args.svg, tl.to_svg)):
+        if path:
+            write(path)
+            out(f"wrote {path}")
+    if args.diagram:
+        try:
+            access_diagram(tl, args.diagram, workgroup=args.workgroup)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        out(f"wrote {args.diagram}")
+    failure = failure or _detector_failure(findings)
+    if failure is not None:
+        out(f"FAILED: {failure}")
+        return EXIT_FAILURE
     return EXIT_OK
 
 
@@ -251,6 +292,98 @@ def cmd_replay(args: argparse.Namespace, out: Callable) -> int:
     return EXIT_OK
 
 
+STEP_HELP = """commands (one per line):
+  N          run invocation N until it next suspends (an atomic, a barrier, its end)
+  (empty)    run the lowest runnable invocation
+  u [K]      undo the last step (or K steps)
+  r SEED [K] let Random(SEED) choose K steps (default: to the end)
+  c          continue in order to the end
+  q          quit here
+  h          this help"""
+
+
+def cmd_step(args: argparse.Namespace, out: Callable) -> int:
+    """You are the scheduler: step FILE::KERNEL, reading one command per line from stdin."""
+    from ..exploration.stepper import StepperError, stepper
+    from ..schedules.strategies import Random
+
+    kernel, setup, check, path, name = load_target(args.target)
+    if kernel.stage != "compute":
+        raise UsageError(f"{name} is a {kernel.stage} shader; the stepper runs compute kernels")
+    s = stepper(kernel, **setup())
+    out(STEP_HELP)
+    while not s.done:
+        out(s.show())
+        if sys.stdin.isatty():
+            print("> ", end="", flush=True)
+        line = sys.stdin.readline()
+        if not line:  # end of input
+            break
+        cmd, *rest = line.split() or [""]
+        try:
+            if cmd == "":
+                s.pick(s.runnable[0])
+            elif cmd.isdigit():
+                s.pick(int(cmd))
+            elif cmd == "u":
+                s.undo(int(rest[0]) if rest else 1)
+            elif cmd == "r" and rest:
+                s.run_with(Random(int(rest[0])), int(rest[1]) if len(rest) > 1 else None)
+            elif cmd == "c":
+                s.finish()
+            elif cmd == "q":
+                break
+            else:
+                out(STEP_HELP)
+        except (StepperError, ValueError) as exc:
+            out(f"! {exc}")
+    out(s.show())
+    if not s.done:
+        out(f"stopped after {s.steps} steps (not finished: no trace)")
+        return EXIT_OK
+    trace = s.trace
+    trace.origin = {"file": path, "kernel": name}
+    if args.trace:
+        trace.save(args.trace)
+        out(f"trace saved to {args.trace}")
+    out(f"replay: asyncshader replay {trace.to_string()}")
+    failure = None
+    if s.error is not None:
+        failure = f"{type(s.error).__name__}"
+    elif check is not None:
+        try:
+            if check(s.result) is False:
+                failure = "check(result) returned False"
+        except Exception as exc:
+            failure = f"check failed: {type(exc).__name__}: {exc}"
+    failure = failure or _detector_failure(s.findings)
+    if failure is not None:
+        out(f"FAILED: {failure}")
+        return EXIT_FAILURE
+    out("ok" + (" (check passed)" if check is not None else ""))
+    return EXIT_OK
+
+
+def cmd_puzzle(args: argparse.Namespace, out: Callable) -> int:
+    """``puzzle N --starter`` prints the starter file; ``puzzle N FILE`` checks a solution."""
+    from .. import puzzles
+
+    try:
+        puzzle = puzzles.get(args.number)
+        if args.starter or args.file is None:
+            out(puzzle.starter if args.starter else f"Puzzle {puzzle.number}: {puzzle.title}\n"
+                f"{puzzle.statement}\n(asyncshader puzzle {puzzle.number} --starter > mine.py "
+                f"prints a starter file; asyncshader puzzle {puzzle.number} mine.py checks it)")
+            return EXIT_OK
+        verdict = puzzles.check(args.number, args.file)
+    except puzzles.PuzzleFileError as exc:
+        raise UsageError(str(exc)) from None
+    out(str(verdict))
+    if verdict.trace is not None:
+        out(f"(replay the run that showed it: schedule={verdict.trace.to_string()!r})")
+    return EXIT_OK if verdict.passed else EXIT_FAILURE
+
+
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 120 else text[:117] + "..."
@@ -291,6 +424,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("trace", metavar="TRACE")
     p.add_argument("--kernel", metavar="FILE::KERNEL",
                    help="where the kernel is (default: the file the trace names)")
+    p = sub.add_parser("step", help="you are the scheduler: step FILE::KERNEL by hand "
+                       "(commands on stdin)")
+    p.add_argument("target", metavar="FILE::KERNEL")
+    p.add_argument("--trace", metavar="OUT.json", help="save the trace of the run taken")
+    p = sub.add_parser("puzzle", help="puzzle N: its statement; --starter: a starter file; "
+                       "FILE: check your solution")
+    p.add_argument("number", type=int, metavar="N", help="the puzzle, 1 to 10")
+    p.add_argument("file", nargs="?", metavar="FILE", help="your solution")
+    p.add_argument("--starter", action="store_true", help="print the starter file")
+    p = sub.add_parser("timeline", help="run FILE::KERNEL once and draw what happened")
+    p.add_argument("target", metavar="FILE::KERNEL")
+    _add_strategy_options(p, "in_order")
+    p.add_argument("--html", metavar="OUT", help="a self-contained HTML timeline")
+    p.add_argument("--perfetto", metavar="OUT", help="Chrome trace-event JSON (ui.perfetto.dev)")
+    p.add_argument("--svg", metavar="OUT", help="the timeline as an SVG picture")
+    p.add_argument("--diagram", metavar="OUT", help="the access diagram (.svg, or .png)")
+    p.add_argument("--workgroup", type=int, default=0, help="the access diagram's workgroup")
+    p.add_argument("--max-steps", type=int, default=20_000, help="steps recorded at most")
+    p.add_argument("--quiet", action="store_true", help="no terminal view")
     return parser
 
 
@@ -302,7 +454,8 @@ def main(argv: list[str] | None = None, out: Callable = print) -> int:
     if args.command == "demo":
         from .demo import main as demo
         return demo()
-    commands = {"run": cmd_run, "explore": cmd_explore, "replay": cmd_replay}
+    commands = {"run": cmd_run, "explore": cmd_explore, "replay": cmd_replay, "step": cmd_step,
+                "puzzle": cmd_puzzle, "timeline": cmd_timeline}
     try:
         if getattr(args, "runs", 1) < 1:
             raise UsageError("--runs must be at least 1")

@@ -2,7 +2,14 @@
 
 * A numpy array bound to a parameter annotated :class:`Storage` (or not annotated) is a
   ``var<storage, read_write>`` buffer: the shader reads and writes the caller's array in place.
-  Element types are WGSL's: float32, int32 or uint32 (``Storage[u32]`` also checks the dtype).
+  Element types are WGSL's: float32, float16 (``array<f16>``), int32 or uint32 (``Storage[u32]``
+  also checks the dtype).
+* A parameter annotated :class:`ReadOnly` (``ReadOnly[f32]``) is a ``var<storage, read>``
+  buffer: the caller's array, writeable or not, seen through a read-only view (never copied)
+  that refuses stores (:mod:`asyncshader.wgsl.readonly`). An unannotated array that is itself
+  read-only (``arr.flags.writeable`` False: ``np.broadcast_to``, a read-only memory map) binds
+  the same way: it is what the caller said the buffer is, and a copy into a uniform would cost
+  its size and lose its identity.
 * A parameter annotated :class:`Uniform`, a scalar type or a vector type is a ``var<uniform>``:
   plain values are converted to the annotated type; arrays become read-only copies.
 """
@@ -16,9 +23,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import BindingError
+from .readonly import ReadOnlyStorage, read_only_view
 from .types import Vec, _ScalarType
 
-_STORAGE_DTYPES = (np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.uint32))
+_STORAGE_DTYPES = (np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.uint32),
+                   np.dtype(np.float16))
 
 
 class _Marker(type):
@@ -32,9 +41,20 @@ class _Marker(type):
 
 class Storage(metaclass=_Marker):
     """Annotation for a storage buffer parameter (``var<storage, read_write>``): a numpy array of
-    float32, int32 or uint32, written in place. ``Storage[f32]`` also checks the element type."""
+    float32, float16, int32 or uint32, written in place. ``Storage[f32]`` also checks the element
+    type. For WGSL's ``var<storage, read>`` annotate :class:`ReadOnly`."""
 
     element: Any = None
+    access = "read_write"
+
+
+class ReadOnly(Storage):
+    """Annotation for a read-only storage buffer parameter (WGSL ``var<storage, read>``): a numpy
+    array of float32, float16, int32 or uint32, writeable or not, that the shader sees without a
+    copy and cannot write (a store is an error at its line). ``ReadOnly[f32]`` also checks the
+    element type. An unannotated read-only array binds this way too."""
+
+    access = "read"
 
 
 class Input(metaclass=_Marker):
@@ -103,11 +123,15 @@ def refuse_writable_aliasing(kernel_name: str, bindings: dict[str, Any]) -> None
     memory: ``x=arr[0:4], y=arr[2:6]``, or one array bound twice. WGSL forbids writable
     aliasing within a dispatch's bind groups, and the race detector, which tells memory objects
     apart by binding, would miss a race through the two names. Uniform arrays are read-only
-    copies, so read-only aliasing stays allowed."""
+    copies, and two read-only storage buffers may share memory (read-only aliasing is allowed);
+    a read-only buffer over memory a writable one also binds is refused."""
     storage = [(name, v) for name, v in bindings.items()
-               if isinstance(v, np.ndarray) and v.flags.writeable]
+               if isinstance(v, np.ndarray) and (v.flags.writeable
+                                                 or isinstance(v, ReadOnlyStorage))]
     for i, (name_a, a) in enumerate(storage):
         for name_b, b in storage[i + 1:]:
+            if not (a.flags.writeable or b.flags.writeable):
+                continue  # two read-only buffers may alias (WGSL: only writable aliasing)
             if not np.may_share_memory(a, b):
                 continue
             try:
@@ -115,35 +139,33 @@ def refuse_writable_aliasing(kernel_name: str, bindings: dict[str, Any]) -> None
             except np.exceptions.TooHardError:
                 overlap = True  # cannot be told apart cheaply: refuse rather than guess
             if overlap:
+                read_only = next((n for n, v in ((name_a, a), (name_b, b))
+                                  if not v.flags.writeable), None)
+                detail = (f"; {read_only!r} is read-only, but the other one writes that memory"
+                          if read_only else "")
                 raise BindingError(
                     f"{kernel_name}: storage bindings {name_a!r} and {name_b!r} share memory "
-                    "(views of one array that overlap, or one array bound twice). WGSL forbids "
-                    "writable aliasing between the buffers of one dispatch, and a race through "
-                    "the two names would go unseen. Fix: bind one array and index into it "
-                    f"(one parameter, offsets as a uniform); or, if {name_b!r} is only read, "
+                    f"(views of one array that overlap, or one array bound twice{detail}). WGSL "
+                    "forbids writable aliasing between the buffers of one dispatch, and a race "
+                    "through the two names would go unseen. Fix: bind one array and index into "
+                    f"it (one parameter, offsets as a uniform); or, if {name_b!r} is only read, "
                     f"declare it Uniform (a read-only copy) or pass {name_b}=<view>.copy().")
 
 
 def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
     if ann is inspect.Parameter.empty:
         ann = Storage if isinstance(value, np.ndarray) else Uniform
+        if isinstance(value, np.ndarray) and not value.flags.writeable:
+            ann = ReadOnly  # the caller's read-only array: var<storage, read>
+    if _is(ann, Storage) and ann.access == "read":
+        return _read_only_storage(kernel, name, ann, value)
     if _is(ann, Storage):
-        if not isinstance(value, np.ndarray):
-            raise BindingError(f"{kernel}: binding {name!r} is a storage buffer and needs a "
-                               f"numpy array, got {type(value).__name__}")
-        if value.dtype not in _STORAGE_DTYPES:
-            fix = {"f": "np.float32", "i": "np.int32", "u": "np.uint32", "b": "np.uint32"}.get(
-                value.dtype.kind, "np.float32")
-            raise BindingError(
-                f"{kernel}: binding {name!r} is a {value.dtype} array; WGSL storage buffers hold "
-                f"f32, i32 or u32. Fix: pass {name}=arr.astype({fix}).")
-        element = ann.element
-        if element is not None and value.dtype != element.dtype:
-            raise BindingError(f"{kernel}: binding {name!r} is declared Storage[{element!r}] "
-                               f"but the array is {value.dtype}")
+        _check_storage_array(kernel, name, ann, value)
         if not value.flags.writeable:
-            raise BindingError(f"{kernel}: storage buffer {name!r} is read-only; pass a writeable "
-                               "array or declare the parameter Uniform")
+            raise BindingError(f"{kernel}: storage buffer {name!r} is declared Storage "
+                               "(var<storage, read_write>) but the array is read-only; pass a "
+                               "writeable array, or declare the parameter ash.ReadOnly "
+                               "(var<storage, read>) if the shader only reads it")
         return value
     if _is(ann, Uniform) and ann.element is not None:
         ann = ann.element
@@ -162,6 +184,33 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
         value = value.copy()
         value.flags.writeable = False
     return value
+
+
+def _check_storage_array(kernel: str, name: str, ann: Any, value: Any) -> None:
+    """A storage binding's value: a numpy array of a WGSL storage element type (the annotated
+    one, if any)."""
+    if not isinstance(value, np.ndarray):
+        raise BindingError(f"{kernel}: binding {name!r} is a storage buffer and needs a "
+                           f"numpy array, got {type(value).__name__}")
+    if value.dtype not in _STORAGE_DTYPES:
+        fix = {"f": "np.float32", "i": "np.int32", "u": "np.uint32", "b": "np.uint32"}.get(
+            value.dtype.kind, "np.float32")
+        raise BindingError(
+            f"{kernel}: binding {name!r} is a {value.dtype} array; WGSL storage buffers hold "
+            f"f32, f16, i32 or u32. Fix: pass {name}=arr.astype({fix}).")
+    element = ann.element
+    if element is not None and value.dtype != element.dtype:
+        raise BindingError(f"{kernel}: binding {name!r} is declared {ann!r} but the array is "
+                           f"{value.dtype}")
+
+
+def _read_only_storage(kernel: str, name: str, ann: Any, value: Any) -> ReadOnlyStorage:
+    """A ``var<storage, read>`` binding: ``value`` (a numpy array of a storage element type)
+    as a read-only view of the same memory, named for the shader's messages."""
+    _check_storage_array(kernel, name, ann, value)
+    if isinstance(value, ReadOnlyStorage) and value.binding == name:
+        return value
+    return read_only_view(value, name, kernel)
 
 
 def _listing(kernel: str, params: dict[str, inspect.Parameter], builtins: set[str]) -> str:

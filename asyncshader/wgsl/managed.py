@@ -286,15 +286,39 @@ _WIDENED = frozenset({np.int64, np.uint64})
 _RANGES = {"i": (-(2**31), 2**31 - 1), "u": (0, 2**32 - 1)}
 
 
+#: the memory types a store may convert into (dtype.char): i32, u32 (a float truncates), f16
+#: (an f32 rounds): the watched arrays' fast path tests this before calling _converts
+CONVERTING_CHARS = frozenset(np.dtype(t).char for t in (np.int32, np.uint32, np.float16))
+_F16 = np.dtype(np.float16)
+
+
 def _converts(dtype: np.dtype, value: Any) -> bool:
     """Whether storing ``value`` into memory of ``dtype`` changes it in a conversion WGSL never
-    makes implicitly: a float into integer memory (truncated), or a 64-bit integer numpy
-    widened that does not fit the integer memory (wrapped; one that fits is stored exactly)."""
+    makes implicitly: a float into integer memory (truncated), a concrete f32 (or a numpy
+    float64) into f16 memory (rounded; a Python float is WGSL's abstract float, which converts
+    to f16), or a 64-bit integer numpy widened that does not fit the integer memory (wrapped;
+    one that fits is stored exactly)."""
     kind = dtype.kind
     if value.__class__ in _WIDENED:
         low, high = _RANGES.get(kind, (value, value))
         return not low <= value <= high
+    if dtype == _F16:
+        return _is_f32(value)
     return kind in "iu" and _is_float(value)
+
+
+def _is_f32(value: Any) -> bool:
+    """Whether a value stored into f16 memory is a concrete wider float: an f32 or float64
+    numpy scalar, an f32 vector, an array of them (or a list or tuple of them)."""
+    if value.__class__ in (np.float32, np.float64):
+        return True
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind == "f" and value.dtype.itemsize > 2
+    if isinstance(value, Vec):
+        return value.kind == "f"
+    if isinstance(value, (list, tuple)):
+        return any(_is_f32(v) for v in value)
+    return False
 
 
 def _is_float(value: Any) -> bool:

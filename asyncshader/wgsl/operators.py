@@ -13,9 +13,9 @@ operands' types and applies WGSL's rule:
   WGSL); ``i32 >> n`` is arithmetic, ``u32 >> n`` logical; the result has the type of the
   left operand.
 * an unsuffixed Python literal takes the type of the other operand (WGSL's abstract numbers:
-  an ``int`` becomes ``i32``, ``u32`` or ``f32``, and must fit; a ``float`` becomes ``f32``
-  only), and two different concrete types are an error that names both and the conversion to
-  write: WGSL converts nothing implicitly.
+  an ``int`` becomes ``i32``, ``u32``, ``f32`` or ``f16``, and must fit; a ``float`` becomes
+  ``f32`` or ``f16`` only), and two different concrete types are an error that names both and
+  the conversion to write: WGSL converts nothing implicitly.
 * two Python numbers keep Python's meaning (``7 / 2 == 3.5``): they are host values, not WGSL
   values (WGSL's own abstract-int ``7 / 2`` would be 3; write ``i32(7) / 2`` for that).
 
@@ -33,11 +33,12 @@ import numpy as np
 from ..errors import ShaderTypeError
 from .types import Vec, _idiv, _irem, _to_i32
 
-I32, U32, F32, BOOL = np.int32, np.uint32, np.float32, np.bool_
+I32, U32, F32, F16, BOOL = np.int32, np.uint32, np.float32, np.float16, np.bool_
 _INTS = (I32, U32)
-_WGSL = {I32: "i32", U32: "u32", F32: "f32", BOOL: "bool"}
+_FLOATS = (F32, F16)
+_WGSL = {I32: "i32", U32: "u32", F32: "f32", F16: "f16", BOOL: "bool"}
 _RANGE = {I32: (-(2**31), 2**31 - 1), U32: (0, 2**32 - 1)}
-_KIND = {"f": F32, "i": I32, "u": U32, "b": BOOL}
+_KIND = {"f": F32, "i": I32, "u": U32, "b": BOOL, "h": F16}
 
 
 def _name(x: Any) -> str:
@@ -72,23 +73,25 @@ def _refuse(sym: str, a: Any, b: Any, why: str = "") -> ShaderTypeError:
 
 
 _F32_MAX = float(np.finfo(np.float32).max)
+#: the largest magnitude of a literal that converts to a finite value, by float type
+_FLOAT_MAX = {F32: _F32_MAX, F16: 65504.0}
 
 
 def _literal(x: Any, t: type, sym: str, a: Any, b: Any) -> Any:
     """A Python number as WGSL's abstract literal becomes concrete type ``t``."""
-    if t is F32 and type(x) in (int, float) and not abs(x) <= _F32_MAX and x == x:
+    if t in _FLOATS and type(x) in (int, float) and not abs(x) <= _FLOAT_MAX[t] and x == x:
         shown = f"{x:.6g}" if type(x) is float else (str(x) if x.bit_length() < 64 else
                                                        f"of {len(str(abs(x)))} digits")
-        raise _refuse(sym, a, b, f" The literal {shown} does not fit in f32.")
+        raise _refuse(sym, a, b, f" The literal {shown} does not fit in {_WGSL[t]}.")
     if type(x) is int:
-        if t is F32:
-            return F32(x)
+        if t in _FLOATS:
+            return t(x)
         low, high = _RANGE.get(t, (1, 0))
         if low <= x <= high:
             return t(x)
         raise _refuse(sym, a, b, f" The literal {x} does not fit in {_WGSL.get(t, t)}.")
-    if type(x) is float and t is F32:
-        return F32(x)
+    if type(x) is float and t in _FLOATS:
+        return t(x)
     raise _refuse(sym, a, b)
 
 
@@ -144,7 +147,7 @@ def div(a: Any, b: Any) -> Any:
     """WGSL ``e1 / e2``: truncating integer division (``e / 0`` is ``e``), f32 division."""
     ta = type(a)
     if ta is type(b):
-        if ta is F32 or ta is int or ta is float:
+        if ta is F32 or ta is int or ta is float or ta is F16:
             return a / b
         if ta is U32:
             return a // b if b else a
@@ -166,7 +169,7 @@ def floordiv(a: Any, b: Any) -> Any:
     """``e1 // e2``: for integers, WGSL's integer division (the same as ``/``); for floats
     Python's floor division (WGSL has no ``//``: ``floor(e1 / e2)`` is the WGSL spelling)."""
     ta = type(a)
-    if ta is type(b) and (ta is int or ta is float or ta is F32):
+    if ta is type(b) and (ta is int or ta is float or ta is F32 or ta is F16):
         return a // b
     if isinstance(a, Vec) or isinstance(b, Vec):
         return div(a, b) if (a if isinstance(a, Vec) else b).kind in "iu" else a // b
@@ -175,7 +178,7 @@ def floordiv(a: Any, b: Any) -> Any:
     if _is_py(a) and _is_py(b):
         return a // b
     a, b, t = _common(a, b, "//")
-    return div(a, b) if t in _INTS else (a // b if t is F32 else _refuse_bool("//", a, b))
+    return div(a, b) if t in _INTS else (a // b if t in _FLOATS else _refuse_bool("//", a, b))
 
 
 def mod(a: Any, b: Any) -> Any:
@@ -183,7 +186,7 @@ def mod(a: Any, b: Any) -> Any:
     ``e % 0`` is 0 for integers."""
     ta = type(a)
     if ta is type(b):
-        if ta is F32:
+        if ta is F32 or ta is F16:
             return np.fmod(a, b)
         if ta is U32:
             return a % b if b else U32(0)
@@ -198,7 +201,8 @@ def mod(a: Any, b: Any) -> Any:
         return a % b
     if isinstance(b, Vec):
         want = _KIND[b.kind]
-        if (type(a) in _WGSL and type(a) is not want) or (type(a) is float and want is not F32):
+        if (type(a) in _WGSL and type(a) is not want) or (type(a) is float
+                                                           and want not in _FLOATS):
             raise _refuse("%", a, b)
         return type(b)(a) % b
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
@@ -314,8 +318,8 @@ OPERATORS = {"div": div, "floordiv": floordiv, "mod": mod, "shl": shl, "shr": sh
 #: rewritten source tests ``x.__class__`` against these and calls the operator function only
 #: for the others (a call costs about three times the operator itself)
 SAFE_WITH_LITERAL = {
-    "div": frozenset({int, float, F32}),  # (u32 / 2 is a float64 in numpy; i32 too)
-    "floordiv": frozenset({int, float, F32, U32}),  # (i32 // 2 floors in numpy)
+    "div": frozenset({int, float, F32, F16}),  # (u32 / 2 is a float64 in numpy; i32 too)
+    "floordiv": frozenset({int, float, F32, F16, U32}),  # (i32 // 2 floors in numpy)
     "mod": frozenset({int, float, U32}),  # (numpy's f32 and i32 % floor)
     "shl": frozenset({int, I32, U32}),
     "shr": frozenset({int, I32, U32}),

@@ -1,15 +1,21 @@
-"""WGSL value types: the scalars ``f32``, ``i32``, ``u32``, ``bool`` and ``vecN<T>``.
+"""WGSL value types: the scalars ``f32``, ``f16``, ``i32``, ``u32``, ``bool`` and ``vecN<T>``.
 
 Scalars are numpy scalars, so their arithmetic is exactly WGSL's: ``f32`` operations round to
 nearest f32, ``u32``/``i32`` wrap around modulo 2**32 (inside a dispatch the overflow warnings numpy
 would print are silenced; outside one numpy still warns). Calling a scalar type converts like a WGSL
 value constructor: ``u32(-1) == 4294967295``, ``i32(0xFFFFFFFF) == -1``, ``u32(2.9) == 2``.
 
-Vectors (``vec2f`` ... ``vec4u``, ``vec3b``) hold such scalars in ``.x .y .z .w`` (read aliases
-``.r .g .b .a``), support swizzles (``v.zyx``), component-wise arithmetic with vectors of the same
-type and with scalars, and component-wise comparisons that return a bool vector (use :func:`all` or
-:func:`any`). ``==`` and ``!=`` compare whole vectors and return a Python ``bool``, so that vectors
-work in ``assert`` statements; WGSL's component-wise equality is :meth:`Vec.eq`.
+``f16`` (WGSL's ``enable f16;``) is a ``numpy.float16``: numpy computes a binary16 ``+ - * /``
+in float32 and rounds once to binary16, which gives the correctly rounded binary16 result
+(float32 has more than 2 * 11 + 2 significand bits), and a Python number with an f16 stays f16
+(WGSL: an abstract number converts to f16).
+
+Vectors (``vec2f`` ... ``vec4u``, ``vec2h`` ... ``vec4h``, ``vec3b``) hold such scalars in
+``.x .y .z .w`` (read aliases ``.r .g .b .a``), support swizzles (``v.zyx``), component-wise
+arithmetic with vectors of the same type and with scalars, and component-wise comparisons that
+return a bool vector (use :func:`all` or :func:`any`). ``==`` and ``!=`` compare whole vectors
+and return a Python ``bool``, so that vectors work in ``assert`` statements; WGSL's
+component-wise equality is :meth:`Vec.eq`.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ __all__ = [
     "array",
     "atomic",
     "bool_",
+    "f16",
     "f32",
     "i32",
     "select",
@@ -35,16 +42,19 @@ __all__ = [
     "vec2",
     "vec2b",
     "vec2f",
+    "vec2h",
     "vec2i",
     "vec2u",
     "vec3",
     "vec3b",
     "vec3f",
+    "vec3h",
     "vec3i",
     "vec3u",
     "vec4",
     "vec4b",
     "vec4f",
+    "vec4h",
     "vec4i",
     "vec4u",
 ]
@@ -103,6 +113,39 @@ class f32(metaclass=_ScalarType):
         return np.float32(x)
 
 
+#: a double rounds to a finite f16 strictly inside ±65520 (65504 plus half an f16 ULP there)
+_F16_ROUNDS_FINITE = 65520.0
+_H_INF = np.float16("inf")
+
+
+def _to_f16(x: Any) -> np.float16:
+    """``x`` rounded to the nearest binary16 (ties to even), as WGSL's ``f16(x)`` converts.
+    Past the f16 range (|x| >= 65520 after rounding) the result is ±inf: WGSL calls such a
+    conversion at runtime an indeterminate value (an error in a const-expression)."""
+    if x.__class__ is np.float16:
+        return x
+    try:
+        r = float(x)
+    except OverflowError:   # an int past the double range
+        return _H_INF if x > 0 else -_H_INF
+    if -_F16_ROUNDS_FINITE < r < _F16_ROUNDS_FINITE or r != r:
+        return np.float16(r)   # numpy rounds a double to binary16 directly (one rounding)
+    return _H_INF if r > 0 else -_H_INF
+
+
+class f16(metaclass=_ScalarType):
+    """WGSL ``f16`` (``enable f16;``): ``f16(x)`` rounds ``x`` to the nearest binary16 value
+    (a ``numpy.float16``); a value past ±65504 (that rounds to ±65520 or beyond) gives ±inf,
+    where WGSL's result is indeterminate."""
+
+    numpy_type = np.float16
+    dtype = np.dtype(np.float16)
+    wgsl = "f16"
+
+    def __new__(cls, x: Any = 0.0) -> np.float16:  # type: ignore[misc]
+        return _to_f16(x)
+
+
 class u32(metaclass=_ScalarType):
     """WGSL ``u32``: ``u32(x)`` converts like WGSL (integers wrap modulo 2**32, floats truncate and
     clamp) and returns a ``numpy.uint32``, whose arithmetic wraps around."""
@@ -138,8 +181,10 @@ class bool_(metaclass=_ScalarType):
         return builtins.bool(x)
 
 
-_SCALAR_BY_KIND = {"f": f32, "i": i32, "u": u32, "b": bool_}
-_CONVERT = {"f": np.float32, "i": _to_i32, "u": _to_u32, "b": builtins.bool}
+_SCALAR_BY_KIND = {"f": f32, "i": i32, "u": u32, "b": bool_, "h": f16}
+_CONVERT = {"f": np.float32, "i": _to_i32, "u": _to_u32, "b": builtins.bool, "h": _to_f16}
+#: the float kinds: f32 and f16
+_FLOAT_KINDS = "fh"
 
 
 def _idiv(a: Any, b: Any) -> Any:
@@ -299,11 +344,32 @@ def _scalar_operand(self: Vec, o: Any) -> Any:
     kind = self.kind
     if kind == "f":
         return np.float32(o)
+    if kind == "h":
+        return _f16_operand(self, o)
     if isinstance(o, (float, np.floating)) and kind in "iu":
         raise TypeError(f"cannot combine {type(self).__name__} with a float ({o!r}): WGSL "
                         f"does not convert implicitly; use vec{self.size}f(v) or "
                         f"{_SCALAR_BY_KIND[kind].wgsl}(x)")
     return _CONVERT[kind](o)
+
+
+def _f16_operand(self: Vec, o: Any) -> np.float16:
+    """A scalar with an f16 vector: an f16, or a Python number (abstract: it becomes f16 and
+    must fit); a concrete f32, i32 or u32 is refused (WGSL converts nothing implicitly)."""
+    cls = o.__class__
+    if cls is np.float16:
+        return o
+    if cls in (int, float, np.float64) or cls is builtins.bool:
+        h = _to_f16(o)
+        if not np.isfinite(h) and np.isfinite(float(o)):
+            raise TypeError(f"cannot combine {type(self).__name__} with {o!r}: the literal does "
+                            "not fit in f16 (its finite range is ±65504)")
+        return h
+    name = getattr(o, "dtype", None)
+    raise TypeError(f"cannot combine {type(self).__name__} with "
+                    f"{name if name is not None else cls.__name__} {o!r}: WGSL does not "
+                    f"convert implicitly; convert it, e.g. f16(x) * v, or "
+                    f"vec{self.size}f(v) to compute in f32")
 
 
 def _shift_count(self: Vec, o: Any) -> Any:
@@ -370,7 +436,7 @@ def _gen_vec(n: int, kind: str) -> dict[str, Any]:
             src += method(f"__r{name}__", rscalar, lambda c, fn=fn: f"{fn}(o.{c}, self.{c})")
         src += "\ndef __invert__(self):\n    return _R._make(" + ", ".join(
             f"~self.{c}" for c in names) + ")\n"
-    elif kind == "f":  # WGSL float %: e1 - e2 * trunc(e1 / e2), which is C fmod
+    elif kind in _FLOAT_KINDS:  # WGSL float %: e1 - e2 * trunc(e1 / e2), which is C fmod
         src += method("__truediv__", same, lambda c: f"self.{c} / o.{c}")
         src += method("__rtruediv__", rscalar, lambda c: f"o.{c} / self.{c}")
         src += method("__mod__", same, lambda c: f"_fmod(self.{c}, o.{c})")
@@ -383,7 +449,7 @@ def _gen_vec(n: int, kind: str) -> dict[str, Any]:
     helpers = set(ns)
     exec(src, ns)
     methods = {k: v for k, v in ns.items() if k not in helpers and k != "__builtins__"}
-    suffix = {"f": "f", "i": "i", "u": "u", "b": "b"}[kind]
+    suffix = kind
     cls = type(f"vec{n}{suffix}", (Vec,), {
         "__slots__": tuple(names), "size": n, "kind": kind, "scalar": _SCALAR_BY_KIND[kind],
         "_names": names, "__module__": __name__, "__hash__": None,
@@ -393,7 +459,7 @@ def _gen_vec(n: int, kind: str) -> dict[str, Any]:
     return ns
 
 
-_namespaces = {(n, k): _gen_vec(n, k) for n in (2, 3, 4) for k in "fiub"}
+_namespaces = {(n, k): _gen_vec(n, k) for n in (2, 3, 4) for k in "fiubh"}
 for (_n, _k), _ns in _namespaces.items():  # comparisons return the bool vector of the same size
     _ns["_B"] = _VECS[(_n, "b")]
 del _namespaces
@@ -402,10 +468,11 @@ vec2f, vec3f, vec4f = _VECS[(2, "f")], _VECS[(3, "f")], _VECS[(4, "f")]
 vec2i, vec3i, vec4i = _VECS[(2, "i")], _VECS[(3, "i")], _VECS[(4, "i")]
 vec2u, vec3u, vec4u = _VECS[(2, "u")], _VECS[(3, "u")], _VECS[(4, "u")]
 vec2b, vec3b, vec4b = _VECS[(2, "b")], _VECS[(3, "b")], _VECS[(4, "b")]
+vec2h, vec3h, vec4h = _VECS[(2, "h")], _VECS[(3, "h")], _VECS[(4, "h")]
 
 
 class _VecTemplate:
-    """``vec3[f32]`` is ``vec3f``, as WGSL's ``vec3<f32>``."""
+    """``vec3[f32]`` is ``vec3f``, as WGSL's ``vec3<f32>`` (``vec3[f16]`` is ``vec3h``)."""
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -414,7 +481,7 @@ class _VecTemplate:
         for kind, s in _SCALAR_BY_KIND.items():
             if scalar is s or scalar is s.numpy_type or (scalar is builtins.bool and kind == "b"):
                 return _VECS[(self.n, kind)]
-        raise TypeError(f"vec{self.n}[...] takes f32, i32, u32 or bool, not {scalar!r}")
+        raise TypeError(f"vec{self.n}[...] takes f32, f16, i32, u32 or bool, not {scalar!r}")
 
     def __repr__(self) -> str:
         return f"vec{self.n}"

@@ -17,6 +17,7 @@ import numpy as np
 from .managed import (
     _FLOATS,
     _WIDENED,
+    CONVERTING_CHARS,
     _adopt,
     _converts,
     _Managed,
@@ -133,7 +134,8 @@ class _Traced:
             if i >= 0:
                 if isinstance(value, _Traced):  # a watched scalar variable or row: a load
                     _report_whole(value, "load")
-                elif ((value.__class__ in _FLOATS and fast.plain.dtype.kind in "iu")
+                elif ((value.__class__ in _FLOATS and fast.plain.dtype.char in CONVERTING_CHARS
+                       and _converts(fast.plain.dtype, value))
                       or (value.__class__ in _WIDENED and _converts(fast.plain.dtype, value))):
                     self._run.implicit_conversion(  # type: ignore[attr-defined]
                         self if self._origin is None else self._origin,  # type: ignore[attr-defined]

@@ -167,11 +167,28 @@ def test_compute_all_active_covers_the_json_sizes():
 
 
 # ------------------------------------------------------------------------------ compute,split
-@pytest.mark.skip(reason="quadBroadcast/quadSwap:compute,split predicates on the "
-                         "subgroup_invocation_id and subgroup_size builtins; asyncshader has no "
-                         "subgroups (see test_compute_split_on_the_linear_subgroup_model)")
-def test_compute_split_with_subgroup_builtins():
-    """quadBroadcast/quadSwap:compute,split as written: needs subgroup builtins."""
+async def _split_builtins(results: ash.Storage, lower_half: ash.Uniform, *,
+                         local_invocation_index, subgroup_invocation_id, subgroup_size):
+    lid = local_invocation_index
+    if (subgroup_invocation_id < subgroup_size // 2) == lower_half:
+        for k, r in enumerate(await _all_ops(lid)):
+            results[k, lid] = r
+
+
+@pytest.mark.parametrize("case", DATA["compute_split"][::3],
+                         ids=[f"{c['wg_threads']}-sg{c['model_subgroup_size']}"
+                              for c in DATA["compute_split"][::3]])
+def test_compute_split_with_subgroup_builtins(case):
+    """quadBroadcast/quadSwap:compute,split as the CTS writes it: the predicate reads the
+    subgroup_invocation_id and subgroup_size builtins (the dispatch's subgroup_size=)."""
+    threads, s = case["wg_threads"], case["model_subgroup_size"]
+    lower = case["predicate"] == "id < subgroupSize / 2"
+    kernel = ash.compute(workgroup_size=(threads, 1, 1))(_split_builtins)
+    results = np.full((len(OPS), threads), SENTINEL, np.uint32)
+    ash.run(kernel, results=results, lower_half=lower, subgroup_size=s)
+    for k, op in enumerate(OPS):
+        expected = [SENTINEL if v is None else v for v in case["results"][op]]
+        assert results[k].tolist() == expected, op
 
 
 async def _split(results: ash.Storage, model_size: ash.Uniform, lower_half: ash.Uniform, *,

@@ -40,7 +40,7 @@ def describe(x: Any) -> str:
     t = type(x)
     if isinstance(x, Vec):
         return repr(x)
-    wgsl = {U32: "u32", I32: "i32", F32: "f32", np.bool_: "bool", bool: "bool",
+    wgsl = {U32: "u32", I32: "i32", F32: "f32", np.float16: "f16", np.bool_: "bool", bool: "bool",
             int: "an abstract int", float: "an abstract float"}.get(t)
     if wgsl is not None:
         return f"{wgsl} {x}"

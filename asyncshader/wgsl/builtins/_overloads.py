@@ -1,9 +1,9 @@
 """Overload resolution for the built-in functions, and what they share.
 
 WGSL picks a built-in's overload from its arguments' types (§Overload Resolution): every
-argument is a concrete ``f32``, ``i32``, ``u32`` or a ``vecN`` of one of them, or an abstract
-literal, which converts to the concrete type of the other arguments. In asyncshader a Python
-``int`` is WGSL's AbstractInt and a Python ``float`` its AbstractFloat. WGSL never converts
+argument is a concrete ``f32``, ``f16``, ``i32``, ``u32`` or a ``vecN`` of one of them, or an
+abstract literal, which converts to the concrete type of the other arguments. In asyncshader a
+Python ``int`` is WGSL's AbstractInt and a Python ``float`` its AbstractFloat. WGSL never converts
 between concrete types and never splats a scalar into a vector argument, so ``max(f32, i32)``
 and ``clamp(vec3f, 0.0, 1.0)`` are a :class:`TypeError` that names the function, the argument
 types and the conversion to write.
@@ -15,7 +15,8 @@ exponent). :func:`resolve` returns ``T`` and the arguments converted; :func:`bui
 the public function: arguments of an overload's exact types find their kernel by one dict
 lookup, others are resolved once per combination of types (:class:`Resolver`).
 
-Also here: :func:`to_f32`, the rounding of a float64 result to ``f32``, and
+Also here: :func:`to_f32`, the rounding of a float64 result to ``f32`` (``to_f16`` and the f16
+overloads made from the f32 kernels are in ``_f16``); and
 :class:`WGSLIndeterminateWarning` with :func:`indeterminate`, how a built-in reports an
 argument for which WGSL does not define the result.
 """
@@ -36,14 +37,16 @@ import numpy as np
 
 from ..._core.sources import user_stacklevel
 from ..types import _VECS, Vec
+from ._f16 import _F16_ROUNDS_FINITE, f16_kernel, to_f16
 
-__all__ = ["Signature", "WGSLIndeterminateWarning", "WType", "builtin", "indeterminate", "resolve",
-           "to_f32"]
+__all__ = ["Signature", "WGSLIndeterminateWarning", "WType", "builtin", "indeterminate",
+           "resolve", "to_f16", "to_f32"]
 
 
 @dataclass(frozen=True, eq=False)
 class WType:
-    """One WGSL argument type: ``kind`` is ``"f"``, ``"i"``, ``"u"``, ``"b"`` (concrete),
+    """One WGSL argument type: ``kind`` is ``"f"``, ``"h"`` (f16), ``"i"``, ``"u"``, ``"b"``
+    (concrete),
     ``"A"`` (AbstractInt) or ``"F"`` (AbstractFloat); ``size`` 0 for a scalar."""
 
     kind: str
@@ -65,14 +68,15 @@ class WType:
         return _SCALARS[kind] if not self.size else VEC_TYPES[(self.size, kind)]
 
 
-_KIND_WGSL = {"f": "f32", "i": "i32", "u": "u32", "b": "bool"}
+_KIND_WGSL = {"f": "f32", "i": "i32", "u": "u32", "b": "bool", "h": "f16"}
 _SCALARS = {
     "f": WType("f", 0, "f32", "f32", np.float32),
     "i": WType("i", 0, "i32", "i32", np.int32),
     "u": WType("u", 0, "u32", "u32", np.uint32),
     "b": WType("b", 0, "bool", "bool", builtins.bool),
+    "h": WType("h", 0, "f16", "f16", np.float16),
 }
-F32, I32, U32 = _SCALARS["f"], _SCALARS["i"], _SCALARS["u"]
+F32, I32, U32, F16 = _SCALARS["f"], _SCALARS["i"], _SCALARS["u"], _SCALARS["h"]
 ABSTRACT_INT = WType("A", 0, "AbstractInt", "int")
 ABSTRACT_FLOAT = WType("F", 0, "AbstractFloat", "float")
 VEC_TYPES: dict[tuple[int, str], WType] = {
@@ -82,7 +86,7 @@ VEC_TYPES: dict[tuple[int, str], WType] = {
 
 #: the type of an argument by its Python type (exact type: the fast lookup)
 TYPES: dict[type, WType] = {
-    np.float32: F32, np.int32: I32, np.uint32: U32, builtins.bool: _SCALARS["b"],
+    np.float32: F32, np.float16: F16, np.int32: I32, np.uint32: U32, builtins.bool: _SCALARS["b"],
     np.bool_: _SCALARS["b"], int: ABSTRACT_INT, float: ABSTRACT_FLOAT,
     np.float64: ABSTRACT_FLOAT,
     **{t.cls: t for t in VEC_TYPES.values()},
@@ -97,7 +101,8 @@ def describe(x: Any) -> WType:
         return t
     if isinstance(x, Vec):
         return VEC_TYPES[(x.size, x.kind)]
-    for numpy_type, wtype in ((np.float32, F32), (np.int32, I32), (np.uint32, U32)):
+    for numpy_type, wtype in ((np.float32, F32), (np.int32, I32), (np.uint32, U32),
+                              (np.float16, F16)):
         if isinstance(x, numpy_type):
             return wtype
     if isinstance(x, builtins.bool | np.bool_):
@@ -112,13 +117,14 @@ def describe(x: Any) -> WType:
 @dataclass(frozen=True)
 class Signature:
     """A built-in's overloads: ``roles`` of its parameters (``"T"``, ``"S"``, ``"I"``, or
-    ``"T|S"`` for ``mix``'s last one), the scalar kinds ``T`` may have (``"f"``, ``"fi"``,
-    ``"fiu"``) and its shapes (``"sv"`` scalar or vector, ``"v"`` vector only, ``"3"`` vec3)."""
+    ``"T|S"`` for ``mix``'s last one), the scalar kinds ``T`` may have (``"fh"`` f32 and f16,
+    ``"fhi"``, ``"fhiu"``, ``"f"`` f32 only) and its shapes (``"sv"`` scalar or vector, ``"v"``
+    vector only, ``"3"`` vec3)."""
 
     wgsl: str
     name: str
     roles: tuple[str, ...]
-    kinds: str = "f"
+    kinds: str = "fh"
     shapes: str = "sv"
 
     def overloads(self) -> str:
@@ -149,7 +155,7 @@ def _fail(sig: Signature, types: Sequence[WType], why: str) -> TypeError:
 def _pick_type(sig: Signature, types: list[WType]) -> WType:
     """T: the type of the concrete ``T`` arguments (all the same), else the concretization."""
     for t in types:
-        if t.kind not in "fiubAF":
+        if t.kind not in "fhiubAF":
             raise _fail(sig, types, f"a {t.name} is not a WGSL value; convert it to f32, i32, "
                                     "u32 or a vector first")
     found = None
@@ -165,11 +171,11 @@ def _pick_type(sig: Signature, types: list[WType]) -> WType:
         found = next((t if role == "T|S" else t.scalar() for role, t in zip(sig.roles, types)
                       if role in ("S", "T|S") and not t.abstract), None)
     if found is None:   # every argument abstract: concretize as WGSL does
-        floats = sig.kinds == "f" or builtins.any(t.kind == "F" for t in types)
+        floats = set(sig.kinds) <= _FLOAT_KINDS or builtins.any(t.kind == "F" for t in types)
         found = F32 if floats else I32
     if found.kind not in sig.kinds:
         allowed = " or ".join(_KIND_WGSL[k] for k in sig.kinds)
-        fix = (f"convert it, e.g. {sig.name}(f32(x))" if found.kind in "iu" and "f" in sig.kinds
+        fix = (f"convert it, e.g. {sig.name}(f32(x))" if found.kind in "iuh" and "f" in sig.kinds
                else "convert it first")
         raise _fail(sig, types, f"it takes {allowed} values, not {found.wgsl}; {fix}")
     if sig.shapes != "sv" and not found.size:
@@ -183,6 +189,10 @@ def _pick_type(sig: Signature, types: list[WType]) -> WType:
 def convert_abstract(value: Any, t: WType, target: WType, sig: Signature,
                      types: Sequence[WType]) -> Any:
     """An abstract literal as the concrete scalar ``target``, as WGSL converts it."""
+    if target.kind == "h":
+        if math.isfinite(value) and not builtins.abs(value) < _F16_ROUNDS_FINITE:
+            raise _fail(sig, types, f"{value!r} does not fit in an f16 (its range is ±65504)")
+        return to_f16(float(value))
     if target.kind == "f":
         if t.kind == "A" and builtins.abs(value) >= _F32_ROUNDS_FINITE:
             raise _fail(sig, types, f"{value} does not fit in an f32")
@@ -213,7 +223,7 @@ def _plan(sig: Signature, types: list[WType], args: Sequence[Any]) -> list[WType
         if t is want:
             wants.append(None)
         elif t.abstract and not want.size:
-            if t.kind == "F" and want.kind != "f":
+            if t.kind == "F" and want.kind not in _FLOAT_KINDS:
                 raise _fail(sig, types, f"WGSL does not convert the float {a!r} to "
                                         f"{want.wgsl} implicitly; write {want.name}({a!r}) "
                                         f"if you mean it, or make the other arguments f32")
@@ -279,7 +289,18 @@ def _int_converter(target: WType) -> Callable[[Any], Any]:
     return convert
 
 
-_CONVERTERS = {"f": _literal_to_f32, "i": _int_converter(I32), "u": _int_converter(U32)}
+def _literal_to_f16(v: Any) -> np.float16:
+    try:
+        r = float(v)
+    except OverflowError:
+        raise _Refused from None
+    if math.isfinite(r) and not -_F16_ROUNDS_FINITE < r < _F16_ROUNDS_FINITE:
+        raise _Refused
+    return to_f16(r)
+
+
+_CONVERTERS = {"f": _literal_to_f32, "i": _int_converter(I32), "u": _int_converter(U32),
+               "h": _literal_to_f16}
 
 
 class Resolver:
@@ -335,6 +356,10 @@ def to_f32(r: float) -> np.float32:
     if r != r:
         return _NAN32
     return _INF32 if r > 0 else -_INF32
+
+
+# ------------------------------------------------------------------------- f16 results
+_FLOAT_KINDS = frozenset("fh")
 
 
 # ------------------------------------------------------------------ indeterminate values
@@ -412,6 +437,9 @@ def builtin(sig: Signature, kernels: dict[str, Callable[..., Any]], doc: str,
     """The public function for ``sig``: arguments of an overload's exact types take a fast
     path (a dict lookup), others go through :func:`resolve`. ``kernels`` maps T's scalar kind
     to the function of the components (``componentwise``) or of the whole arguments."""
+    if "h" in sig.kinds and "h" not in kernels:
+        kernels = {**kernels, "h": f16_kernel(kernels["f"], sig.wgsl, indeterminate,
+                                              scalar=componentwise)}
     table = _fast_table(sig, kernels)
     resolver = Resolver(sig)
 
@@ -488,9 +516,9 @@ def _whole_args(n: int, table: dict, slow: Callable[..., Any]) -> Callable[..., 
 
 def _by_component(n: int, table: dict, slow: Callable[..., Any]) -> Callable[..., Any]:
     """The function of a component-wise built-in: the kernel maps the components."""
-    if n == 1 and len(table) == 4:   # one scalar type (f32): test for it first
-        ((scalar, (_, kernel, _)),) = [(key[0], hit) for key, hit in table.items()
-                                       if not hit[0].size]
+    if n == 1 and (F32.cls,) in table:   # f32 scalars, the common case: test for them first
+        scalar = F32.cls
+        kernel = table[(scalar,)][1]
         by_type = {key[0]: hit for key, hit in table.items()}
 
         def fn(e: Any, /) -> Any:
@@ -500,7 +528,7 @@ def _by_component(n: int, table: dict, slow: Callable[..., Any]) -> Callable[...
             if hit is None:
                 return slow((e,))
             t, k, _ = hit
-            return t.cls._make(*map(k, t.comps(e)))
+            return t.cls._make(*map(k, t.comps(e))) if t.size else k(e)
     elif n == 1:
         by_type = {key[0]: hit for key, hit in table.items()}
 

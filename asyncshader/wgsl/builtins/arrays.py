@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..memory import Ptr, WorkgroupVar
+from ..readonly import ReadOnlyStorage
 from ._intargs import U32, describe
 
 __all__ = ["array_length"]
@@ -14,14 +15,16 @@ __all__ = ["array_length"]
 
 def array_length(p: Any) -> np.uint32:
     """WGSL ``arrayLength(p: ptr<storage, array<E>, AM>) -> u32``: the number of elements of a
-    runtime-sized array, here a storage buffer bound to the dispatch (a numpy array).
+    runtime-sized array, here a storage buffer bound to the dispatch (a numpy array), read_write
+    or read-only (``var<storage, read>``).
 
     Pass the buffer itself, ``array_length(buf)``, or a pointer to it, ``array_length(ptr(buf))``
     (WGSL's ``arrayLength(&buf)``). A 1-D buffer ``array<E>`` has ``len(buf)`` elements; a
-    buffer shaped ``(n, m)`` is WGSL's ``array<array<E, m>>`` and its length is ``n``, the
-    outer, runtime-sized dimension. Workgroup arrays and uniforms are fixed-size in WGSL, so
-    they are refused, as ``arrayLength`` refuses them. A runtime-sized array as the last member
-    of a struct (``arrayLength(&buf.data)``) comes with structs.
+    buffer shaped ``(n, m)`` is WGSL's ``array<array<E, m>>`` (``array<vec4<f32>>`` for
+    ``(n, 4)``) and its length is ``n``, the outer, runtime-sized dimension. Workgroup arrays
+    and uniforms are fixed-size in WGSL, so they are refused, as ``arrayLength`` refuses them.
+    A runtime-sized array as the last member of a struct (``arrayLength(&buf.data)``) comes
+    with structs.
     """
     memory = p
     if isinstance(p, Ptr):
@@ -41,7 +44,7 @@ def array_length(p: Any) -> np.uint32:
     if memory.ndim == 0:
         raise TypeError("array_length() (WGSL arrayLength) takes a runtime-sized array, not a "
                         "0-d array (a scalar)")
-    if not memory.flags.writeable:
+    if not memory.flags.writeable and not isinstance(memory, ReadOnlyStorage):
         raise TypeError("array_length() (WGSL arrayLength) takes a storage buffer; this array "
                         "is read-only, a uniform binding, and a uniform array has a fixed size "
                         "in WGSL: use len(x)")

@@ -3,10 +3,13 @@
 ``fma``, rounding (``ceil``, ``floor``, ``trunc``, ``round``, ``fract``), the float
 decompositions (``frexp``, ``modf``, ``ldexp``) and ``quantizeToF16``.
 
-``abs``, ``min``, ``max``, ``clamp`` take f32, i32 and u32 and their vectors, ``sign`` f32 and
-i32, the others f32 only. Exact operations give the exact f32 value; the formulas WGSL states
-(``mix``, ``fma``, ``smoothstep``) are evaluated in float64 and rounded once to f32, at least as
-accurate as WGSL's f32 evaluation (which WGSL allows, §Floating Point Accuracy).
+``abs``, ``min``, ``max``, ``clamp`` take f32, f16, i32 and u32 and their vectors, ``sign``
+f32, f16 and i32, ``quantizeToF16`` f32 only, the others f32 and f16. Exact operations give the
+exact f32 value; the formulas WGSL states (``mix``, ``fma``, ``smoothstep``) are evaluated in
+float64 and rounded once to f32, at least as accurate as WGSL's f32 evaluation (which WGSL
+allows, §Floating Point Accuracy). The f16 overloads round that f32 result to f16
+(:func:`~asyncshader.wgsl.builtins._overloads.f16_kernel`): exact results stay exact, the others
+are within one f16 ULP; ``ldexp`` on f16 rounds once from the exact value.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from ._overloads import (
     doc,
     indeterminate,
     out_of_domain,
+    to_f16,
     to_f32,
 )
 
@@ -71,19 +75,19 @@ def _min(a: Any, b: Any) -> Any:
     return b if b < a else a
 
 
-abs = _make("abs", "abs", ("T",), "fiu",
+abs = _make("abs", "abs", ("T",), "fhiu",
             {"f": builtins.abs, "i": _abs_i, "u": lambda x: x},
             ("e",), "the absolute value of ``e``, component-wise.", _EXACT,
             "Floats: the sign bit is cleared (abs(-0.0) is +0.0). i32: abs(-2147483648) is "
             "-2147483648 (two's complement has no +2147483648). u32: e itself.")
-sign = _make("sign", "sign", ("T",), "fi", {"f": _sign_f, "i": _sign_i}, ("e",),
+sign = _make("sign", "sign", ("T",), "fhi", {"f": _sign_f, "i": _sign_i}, ("e",),
              "1 for e > 0, 0 for e == 0, -1 for e < 0, component-wise (no u32 overload).",
              _EXACT, "sign(-0.0) is +0.0 (WGSL lets the sign of a zero go); sign(NaN) is NaN.")
-max = _make("max", "max", ("T", "T"), "fiu", {"f": _max, "i": _max, "u": _max},
+max = _make("max", "max", ("T", "T"), "fhiu", {"f": _max, "i": _max, "u": _max},
             ("e1", "e2"), "e2 if e1 < e2, else e1, component-wise.", _EXACT,
             "With a NaN argument the rule as written applies: max(NaN, x) is NaN, "
             "max(x, NaN) is x (WGSL: indeterminate).")
-min = _make("min", "min", ("T", "T"), "fiu", {"f": _min, "i": _min, "u": _min},
+min = _make("min", "min", ("T", "T"), "fhiu", {"f": _min, "i": _min, "u": _min},
             ("e1", "e2"), "e2 if e2 < e1, else e1, component-wise.", _EXACT,
             "With a NaN argument the rule as written applies: min(NaN, x) is NaN, "
             "min(x, NaN) is x (WGSL: indeterminate).")
@@ -109,17 +113,17 @@ def _clamp_f(e: Any, low: Any, high: Any) -> Any:
     return r
 
 
-clamp = _make("clamp", "clamp", ("T", "T", "T"), "fiu",
+clamp = _make("clamp", "clamp", ("T", "T", "T"), "fhiu",
               {"f": _clamp_f, "i": _clamp_i, "u": _clamp_i}, ("e", "low", "high"),
               "min(max(e, low), high), component-wise.", _EXACT,
               "Integers with low > high give high (the formula). Floats with low > high: WGSL "
               "also allows the median of e, low and high, so the result differs between GPUs; "
               "asyncshader returns high and warns (WGSLIndeterminateWarning).")
-saturate = _make("saturate", "saturate", ("T",), "f",
+saturate = _make("saturate", "saturate", ("T",), "fh",
                  {"f": lambda e: _F1 if 1 < (m := _F0 if e < 0 else e) else m},
                  ("e",), "clamp(e, 0.0, 1.0), component-wise.", _EXACT,
                  "saturate(NaN) is NaN (the formula as written).")
-step = _make("step", "step", ("T", "T"), "f", {"f": lambda edge, x: _F1 if edge <= x else _F0},
+step = _make("step", "step", ("T", "T"), "fh", {"f": lambda edge, x: _F1 if edge <= x else _F0},
              ("edge", "x"), "1.0 if edge <= x, else 0.0, component-wise.", _EXACT,
              "A NaN argument gives 0.0.")
 
@@ -146,18 +150,18 @@ def _mix(x: Any, y: Any, z: Any) -> np.float32:
     return to_f32(float(x) * (1.0 - w) + float(y) * w)
 
 
-mix = _make("mix", "mix", ("T", "T", "T|S"), "f",
+mix = _make("mix", "mix", ("T", "T", "T|S"), "fh",
             {"f": _mix},
             ("e1", "e2", "e3"), "the linear blend e1 * (1 - e3) + e2 * e3, component-wise; "
             "with vector e1, e2 the blend factor e3 may be a scalar (splatted).",
             _F64.format("inherited from e1 * (1 - e3) + e2 * e3"),
             "Overloads also: mix(vecN<f32>, vecN<f32>, f32). mix(e1, e2, 1.0) is e2 exactly.")
-fma = _make("fma", "fma", ("T", "T", "T"), "f",
+fma = _make("fma", "fma", ("T", "T", "T"), "fh",
             {"f": lambda a, b, c: to_f32(float(a) * float(b) + float(c))},
             ("e1", "e2", "e3"), "e1 * e2 + e3, component-wise.",
             "the product is exact in float64, the sum is rounded to float64 then to f32 "
             "(WGSL: inherited from e1 * e2 + e3, fused or not)")
-smoothstep = _make("smoothstep", "smoothstep", ("T", "T", "T"), "f", {"f": _smoothstep},
+smoothstep = _make("smoothstep", "smoothstep", ("T", "T", "T"), "fh", {"f": _smoothstep},
                    ("edge0", "edge1", "x"),
                    "the Hermite smooth step t * t * (3 - 2 * t) with t = clamp((x - edge0) / "
                    "(edge1 - edge0), 0, 1), component-wise.",
@@ -177,17 +181,17 @@ def _fract(x: Any) -> np.float32:
         return _ONE * _NAN
 
 
-ceil = _make("ceil", "ceil", ("T",), "f", {"f": np.ceil}, ("e",),
+ceil = _make("ceil", "ceil", ("T",), "fh", {"f": np.ceil}, ("e",),
              "the smallest integer not below e, component-wise.", _EXACT)
-floor = _make("floor", "floor", ("T",), "f", {"f": np.floor}, ("e",),
+floor = _make("floor", "floor", ("T",), "fh", {"f": np.floor}, ("e",),
               "the largest integer not above e, component-wise.", _EXACT)
-trunc = _make("trunc", "trunc", ("T",), "f", {"f": np.trunc}, ("e",),
+trunc = _make("trunc", "trunc", ("T",), "fh", {"f": np.trunc}, ("e",),
               "e rounded toward zero, component-wise.", _EXACT)
-round = _make("round", "round", ("T",), "f", {"f": np.rint}, ("e",),
+round = _make("round", "round", ("T",), "fh", {"f": np.rint}, ("e",),
               "e rounded to the nearest integer, ties to even, component-wise: round(2.5) is "
               "2.0, round(-2.5) is -2.0, round(0.5) is 0.0.", _EXACT,
               "Not Python's round() on floats in general: it always returns an f32.")
-fract = _make("fract", "fract", ("T",), "f", {"f": _fract}, ("e",),
+fract = _make("fract", "fract", ("T",), "fh", {"f": _fract}, ("e",),
               "e - floor(e), in [0, 1], component-wise.",
               "the difference rounded once to f32 (WGSL: inherited from e - floor(e))",
               "fract(-1.25) is 0.75; a tiny negative e gives exactly 1.0, as WGSL allows "
@@ -197,16 +201,17 @@ fract = _make("fract", "fract", ("T",), "f", {"f": _fract}, ("e",),
 
 
 class FrexpResult(NamedTuple):
-    """WGSL ``__frexp_result_f32`` / ``__frexp_result_vecN_f32``: ``fract`` (f32 or vecNf)
-    and ``exp`` (i32 or vecNi), with ``e == fract * 2**exp``."""
+    """WGSL ``__frexp_result_f32`` / ``__frexp_result_vecN_f32`` (and the ``f16`` ones):
+    ``fract`` (f32 or vecNf; f16 or vecNh) and ``exp`` (i32 or vecNi), with
+    ``e == fract * 2**exp``."""
 
     fract: Any
     exp: Any
 
 
 class ModfResult(NamedTuple):
-    """WGSL ``__modf_result_f32`` / ``__modf_result_vecN_f32``: ``fract`` and ``whole``, both
-    of the argument's type, with ``e == fract + whole``."""
+    """WGSL ``__modf_result_f32`` / ``__modf_result_vecN_f32`` (and the ``f16`` ones):
+    ``fract`` and ``whole``, both of the argument's type, with ``e == fract + whole``."""
 
     fract: Any
     whole: Any
@@ -266,13 +271,30 @@ def _ldexp(x: Any, n: Any) -> np.float32:
     return out
 
 
-ldexp = _make("ldexp", "ldexp", ("T", "I"), "f", {"f": _ldexp}, ("e1", "e2"),
+_LDEXP16 = ("ldexp(e1, e2) on f16 with e2 > 16 or a result past the f16 range",
+            "WGSL does not define the result (e2 > bias + 1 = 16 for f16, or an overflow); "
+            "asyncshader returns e1 * 2**e2 in IEEE arithmetic (±inf, or 0 for e1 == 0). Bound "
+            "the exponent.")
+
+
+def _ldexp_h(x: Any, n: Any) -> np.float16:
+    r, k = float(x), int(n)
+    try:
+        out = to_f16(math.ldexp(r, k))
+    except OverflowError:
+        out = to_f16(math.copysign(_INF, r))
+    if (k > 16 or not math.isfinite(out)) and math.isfinite(r):
+        return indeterminate(*_LDEXP16, (r, k), out)
+    return out
+
+
+ldexp = _make("ldexp", "ldexp", ("T", "I"), "fh", {"f": _ldexp, "h": _ldexp_h}, ("e1", "e2"),
               "e1 * 2**e2, component-wise; e2 is i32 (vecN<i32> for vector e1).",
-              "exact, then rounded once to f32 (WGSL: correctly rounded)",
+              "exact, then rounded once to f32 or f16 (WGSL: correctly rounded)",
               "A result below the f32 range rounds to a subnormal or 0 (a GPU may flush it to "
-              "0, as WGSL allows for e2 + 127 <= 0). e2 > 128 or an overflow is indeterminate "
-              "in WGSL: asyncshader returns the IEEE value and warns "
-              "(WGSLIndeterminateWarning).")
+              "0, as WGSL allows for e2 + 127 <= 0; f16: e2 + 15 <= 0). e2 > 128 (f16: 16) or "
+              "an overflow is indeterminate in WGSL: asyncshader returns the IEEE value and "
+              "warns (WGSLIndeterminateWarning).")
 
 # --------------------------------------------------------------------- quantizeToF16
 _QUANTIZE = ("quantizeToF16(e) with |e| beyond the f16 range (>= 65520)",

@@ -118,37 +118,37 @@ def _make(wgsl: str, name: str, roles: tuple[str, ...], kinds: str, shapes: str,
                    componentwise=False)
 
 
-dot = _make("dot", "dot", ("T", "T"), "fiu", "v", {"f": _dot_f, "i": _dot_int, "u": _dot_int},
+dot = _make("dot", "dot", ("T", "T"), "fhiu", "v", {"f": _dot_f, "i": _dot_int, "u": _dot_int},
             ("e1", "e2"), "the dot product, the sum of e1[i] * e2[i].",
             _F64.format("inherited from the sum of the products, in any order"),
             "Integer vectors: the sum wraps modulo 2**32 (WGSL does not say; this is what its "
             "integer + and * do).", returns="S")
-cross = _make("cross", "cross", ("T", "T"), "f", "3", {"f": _cross}, ("a", "b"),
+cross = _make("cross", "cross", ("T", "T"), "fh", "3", {"f": _cross}, ("a", "b"),
               "the cross product of two vec3<f32>.",
               _F64.format("inherited from a[i] * b[j] - a[j] * b[i]"))
-length = _make("length", "length", ("T",), "f", "sv", {"f": _length}, ("e",),
+length = _make("length", "length", ("T",), "fh", "sv", {"f": _length}, ("e",),
                "the length of e: |e| for a scalar, sqrt(dot(e, e)) for a vector.",
                _F64.format("inherited from sqrt(dot(e, e))"),
                "The sum is taken in float64, so it does not overflow where the f32 formula "
                "would (length(vec2f(1e30, 1e30)) is 1.4142135e30).", returns="S")
-distance = _make("distance", "distance", ("T", "T"), "f", "sv", {"f": _distance},
+distance = _make("distance", "distance", ("T", "T"), "fh", "sv", {"f": _distance},
                  ("e1", "e2"), "the distance between e1 and e2, length(e1 - e2).",
                  _F64.format("inherited from length(e1 - e2)"), returns="S")
-normalize = _make("normalize", "normalize", ("T",), "f", "v", {"f": _normalize}, ("e",),
+normalize = _make("normalize", "normalize", ("T",), "fh", "v", {"f": _normalize}, ("e",),
                   "the unit vector in the direction of e, e / length(e).",
                   _F64.format("inherited from e / length(e)"),
                   "The zero vector is outside WGSL's domain (indeterminate): asyncshader "
                   "returns NaN components and warns (WGSLIndeterminateWarning).")
-face_forward = _make("faceForward", "face_forward", ("T", "T", "T"), "f", "v",
+face_forward = _make("faceForward", "face_forward", ("T", "T", "T"), "fh", "v",
                      {"f": _face_forward}, ("e1", "e2", "e3"),
                      "e1 if dot(e2, e3) < 0, else -e1.",
                      "exact (the sign of the float64 dot product, which is the sign of the "
                      "exact one)", "dot(e2, e3) == 0 gives -e1.")
-reflect = _make("reflect", "reflect", ("T", "T"), "f", "v", {"f": _reflect}, ("e1", "e2"),
+reflect = _make("reflect", "reflect", ("T", "T"), "fh", "v", {"f": _reflect}, ("e1", "e2"),
                 "the reflection of the incident direction e1 at the surface normal e2: "
                 "e1 - 2 * dot(e2, e1) * e2.",
                 _F64.format("inherited from e1 - 2 * dot(e2, e1) * e2"))
-refract = _make("refract", "refract", ("T", "T", "S"), "f", "v", {"f": _refract},
+refract = _make("refract", "refract", ("T", "T", "S"), "fh", "v", {"f": _refract},
                 ("e1", "e2", "e3"),
                 "the refraction of the incident direction e1 at the normal e2 with the ratio "
                 "of indices of refraction e3: with k = 1 - e3**2 * (1 - dot(e2, e1)**2), the "

@@ -101,7 +101,7 @@ def test_plain_numbers_are_abstract_and_convert_as_wgsl():
 
 
 @pytest.mark.parametrize(("target", "arg", "match"), [
-    (u32, vec2f(1, 2), r"takes f32, i32 or u32, not vec2f.*bitcast\[vec2u\]"),
+    (u32, vec2f(1, 2), r"takes f32, i32, u32 or vec2h, not vec2f.*bitcast\[vec2u\]"),
     (vec4u, vec3f(1, 2, 3), r"takes vec4f, vec4i or vec4u .*not vec3f"),
     (vec3u, f32(1), r"bitcast\[vec3u\].*not f32 1.0"),
     (u32, True, r"no bitcast of bool"),
@@ -115,7 +115,7 @@ def test_wrong_sources_are_type_errors(target, arg, match):
 
 @pytest.mark.parametrize("target", [bool_, vec2b, float, int, "f16", [u32]])
 def test_targets_wgsl_does_not_have_are_type_errors(target):
-    with pytest.raises(TypeError, match=r"bitcast<T> takes T = f32, i32, u32 or a vector"):
+    with pytest.raises(TypeError, match=r"bitcast<T> takes T = f32, i32, u32, f16 or a vector"):
         bitcast[target]
 
 

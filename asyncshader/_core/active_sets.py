@@ -1,0 +1,209 @@
+"""Active-set groups (subgroups): the scheduler's rules for a group whose rendezvous does not
+wait for every member, and the in-order fast path for runs made of them.
+
+A rendezvous of an active-set group (:attr:`Group.partial
+<asyncshader._core.invocations.Group.partial>`) completes once every live member of the group
+is blocked, at it or at another group's rendezvous; the members standing at the same call site
+and operation form one *active set* each, resolved on its own (:meth:`ActiveSets._complete_active`).
+
+:class:`ActiveSets` is a mixin of :class:`~asyncshader._core.scheduler.Scheduler`, like the fast
+paths: it reads the scheduler's state and calls its bookkeeping.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from operator import attrgetter
+from typing import Any
+
+from .invocations import Group, Invocation
+from .traps import POINT, from_pair
+
+_KEY = attrgetter("key")
+
+
+class ActiveSets:
+    """Active-set rendezvous, and the in-order loop over rounds of active-set groups."""
+
+    def _blocked(self, inv: Invocation, group: Group, partials: tuple) -> None:
+        """``inv`` arrived at ``group``'s rendezvous and is a member of active-set groups: it
+        counts as blocked in each of them; the rendezvous of ``group`` completes by the usual
+        rule (a plain group) and an active-set group's once every live member of it is
+        blocked (:meth:`_complete_active`)."""
+        for p in partials:
+            p.blocked += 1
+        if not group.partial and len(group.arrived) + group.finished == group.size:
+            self._complete(group)
+        for p in partials:
+            if p.arrived and p.blocked + p.finished == p.size:
+                self._complete_active(p)
+
+    def _complete_active(self, group: Group) -> None:
+        """Every live member of an active-set group is blocked (at its rendezvous or another
+        group's) and some stand at its rendezvous: those at the same operation and call site
+        form one *active set* each, resolved on its own. The resolver reads the set's lanes,
+        in lane order, in ``group.active``; the members that returned or stand elsewhere are
+        the inactive ones. Nothing else waits: an active-set rendezvous never diverges."""
+        arrived = group.arrived
+        group.arrived = []
+        sites = self._sites(arrived)
+        scope = group.scope
+        n = len(arrived)
+        if sites.count(sites[0]) == n and [m.req.op for m in arrived].count(
+                arrived[0].req.op) == n:
+            sets = [arrived]
+        else:
+            by_site: dict = {}
+            for m, site in zip(arrived, sites):
+                by_site.setdefault((site, m.req.op), []).append(m)
+            sets = list(by_site.values())
+        for members in sets:
+            members.sort(key=_KEY)
+            group.active = [m.lanes[scope] for m in members]
+            try:
+                self._resolve(group, members, members[0].req)
+            finally:
+                group.active = None
+        for m in arrived:
+            for p in m.partials:
+                p.blocked -= 1
+        runnable = self.runnable
+        runnable.extend(arrived)
+        runnable.sort(key=_KEY)
+
+    def _loop_active_sets(self) -> Iterator[None]:
+        """In order, for runs whose members belong to their unit and one active-set group of
+        consecutive keys (``Scheduler(active_sets=True)``): the same steps, trace and errors
+        as :meth:`_loop` with position-0 picks, in rounds. The lowest-keyed runnable members of
+        one active-set group run one after another until each suspends (a round): nothing can
+        complete before the last of them suspends, so the round is what the general loop does.
+        A round whose members all stand at one operation and call site of their group, with
+        none returned or elsewhere, is resolved at once; any other round is handed to the
+        general rules (:meth:`_blocked`, :meth:`_complete`) arrival by arrival."""
+        runnable = self.runnable
+        observed = self.track_current
+        canon = steps = 0
+        next_checkpoint = self.checkpoint_every
+        cur_unit = None
+        hooks = self._rendezvous_hooks
+        self._fill()
+        try:
+            while runnable:
+                first = runnable[0]
+                group = first.partials[0]
+                k, total = 1, len(runnable)
+                while k < total and runnable[k].partials[0] is group:
+                    k += 1
+                batch = runnable[:k]
+                del runnable[:k]
+                unit = first.unit
+                others = len(runnable)
+                left = k  # runnable members of this round, the current one included
+                reqs = []
+                finished = 0
+                for inv in batch:
+                    while True:  # its steps: scheduling points keep it at position 0
+                        if steps >= next_checkpoint:  # (as the general loop: same switches)
+                            next_checkpoint = steps + self.checkpoint_every
+                            self.steps, self.canonical_tail = steps, canon
+                            cur_unit = self._checkpoint(cur_unit if cur_unit in self.live
+                                                        else None)
+                            yield
+                        if unit is not cur_unit:
+                            cur_unit = self._switch(cur_unit, unit)
+                        if left + others > 1:
+                            canon += 1
+                        pending = inv.pending
+                        if pending is None:
+                            value = inv.value
+                            inv.value = None
+                        else:
+                            inv.pending = None
+                            try:
+                                value = pending.apply(inv)
+                            except BaseException as exc:
+                                raise self._shader_error(inv, exc, suspended=True) from exc
+                        if observed:
+                            self.current = inv
+                        steps += 1
+                        try:
+                            req = inv.coro.send(value)
+                        except StopIteration as stop:
+                            inv.result = stop.value
+                            finished += 1
+                            self._finished(inv)
+                            break
+                        except BaseException as exc:
+                            raise self._shader_error(inv, exc) from exc
+                        if req.__class__ is tuple:
+                            req = from_pair(req)
+                        try:
+                            kind = req._ash_kind
+                        except AttributeError:
+                            raise self._foreign(inv, req) from None
+                        if kind is POINT:
+                            inv.pending = req
+                            self.points += 1
+                            inv.points += 1
+                            if inv.points > self.max_points:
+                                raise self._step_limit(inv)
+                            continue
+                        inv.req = req
+                        if inv.groups.get(req.scope) is None:
+                            raise self._no_group(inv, req)
+                        reqs.append(inv)
+                        break
+                    left -= 1
+                self.steps, self.canonical_tail = steps, canon
+                self._end_active_round(group, batch, reqs, finished, hooks)
+        except BaseException:
+            self.steps, self.canonical_tail = steps, canon
+            raise
+        self.steps, self.canonical_tail = steps, canon
+
+    def _end_active_round(self, group: Group, batch: list[Invocation],
+                          arrived: list[Invocation], finished: int, hooks: Any) -> None:
+        """After a round of ``group``'s members: resolve it at once if it is one whole active
+        set, else apply the general rules to each arrival in order."""
+        n = len(arrived)
+        if n and not finished and n == group.size - group.finished and (
+                arrived[0].req.scope == group.scope):
+            first = arrived[0].req
+            cls = first.__class__
+            sites = self._sites(arrived)
+            if sites.count(sites[0]) == n and (
+                    [r.__class__ for r in map(_REQ, arrived)].count(cls) == n
+                    if first._fixed_op else
+                    [m.req.op for m in arrived].count(first.op) == n):
+                scope = group.scope
+                values = [None] * group.size
+                for m in arrived:
+                    values[m.lanes[scope]] = m.req.value
+                resolve = first.resolve
+                if resolve is not None:
+                    try:
+                        results = resolve(values, group)
+                    except Exception as exc:
+                        brought = [(m, m.req.value) for m in arrived]
+                        raise self._resolve_error(group, first, brought, exc) from exc
+                    for m in arrived:
+                        m.value = results[m.lanes[scope]]
+                self.rendezvous += 1
+                for hook in hooks:
+                    hook(group, first.op, arrived)
+                runnable = self.runnable
+                if runnable and runnable[0].key < arrived[-1].key:
+                    runnable.extend(arrived)
+                    runnable.sort(key=_KEY)
+                else:
+                    runnable[:0] = arrived
+                return
+        for inv in arrived:  # the general rules, arrival by arrival
+            g = inv.groups[inv.req.scope]
+            if not g.arrived:
+                g.arrived = []
+            g.arrived.append(inv)
+            self._blocked(inv, g, inv.partials)
+
+
+_REQ = attrgetter("req")
