@@ -15,6 +15,7 @@ The load average at the start and end is printed: the machine may be shared.
    workers than serially (processes started per exploration included).
 """
 
+import multiprocessing
 import os
 import resource
 import statistics
@@ -101,10 +102,37 @@ def break_even(reps):
         print(f"   {runs:5} runs: serial {s:.2f} s, speed-up {statistics.median(ratios):4.2f}x")
 
 
+def _burn(n):
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+def ceiling(reps):
+    """What 2 processes of plain Python get over 1 on this machine now: the best any parallel
+    exploration can do under the current load."""
+    ctx = multiprocessing.get_context("fork")
+    ratios = []
+    with ctx.Pool(2) as pool:
+        for _ in range(reps):
+            t = time.perf_counter()
+            _burn(5_000_000)
+            _burn(5_000_000)
+            serial = time.perf_counter() - t
+            t = time.perf_counter()
+            pool.map(_burn, [5_000_000, 5_000_000])
+            ratios.append(serial / (time.perf_counter() - t))
+    best = statistics.median(ratios)
+    print(f"0. the machine's ceiling: 2 processes of plain Python do {best:.2f}x the work of "
+          f"1 per second now (median of {reps})")
+
+
 def main(quick=False):
     reps = 3 if quick else 5
     print(f"load average at start: {os.getloadavg()}; cores: {os.cpu_count()}, "
           f"affinity: {len(os.sched_getaffinity(0))}")
+    ceiling(reps)
     n = 1000 if quick else 3000
     print("1.-2. schedules per second, every run checked")
     compare("lost update, Random", lu.lost_update, lu.setup, lu.check, ash.Random(0), n, reps)
@@ -118,6 +146,7 @@ def main(quick=False):
     compare("three_points, Random", three_points, three_setup, None, ash.Random(0),
             2000 if quick else 10_000, 1 if quick else 3)
     break_even(reps)
+    ceiling(reps)
     print(f"load average at end: {os.getloadavg()}")
 
 
