@@ -4,6 +4,8 @@ cooperative scheduler that follows WGSL semantics.
 Everything public is re-exported here; see the docs for the guide and the API reference.
 """
 
+from typing import Any
+
 from ._compat import install as _install_moved_paths
 from ._core.instruments import Instrument
 from .collectives.barriers import (
@@ -24,6 +26,7 @@ from .collectives.derivatives import (
     fwidth_fine,
 )
 from .collectives.quads import quad_broadcast, quad_swap_diagonal, quad_swap_x, quad_swap_y
+from .emit import WGSLEmitError, to_wgsl  # WGSL output (issue 20); crosscheck below
 from .errors import (
     AsyncShaderError,
     BarrierDivergenceError,
@@ -180,7 +183,33 @@ from .wgsl.builtins import (
     unpack4xi8,
     unpack4xu8,
 )
+from .wgsl.builtins.matrix import determinant, transpose
+
+# ---- layout and structs (issue 18, branch structs): align, size, runtime_array, struct, ...
+from .wgsl.layout import align, align_of, runtime_array, size, size_of, stride_of
+from .wgsl.matrices import (
+    Matrix,
+    mat2x2f,
+    mat2x2h,
+    mat2x3f,
+    mat2x3h,
+    mat2x4f,
+    mat2x4h,
+    mat3x2f,
+    mat3x2h,
+    mat3x3f,
+    mat3x3h,
+    mat3x4f,
+    mat3x4h,
+    mat4x2f,
+    mat4x2h,
+    mat4x3f,
+    mat4x3h,
+    mat4x4f,
+    mat4x4h,
+)
 from .wgsl.memory import Ptr, WorkgroupVar, ptr, workgroup
+from .wgsl.structs import buffer, struct
 from .wgsl.types import (
     all,
     any,
@@ -211,6 +240,23 @@ from .wgsl.types import (
     vec4i,
     vec4u,
 )
+
+
+def crosscheck(*args: Any, **kwargs: Any) -> Any:
+    """Runs a compute dispatch on the CPU and its WGSL on a WebGPU device (wgpu, the ``gpu``
+    extra) and compares every storage buffer: :func:`asyncshader.extra.gpu.crosscheck`."""
+    from .extra.gpu import crosscheck as run_both
+
+    return run_both(*args, **kwargs)
+
+
+def crosscheck_fragments(*args: Any, **kwargs: Any) -> Any:
+    """The fragment twin of :func:`crosscheck`:
+    :func:`asyncshader.extra.gpu.crosscheck_fragments`."""
+    from .extra.gpu import crosscheck_fragments as run_both
+
+    return run_both(*args, **kwargs)
+
 
 _install_moved_paths()  # old module paths (asyncshader.schedule, ...) still import
 
@@ -271,12 +317,15 @@ __all__ = [
     "Trace",
     "TraceError",
     "Uniform",
+    "WGSLEmitError",  # issue 20: WGSL output and the GPU cross-check
     "WGSLIndeterminateWarning",
     "WebGPULimitWarning",
     "WorkgroupVar",
     "abs",
     "acos",
     "acosh",
+    "align",
+    "align_of",
     "all",
     "any",
     "array",
@@ -301,6 +350,7 @@ __all__ = [
     "atomic_xor",
     "bitcast",
     "bool_",
+    "buffer",
     "ceil",
     "clamp",
     "compute",
@@ -310,6 +360,8 @@ __all__ = [
     "count_one_bits",
     "count_trailing_zeros",
     "cross",
+    "crosscheck",  # issue 20
+    "crosscheck_fragments",  # issue 20
     "degrees",
     "discard",
     "dispatch",
@@ -377,6 +429,7 @@ __all__ = [
     "round",
     "run",
     "run_fragments",
+    "runtime_array",
     "saturate",
     "schedule_stats",
     "select",
@@ -385,14 +438,19 @@ __all__ = [
     "sign",
     "sin",
     "sinh",
+    "size",
+    "size_of",
     "smoothstep",
     "sqrt",
     "step",
     "stepper",
     "storage_barrier",
+    "stride_of",
+    "struct",
     "tan",
     "tanh",
     "texture_barrier",
+    "to_wgsl",  # issue 20
     "trunc",
     "u32",
     "unpack2x16float",
@@ -479,4 +537,27 @@ __all__ += [
     "subgroup_shuffle_up",
     "subgroup_shuffle_xor",
     "subgroup_xor",
+]
+
+# matrices (issue 18, docs/wgsl.md)
+__all__ += ["Matrix", "determinant", "transpose"]
+__all__ += [
+    "mat2x2f",
+    "mat2x2h",
+    "mat2x3f",
+    "mat2x3h",
+    "mat2x4f",
+    "mat2x4h",
+    "mat3x2f",
+    "mat3x2h",
+    "mat3x3f",
+    "mat3x3h",
+    "mat3x4f",
+    "mat3x4h",
+    "mat4x2f",
+    "mat4x2h",
+    "mat4x3f",
+    "mat4x3h",
+    "mat4x4f",
+    "mat4x4h",
 ]

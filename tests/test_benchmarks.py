@@ -15,10 +15,12 @@ SMALL = {
     "memory.py": ["--groups", "2"],
     "builtins.py": ["--number", "10", "--repeat", "1"],
     "builtins_bits.py": ["--number", "20", "--repeat", "1"],
+    "structs.py": ["--loads", "20", "--repeat", "1"],
     "stepper.py": ["--size", "4", "--repeat", "1"],
     "timeline.py": ["--groups", "1", "--repeat", "1"],
     "f16.py": ["--number", "10", "--repeat", "1", "--groups", "1"],
     "subgroups.py": ["--groups", "2", "--repeat", "1"],
+    "matrices.py": ["--number", "10", "--repeat", "1"],
 }
 
 

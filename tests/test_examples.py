@@ -27,6 +27,7 @@ KEY_LINES = {
                         "Race detector on the fixed kernel: no findings",
                         "replayed it with ash.Replay(path)", "identical",
                         "Random seeds [1, 2, 3, 4, 5, 6]: [8, 8, 8, 8, 8, 8]"],
+    "particles.py": ["Particle: 48 bytes, align 16", "every particle aged 24 steps"],
     "subgroup_reduce.py": ["subgroup_size=  4: ", "subgroup_size=128: "],
     "stream_compaction.py": ["same values as numpy: yes", "a different order"],
     "subgroup_size_bug.py": ["subgroup_size=32: out[0] = 2080", "subgroup_size= 8: out[0] = 328",
@@ -81,7 +82,8 @@ def test_example_runs_as_script(name, tmp_path):
     # folder (an empty namespace package) instead of the package
     assert _shadows(tmp_path) == [], f"examples/{name} left {_shadows(tmp_path)} in {tmp_path}"
     written = {p.name for p in tmp_path.iterdir()}
-    assert written <= {"fwidth_ring.png", "mip_level.png", "racy_counter_trace.json"}, written
+    assert written <= {"fwidth_ring.png", "mip_level.png", "racy_counter_trace.json",
+                       "particles.png"}, written
 
 
 def test_examples_and_demo_leave_nothing_that_shadows_the_package(tmp_path):

@@ -1,2 +1,4 @@
-"""Integrations with other libraries, each imported on its own (``import
-asyncshader.extra.hypothesis``) so that asyncshader never needs them."""
+"""Optional integrations: modules that need a dependency asyncshader does not require (``gpu``:
+wgpu, the ``gpu`` extra; ``hypothesis``: Hypothesis, the ``hypothesis`` extra). Importing this
+package needs nothing; import each module on its own (``import asyncshader.extra.hypothesis``).
+"""

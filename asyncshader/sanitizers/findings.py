@@ -70,7 +70,7 @@ class Finding:
         if self.count == 1:
             return ""
         at = "" if len(self.elements) < 2 else ", at " + ", ".join(
-            f"[{e}]" for e in self.elements) + (", ..." if len(self.elements) == 8 else "")
+            _at("", e) for e in self.elements) + (", ..." if len(self.elements) == 8 else "")
         return f" ({self.count} times{at})"
 
     def render(self) -> str:  # pragma: no cover - every subclass renders
@@ -96,7 +96,7 @@ class DataRace(Finding):
 
     def render(self) -> str:
         title = (f"{self.race.capitalize()} data race on {self.address_space} memory "
-                 f"{self.memory}[{self.index}]")
+                 + _at(self.memory, self.index))
         if self.same_value:
             title += " (both wrote the same value)"
         lines = [title + self.times() + ":"]
@@ -119,7 +119,7 @@ class OutOfBounds(Finding):
     access: Access
 
     def render(self) -> str:
-        return (f"Out-of-bounds {self.access.kind} of {self.memory}[{self.index}] (length "
+        return (f"Out-of-bounds {self.access.kind} of {_at(self.memory, self.index)} (length "
                 f"{self.length}){self.times()}:\n"
                 f"  by {self.access.invocation}\n  at {self.access.where}: "
                 f"{self.access.source}\n  The {self.access.kind} was "
@@ -164,7 +164,7 @@ class ImplicitConversion(Finding):
 
     def render(self) -> str:
         return (f"Implicit conversion on store to {self.address_space} memory "
-                f"{self.memory}[{self.index}]{self.times()}:\n"
+                f"{_at(self.memory, self.index)}{self.times()}:\n"
                 f"  by {self.access.invocation}\n  at {self.access.where}: {self.access.source}\n"
                 "  " + self.explain(self.value_type, self.address_space, self.memory,
                                     self.memory_type))
@@ -268,6 +268,9 @@ def assert_race_free(result: Any) -> None:
 
 def _overflowed_length(memory: Any, index: Any) -> int:
     """The length of the axis an out-of-bounds ``index`` overflowed (the first such axis)."""
+    length = getattr(index, "length", None)  # a struct buffer's array member (structs.py)
+    if length is not None:
+        return int(length)
     shape = np.shape(memory)
     if isinstance(index, tuple):
         for i, n in zip(index, shape):
@@ -282,6 +285,8 @@ def _access_at(inv: str, kind: str, site: tuple[str, int]) -> Access:
 
 
 def _plain(index: Any) -> Any:
+    if hasattr(index, "suffix"):  # a struct member's place (structs.MemberIndex)
+        return index
     if isinstance(index, tuple):
         return tuple(_plain(i) for i in index)
     return int(index) if isinstance(index, (int, np.integer)) else repr(index)
@@ -351,7 +356,16 @@ def settle_hints(races: list[tuple[DataRace, bool]], fragment: bool) -> None:
                        atomic, fragment, r.race, update)
 
 
+def _at(memory: str, index: Any) -> str:
+    """``p[3]``, or for a struct buffer's member ``p[3].velocity.y``."""
+    suffix = getattr(index, "suffix", None)
+    return memory + suffix if suffix is not None else f"{memory}[{index}]"
+
+
 def _unflatten(memory: Any, flat: int) -> Any:
+    describe = getattr(memory, "_ash_describe", None)  # a struct buffer: the member's place
+    if describe is not None:
+        return describe(flat)
     shape = np.shape(memory)
     if len(shape) <= 1:
         return flat

@@ -488,6 +488,9 @@ class SanitizedRun:
 
     def memory_name(self, memory: Any) -> tuple[str, str]:
         """(name, address space) of a workgroup variable or a bound buffer."""
+        of = getattr(memory, "_ash_memory_of", None)  # a struct buffer's memory, by granule
+        if of is not None:
+            memory = of
         name = getattr(memory, "var_name", None)
         if name is not None:
             return name, "workgroup"

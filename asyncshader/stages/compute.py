@@ -52,6 +52,7 @@ from ..wgsl.bindings import bind_resources, signature_params
 from ..wgsl.memory import WorkgroupMemory, scan_kernel, trace_vars
 from ..wgsl.readonly import checked_read_only
 from ..wgsl.rewrite import with_wgsl_operators
+from ..wgsl.struct_buffers import StructArray
 from ..wgsl.types import Vec, vec3u
 from ..wgsl.watched import traced_storage
 from .dispatch import (
@@ -305,7 +306,9 @@ class ComputeRun(SanitizedRun):
                              if type(i).atomic is not Instrument.atomic]
         self.access_hooks = [i.memory_access for i in self.instruments
                              if i.wants_memory_access]
-        self.args = checked_read_only(self.bindings, self.detector is not None)
+        checked = checked_read_only(self.bindings, self.detector is not None)
+        self.args = {k: v.shader_arg() if isinstance(v, StructArray) else v
+                     for k, v in checked.items()}
         if self.access_hooks:  # storage buffers seen through access-reporting wrappers
             self.args = {k: traced_storage(v, self) if _is_storage(v) else v
                          for k, v in self.args.items()}

@@ -59,6 +59,7 @@ from ..wgsl.bindings import Input, Storage, Uniform, bind_resources, signature_p
 from ..wgsl.memory import scan_kernel
 from ..wgsl.readonly import checked_read_only
 from ..wgsl.rewrite import with_wgsl_operators
+from ..wgsl.struct_buffers import StructArray, StructView
 from ..wgsl.types import _VECS, Vec, vec4f
 from .dispatch import (
     DEFAULT_MAX_POINTS,
@@ -74,6 +75,7 @@ from .dispatch import (
     make_trace,
 )
 from .fragment_io import (
+    FragmentIds,
     FragmentStorage,
     TracedFragmentStorage,
     _allocate,
@@ -82,6 +84,7 @@ from .fragment_io import (
     _put_output,
     _quad_maker,
     _shape_of,
+    corner,
     quad_subgroup,
     subgroup_inputs,
     subgroup_uses,
@@ -164,30 +167,6 @@ class FragmentResult(DispatchResult):
     mask: Any = None
 
 
-def _corner(q: int, qw: int) -> tuple[int, int]:
-    """The pixel of quad ``q``'s member 0 (its upper-left), with ``qw`` quads per row."""
-    return 2 * (q % qw), 2 * (q // qw)
-
-
-class _FragmentIds:
-    def __init__(self, qw: int, width: int, height: int) -> None:
-        self.qw, self.width, self.height = qw, width, height
-
-    def pixel(self, key: int) -> tuple[int, int]:
-        q, lane = divmod(key, 4)
-        qx, qy = _corner(q, self.qw)
-        return qx + (lane & 1), qy + (lane >> 1)
-
-    def describe(self, inv: Invocation) -> str:
-        x, y = self.pixel(inv.key)
-        kind = ""
-        if x >= self.width or y >= self.height:
-            kind = ", helper (padding)"
-        elif inv.helper:
-            kind = ", helper (discarded)"
-        return f"fragment ({x},{y}) [quad id {inv.key % 4}{kind}]"
-
-
 class _Quad(Group):
     """A quad: the unit a fragment dispatch schedules. It is its own memory context: when it
     retires, its covered fragments' outputs are gathered.
@@ -217,7 +196,7 @@ class _Quad(Group):
 
     @property
     def label(self) -> str:  # type: ignore[override]  # only errors read it: made when asked
-        return "quad at ({},{})".format(*_corner(self.index, self.run.qw))
+        return "quad at ({},{})".format(*corner(self.index, self.run.qw))
 
     @property
     def context(self) -> _Quad:  # type: ignore[override]
@@ -305,7 +284,7 @@ class FragmentRun(SanitizedRun):
             shader.subgroup_builtins))
         self.inputs.update(subgroup_inputs(shader.subgroup_builtins, self.subgroup_size, self.qw))
         check_replay(self.strategy, shader.identity, self.config)
-        self.ids = _FragmentIds(self.qw, self.width, self.height)
+        self.ids = FragmentIds(self.qw, self.width, self.height)
         self.unit_size = 4  # invocations per quad
         self.output: Any = None
         self.mask = np.zeros((self.height, self.width), bool)
@@ -407,7 +386,7 @@ class FragmentRun(SanitizedRun):
                             "sample_mask": mask})
         bare = not storage and not inputs  # lean quads from builtins and uniforms only
         corners = itertools.product(range(0, 2 * self.qh, 2), range(0, 2 * qw, 2))
-        for q, (qy, qx) in enumerate(corners):  # quad q's upper-left pixel (as _corner says)
+        for q, (qy, qx) in enumerate(corners):  # quad q's upper-left pixel (as corner says)
             lean = not (storage or subgroups or (edge and (qx + 1 >= width or qy + 1 >= height)))
             if lean and bare:  # the coroutines alone (lean.py)
                 yield _Quad(self, q, quad(xs[qx], xs[qx + 1], ys[qy], ys[qy + 1]))
@@ -427,15 +406,22 @@ class FragmentRun(SanitizedRun):
             members = unit.members
             for lane, (x, y), values in zip(range(4), pixels, inputs_of):
                 position = make_position(xs[x], ys[y], z, w)
-                views = []
+                views, blocks = [], []
                 for (_, arr), fast in zip(storage, fasts):
-                    view = arr.view(view_class)
-                    view._origin, view._run, view._fast = arr, self, fast
+                    if isinstance(arr, StructArray):  # struct buffers: a block per invocation
+                        view, block = arr.fragment_arg(self)
+                        blocks.append(block)
+                    else:
+                        view = arr.view(view_class)
+                        view._origin, view._run, view._fast = arr, self, fast
                     views.append(view)
                 inv = fragment(4 * q + lane, call(position, front, index, mask, *values,
                                                   *views), unit, groups)
                 for view in views:
-                    view._inv = inv
+                    if not isinstance(view, StructView) and isinstance(view, np.ndarray):
+                        view._inv = inv
+                for block in blocks:
+                    block.inv = inv
                 if x >= width or y >= height:  # padding
                     inv.helper = True
                 if sg is not None:

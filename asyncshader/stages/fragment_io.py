@@ -17,6 +17,33 @@ from ..wgsl.types import Vec, vec4f
 from ..wgsl.watched import _Traced
 
 
+def corner(q: int, qw: int) -> tuple[int, int]:
+    """The pixel of quad ``q``'s member 0 (its upper-left), with ``qw`` quads per row."""
+    return 2 * (q % qw), 2 * (q // qw)
+
+
+class FragmentIds:
+    """Which pixel a fragment invocation shades (its key: 4 * quad + quad id), and how
+    messages name it."""
+
+    def __init__(self, qw: int, width: int, height: int) -> None:
+        self.qw, self.width, self.height = qw, width, height
+
+    def pixel(self, key: int) -> tuple[int, int]:
+        q, lane = divmod(key, 4)
+        qx, qy = corner(q, self.qw)
+        return qx + (lane & 1), qy + (lane >> 1)
+
+    def describe(self, inv: Any) -> str:
+        x, y = self.pixel(inv.key)
+        kind = ""
+        if x >= self.width or y >= self.height:
+            kind = ", helper (padding)"
+        elif inv.helper:
+            kind = ", helper (discarded)"
+        return f"fragment ({x},{y}) [quad id {inv.key % 4}{kind}]"
+
+
 class FragmentStorage(_Managed):
     """A storage buffer as one fragment invocation sees it: writes by a helper (or a discarded
     invocation) are dropped, as WGSL requires; reads are plain numpy reads. Sub-array views

@@ -26,8 +26,10 @@ class UsageError(Exception):
     """A command-line mistake: exit code 2 with a message that names the fix."""
 
 
-def load_target(spec: str) -> tuple[Any, Callable, Callable | None, str, str]:
-    """``FILE::KERNEL`` -> (kernel, setup, check or None, absolute file, kernel name)."""
+def load_target(spec: str, need_setup: bool = True
+                ) -> tuple[Any, Callable, Callable | None, str, str]:
+    """``FILE::KERNEL`` -> (kernel, setup, check or None, absolute file, kernel name); setup is
+    None when the file has none and ``need_setup`` is false."""
     if "::" not in spec:
         raise UsageError(f"expected FILE::KERNEL (e.g. examples/lost_update.py::lost_update), "
                          f"got {spec!r}")
@@ -53,7 +55,9 @@ def load_target(spec: str) -> tuple[Any, Callable, Callable | None, str, str]:
         raise UsageError(f"{os.path.basename(path)} has no kernel named {name!r}"
                          + (f"; kernels there: {', '.join(found)}" if found else ""))
     setup = getattr(module, "setup", None)
-    if not callable(setup):
+    if not callable(setup) and not need_setup:
+        setup = None
+    elif not callable(setup):
         raise UsageError(f"{os.path.basename(path)} must define setup() returning the bindings "
                          "of one run, e.g. def setup(): return {'out': np.zeros(64, np.float32)}")
     check = getattr(module, "check", None)
@@ -400,6 +404,62 @@ def _add_strategy_options(p: argparse.ArgumentParser, default: str) -> None:
                    help="exhaustive: preemption bound (default: 2)")
 
 
+# ---- wgsl / crosscheck (issue 20) --------------------------------------------------------------
+def cmd_wgsl(args: argparse.Namespace, out: Callable) -> int:
+    """Prints the kernel's WGSL (types from setup()'s bindings when the file has a setup)."""
+    from ..emit import WGSLEmitError, to_wgsl
+
+    kernel, setup, _, _, _ = load_target(args.target, need_setup=False)
+    bindings = _shader_bindings(kernel, setup() if setup is not None else {})
+    try:
+        out(to_wgsl(kernel, **bindings).rstrip("\n"))
+    except WGSLEmitError as exc:
+        print(f"asyncshader wgsl: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
+    return EXIT_OK
+
+
+def cmd_crosscheck(args: argparse.Namespace, out: Callable) -> int:
+    """Runs setup()'s dispatch on the CPU and on a WebGPU adapter; prints the comparison."""
+    from ..emit import WGSLEmitError
+    from ..extra.gpu import CrosscheckError, GPUUnavailable, crosscheck, crosscheck_fragments
+
+    kernel, setup, _, _, _ = load_target(args.target)
+    given = dict(setup())
+    bindings = _shader_bindings(kernel, given)
+    try:
+        if kernel.stage == "compute":
+            report = crosscheck(kernel, given.get("workgroups", 1), ulp=args.ulp,
+                                ignore=tuple(args.ignore), **bindings)
+        else:
+            report = crosscheck_fragments(kernel, given["width"], given["height"], ulp=args.ulp,
+                                          ignore=tuple(args.ignore), **bindings)
+    except (WGSLEmitError, CrosscheckError) as exc:
+        out(str(exc))
+        return EXIT_FAILURE
+    except GPUUnavailable as exc:
+        print(f"asyncshader crosscheck: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    out(report.describe())
+    return EXIT_OK
+
+
+def _shader_bindings(kernel: Any, given: dict) -> dict:
+    """setup()'s values for the shader's parameters (not workgroups, width, schedule ...)."""
+    return {k: v for k, v in given.items() if k in kernel.params}
+
+
+def _add_emit_commands(sub: Any) -> None:
+    p = sub.add_parser("wgsl", help="print FILE::KERNEL as WGSL")
+    p.add_argument("target", metavar="FILE::KERNEL")
+    p = sub.add_parser("crosscheck", help="run FILE::KERNEL on the CPU and on a WebGPU adapter "
+                       "(wgpu) and compare the buffers")
+    p.add_argument("target", metavar="FILE::KERNEL")
+    p.add_argument("--ulp", type=int, default=4, help="float tolerance in ULPs (default 4)")
+    p.add_argument("--ignore", action="append", default=[], metavar="BINDING",
+                   help="leave a schedule-dependent buffer out (repeatable)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="asyncshader",
                                      description="Run GPU shaders on the CPU as coroutines.")
@@ -443,6 +503,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workgroup", type=int, default=0, help="the access diagram's workgroup")
     p.add_argument("--max-steps", type=int, default=20_000, help="steps recorded at most")
     p.add_argument("--quiet", action="store_true", help="no terminal view")
+    _add_emit_commands(sub)
     return parser
 
 
@@ -455,7 +516,8 @@ def main(argv: list[str] | None = None, out: Callable = print) -> int:
         from .demo import main as demo
         return demo()
     commands = {"run": cmd_run, "explore": cmd_explore, "replay": cmd_replay, "step": cmd_step,
-                "puzzle": cmd_puzzle, "timeline": cmd_timeline}
+                "puzzle": cmd_puzzle, "timeline": cmd_timeline, "wgsl": cmd_wgsl,
+                "crosscheck": cmd_crosscheck}
     try:
         if getattr(args, "runs", 1) < 1:
             raise UsageError("--runs must be at least 1")

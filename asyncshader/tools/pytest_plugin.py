@@ -268,3 +268,43 @@ def pytest_runtest_call(item: Any) -> Any:
         yield
     finally:
         item.obj = original
+
+
+# ---- the GPU cross-check (issue 20): fixtures ---------------------------------------------------
+@pytest.fixture(scope="session")
+def wgsl_device() -> Any:
+    """The WebGPU device of :mod:`asyncshader.extra.gpu` (one per process, shared by the whole
+    session); the test skips, saying what to install, when wgpu or every adapter is missing."""
+    from ..extra.device import GPUUnavailable, device
+
+    try:
+        return device()
+    except GPUUnavailable as exc:
+        pytest.skip(str(exc))
+
+
+class _Crosscheck:
+    """``crosscheck(kernel, workgroups, **bindings)`` and ``crosscheck.fragments(shader, w, h,
+    **inputs)`` on the session's device (:func:`asyncshader.crosscheck`)."""
+
+    def __init__(self, device: Any) -> None:
+        self.device = device
+
+    def __call__(self, kernel: Any, workgroups: Any = 1, **kwargs: Any) -> Any:
+        from ..extra.gpu import crosscheck
+
+        return crosscheck(kernel, workgroups, device=self.device, **kwargs)
+
+    def fragments(self, shader: Any, width: int, height: int, **kwargs: Any) -> Any:
+        from ..extra.gpu import crosscheck_fragments
+
+        return crosscheck_fragments(shader, width, height, device=self.device, **kwargs)
+
+
+@pytest.fixture
+def crosscheck(wgsl_device: Any) -> _Crosscheck:
+    """Runs a dispatch on the CPU and on the session's WebGPU device and compares the buffers
+    (raises :class:`~asyncshader.extra.gpu.CrosscheckError`, an AssertionError, on a
+    difference): ``crosscheck(kernel, 4, buf=arr)``, ``crosscheck.fragments(shader, 16, 16,
+    uv=grid)``."""
+    return _Crosscheck(wgsl_device)

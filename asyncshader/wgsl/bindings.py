@@ -10,7 +10,7 @@
   read-only (``arr.flags.writeable`` False: ``np.broadcast_to``, a read-only memory map) binds
   the same way: it is what the caller said the buffer is, and a copy into a uniform would cost
   its size and lose its identity.
-* A parameter annotated :class:`Uniform`, a scalar type or a vector type is a ``var<uniform>``:
+* A parameter annotated :class:`Uniform`, a scalar, vector or matrix type is a ``var<uniform>``:
   plain values are converted to the annotated type; arrays become read-only copies.
 """
 
@@ -23,8 +23,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import BindingError
+from .layout import check_uniform
+from .matrices import Matrix
 from .readonly import ReadOnlyStorage, read_only_view
-from .types import Vec, _ScalarType
+from .struct_buffers import as_struct_binding, write_value
+from .structs import is_struct, struct_of
+from .types import ArrayType, Vec, _ScalarType
 
 _STORAGE_DTYPES = (np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.uint32),
                    np.dtype(np.float16))
@@ -160,7 +164,11 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
     if _is(ann, Storage) and ann.access == "read":
         return _read_only_storage(kernel, name, ann, value)
     if _is(ann, Storage):
+        if isinstance(value, np.ndarray) and value.dtype.names is not None:  # structs.py
+            return _struct_storage(kernel, name, ann.element, value)
         _check_storage_array(kernel, name, ann, value)
+        if isinstance(ann.element, type) and issubclass(ann.element, Matrix):
+            _check_matrix_buffer(kernel, name, ann.element, value)
         if not value.flags.writeable:
             raise BindingError(f"{kernel}: storage buffer {name!r} is declared Storage "
                                "(var<storage, read_write>) but the array is read-only; pass a "
@@ -169,12 +177,20 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
         return value
     if _is(ann, Uniform) and ann.element is not None:
         ann = ann.element
+    if is_struct(ann) or (isinstance(value, np.ndarray) and value.dtype.names is not None) \
+            or is_struct(type(value)):
+        return _struct_uniform(kernel, name, ann, value)
     if isinstance(ann, _ScalarType):
         try:
             return ann(value)
         except (TypeError, ValueError) as exc:
             raise BindingError(f"{kernel}: uniform {name!r} is {ann!r}; cannot convert "
                                f"{value!r}: {exc}") from None
+    if isinstance(ann, type) and issubclass(ann, Matrix):
+        try:
+            return ann(value)  # (a copy: the shader cannot change the caller's matrix)
+        except TypeError as exc:
+            raise BindingError(f"{kernel}: uniform {name!r} is {ann.__name__}: {exc}") from None
     if isinstance(ann, type) and issubclass(ann, Vec):
         try:
             return ann(value) if not isinstance(value, ann) else value
@@ -184,6 +200,50 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
         value = value.copy()
         value.flags.writeable = False
     return value
+
+
+def _struct_storage(kernel: str, name: str, element: Any, value: np.ndarray) -> Any:
+    """A struct buffer bound as ``var<storage, read_write>``: a StructArray view."""
+    cls = struct_of(value.dtype)
+    if cls is None:
+        raise BindingError(f"{kernel}: binding {name!r} is a structured array whose dtype is not "
+                           "an @ash.struct's: make it with Particle.zeros(n) or "
+                           "np.zeros(n, Particle.dtype)")
+    if element is not None and element is not cls:
+        raise BindingError(f"{kernel}: binding {name!r} is declared Storage[{element!r}] but "
+                           f"holds {cls.__name__} structs")
+    if not value.flags.writeable:
+        raise BindingError(f"{kernel}: storage buffer {name!r} is read-only; pass a writeable "
+                           "array or declare the parameter Uniform")
+    try:
+        view = as_struct_binding(value)
+        view.block()  # (a strided view is refused here, before the dispatch)
+    except TypeError as exc:
+        raise BindingError(f"{kernel}: binding {name!r}: {exc}") from None
+    return view
+
+
+def _struct_uniform(kernel: str, name: str, ann: Any, value: Any) -> Any:
+    """A struct bound as ``var<uniform>``: checked against the uniform address space's layout
+    rules; the shader gets a read-only copy."""
+    cls = struct_of(value.dtype) if isinstance(value, np.ndarray) and value.dtype.names else (
+        type(value) if is_struct(type(value)) else None)
+    if cls is None or (is_struct(ann) and ann is not cls):
+        raise BindingError(f"{kernel}: uniform {name!r} is declared {_ann(ann)}; pass a "
+                           f"{_ann(ann)} value or {_ann(ann)}.zeros()/zeros(n), not "
+                           f"{type(value).__name__}")
+    t = ArrayType(cls, len(value)) if isinstance(value, np.ndarray) and value.ndim else cls
+    try:
+        check_uniform(t, f"{kernel}: uniform {name!r}")
+    except TypeError as exc:
+        raise BindingError(str(exc)) from None
+    if isinstance(value, np.ndarray):
+        copy = value.copy()
+    else:  # a struct value: its bytes, so that the shader reads it as WGSL lays it out
+        copy = cls.zeros()
+        write_value(copy, value)
+    copy.flags.writeable = False
+    return as_struct_binding(copy).shader_arg()
 
 
 def _check_storage_array(kernel: str, name: str, ann: Any, value: Any) -> None:
@@ -211,6 +271,20 @@ def _read_only_storage(kernel: str, name: str, ann: Any, value: Any) -> ReadOnly
     if isinstance(value, ReadOnlyStorage) and value.binding == name:
         return value
     return read_only_view(value, name, kernel)
+
+
+def _check_matrix_buffer(kernel: str, name: str, m: type[Matrix], value: np.ndarray) -> None:
+    """A ``Storage[matCxR]`` buffer is an array of shape (n, C, R) (or (C, R) for one)."""
+    if value.shape[-2:] == m.shape and value.ndim in (2, 3):
+        return
+    pad = ""
+    if m.rows == 3 and value.shape[-2:] == (m.cols, 4):
+        pad = (f" The array has WGSL's padded byte layout (each column of a 3-row matrix "
+               f"takes 16 bytes); asyncshader's arrays hold the values only: pass "
+               f"{name}=arr[..., :3].copy(), and pad again for a GPU.")
+    raise BindingError(f"{kernel}: binding {name!r} is declared Storage[{m.__name__}], so it "
+                       f"needs an array of shape (n, {m.cols}, {m.rows}) (a[i, c, r] is row r "
+                       f"of column c of matrix i), not {value.shape}.{pad}")
 
 
 def _listing(kernel: str, params: dict[str, inspect.Parameter], builtins: set[str]) -> str:

@@ -8,7 +8,9 @@ as WGSL requires), and when it switches to another live workgroup it saves them.
 the workgroup variables a kernel uses by name, like WGSL's "statically accessed" variables: the
 kernel and the functions it calls must refer to them by their global name.
 
-Scalars and vectors are 0-d and 1-d arrays; read and write them through ``.value``. Atomic
+Scalars and vectors are 0-d and 1-d arrays; read and write them through ``.value``. A matrix
+``matCxR`` is a (C, R) array: ``.value`` is the matrix, ``var[c]`` column ``c`` in place; an
+array of them is (n, C, R), loaded with ``mat4x4f(tile[i])``. Atomic
 variables (``workgroup(atomic(u32))``) refuse plain access: use the ``atomic_*`` operations.
 """
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 import dis
 import linecache
 import types
+from sys import _getframe
 from typing import Any
 
 import numpy as np
@@ -24,6 +27,10 @@ import numpy as np
 from .._core.sources import user_code
 from ..errors import ShaderCreationError
 from .managed import _converts, _Managed, _map_of
+from .matrices import Matrix
+from .struct_buffers import StructView, describe_granule
+from .struct_refs import Block, ref_of, store
+from .structs import is_struct, struct_of
 from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
 from .watched import _Traced, _zero_element, in_bounds
 
@@ -68,6 +75,59 @@ class WorkgroupVecArray(WorkgroupVar):
 
     def __setitem__(self, index: Any, value: Any) -> None:
         np.ndarray.__setitem__(self.view(np.ndarray), index, value)
+
+
+class WorkgroupStruct(WorkgroupVar):
+    """``var<workgroup>`` of a struct (``workgroup(Particle)``: ``v.value`` is a reference,
+    ``v.value.count += 1``) or of an array of structs (``workgroup(array(Particle, 64))``:
+    ``tile[i].mass``), members reported to the race detector like a struct buffer's."""
+
+    _struct: Any = None
+
+    def _view(self) -> Any:
+        view = self.__dict__.get("_shader_view")
+        if view is None:
+            view = self.__dict__["_shader_view"] = StructView(
+                self, Block(self.view(np.ndarray), self._struct))
+        return view
+
+    @property  # type: ignore[override]
+    def _run(self) -> Any:
+        return self.__dict__.get("_watched_by")
+
+    @_run.setter
+    def _run(self, run: Any) -> None:  # WorkgroupMemory.enter / trace_vars (un)watch it
+        self.__dict__["_watched_by"] = run
+        blk = self._view()._blk
+        if run is None:
+            blk.run = blk.fast = None
+        elif blk.run is not run:
+            blk.watch(run, self, lambda g: describe_granule(self._struct, self.ndim, g))
+            blk.describe = blk.words._ash_describe
+
+    def __getitem__(self, index: Any) -> Any:
+        if self.ndim == 0:
+            raise TypeError(f"{self.var_name} is one struct: read its members through "
+                            f"{self.var_name}.value (a reference)")
+        return self._view()[index]
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if self.ndim == 0:
+            raise TypeError(f"{self.var_name} is one struct: assign {self.var_name}.value")
+        self._view()[index] = value
+
+    @property
+    def value(self) -> Any:
+        """One struct: a reference to it (member reads load, assignments store)."""
+        if self.ndim:
+            raise TypeError(f"{self.var_name} is an array of structs: index it")
+        return ref_of(self._struct)((self._view()._blk, 0))
+
+    @value.setter
+    def value(self, v: Any) -> None:
+        if self.ndim:
+            raise TypeError(f"{self.var_name} is an array of structs: index it")
+        store(self._view()._blk, 0, self._struct, v, _getframe(1), self.var_name)
 
 
 class WorkgroupAtomic(WorkgroupVar):
@@ -125,6 +185,8 @@ def _read_whole(var: np.ndarray) -> Any:
     raw = var.view(np.ndarray)[()]
     if isinstance(t, type) and issubclass(t, Vec):
         return t(*raw.tolist()) if t.kind == "b" else t._make(*[t.scalar(c) for c in raw])
+    if isinstance(t, type) and issubclass(t, Matrix):
+        return t(raw)
     if isinstance(raw, np.ndarray):
         return np.array(raw)  # arrays: a copy, as a WGSL load of the whole array
     return bool(raw) if raw.dtype == np.bool_ else raw
@@ -134,6 +196,10 @@ def _layout(t: Any) -> tuple[tuple[int, ...], np.dtype, type, Any]:
     """(shape, dtype, ndarray subclass, vector type or None) for a WGSL type descriptor."""
     if isinstance(t, AtomicType):
         return (), t.scalar.dtype, WorkgroupAtomic, None
+    if is_struct(t):
+        return (), t.dtype, WorkgroupStruct, None
+    if isinstance(t, ArrayType) and is_struct(t.element):
+        return (t.length,), t.element.dtype, WorkgroupStruct, None
     if isinstance(t, _ScalarType) or t in (bool, int, float):
         scalar = {bool: "bool_", int: "i32", float: "f32"}.get(t)
         if scalar is not None:
@@ -141,6 +207,8 @@ def _layout(t: Any) -> tuple[tuple[int, ...], np.dtype, type, Any]:
         return (), t.dtype, WorkgroupVar, None
     if isinstance(t, type) and issubclass(t, Vec):
         return (t.size,), t.scalar.dtype, WorkgroupVar, None
+    if isinstance(t, type) and issubclass(t, Matrix):  # (C, R): var[c] is column c, in place
+        return t.shape, t.dtype, WorkgroupVar, None
     if isinstance(t, ArrayType):
         shape, dtype, cls, _ = _layout(t.element)
         if isinstance(t.element, type) and issubclass(t.element, Vec):
@@ -164,6 +232,8 @@ def workgroup(wgsl_type: Any) -> WorkgroupVar:
     shape, dtype, cls, vec = _layout(wgsl_type)
     var = np.zeros(shape, dtype).view(cls)
     var.wgsl_type = wgsl_type
+    if cls is WorkgroupStruct:
+        var._struct = struct_of(dtype)
     if vec is not None:
         var.vec_type = vec
     return var

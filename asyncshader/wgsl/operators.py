@@ -31,6 +31,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import ShaderTypeError
+from .matrices import Matrix
+from .matrices import _refuse as _refuse_matrix
 from .types import Vec, _idiv, _irem, _to_i32
 
 I32, U32, F32, F16, BOOL = np.int32, np.uint32, np.float32, np.float16, np.bool_
@@ -56,6 +58,8 @@ def _name(x: Any) -> str:
 
 
 def _refuse(sym: str, a: Any, b: Any, why: str = "") -> ShaderTypeError:
+    if isinstance(a, Matrix) or isinstance(b, Matrix):  # (m / s, m % s, m << n: WGSL has none)
+        return _refuse_matrix(a, sym, b)
     named = [_WGSL[type(x)] for x in (a, b) if type(x) in _WGSL]
     if len(named) == 2:
         fix = f" Convert one side: {named[1]}(x) {sym} y, or x {sym} {named[0]}(y)."
@@ -267,6 +271,7 @@ def shr(a: Any, b: Any) -> Any:
 
 
 _PY_NUMBERS = (int, float)
+_CHECK_OWN = (Vec, Matrix, np.ndarray)
 _SEQUENCES = (str, bytes, list, tuple)
 
 
@@ -289,8 +294,8 @@ def _same_type(sym: str, op: Any) -> Any:
             return op(_literal(a, tb, sym, a, b), b)
         if (ta is BOOL and tb is bool) or (tb is BOOL and ta is bool):
             return op(a, b)
-        if isinstance(a, (Vec, np.ndarray)) or isinstance(b, (Vec, np.ndarray)):
-            return op(a, b)  # (vectors check their own operands)
+        if isinstance(a, _CHECK_OWN) or isinstance(b, _CHECK_OWN):
+            return op(a, b)  # (vectors and matrices check their own operands)
         raise _refuse(sym, a, b)
     apply.__name__ = apply.__qualname__ = f"strict {sym}"
     apply.__doc__ = f"WGSL ``e1 {sym} e2`` with WGSL's typing (strict kernels)."

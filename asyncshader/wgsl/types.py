@@ -328,13 +328,21 @@ _BITOPS = {"and": "&", "or": "|", "xor": "^"}
 _CMPS = {"lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 
 
+#: operand types a vector's operators leave to the other operand (NotImplemented): the
+#: matrices (``v * m``), which :mod:`asyncshader.wgsl.matrices` adds
+DEFER: set[type] = set()
+
+
 def _operand(self: Vec, o: Any) -> Any:
-    """Checks a vector operand's type; returns it, or a broadcast scalar of the vector's type."""
+    """Checks a vector operand's type; returns it, or a broadcast scalar of the vector's type
+    (NotImplemented for a type in :data:`DEFER`)."""
     if isinstance(o, Vec):
         if o.size != self.size or o.kind != self.kind:
             raise TypeError(f"cannot combine {type(self).__name__} with {type(o).__name__}: "
                             f"convert one side first, e.g. {type(self).__name__}(other)")
         return o
+    if o.__class__ in DEFER:
+        return NotImplemented
     return _Splat(_scalar_operand(self, o))
 
 
@@ -417,7 +425,9 @@ def _gen_vec(n: int, kind: str) -> dict[str, Any]:
         body = ", ".join(expr(c) for c in names)
         return f"\ndef {name}(self, o):\n    o = {prep}\n    return {make}._make({body})\n"
 
-    same, rscalar = "_operand(self, o)", "_Splat(_scalar(self, o))"
+    # (a matrix operand: NotImplemented, so that Python asks the matrix: v * m is its __rmul__)
+    same = "_operand(self, o)\n    if o is NotImplemented:\n        return o"
+    rscalar = "_Splat(_scalar(self, o))"
     for name, sym in ops.items():
         shift = name in ("lshift", "rshift")
         if shift:  # WGSL: the count is a vecN<u32> (any integer vector here), modulo 32;

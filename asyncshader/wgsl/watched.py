@@ -252,7 +252,10 @@ class TracedStorage(_Traced, _Managed):
     land there) that reports plain loads and stores, naming the caller's array as atomics do."""
 
 
-def traced_storage(array: np.ndarray, run: Any) -> TracedStorage:
+def traced_storage(array: np.ndarray, run: Any) -> Any:
+    shader_arg = getattr(array, "shader_arg", None)  # a struct buffer (structs.py)
+    if shader_arg is not None:
+        return shader_arg(run)
     view = array.view(TracedStorage)
     view._origin = array
     view._run = run

@@ -185,3 +185,8 @@ __all__ += [
     "unpack4xi8",
     "unpack4xu8",
 ]
+
+# ---- matrix built-ins (branch matrices)
+from .matrix import determinant, transpose  # noqa: E402
+
+__all__ += ["determinant", "transpose"]

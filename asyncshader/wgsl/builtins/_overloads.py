@@ -152,9 +152,17 @@ def _fail(sig: Signature, types: Sequence[WType], why: str) -> TypeError:
                      f"{sig.wgsl}: {why}. (WGSL's overloads: {sig.overloads()}.)")
 
 
+#: the matrix types' names (a matrix given to a built-in of scalars and vectors)
+_MATRIX_NAMES = frozenset(f"mat{c}x{r}{k}" for c in (2, 3, 4) for r in (2, 3, 4) for k in "fh")
+
+
 def _pick_type(sig: Signature, types: list[WType]) -> WType:
     """T: the type of the concrete ``T`` arguments (all the same), else the concretization."""
     for t in types:
+        if t.kind not in "fhiubAF" and t.name in _MATRIX_NAMES:
+            raise _fail(sig, types, f"it takes no matrices (of WGSL's built-ins only transpose "
+                                    f"and determinant do); apply it to each column, m[i], of "
+                                    f"the {t.name}")
         if t.kind not in "fhiubAF":
             raise _fail(sig, types, f"a {t.name} is not a WGSL value; convert it to f32, i32, "
                                     "u32 or a vector first")

@@ -13,8 +13,9 @@ from asyncshader import f32, i32, u32
 from asyncshader.wgsl import builtins as numeric_builtins
 
 BITS_MODULES = ("bits", "packing", "bitcast", "arrays")  # the bit built-ins: test_bits.py & co
+MATRIX_MODULES = ("matrix",)  # transpose, determinant: tests/wgsl/test_matrices.py
 FUNCTIONS = [n for n in numeric_builtins.__all__ if n[0].islower() and getattr(
-    numeric_builtins, n).__module__.rpartition(".")[2] not in BITS_MODULES]
+    numeric_builtins, n).__module__.rpartition(".")[2] not in BITS_MODULES + MATRIX_MODULES]
 WGSL_NAMES = {"inverse_sqrt": "inverseSqrt", "face_forward": "faceForward",
               "quantize_to_f16": "quantizeToF16"}
 

@@ -1,0 +1,597 @@
+"""Expressions: a Python expression of a shader as WGSL text with its inferred type.
+
+Types come from the parameters (builtins, bindings), annotations, literals (Python's ``1`` and
+``1.5`` are WGSL's abstract int and float), folded module constants and the result rules of the
+built-ins (:mod:`asyncshader.emit.names`). Where an operand's type is still unknown (a storage
+buffer's element, a local given only literals) the other operand's type decides it
+(:meth:`Module.unify`); the module runs the translation again until nothing new is learnt.
+
+Operator precedence follows WGSL's grammar, which is stricter than Python's: a bitwise or shift
+operand must be a unary expression, so ``(a + b) & c`` keeps its parentheses."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import types
+from dataclasses import dataclass
+from typing import Any
+
+from ..wgsl.memory import WorkgroupVar, ptr
+from ..wgsl.source import resolve, root_name
+from ..wgsl.types import Vec, _ScalarType
+from . import names
+from .wtypes import (
+    AFLOAT,
+    AINT,
+    BOOL,
+    F32,
+    Array,
+    Atomic,
+    Scalar,
+    Struct,
+    Unknown,
+    Vector,
+    from_python,
+    literal,
+    scalar_of,
+    type_of_value,
+    with_scalar,
+)
+
+_ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Mod: "%"}
+_BITS = {ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
+_SHIFTS = {ast.LShift: "<<", ast.RShift: ">>"}
+_CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+_LEVEL = {"+": "add", "-": "add", "*": "mul", "/": "mul", "%": "mul", "<<": "shift",
+          ">>": "shift", "&": "&", "|": "|", "^": "^"}
+#: which levels may stand unparenthesised as an operand of each level (left, right)
+_OPERAND = {"mul": ({"atom", "mul"}, {"atom"}), "add": ({"atom", "mul", "add"}, {"atom", "mul"}),
+            "shift": ({"atom"}, {"atom"}), "rel": ({"atom", "mul", "add", "shift"},) * 2,
+            "&": ({"atom", "&"}, {"atom"}), "|": ({"atom", "|"}, {"atom"}),
+            "^": ({"atom", "^"}, {"atom"}), "&&": ({"atom", "rel", "&&"}, {"atom", "rel"}),
+            "||": ({"atom", "rel", "||"}, {"atom", "rel"})}
+
+
+@dataclass
+class E:
+    """A translated expression: WGSL text, type, precedence level, and what it refers to."""
+
+    text: str
+    type: Any
+    level: str = "atom"
+    const: Any = None          # the host value of a folded constant
+    memory: Any = None         # a Memory for a buffer / workgroup variable name
+    ref: Any = None            # a function, type or module named by the expression
+    has_const: bool = False
+
+    def operand(self, level: str, side: int) -> str:
+        return self.text if self.level in _OPERAND[level][side] else f"({self.text})"
+
+
+@dataclass
+class Memory:
+    """A binding or workgroup variable: its WGSL name, address space and type."""
+
+    name: str
+    space: str                  # "storage", "read" (read-only storage), "uniform", "workgroup"
+    type: Any                   # Array / Scalar / Vector / Atomic / Unknown
+    atomic_use: bool = False    # a storage array that atomics touch (elements become atomic)
+
+    def element(self, module: Any) -> Any:
+        t = module.resolved(self.type)
+        return t.element if isinstance(t, Array) else t
+
+
+class Expressions:
+    """Mixin of :class:`asyncshader.emit.functions.Function`: the expression translator.
+    Needs ``self.module``, ``self.scope``, ``self.fail``, ``self.lookup_name``."""
+
+    module: Any
+    scope: Any
+
+    # ------------------------------------------------------------------------------ entry
+    def expr(self, node: ast.expr) -> E:
+        method = getattr(self, "x_" + type(node).__name__, None)
+        if method is None:
+            self.unsupported(node)
+        return method(node)
+
+    def value(self, node: ast.expr) -> E:
+        """An expression that must be a value (not a buffer, a function or a module)."""
+        e = self.expr(node)
+        if e.memory is not None and e.memory.space == "select":
+            return E(e.text, e.type)  # (the u32 that chooses the buffer)
+        if isinstance(e.ref, tuple):  # an element (of an atomic buffer: its atomicLoad)
+            return E(e.text, e.type)
+        if e.memory is not None:
+            t = self.module.resolved(e.memory.type)
+            if isinstance(t, (Scalar, Vector)) or (isinstance(t, Unknown)
+                                                    and e.memory.space == "uniform"):
+                return E(e.memory.name, t)
+            self.fail(node, f"`{ast.unparse(node)}` names a whole buffer or array",
+                      "index it (buf[i]), or pass ash.ptr(buf, i) to an atomic")
+        if e.ref is not None and e.type is None:
+            self.fail(node, f"`{ast.unparse(node)}` is a {type(e.ref).__name__}, not a value",
+                      "call it, or use a WGSL value here")
+        return e
+
+    # ------------------------------------------------------------------------------ leaves
+    def x_Constant(self, node: ast.Constant) -> E:
+        v = node.value
+        t = type_of_value(v)
+        if t is None:
+            what = "a string" if isinstance(v, str) else repr(v)
+            self.fail(node, f"{what} as a value", "WGSL has only numbers, booleans, vectors, "
+                      "arrays and structs")
+        return self.constant(v, t)
+
+    def constant(self, v: Any, t: Any) -> E:
+        text = literal(v, t)
+        return E(text, t, "atom" if not text.startswith("-") else "mul", const=v, has_const=True)
+
+    def x_Name(self, node: ast.Name) -> E:
+        return self.lookup_name(node)
+
+    def global_value(self, node: ast.AST, name: str, value: Any) -> E:
+        """A name that is not local: a workgroup variable, a constant, a function, a type."""
+        if isinstance(value, WorkgroupVar):
+            wgsl = self.module.workgroup_name(name, value, node, self)
+            return E(wgsl, None, memory=self.module.workgroup_memory(wgsl))
+        t = type_of_value(value)
+        if t is not None:
+            return E(self.module.const_name(name, value, t), t, const=value, has_const=True)
+        if value is None and self.scope.get(name) is None and name not in self.scope.globals:
+            self.fail(node, f"the name {name!r} is not defined", "define it, or pass it as a "
+                      "binding")
+        return E(name, None, ref=value)
+
+    def x_Attribute(self, node: ast.Attribute) -> E:
+        root = root_name(node)
+        if root is not None and self.is_global(root):
+            owner = resolve(node.value, self.scope)
+            if isinstance(owner, (types.ModuleType, type)):
+                return self.global_value(node, node.attr, getattr(owner, node.attr, None))
+        base = self.expr(node.value)
+        if base.memory is not None and node.attr != "value" and isinstance(
+                self.module.resolved(base.memory.type), Vector):  # a uniform vector
+            base = E(base.memory.name, self.module.resolved(base.memory.type))
+        if base.memory is not None and node.attr != "value":
+            self.fail(node, f"`.{node.attr}` on the buffer {base.memory.name} (numpy's, not "
+                      "WGSL's)", "read and write its elements one by one, in a loop over "
+                      "range()")
+        if base.memory is not None and node.attr == "value":
+            t = self.module.resolved(base.memory.type)
+            return E(base.memory.name, t, memory=base.memory if isinstance(t, Atomic) else None)
+        t = self.module.resolved(base.type)
+        if isinstance(t, Vector):
+            letters = node.attr
+            sets = ("xyzw", "rgba")
+            if any(all(c in s[:t.size] for c in letters) for s in sets) and len(letters) <= 4:
+                out = t.scalar if len(letters) == 1 else Vector(len(letters), t.scalar)
+                return E(f"{base.operand('mul', 1)}.{letters}", out)
+        if isinstance(t, Struct):
+            for field, ft in t.fields:
+                if field == node.attr:
+                    return E(f"{base.operand('mul', 1)}.{field}", ft)
+        self.fail(node, f"the attribute `.{node.attr}` of a {getattr(t, 'wgsl', t)}",
+                  "use a vector swizzle (.x, .xy, .rgb ...) or a struct field")
+
+    def x_Subscript(self, node: ast.Subscript) -> E:
+        if isinstance(node.slice, (ast.Slice, ast.Tuple)):
+            self.fail(node, "a slice or a multi-dimensional index", "index one element at a "
+                      "time (WGSL arrays are one-dimensional: a[row * width + col])")
+        base = self.expr(node.value)
+        index = self.value(node.slice)
+        it = self.module.resolved(index.type)
+        if isinstance(it, Unknown):
+            self.module.unify(it, names.U32 if not self.module.int_local(it) else it, node, self)
+        elif scalar_of(it) is None or isinstance(it, Vector) or it.kind not in "iu":
+            self.fail(node.slice, f"the index `{ast.unparse(node.slice)}` of type "
+                      f"{getattr(it, 'wgsl', it)}", "index with an i32 or u32")
+        if index.has_const and isinstance(index.const, int) and index.const < 0:
+            self.fail(node.slice, "a negative index (Python counts from the end; WGSL does not)",
+                      "index from the start: a[len - 1]")
+        if base.memory is not None and base.memory.space == "select":
+            choices = self.module.choices(self.key)
+            element = choices[0].element(self.module)
+            text = f"{choices[0].name}[{index.text}]"
+            for k, mem in enumerate(choices[1:], 1):
+                self.module.unify(element, mem.element(self.module), node, self)
+                text = f"select({text}, {mem.name}[{index.text}], {base.text} == {k}u)"
+            return E(text, element, ref=("selected", base, index, choices))
+        if base.memory is not None:
+            mem = base.memory
+            element = mem.element(self.module)
+            text = f"{mem.name}[{index.text}]"
+            if isinstance(element, Atomic) or mem.name in self.module.atomic_buffers:
+                scalar = element.scalar if isinstance(element, Atomic) else element
+                return E(f"atomicLoad(&{text})", scalar, memory=Memory(text, mem.space,
+                         Atomic(scalar) if isinstance(scalar, Scalar) else scalar),
+                         ref=("element", mem, index))
+            return E(text, element, ref=("element", mem, index))
+        t = self.module.resolved(base.type)
+        if isinstance(t, Vector):
+            return E(f"{base.operand('mul', 1)}[{index.text}]", t.scalar)
+        if isinstance(t, Array):
+            return E(f"{base.operand('mul', 1)}[{index.text}]", t.element)
+        if isinstance(t, Unknown):
+            self.fail(node, f"indexing {t.what}, whose type cannot be inferred", "annotate it "
+                      "(ash.Storage[f32] for a buffer), or pass the arrays to to_wgsl")
+        self.fail(node, f"indexing a {getattr(t, 'wgsl', t)}", "index a vector, an array or "
+                  "a buffer")
+
+    # ------------------------------------------------------------------------------ operators
+    def x_UnaryOp(self, node: ast.UnaryOp) -> E:
+        e = self.value(node.operand)
+        t = self.module.resolved(e.type)
+        if e.has_const and not isinstance(node.op, ast.Not):
+            v = {ast.USub: lambda x: -x, ast.UAdd: lambda x: +x,
+                 ast.Invert: lambda x: ~x}[type(node.op)](e.const)
+            if not isinstance(v, Vec) and type_of_value(v) is not None:
+                return self.constant(v, t if not t.abstract else type_of_value(v))
+        if isinstance(node.op, ast.Not):
+            if t != BOOL:
+                self.fail(node, f"`not` on a {getattr(t, 'wgsl', t)}", "compare explicitly: "
+                          "`x == 0` (WGSL's ! takes a bool)")
+            return E(f"!{e.operand('shift', 0)}", BOOL)
+        if isinstance(node.op, ast.UAdd):
+            return e
+        s = scalar_of(t)
+        if isinstance(node.op, ast.USub):
+            if s is not None and s.name == "u32":
+                return E(f"0u - {e.operand('add', 1)}", t, "add")
+            return E(f"-{e.operand('shift', 0)}", t)
+        return E(f"~{e.operand('shift', 0)}", t)
+
+    def x_BinOp(self, node: ast.BinOp) -> E:
+        a, b = self.value(node.left), self.value(node.right)
+        op = type(node.op)
+        ta, tb = self.module.resolved(a.type), self.module.resolved(b.type)
+        if a.has_const and b.has_const and ta in (AINT, AFLOAT) and tb in (AINT, AFLOAT):
+            folded = self.fold_binop(node, a.const, b.const)
+            if folded is not None:
+                return folded
+        if op is ast.Pow:
+            t = self.binary_type(node, ta, tb)
+            return E(f"pow({a.text}, {b.text})", t)
+        if op in _SHIFTS:
+            s = scalar_of(tb)
+            if s is None or (s.kind != "u" and s != AINT):
+                self.fail(node.right, "a shift count that is not u32", "write u32(count)")
+            self.module.unify(tb, with_scalar(tb, names.U32 if s == AINT else s), node, self)
+            return self.binary(a, b, _SHIFTS[op], ta, "shift")
+        if op in _BITS:
+            t = self.binary_type(node, ta, tb)
+            return self.binary(a, b, _BITS[op], t, _BITS[op])
+        t = self.binary_type(node, ta, tb)
+        s = scalar_of(t)
+        if s is not None and s.kind == "f":  # a Python int local (a range() variable) * f32
+            a, b = (E(f"f32({e.text})", F32) if self.module.int_local(te) else e
+                    for e, te in ((a, ta), (b, tb)))
+        if op is ast.FloorDiv:
+            if s is not None and s.kind == "f":
+                return E(f"floor({a.operand('mul', 0)} / {b.operand('mul', 1)})", t)
+            return self.binary(a, b, "/", t, "mul")
+        if op not in _ARITH:
+            self.unsupported(node)
+        return self.binary(a, b, _ARITH[op], t, _LEVEL[_ARITH[op]])
+
+    def fold_binop(self, node: ast.BinOp, x: Any, y: Any) -> E | None:
+        """Two Python numbers keep Python's meaning (``7 / 2`` is 3.5): folded to a literal
+        where WGSL's abstract arithmetic would differ."""
+        if isinstance(node.op, ast.Div) or (isinstance(node.op, (ast.FloorDiv, ast.Mod))
+                                            and (x < 0 or y < 0)) or isinstance(node.op, ast.Pow):
+            try:
+                v = {ast.Div: lambda: x / y, ast.FloorDiv: lambda: x // y,
+                     ast.Mod: lambda: x % y, ast.Pow: lambda: x ** y}[type(node.op)]()
+            except (ZeroDivisionError, OverflowError):
+                return None
+            return self.constant(v, type_of_value(v))
+        return None
+
+    def binary(self, a: E, b: E, op: str, t: Any, level: str) -> E:
+        return E(f"{a.operand(level, 0)} {op} {b.operand(level, 1)}", t, level)
+
+    def binary_type(self, node: ast.AST, ta: Any, tb: Any) -> Any:
+        """The result type of an arithmetic or bitwise operator (vector op scalar included)."""
+        if isinstance(ta, Vector) and isinstance(tb, Vector):
+            if ta.size != tb.size:
+                self.fail(node, f"{ta.wgsl} with {tb.wgsl}", "use vectors of one size")
+            return Vector(ta.size, self.module.unify(ta.scalar, tb.scalar, node, self))
+        for x, y in ((ta, tb), (tb, ta)):  # an input times a scalar: it may be a vector
+            if isinstance(x, Unknown) and x.what.startswith("the fragment input") and \
+                    isinstance(y, Scalar):
+                return x
+        if isinstance(ta, Unknown) or isinstance(tb, Unknown):
+            return self.module.unify(ta, tb, node, self)
+        if isinstance(ta, Vector) and isinstance(tb, (Scalar, Unknown)):
+            return Vector(ta.size, self.module.unify(ta.scalar, tb, node, self))
+        if isinstance(tb, Vector) and isinstance(ta, (Scalar, Unknown)):
+            return Vector(tb.size, self.module.unify(ta, tb.scalar, node, self))
+        return self.module.unify(ta, tb, node, self)
+
+    def x_Compare(self, node: ast.Compare) -> E:
+        parts, left = [], self.value(node.left)
+        for op, right_node in zip(node.ops, node.comparators):
+            right = self.value(right_node)
+            if type(op) not in _CMP:
+                self.fail(node, f"the comparison `{ast.unparse(node)}` (is / in)", "compare "
+                          "values with == != < <= > >=")
+            t = self.binary_type(node, self.module.resolved(left.type),
+                                 self.module.resolved(right.type))
+            text = f"{left.operand('rel', 0)} {_CMP[type(op)]} {right.operand('rel', 1)}"
+            if isinstance(t, Vector):
+                if isinstance(op, ast.Eq):
+                    text = f"all({text})"
+                elif isinstance(op, ast.NotEq):
+                    text = f"any({text})"
+                else:
+                    parts.append(E(text, Vector(t.size, BOOL), "rel"))
+                    left = right
+                    continue
+            parts.append(E(text, BOOL, "rel" if not text.startswith(("all", "any")) else "atom"))
+            left = right
+        if len(parts) == 1:
+            return parts[0]
+        return E(" && ".join(p.operand("&&", 1) for p in parts), BOOL, "&&")
+
+    def x_BoolOp(self, node: ast.BoolOp) -> E:
+        op = "&&" if isinstance(node.op, ast.And) else "||"
+        values = [self.value(v) for v in node.values]
+        for v, n in zip(values, node.values):
+            if self.module.resolved(v.type) != BOOL:
+                self.fail(n, f"`{'and' if op == '&&' else 'or'}` on a non-bool value "
+                          f"`{ast.unparse(n)}`", "compare explicitly (x != 0): WGSL's "
+                          f"{op} takes bools and gives a bool")
+        return E(f" {op} ".join(v.operand(op, i > 0) for i, v in enumerate(values)), BOOL, op)
+
+    def x_IfExp(self, node: ast.IfExp) -> E:
+        test = self.value(node.test)
+        if self.module.resolved(test.type) != BOOL:
+            self.fail(node.test, "a condition that is not a bool", "compare explicitly (x != 0)")
+        a, b = self.value(node.body), self.value(node.orelse)
+        t = self.module.unify(self.module.resolved(a.type), self.module.resolved(b.type), node,
+                              self)
+        return E(f"select({b.text}, {a.text}, {test.text})", t)
+
+    def x_Await(self, node: ast.Await) -> E:
+        if not isinstance(node.value, ast.Call):
+            self.fail(node, "an await of something other than a call", "await an asyncshader "
+                      "operation or an async helper directly: `await ash.dpdx(v)`")
+        return self.x_Call(node.value, awaited=True)
+
+    # ------------------------------------------------------------------------------ calls
+    def x_Call(self, node: ast.Call, awaited: bool = False) -> E:
+        if isinstance(node.func, ast.Subscript) and resolve(node.func.value, self.scope) is \
+                names.BITCAST:
+            target = from_python(resolve(node.func.slice, self.scope))
+            if target is None or len(node.args) != 1:
+                self.fail(node, "this bitcast", "write bitcast[u32](x) with a WGSL type")
+            return E(f"bitcast<{target.wgsl}>({self.value(node.args[0]).text})", target)
+        if isinstance(node.func, ast.Attribute) and node.func.attr in ("eq", "ne") and \
+                resolve(node.func, self.scope) is None and len(node.args) == 1:
+            a, b = self.value(node.func.value), self.value(node.args[0])
+            t = self.binary_type(node, self.module.resolved(a.type), self.module.resolved(b.type))
+            op = "==" if node.func.attr == "eq" else "!="
+            return E(f"{a.operand('rel', 0)} {op} {b.operand('rel', 1)}", with_scalar(t, BOOL),
+                     "rel")
+        callee = self.expr(node.func).ref
+        folded = self.fold_call(node, callee)
+        if folded is not None:
+            return folded
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(
+                k.arg is None for k in node.keywords):
+            self.fail(node, "*args or **kwargs in a call", "pass each argument by name")
+        row = names.BUILTINS.get(id(callee)) if callee is not None else None
+        if row is not None:
+            return self.call_builtin(node, row)
+        if callee is not None and id(callee) in names.FOREIGN:
+            name, _ = names.FOREIGN[id(callee)]
+            return self.call_unified(node, name, [self.value(a) for a in node.args])
+        if callee is names.DISCARD:
+            return E("discard", None, ref="discard")
+        if isinstance(callee, _ScalarType) or (isinstance(callee, type) and issubclass(
+                callee, Vec) and hasattr(callee, "size")):
+            return self.construct(node, from_python(callee))
+        if isinstance(callee, type) and dataclasses.is_dataclass(callee):
+            return self.struct_value(node, callee)
+        if isinstance(callee, types.FunctionType) and self.module.is_user_function(callee):
+            args = [self.expr(a) for a in node.args]
+            if node.keywords:
+                self.fail(node, "keyword arguments to a helper", "pass them by position")
+            name, result = self.module.helper(callee, args, node, self)
+            text = f"{name}({', '.join(a.text for a in args)})"
+            return E(text, result, ref="helper-call")
+        for a in node.args:  # (an argument WGSL cannot express is the first thing to fix)
+            self.expr(a)
+        what = getattr(callee, "__qualname__", None) or ast.unparse(node.func)
+        module = getattr(callee, "__module__", None)
+        if module and module not in ("builtins", "__main__") and not what.startswith(module):
+            what = f"{module}.{what}"
+        if callee in (float, int) and len(node.args) == 1 and not node.keywords:
+            a = self.value(node.args[0])
+            at = self.module.resolved(a.type)
+            s = scalar_of(at)
+            if isinstance(at, Scalar) and (callee is int) == (s.kind in "iu"):
+                return a  # int(u32) and float(f32) keep their WGSL type
+            if isinstance(at, Scalar):
+                return E(f"{'i32' if callee is int else 'f32'}({a.text})",
+                         names.I32 if callee is int else F32)
+        if callee in (float, int, bool):
+            self.fail(node, f"Python's {callee.__name__}()", "write the WGSL type: "
+                      f"{ {float: 'f32', int: 'i32', bool: 'bool_'}[callee]}(x)")
+        if callee is range:
+            self.fail(node, "range() outside a for loop", "use it only as `for i in range(...)`")
+        self.fail(node, f"a call to {what}, which WGSL cannot run",
+                  "use an asyncshader built-in (ash.sqrt ...), or write the function as a plain "
+                  "`def` in your own file: it becomes a WGSL function")
+
+    def fold_call(self, node: ast.Call, callee: Any) -> E | None:
+        """A constructor or built-in applied to module constants only (``vec2f(*CENTER)``,
+        ``f32(RADIUS)``): evaluated here, emitted as a literal."""
+        foldable = isinstance(callee, _ScalarType) or (isinstance(callee, type) and issubclass(
+            callee, Vec))
+        if not foldable:
+            return None
+        for a in [*node.args, *(k.value for k in node.keywords)]:
+            a = a.value if isinstance(a, ast.Starred) else a
+            if isinstance(a, ast.UnaryOp) and isinstance(a.operand, ast.Constant):
+                continue
+            if not isinstance(a, (ast.Name, ast.Constant, ast.Attribute)):
+                return None  # (folding an expression would hide its type errors)
+            root = root_name(a)
+            if root is not None and not self.is_global(root):
+                return None
+        try:
+            code = compile(ast.Expression(ast.fix_missing_locations(node)), "<fold>", "eval")
+            v = eval(code, {"__builtins__": {}}, _Lookup(self.scope))
+        except Exception:
+            return None
+        t = type_of_value(v)
+        if t is None:
+            return None
+        return self.constant(v, t)
+
+    def construct(self, node: ast.Call, t: Any) -> E:
+        if node.keywords:
+            self.fail(node, "keyword arguments to a type constructor", "pass them by position")
+        args = [self.value(a) for a in node.args]
+        if not args:
+            return self.constant(0, t) if isinstance(t, Scalar) else E(f"{t.wgsl}()", t)
+        if isinstance(t, Vector):
+            parts = []
+            for a, n in zip(args, node.args):
+                at = self.module.resolved(a.type)
+                s = scalar_of(at)
+                if s is None:
+                    self.fail(n, f"a {getattr(at, 'wgsl', at)} in a {t.wgsl}", "pass scalars "
+                              "or vectors")
+                if s.abstract or isinstance(at, Unknown):
+                    self.module.unify(at, with_scalar(at, t.scalar), n, self)
+                parts.append(a.text)
+            return E(f"{t.wgsl}({', '.join(parts)})", t)
+        a = args[0]
+        at = self.module.resolved(a.type)
+        if isinstance(at, Unknown):
+            self.module.unify(at, t, node, self)
+        if at == t:
+            return a
+        return E(f"{t.wgsl}({a.text})", with_scalar(at, t) if isinstance(at, Vector) else t)
+
+    def struct_value(self, node: ast.Call, cls: type) -> E:
+        fields = [f.name for f in dataclasses.fields(cls)]
+        given = dict(zip(fields, node.args)) | {k.arg: k.value for k in node.keywords}
+        missing = [f for f in fields if f not in given]
+        if missing:
+            self.fail(node, f"{cls.__name__}(...) without {', '.join(missing)}", "give every "
+                      "field: WGSL structs have no defaults")
+        values = [self.value(given[f]) for f in fields]
+        struct = self.module.struct(cls, [(f, self.module.resolved(v.type).concrete()
+                                           if self.module.resolved(v.type).abstract else
+                                           self.module.resolved(v.type))
+                                          for f, v in zip(fields, values)], node, self)
+        return E(f"{struct.name}({', '.join(v.text for v in values)})", struct)
+
+    def call_unified(self, node: ast.Call, wgsl: str, args: list[E], unify: bool = True,
+                     rule: Any = None) -> E:
+        types_ = [self.module.resolved(a.type) for a in args]
+        if unify and len(types_) > 1:
+            common = types_[0]
+            for t, n in zip(types_[1:], node.args[1:]):
+                common = self.binary_type(n, common, t)
+            types_ = [common] * len(types_)
+        rule = rule or names._same
+        result = rule(types_) if types_ or rule is not names._same else None
+        texts = [a.text for a in args]
+        if unify and types_ and isinstance(types_[0], Vector):
+            texts = [f"{types_[0].wgsl}({a.text})" if isinstance(
+                self.module.resolved(a.type), (Scalar, Unknown)) else a.text for a in args]
+        return E(f"{wgsl}({', '.join(texts)})", result)
+
+    def call_builtin(self, node: ast.Call, row: names.Builtin) -> E:
+        if node.keywords:
+            self.fail(node, f"keyword arguments to {row.name}", "pass them by position")
+        if row.statement:
+            if self.module.stage != "compute":
+                self.fail(node, f"{row.name} in a {self.module.stage} shader", "barriers exist "
+                          "only in compute shaders (WGSL: 'compute' stage only)")
+            return E(f"{row.wgsl}()", None, ref="statement")
+        if row.name == "array_length" and node.args:
+            mem = self.expr(node.args[0].args[0] if isinstance(node.args[0], ast.Call)
+                            else node.args[0]).memory
+            t = self.module.resolved(mem.type) if mem is not None else None
+            if isinstance(t, Array) and t.length is not None:
+                return self.constant(t.length, names.U32)  # (arrayLength is for runtime arrays)
+        if row.pointer_first:
+            if not node.args:
+                self.fail(node, f"{row.name}() without a pointer", f"{row.name}(ash.ptr(buf, i))")
+            target, pointee = self.pointer(node.args[0], atomic=row.name.startswith("atomic_"))
+            rest = [self.value(a) for a in node.args[1:]]
+            s = scalar_of(pointee)
+            for a, n in zip(rest, node.args[1:]):
+                if s is not None:
+                    self.module.unify(self.module.resolved(a.type), s, n, self)
+            text = f"{row.wgsl}({', '.join([target] + [a.text for a in rest])})"
+            return E(text, row.rule([pointee]))
+        if row.name == "select":
+            f, t, c = (self.value(a) for a in node.args)
+            ty = self.module.unify(self.module.resolved(f.type), self.module.resolved(t.type),
+                                   node, self)
+            return E(f"select({f.text}, {t.text}, {c.text})", ty)
+        if row.name == "subgroup_elect":  # (naga has no subgroupElect: the same, spelled out)
+            if self.kind == "helper":
+                self.fail(node, "subgroup_elect() in a helper", "call it in the entry point")
+            self.module.needed_builtins.add("subgroup_invocation_id")
+            return E("subgroupBroadcastFirst(subgroup_invocation_id) == subgroup_invocation_id",
+                     names.BOOL, "rel")
+        if row.name == "quad_broadcast":
+            e, i = (self.value(a) for a in node.args)
+            self.module.unify(self.module.resolved(i.type), names.U32, node, self)
+            if not i.has_const:
+                self.fail(node.args[1], "a quad_broadcast id that is not a constant (WGSL: "
+                          "a const-expression)", "pass a literal 0..3 or a module constant")
+            i = self.constant(i.const, names.U32)
+            return E(f"quadBroadcast({e.text}, {i.text})", self.module.resolved(e.type))
+        args = [self.value(a) for a in node.args]
+        return self.call_unified(node, row.wgsl, args, row.unify, row.rule)
+
+    def pointer(self, node: ast.expr, atomic: bool) -> tuple[str, Any]:
+        """``ash.ptr(mem, i)`` (or a whole variable) as ``&mem[i]``, with the pointee's type
+        (an atomic's scalar)."""
+        if isinstance(node, ast.Call) and self.expr(node.func).ref is ptr:
+            mem = self.expr(node.args[0]).memory
+            index = self.value(node.args[1]) if len(node.args) > 1 else None
+        else:
+            mem, index = self.expr(node).memory, None
+        if mem is None:
+            self.fail(node, f"`{ast.unparse(node)}` as a pointer", "write ash.ptr(buffer, index)"
+                      " (WGSL &buffer[index])")
+        if atomic and mem.space == "storage":
+            mem.atomic_use = True
+            self.module.mark_atomic(mem.name)
+        element = mem.element(self.module) if index is not None else self.module.resolved(
+            mem.type)
+        if atomic and mem.space == "workgroup" and not isinstance(element, Atomic):
+            self.fail(node, f"an atomic on {mem.name}, which is not declared atomic",
+                      "declare it ash.workgroup(ash.atomic(u32)) (WGSL atomic<u32>)")
+        text = f"&{mem.name}[{index.text}]" if index is not None else f"&{mem.name}"
+        pointee = element.scalar if isinstance(element, Atomic) else element
+        return text, pointee
+
+    def unsupported(self, node: ast.AST) -> None:
+        what, fix = names.UNSUPPORTED.get(type(node).__name__, (
+            f"the Python construct {type(node).__name__}", "write it with WGSL's statements "
+            "and expressions (see docs/to-gpu.md, the supported subset)"))
+        self.fail(node, what, fix)
+
+
+class _Lookup(dict):
+    """Names for folding constants, looked up as the shader would."""
+
+    def __init__(self, scope: Any) -> None:
+        super().__init__()
+        self.scope = scope
+
+    def __missing__(self, key: str) -> Any:
+        return self.scope.get(key)

@@ -1,0 +1,522 @@
+"""Statements and functions: one Python function (the entry point or a helper it calls) as one
+WGSL function.
+
+Locals: a name assigned once becomes a ``let``, otherwise a ``var``; a name first assigned in a
+nested block but used outside it is declared at the top of the function (WGSL scopes names by
+block, Python by function). A local given only Python literals (``stride = WG // 2``) takes the
+type its uses ask for (``i < stride`` with a u32 ``i``: u32), else i32 / f32 as WGSL's abstract
+numbers would; an annotation (``x: u32 = 0``) decides it outright."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from ..wgsl.source import parse
+from .expressions import E, Expressions, Memory
+from .names import RESERVED
+from .wtypes import (
+    AFLOAT,
+    AINT,
+    BOOL,
+    U32,
+    Scalar,
+    Unknown,
+    Vector,
+    WGSLEmitError,
+    from_python,
+    scalar_of,
+)
+
+_AUG = {ast.Add: "+=", ast.Sub: "-=", ast.Mult: "*=", ast.Div: "/=", ast.Mod: "%=",
+        ast.BitAnd: "&=", ast.BitOr: "|=", ast.BitXor: "^=", ast.LShift: "<<=", ast.RShift: ">>="}
+
+
+class Local:
+    def __init__(self, wgsl: str, type_: Any, mutable: bool, hoisted: bool) -> None:
+        self.wgsl, self.type, self.mutable, self.hoisted = wgsl, type_, mutable, hoisted
+        self.declared = False
+        self.memory: Memory | None = None
+        self.selector = False  # names one of several buffers in turn: a u32 choice
+
+
+class Function(Expressions):
+    """Translates one function. ``params`` maps parameter names to E values (the entry point's
+    builtins and inputs, a helper's arguments); names not local are looked up in the
+    function's module scope (workgroup variables, constants, helpers) or in ``resources``."""
+
+    def __init__(self, module: Any, fn: Any, params: dict[str, E], resources: dict[str, Memory],
+                 kind: str, key: str) -> None:
+        from ..wgsl.source import Scope
+
+        self.module, self.fn, self.kind, self.key = module, fn, kind, key
+        self.scope = Scope(fn)
+        self.params, self.resources = params, resources
+        parsed = parse(fn)
+        if parsed is None:
+            raise WGSLEmitError(f"{fn.__qualname__}: its source cannot be read (made by exec?); "
+                                "the emitter translates the source. Fix: define it in a file.")
+        tree, self.first = parsed
+        self.node = tree.body[0]
+        self.file = fn.__code__.co_filename
+        self.locals: dict[str, Local] = {}
+        self.lines: list[str] = []
+        self.depth = 1
+        self.returns: list[Any] = []
+        self.temps = 0
+        self.stores = _store_counts(self.node)
+        self.hoist = _hoisted(self.node)
+        self.mutated_params = {n for n in params if self.stores.get(n)}
+
+    # ------------------------------------------------------------------------------ helpers
+    def fail(self, node: ast.AST, what: str, fix: str) -> None:
+        line = self.first + getattr(node, "lineno", 1) - 1
+        raise WGSLEmitError(f"{self.file}:{line}: {self.fn.__qualname__}: {what} cannot be "
+                            f"written in WGSL. Fix: {fix}.")
+
+    def is_global(self, name: str) -> bool:
+        return name not in self.locals and name not in self.params and \
+            name not in self.resources
+
+    def lookup_name(self, node: ast.Name) -> E:
+        name = node.id
+        local = self.locals.get(name)
+        if local is not None:
+            if local.memory is not None:
+                return E(local.memory.name, None, memory=local.memory)
+            if local.selector:
+                return E(local.wgsl, U32, memory=Memory(local.wgsl, "select", None))
+            return E(local.wgsl, self.module.resolved(local.type))
+        if name in self.params:
+            return self.params[name]
+        if name in self.resources:
+            return E(name, None, memory=self.resources[name])
+        return self.global_value(node, name, self.scope.get(name))
+
+    def emit(self, text: str) -> None:
+        self.lines.append("    " * self.depth + text)
+
+    def local_name(self, name: str) -> str:
+        return wgsl_identifier(name)
+
+    # ------------------------------------------------------------------------------ body
+    def body(self) -> list[str]:
+        """The translated body (lines, indented one level)."""
+        for name in sorted(self.mutated_params):
+            p = self.params[name]
+            local = self.locals[name] = Local(p.text, p.type, True, False)
+            local.declared = True
+            self.emit(f"var {p.text} = {p.text}_in;")
+        body = self.node.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            body = body[1:]  # the docstring
+        self.block(body)
+        hoisted = [f"    var {loc.wgsl}: {self.module.final(loc.type, self, loc.wgsl)};"
+                   for loc in self.locals.values() if loc.hoisted and loc.memory is None]
+        return hoisted + self.lines
+
+    def block(self, stmts: list[ast.stmt]) -> None:
+        for s in stmts:
+            method = getattr(self, "s_" + type(s).__name__, None)
+            if method is None:
+                self.fail(s, _STATEMENTS.get(type(s).__name__, f"the statement "
+                          f"{type(s).__name__}"), _FIXES.get(type(s).__name__, "rewrite it "
+                          "with if / while / for-range / assignments"))
+            method(s)
+
+    def nested(self, stmts: list[ast.stmt]) -> None:
+        self.depth += 1
+        self.block(stmts)
+        self.depth -= 1
+
+    def condition(self, node: ast.expr) -> str:
+        e = self.value(node)
+        if self.module.resolved(e.type) != BOOL:
+            self.fail(node, f"the condition `{ast.unparse(node)}` (a "
+                      f"{getattr(self.module.resolved(e.type), 'wgsl', '?')}, not a bool)",
+                      "compare explicitly, e.g. `x != 0`")
+        return e.text
+
+    # ------------------------------------------------------------------------------ statements
+    def s_Pass(self, node: ast.Pass) -> None:
+        pass
+
+    def s_Break(self, node: ast.Break) -> None:
+        self.emit("break;")
+
+    def s_Continue(self, node: ast.Continue) -> None:
+        self.emit("continue;")
+
+    def s_Expr(self, node: ast.Expr) -> None:
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return  # a string used as a comment
+        if not isinstance(node.value, (ast.Call, ast.Await)):
+            self.fail(node, f"the expression statement `{ast.unparse(node)}`", "remove it, or "
+                      "assign its value")
+        e = self.expr(node.value)
+        if e.ref == "discard":
+            self.emit("discard;")
+        elif e.type is None or (e.ref == "helper-call" and e.type is None):
+            self.emit(f"{e.text};")
+        else:
+            self.emit(f"_ = {e.text};")
+
+    def s_If(self, node: ast.If) -> None:
+        self.emit(f"if {self.condition(node.test)} {{")
+        self.nested(node.body)
+        orelse = node.orelse
+        while len(orelse) == 1 and isinstance(orelse[0], ast.If):
+            self.emit(f"}} else if {self.condition(orelse[0].test)} {{")
+            self.nested(orelse[0].body)
+            orelse = orelse[0].orelse
+        if orelse:
+            self.emit("} else {")
+            self.nested(orelse)
+        self.emit("}")
+
+    def s_While(self, node: ast.While) -> None:
+        if node.orelse:
+            self.fail(node, "while ... else", "use a flag variable")
+        self.emit(f"while {self.condition(node.test)} {{")
+        self.nested(node.body)
+        self.emit("}")
+
+    def s_For(self, node: ast.For) -> None:
+        it = node.iter
+        if node.orelse:
+            self.fail(node, "for ... else", "use a flag variable")
+        if not (isinstance(it, ast.Call) and self.expr(it.func).ref is range
+                and isinstance(node.target, ast.Name) and 1 <= len(it.args) <= 3):
+            self.fail(node, f"the loop `for {ast.unparse(node.target)} in {ast.unparse(it)}`",
+                      "loop over range(start, stop, step) with one name, or use while")
+        name = node.target.id
+        if _used_outside(self.node, node, name):
+            self.fail(node, f"the loop variable {name!r} used after its loop (WGSL scopes it to "
+                      "the loop)", "copy it into a variable declared before the loop")
+        args = [self.value(a) for a in it.args]
+        start, stop, step = (args[0] if len(args) > 1 else self.constant(0, AINT),
+                             args[1] if len(args) > 1 else args[0],
+                             args[2] if len(args) > 2 else self.constant(1, AINT))
+        t = self.module.resolved(start.type)
+        for a, n in zip(args, it.args):
+            t = self.binary_type(n, t, self.module.resolved(a.type))
+        if isinstance(t, Scalar) and t.abstract:
+            t = self.module.local_type(self.key, name, AINT)
+        wgsl = self.local_name(name)
+        local = self.locals[name] = Local(wgsl, t, True, False)
+        local.declared = True
+        down = step.has_const and step.const < 0
+        inc = f"{wgsl} += {step.text}" if not down else f"{wgsl} -= {-step.const}"
+        if step.has_const and step.const == 1:
+            inc = f"{wgsl}++"
+        self.emit(f"for (var {wgsl}: {self.module.final(t, self, wgsl)} = {start.text}; "
+                  f"{wgsl} {'>' if down else '<'} {stop.operand('rel', 1)}; {inc}) {{")
+        self.nested(node.body)
+        self.emit("}")
+        del self.locals[name]
+
+    def s_Return(self, node: ast.Return) -> None:
+        if node.value is None:
+            self.emit("return;")
+            return
+        if self.kind == "compute":
+            self.fail(node, "returning a value from a compute entry point", "write the result "
+                      "into a storage buffer")
+        e = self.value(node.value)
+        self.returns.append((e, node))
+        self.emit(f"return {e.text};")
+
+    def s_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if not isinstance(node.target, ast.Name):
+            self.fail(node, "an annotated assignment to a subscript", "annotate plain names")
+        t = from_python(self.resolve_annotation(node.annotation))
+        if t is None:
+            self.fail(node.annotation, f"the annotation {ast.unparse(node.annotation)}",
+                      "annotate with a WGSL type: f32, i32, u32, bool_, vec3f ...")
+        if node.value is None:
+            self.declare(node.target.id, t, None, node)
+            return
+        self.assign_name(node.target.id, self.value(node.value), node, declared=t)
+
+    def resolve_annotation(self, node: ast.expr) -> Any:
+        from ..wgsl.source import resolve
+
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            node = ast.parse(node.value, mode="eval").body
+        return resolve(node, self.scope)
+
+    def s_Assign(self, node: ast.Assign) -> None:
+        for target in node.targets:
+            if isinstance(target, ast.Tuple):
+                self.unpack(target, node.value, node)
+            else:
+                self.store(target, node.value, node)
+
+    def unpack(self, target: ast.Tuple, value: ast.expr, node: ast.AST) -> None:
+        if not isinstance(value, ast.Tuple) or len(value.elts) != len(target.elts):
+            self.fail(node, "unpacking a value into several names", "assign each name on its "
+                      "own line")
+        values = [self.expr(v) for v in value.elts]
+        reads = {n.id for v in value.elts for n in ast.walk(v) if isinstance(n, ast.Name)}
+        writes = {n.id for t in target.elts for n in ast.walk(t) if isinstance(n, ast.Name)}
+        if reads & writes:  # a, b = b, a: through temporaries
+            temps = []
+            for v in values:
+                if v.memory is not None and v.memory.space != "select":
+                    temps.append(v)  # (a buffer's name: nothing to save)
+                    continue
+                self.temps += 1
+                tmp = f"tmp{self.temps}"
+                self.emit(f"let {tmp} = {v.text};")
+                temps.append(E(tmp, v.type))
+            values = temps
+        for t, v in zip(target.elts, values):
+            self.store(t, None, node, v)
+
+    def store(self, target: ast.expr, value_node: ast.expr | None, node: ast.AST,
+              value: E | None = None) -> None:
+        if isinstance(target, ast.Name):
+            if value is None:
+                value = self.expr(value_node)
+            self.assign_name(target.id, value, node)
+            return
+        if value is None:
+            value = self.value(value_node)
+        dest = self.expr(target)
+        ref = dest.ref
+        if isinstance(ref, tuple) and ref[0] == "selected":  # one of several buffers
+            _, selector, index, choices = ref
+            self.temps += 1
+            self.emit(f"let tmp{self.temps} = {value.text};")
+            for k, mem in enumerate(choices):
+                self.check_writable(mem, node)
+                self.module.unify(mem.element(self.module), self.module.resolved(value.type),
+                                  node, self)
+                head = "if" if k == 0 else "} else if" if k < len(choices) - 1 else "} else"
+                test = f" {selector.text} == {k}u" if k < len(choices) - 1 else ""
+                self.emit(f"{head}{test} {{")
+                self.emit(f"    {mem.name}[{index.text}] = tmp{self.temps};")
+            self.emit("}")
+            return
+        if isinstance(ref, tuple) and ref[0] == "element":
+            mem = ref[1]
+            element = mem.element(self.module)
+            self.check_writable(mem, node)
+            t = self.module.unify(element.scalar if hasattr(element, "scalar") and not
+                                  isinstance(element, Vector) else element,
+                                  self.module.resolved(value.type), node, self)
+            del t
+            plain = f"{mem.name}[{ref[2].text}]"
+            if dest.memory is not None:  # an atomic element: a plain store is atomicStore
+                self.emit(f"atomicStore(&{plain}, {value.text});")
+            else:
+                self.emit(f"{plain} = {value.text};")
+            return
+        if isinstance(target, ast.Attribute) and dest.memory is not None:  # .value of atomic
+            self.emit(f"atomicStore(&{dest.memory.name}, {value.text});")
+            return
+        self.module.unify(self.module.resolved(dest.type), self.module.resolved(value.type),
+                          node, self)
+        if isinstance(target, ast.Attribute) and len(target.attr) > 1 and isinstance(
+                self.module.resolved(self.expr(target.value).type), Vector):  # v.xy = e
+            self.temps += 1
+            base = dest.text.rsplit(".", 1)[0]
+            self.emit(f"let tmp{self.temps} = {value.text};")
+            for k, c in enumerate(target.attr):
+                self.emit(f"{base}.{c} = tmp{self.temps}.{'xyzw'[k]};")
+            return
+        self.emit(f"{dest.text} = {value.text};")
+
+    def check_writable(self, mem: Memory, node: ast.AST) -> None:
+        if mem.space in ("uniform", "read"):
+            self.fail(node, f"a write to {mem.name} (a read-only {mem.space} binding)",
+                      "bind it as ash.Storage")
+
+    def declare(self, name: str, t: Any, value: E | None, node: ast.AST) -> Local:
+        wgsl = self.local_name(name)
+        mutable = self.stores.get(name, 0) > 1 or value is None or name in self.hoist
+        local = self.locals[name] = Local(wgsl, t, mutable, name in self.hoist)
+        return local
+
+    def assign_name(self, name: str, value: E, node: ast.AST, declared: Any = None) -> None:
+        local = self.locals.get(name)
+        if value.memory is not None and value.ref is None and declared is None:
+            if local is None and self.stores.get(name, 0) == 1 and value.memory.space != \
+                    "select":
+                local = self.declare(name, None, value, node)
+                local.memory = value.memory
+                return
+            self.select(name, value, node)
+            return
+        if value.type is None:
+            self.fail(node, f"assigning `{ast.unparse(getattr(node, 'value', node))}`, which "
+                      "has no value", "call it as a statement")
+        vt = self.module.resolved(value.type)
+        if local is not None and local.memory is not None:
+            self.fail(node, f"{name!r} reassigned after naming a buffer", "use another name")
+        if local is None:
+            t = declared or vt
+            if isinstance(t, (Scalar, Vector)) and t.abstract:
+                t = self.module.local_type(self.key, name, scalar_of(t) if isinstance(
+                    t, Scalar) else t)
+            elif declared is not None:
+                self.module.unify(declared, vt, node, self)
+            local = self.declare(name, t, value, node)
+            typed = declared is not None or isinstance(local.type, Unknown) or vt == AFLOAT
+            if local.hoisted:
+                self.emit(f"{local.wgsl} = {value.text};")
+            else:
+                kw = "var" if local.mutable else "let"
+                ann = f": {self.module.final(local.type, self, name)}" if typed else ""
+                self.emit(f"{kw} {local.wgsl}{ann} = {value.text};")
+            return
+        self.module.unify(self.module.resolved(local.type), vt, node, self)
+        self.emit(f"{local.wgsl} = {value.text};")
+
+    def select(self, name: str, value: E, node: ast.AST) -> None:
+        """``src = ping`` where ``src`` names several buffers in turn (``src, dst = dst,
+        src``): WGSL keeps no pointer in a variable, so ``src`` becomes a u32 choosing among
+        the buffers so named, and ``src[i]`` a select() over them (a store: an if chain)."""
+        if self.kind != "compute" or (value.memory.space != "select"
+                                      and value.memory.space not in ("workgroup", "storage")):
+            self.fail(node, f"{name!r} naming a buffer or workgroup variable in turn",
+                      "index one array with an offset instead")
+        text = value.text if value.memory.space == "select" else \
+            f"{self.module.choice(self.key, value.memory)}u"
+        local = self.locals.get(name)
+        if local is None:
+            local = self.declare(name, U32, value, node)
+            local.selector = local.mutable = True
+            self.emit(f"{local.wgsl} = {text};" if local.hoisted else
+                      f"var {local.wgsl}: u32 = {text};")
+            return
+        if not local.selector:
+            self.fail(node, f"{name!r} holding a value and then a buffer", "use two names")
+        self.emit(f"{local.wgsl} = {text};")
+
+    def s_AugAssign(self, node: ast.AugAssign) -> None:
+        value = self.value(node.value)
+        target = self.expr(node.target)
+        if target.memory is not None and not isinstance(target.ref, tuple):
+            self.fail(node, f"`{ast.unparse(node)}` on a whole buffer (numpy's meaning)",
+                      "update its elements one by one, in a loop over range()")
+        t = self.binary_type(node, self.module.resolved(target.type),
+                             self.module.resolved(value.type))
+        if isinstance(node.target, ast.Name) and node.target.id in self.locals:
+            self.module.unify(self.module.resolved(self.locals[node.target.id].type), t, node,
+                              self)
+        ref = target.ref
+        if isinstance(ref, tuple) and ref[0] == "element":
+            self.check_writable(ref[1], node)
+        if target.memory is not None:
+            self.fail(node, "an augmented assignment to an atomic", "use ash.atomic_add(...)")
+        op = type(node.op)
+        s = scalar_of(t)
+        if op is ast.FloorDiv:
+            if s is not None and s.kind == "f":
+                self.emit(f"{target.text} = floor({target.text} / {value.operand('mul', 1)});")
+                return
+            op = ast.Div
+        if op is ast.Pow or op not in _AUG:
+            self.fail(node, f"the operator {type(node.op).__name__}=", "write x = pow(x, y)")
+        self.emit(f"{target.text} {_AUG[op]} {value.text};")
+
+
+def wgsl_identifier(name: str) -> str:
+    """A Python name as a WGSL identifier: not reserved, not ``_``, not starting with ``__``."""
+    if name == "_":
+        return "unused"
+    if name.startswith("__"):
+        name = "u" + name.lstrip("_")
+    return name + "_" if name in RESERVED else name
+
+
+def _store_counts(fn_node: ast.AST) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for n in ast.walk(fn_node):
+        names = []
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            names = [n.id]
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            names = [n.target.id]
+        elif isinstance(n, (ast.AugAssign, ast.Assign)):  # v.x = ..., v[i] += ...
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                while isinstance(t, (ast.Attribute, ast.Subscript)):
+                    t = t.value
+                if isinstance(t, ast.Name) and not isinstance(n, ast.AugAssign) and t not in \
+                        (n.targets if isinstance(n, ast.Assign) else ()):
+                    names.append(t.id)
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def _assigned_here(stmt: ast.stmt) -> list[str]:
+    targets: list[ast.expr] = []
+    if isinstance(stmt, ast.Assign):
+        targets = stmt.targets
+    elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
+        targets = [stmt.target]
+    out = []
+    for t in targets:
+        for n in ast.walk(t):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                out.append(n.id)
+    return out
+
+
+def _hoisted(fn_node: Any) -> set[str]:
+    """The names first assigned in a block but used outside it (after it, or before it in a
+    loop): declared at the top of the function."""
+    first: dict[str, tuple[list, int]] = {}
+
+    def visit(stmts: list) -> None:
+        for k, s in enumerate(stmts):
+            for name in _assigned_here(s):
+                first.setdefault(name, (stmts, k))
+            for field in ("body", "orelse", "finalbody"):
+                inner = getattr(s, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt) \
+                        and not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    visit(inner)
+
+    visit(fn_node.body)
+    total: dict[str, int] = {}
+    for n in ast.walk(fn_node):
+        if isinstance(n, ast.Name):
+            total[n.id] = total.get(n.id, 0) + 1
+    out = set()
+    for name, (stmts, k) in first.items():
+        inside = sum(1 for s in stmts[k:] for n in ast.walk(s)
+                     if isinstance(n, ast.Name) and n.id == name)
+        if inside != total.get(name, 0):
+            out.add(name)
+    return out
+
+
+def _used_outside(fn_node: ast.AST, loop: ast.For, name: str) -> bool:
+    inside = {id(n) for n in ast.walk(loop)}
+    return any(isinstance(n, ast.Name) and n.id == name and id(n) not in inside
+               for n in ast.walk(fn_node))
+
+
+_STATEMENTS = {"Assert": "assert", "Raise": "raise", "Try": "try / except", "With": "with",
+               "AsyncWith": "async with", "AsyncFor": "async for", "Global": "global",
+               "Nonlocal": "nonlocal", "Import": "import", "ImportFrom": "import",
+               "FunctionDef": "a nested function", "AsyncFunctionDef": "a nested function",
+               "ClassDef": "a class", "Delete": "del", "Match": "match"}
+_FIXES = {"Assert": "check the condition in a test on the CPU (or write a flag into a buffer)",
+          "Raise": "write an error code into a buffer", "Try": "WGSL has no exceptions",
+          "FunctionDef": "define the helper at module scope (it becomes a WGSL function)",
+          "AsyncFunctionDef": "define the helper at module scope",
+          "Global": "use a workgroup variable or a buffer",
+          "Import": "import at module scope", "ImportFrom": "import at module scope",
+          "Match": "use if / elif"}
+
+
+def concrete(t: Any) -> Any:
+    return t.concrete() if isinstance(t, (Scalar, Vector)) and t.abstract else t
+
+
+__all__ = ["AFLOAT", "Function", "concrete"]

@@ -1,0 +1,277 @@
+"""Runs emitted WGSL on a real WebGPU implementation (wgpu, an optional dependency: the ``gpu``
+extra) and compares it with asyncshader's CPU run: :func:`crosscheck`, :func:`crosscheck_fragments`.
+
+One device per process, opened at the first use and shared (:func:`device`); pass ``device=``
+to use another. With no adapter at all, :class:`GPUUnavailable` says what to install.
+
+What is compared: every storage buffer the shader can write (and, for fragments, every output).
+Integers must be equal; floats must agree within ``ulp`` units in the last place (default 4:
+WGSL lets division be 2.5 ULP off and most built-ins more, see docs/builtins.md), with NaN
+equal to NaN. Values that depend on the schedule (an atomic's returned value, a race's outcome)
+legitimately differ: leave such buffers out with ``ignore=("name", ...)`` or judge them with
+``check=`` (a function of the CPU and GPU arrays by name that raises or returns False)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .._core.instruments import Instrument
+from ..emit import Emitted, emit
+from ..emit.wtypes import Vector
+from ..errors import AsyncShaderError, BindingError
+from ..stages.compute import run
+from ..stages.fragment import run_fragments
+from .device import GPUUnavailable, ShaderRejected, adapter_name, device, validate
+from .harness import fragment_harness, read_pixels
+
+
+class CrosscheckError(AsyncShaderError, AssertionError):
+    """The GPU's results differ from the CPU's; ``report`` has the details."""
+
+    def __init__(self, report: CrosscheckReport) -> None:
+        super().__init__(report.describe())
+        self.report = report
+
+
+@dataclass
+class Difference:
+    """One element that differs: where, the two values, and the invocation that wrote it on
+    the CPU (None if none did: the GPU wrote an element the CPU left alone)."""
+
+    binding: str
+    index: Any
+    cpu: Any
+    gpu: Any
+    writer: str | None
+
+    def __str__(self) -> str:
+        who = f", written by {self.writer}" if self.writer else ""
+        return f"{self.binding}[{self.index}]: CPU {self.cpu!r}, GPU {self.gpu!r}{who}"
+
+
+@dataclass
+class CrosscheckReport:
+    """The outcome: the WGSL that ran, the arrays of both sides, the differences by binding."""
+
+    wgsl: str
+    cpu: dict[str, np.ndarray]
+    gpu: dict[str, np.ndarray]
+    differences: dict[str, list[Difference]] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+    adapter: str = ""
+    findings: list = field(default_factory=list)  # the CPU run's race-detector findings
+
+    @property
+    def ignored(self) -> list[str]:
+        return [n for n in self.cpu if n not in self.counts]
+
+    @property
+    def ok(self) -> bool:
+        return not any(self.counts.values())
+
+    def describe(self) -> str:
+        if self.ok:
+            return (f"crosscheck: {', '.join(n for n in self.counts)} agree on {self.adapter}"
+                    + (f" ({', '.join(self.ignored)} not compared)" if self.ignored else ""))
+        lines = [f"crosscheck on {self.adapter}: the GPU differs from the CPU"]
+        for name, n in self.counts.items():
+            if n:
+                total = self.cpu[name].size
+                lines.append(f"  {name}: {n} of {total} elements differ; first:")
+                lines += [f"    {d}" for d in self.differences[name][:8]]
+        return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------ compute
+def crosscheck(kernel: Any, workgroups: Any = 1, *, ulp: int = 4, ignore: tuple = (),
+               check: Any = None, device: Any = None, raise_on_difference: bool = True,
+               **bindings: Any) -> CrosscheckReport:
+    """Runs a compute dispatch on the CPU (``asyncshader.run``) and its WGSL (``to_wgsl``) on a
+    WebGPU device, and compares every storage buffer. Raises :class:`CrosscheckError` (an
+    AssertionError) on a difference unless ``raise_on_difference=False``; returns the report.
+    The arrays you pass are not changed: each side gets copies."""
+    dev = device or _device()
+    code = emit(kernel, **bindings)
+    cpu = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in bindings.items()}
+    writers = _Writers(cpu)
+    result = run(kernel, workgroups, instruments=[writers], sanitize="report", **cpu)
+    groups = _size3(workgroups)
+    gpu = _run_compute(dev, code, groups, bindings)
+    return _compare(code, cpu, gpu, writers, ulp, ignore, check, dev, raise_on_difference,
+                    result.findings)
+
+
+def _device() -> Any:
+    return device()
+
+
+def _size3(v: Any) -> tuple[int, int, int]:
+    t = (v,) if isinstance(v, int) else tuple(v)
+    return tuple(t) + (1,) * (3 - len(t))  # type: ignore[return-value]
+
+
+def _uniform_bytes(value: Any, t: Any) -> bytes:
+    """A uniform's value as the bytes of a 16-byte uniform buffer (a scalar or a vector)."""
+    s = t.scalar if isinstance(t, Vector) else t
+    values = list(value) if hasattr(value, "__iter__") else [value]
+    if s.kind == "f":
+        words = np.asarray(values, np.float32).view(np.uint32)
+    else:  # i32 as its two's complement bits, bool as 0 / 1
+        words = np.array([int(v) & 0xFFFFFFFF for v in values], np.uint64).astype(np.uint32)
+    data = np.zeros(4, np.uint32)
+    data[:words.size] = words
+    return data.tobytes()
+
+
+def _buffers(dev: Any, code: Emitted, bindings: dict[str, Any], visibility: Any = None
+             ) -> tuple[list, dict[str, Any]]:
+    import wgpu
+
+    usage = wgpu.BufferUsage
+    entries, outputs = [], {}
+    for b in code.bindings:
+        value = bindings.get(b.name)
+        if value is None:
+            raise BindingError(f"crosscheck needs a value for the binding {b.name!r} (pass "
+                               f"{b.name}=... as to the dispatch)")
+        if b.space == "uniform":
+            buf = dev.create_buffer_with_data(data=_uniform_bytes(value, b.type),
+                                              usage=usage.UNIFORM)
+        else:
+            arr = np.ascontiguousarray(value)
+            if arr.dtype == np.bool_:
+                arr = arr.astype(np.uint32)
+            if arr.nbytes == 0:
+                arr = np.zeros(1, np.uint32)
+            buf = dev.create_buffer_with_data(data=arr.tobytes(), usage=usage.STORAGE |
+                                              usage.COPY_SRC)
+            if b.space == "storage":
+                outputs[b.name] = (buf, np.asarray(value))
+        entries.append({"binding": b.binding, "resource": {"buffer": buf, "offset": 0,
+                                                           "size": buf.size}})
+    return entries, outputs
+
+
+def _run_compute(dev: Any, code: Emitted, groups: tuple, bindings: dict[str, Any]
+                 ) -> dict[str, np.ndarray]:
+    import wgpu
+
+    module = validate(code.source, dev)
+    pipeline = dev.create_compute_pipeline(layout=wgpu.AutoLayoutMode.auto,
+                                           compute={"module": module, "entry_point": code.entry})
+    entries, outputs = _buffers(dev, code, bindings)
+    encoder = dev.create_command_encoder()
+    cpass = encoder.begin_compute_pass()
+    cpass.set_pipeline(pipeline)
+    if entries:
+        cpass.set_bind_group(0, dev.create_bind_group(layout=pipeline.get_bind_group_layout(0),
+                                                      entries=entries))
+    cpass.dispatch_workgroups(*groups)
+    cpass.end()
+    dev.queue.submit([encoder.finish()])
+    return {name: np.frombuffer(dev.queue.read_buffer(buf), like.dtype)[:like.size]
+            .reshape(like.shape).copy() for name, (buf, like) in outputs.items()}
+
+
+# ------------------------------------------------------------------------------------ fragment
+def crosscheck_fragments(shader: Any, width: int, height: int, *, ulp: int = 4,
+                         ignore: tuple = (), check: Any = None, device: Any = None,
+                         raise_on_difference: bool = True, **bindings: Any) -> CrosscheckReport:
+    """:func:`crosscheck` for a fragment shader: ``run_fragments`` on the CPU (with
+    ``derivatives="fine"``: lavapipe computes coarse derivatives as fine ones) against a draw
+    of ``width`` x ``height`` pixels on the GPU; compares the outputs and storage buffers.
+    Per-pixel inputs are arrays shaped (height, width[, n])."""
+    dev = device or _device()
+    emit(shader, **bindings)  # (the shader's own errors first, without the harness)
+    cpu_b = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in bindings.items()}
+    writers = _Writers(cpu_b)
+    result = run_fragments(shader, width, height, derivatives="fine", instruments=[writers],
+                           sanitize="report", **cpu_b)
+    outs = result.output if isinstance(result.output, dict) else {"output": result.output}
+    harness = fragment_harness(shader, width, height, bindings)
+    cpu = {k: v for k, v in cpu_b.items() if any(b.name == k and b.space == "storage"
+                                                   for b in harness.emitted.bindings)}
+    cpu.update({f"output.{k}" if k != "output" else k: np.asarray(v) for k, v in outs.items()
+                if v is not None})
+    gpu = read_pixels(dev, harness, width, height, bindings, _buffers)
+    return _compare(harness.emitted, cpu, gpu, writers, ulp, ignore, check, dev,
+                    raise_on_difference, result.findings)
+
+
+# ------------------------------------------------------------------------------------ compare
+class _Writers(Instrument):
+    """An instrument that remembers which invocation last wrote each element (CPU side)."""
+
+    wants_memory_access = True
+
+    def __init__(self, bindings: dict[str, Any]) -> None:
+        self.arrays = {k: v for k, v in bindings.items() if isinstance(v, np.ndarray)}
+        self.last: dict[tuple[str, int], str] = {}
+
+    def _name(self, memory: Any) -> str | None:
+        for name, arr in self.arrays.items():
+            if np.may_share_memory(np.asarray(memory), arr):
+                return name
+        return None
+
+    def _note(self, inv: Any, memory: Any, index: Any) -> None:
+        name = self._name(memory)
+        if name is not None and isinstance(index, (int, np.integer)):
+            self.last[(name, int(index))] = repr(inv)
+
+    def memory_access(self, inv: Any, memory: Any, index: Any, kind: str) -> None:
+        if kind == "store":
+            self._note(inv, memory, index)
+
+    def atomic(self, inv: Any, op: str, memory: Any, index: Any, old: Any, new: Any) -> None:
+        if op != "atomic_load":
+            self._note(inv, memory, index)
+
+
+def _differs(a: np.ndarray, b: np.ndarray, ulp: int) -> np.ndarray:
+    """Where ``a`` and ``b`` differ: integers at all, floats by more than ``ulp`` units in the
+    last place of their own type (f32 or f16); NaN equals NaN."""
+    if a.dtype.kind != "f":
+        return a != b
+    dtype = np.float16 if a.dtype == np.float16 else np.float32
+    bits, top = (np.int16, 2**15) if dtype == np.float16 else (np.int32, 2**31)
+    a_, b_ = a.astype(dtype), b.astype(dtype)
+    both_nan = np.isnan(a_) & np.isnan(b_)
+    ia = a_.view(bits).astype(np.int64)
+    ib = b_.view(bits).astype(np.int64)
+    ia = np.where(ia < 0, -top - ia, ia)  # (monotone ordering of the bit patterns)
+    ib = np.where(ib < 0, -top - ib, ib)
+    return ~both_nan & (np.abs(ia - ib) > ulp)
+
+
+def _compare(code: Emitted, cpu: dict, gpu: dict, writers: _Writers, ulp: int, ignore: tuple,
+             check: Any, dev: Any, raise_on_difference: bool, findings: list
+             ) -> CrosscheckReport:
+    names = [n for n in gpu if n in cpu]
+    report = CrosscheckReport(code.source, {n: np.asarray(cpu[n]) for n in names},
+                              {n: gpu[n] for n in names}, adapter=adapter_name(dev),
+                              findings=list(findings))
+    for n in names:
+        if n in ignore:
+            continue
+        a, b = report.cpu[n], report.gpu[n].reshape(report.cpu[n].shape)
+        bad = np.argwhere(_differs(a, b, ulp))
+        report.counts[n] = len(bad)
+        report.differences[n] = [
+            Difference(n, tuple(int(i) for i in idx) if len(idx) > 1 else int(idx[0]),
+                       a[tuple(idx)].item(), b[tuple(idx)].item(),
+                       writers.last.get((n, int(np.ravel_multi_index(tuple(idx), a.shape)))))
+            for idx in bad[:32]]
+    if check is not None and check(report.cpu, report.gpu) is False:
+        report.counts["check"] = 1
+        report.differences["check"] = []
+    if raise_on_difference and not report.ok:
+        raise CrosscheckError(report)
+    return report
+
+
+__all__ = ["CrosscheckError", "CrosscheckReport", "Difference", "GPUUnavailable",
+           "ShaderRejected", "crosscheck", "crosscheck_fragments", "device", "validate"]

@@ -1,0 +1,217 @@
+"""The examples' kernels as WGSL: each one emits and a real WGSL front-end (naga, in wgpu, on
+Mesa's lavapipe) accepts it, or it fails with the documented error; the cross-check runs the
+CPU and the GPU side by side and finds them equal (docs/to-gpu.md). Expected values here are
+never asyncshader's: the cross-check compares with lavapipe, and the reductions with numpy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from helpers import load_example
+
+import asyncshader as ash
+from asyncshader.emit import WGSLEmitError, emit
+from asyncshader.extra.gpu import CrosscheckError, crosscheck, crosscheck_fragments, validate
+
+
+def _bindings():
+    """The bindings each example's kernels run with (as the examples dispatch them)."""
+    rng = np.random.default_rng(5)
+    n = 300
+    ring = load_example("fwidth_ring.py")
+    mip = load_example("mip_level.py")
+    return {
+        ("reduce.py", "block_sum"): dict(workgroups=2, inp=rng.random(n, np.float32),
+                                         partial=np.zeros(2, np.float32), n=n),
+        ("prefix_sum.py", "scan_blocks"): dict(
+            workgroups=5, inp=rng.integers(0, 9, n).astype(np.float32),
+            out=np.zeros(n, np.float32), block_sums=np.zeros(5, np.float32), n=n),
+        ("prefix_sum.py", "add_block_offsets"): dict(
+            workgroups=5, out=rng.integers(0, 9, n).astype(np.float32),
+            scanned_sums=np.arange(5, dtype=np.float32), n=n),
+        ("matmul.py", "matmul_tiled"): dict(
+            workgroups=(2, 3), a=rng.random(20 * 28, np.float32),
+            b=rng.random(28 * 12, np.float32), c=np.zeros(240, np.float32), m=20, n=12, k=28),
+        ("racy_counter.py", "atomic_increment"): dict(
+            workgroups=1, counter=np.zeros(1, np.uint32), tickets=np.zeros(1, np.uint32),
+            seen=np.zeros(8, np.uint32), order=np.zeros(8, np.uint32)),
+        ("racy_counter.py", "racy_increment"): dict(
+            workgroups=1, counter=np.zeros(1, np.uint32), tickets=np.zeros(1, np.uint32),
+            seen=np.zeros(8, np.uint32), order=np.zeros(8, np.uint32)),
+        ("lost_update.py", "lost_update"): dict(
+            workgroups=1, total=np.zeros(2, np.uint32), lock=np.zeros(1, np.uint32),
+            work=np.zeros(2, np.uint32)),
+        ("subgroup_reduce.py", "workgroup_sum"): dict(
+            workgroups=3, inp=rng.integers(0, 1000, 192).astype(np.uint32),
+            out=np.zeros(3, np.uint32)),
+        ("stream_compaction.py", "compact"): dict(
+            workgroups=2, inp=rng.integers(0, 100, 128).astype(np.uint32),
+            out=np.zeros(128, np.uint32), count=np.zeros(1, np.uint32)),
+        ("subgroup_size_bug.py", "buggy_sum"): load_example("subgroup_size_bug.py").setup(),
+        ("fwidth_ring.py", "ring"): dict(width=21, height=19, uv=ring.uv_grid(21, 19)),
+        ("mip_level.py", "mip_level"): dict(width=8, height=8,
+                                            uv=mip.floor_uv),
+    }
+
+
+#: the examples' kernels that WGSL cannot express as written, and why (the error names it)
+UNSUPPORTED = {
+    ("mip_level.py", "mip_level"): "unpacking a value into several names",
+}
+
+
+def _kernels():
+    out = []
+    for name in ("reduce.py", "prefix_sum.py", "matmul.py", "racy_counter.py",
+                 "lost_update.py", "fwidth_ring.py", "mip_level.py", "subgroup_reduce.py",
+                 "stream_compaction.py", "subgroup_size_bug.py"):
+        module = load_example(name)
+        out += [(name, k) for k, v in vars(module).items()
+                if isinstance(v, (ash.ComputeKernel, ash.FragmentShader))]
+    return out
+
+
+def _shader_args(kernel, given):
+    return {k: v for k, v in given.items() if k in kernel.params}
+
+
+@pytest.mark.parametrize("example,kernel", _kernels())
+def test_every_example_kernel_emits_wgsl_that_naga_accepts_or_fails_as_documented(
+        example, kernel, wgsl_device):
+    shader = getattr(load_example(example), kernel)
+    given = _bindings().get((example, kernel), {})
+    if (example, kernel) in UNSUPPORTED:
+        with pytest.raises(WGSLEmitError, match=UNSUPPORTED[(example, kernel)]) as info:
+            emit(shader, **_shader_args(shader, given))
+        assert f"{example}:" in str(info.value) and "Fix:" in str(info.value)
+        return
+    code = emit(shader, **_shader_args(shader, given))
+    validate(code.source, wgsl_device)
+    assert code.entry == kernel and f"fn {kernel}(" in code.source
+
+
+def test_the_reduction_is_bit_identical_on_lavapipe_and_equals_numpy(gpu_device):
+    reduce = load_example("reduce.py")
+    values = np.random.default_rng(1).random(1000, np.float32)
+    report = crosscheck(reduce.block_sum, 4, inp=values, partial=np.zeros(4, np.float32),
+                        n=1000, ulp=0, device=gpu_device)
+    assert report.ok and report.counts == {"inp": 0, "partial": 0}
+    # the tree sums each block in the same order on both sides; numpy in float64 as a bound
+    blocks = np.pad(values, (0, 24)).reshape(4, 256).astype(np.float64).sum(1)
+    np.testing.assert_allclose(report.gpu["partial"], blocks, rtol=1e-5)
+
+
+def test_the_subgroup_reduction_agrees_with_lavapipe_and_numpy(wgsl_device):
+    """subgroupAdd per subgroup, then one sum per workgroup: the same totals whatever the
+    subgroup size (32 on the CPU by default, 8 on lavapipe)."""
+    sub = load_example("subgroup_reduce.py")
+    given = _bindings()[("subgroup_reduce.py", "workgroup_sum")]
+    report = crosscheck(sub.workgroup_sum, **given, device=wgsl_device)
+    assert report.ok
+    assert report.gpu["out"].tolist() == given["inp"].reshape(3, 64).sum(1).tolist()
+
+
+def test_stream_compaction_keeps_the_same_values_on_lavapipe(wgsl_device):
+    """Where each kept value lands depends on the order of the atomics: out is judged as a
+    set, count exactly."""
+    comp = load_example("stream_compaction.py")
+    given = _bindings()[("stream_compaction.py", "compact")]
+    odd = sorted(int(v) for v in given["inp"] if v % 2)
+    report = crosscheck(comp.compact, **given, ignore=("out",), device=wgsl_device,
+                        check=lambda cpu, gpu: sorted(gpu["out"][:len(odd)]) == odd)
+    assert report.ok and report.gpu["count"][0] == len(odd)
+
+
+def test_the_tiled_matmul_agrees_with_lavapipe_and_numpy(gpu_device):
+    matmul = load_example("matmul.py")
+    rng = np.random.default_rng(3)
+    a, b = rng.random((20, 28), np.float32), rng.random((28, 12), np.float32)
+    report = crosscheck(matmul.matmul_tiled, (2, 3), a=a.ravel(), b=b.ravel(),
+                        c=np.zeros(240, np.float32), m=20, n=12, k=28, device=gpu_device)
+    assert report.ok
+    np.testing.assert_allclose(report.gpu["c"].reshape(20, 12), a @ b, rtol=1e-5)
+
+
+def test_the_ping_pong_scan_agrees_with_lavapipe_and_numpy(gpu_device):
+    """scan_blocks swaps which workgroup array is source and target (src, dst = dst, src):
+    in WGSL a u32 chooses the array."""
+    prefix = load_example("prefix_sum.py")
+    given = _bindings()[("prefix_sum.py", "scan_blocks")]
+    report = crosscheck(prefix.scan_blocks, **given, ulp=0, device=gpu_device)
+    assert report.ok
+    blocks = np.pad(given["inp"], (0, 20)).reshape(5, 64)
+    np.testing.assert_array_equal(report.gpu["out"], np.cumsum(blocks, 1).ravel()[:300])
+    np.testing.assert_array_equal(report.gpu["block_sums"], blocks.sum(1))
+
+
+def test_the_block_offsets_of_the_scan_agree_with_lavapipe(gpu_device):
+    prefix = load_example("prefix_sum.py")
+    given = _bindings()[("prefix_sum.py", "add_block_offsets")]
+    report = crosscheck(prefix.add_block_offsets, **given, device=gpu_device)
+    assert report.ok
+    expected = given["out"] + np.repeat(np.r_[0, given["scanned_sums"][:-1]], 64)[:300]
+    np.testing.assert_array_equal(report.gpu["out"], expected)
+
+
+def test_atomics_agree_where_the_schedule_does_not_decide(gpu_device):
+    """counter and tickets end at 8 on both sides; seen (which value each invocation got)
+    depends on the order of the atomics: left out, then judged by a check of its own."""
+    racy = load_example("racy_counter.py")
+    given = _bindings()[("racy_counter.py", "atomic_increment")]
+    report = crosscheck(racy.atomic_increment, ignore=("seen", "order"),
+                        check=lambda cpu, gpu: sorted(gpu["seen"]) == list(range(8)),
+                        device=gpu_device, **given)
+    assert report.ok and report.gpu["counter"][0] == 8 and report.gpu["tickets"][0] == 8
+
+
+def test_the_anti_aliased_ring_agrees_with_lavapipe_pixel_for_pixel(gpu_device):
+    ring = load_example("fwidth_ring.py")
+    given = _bindings()[("fwidth_ring.py", "ring")]
+    report = crosscheck_fragments(ring.ring, **given, device=gpu_device)
+    assert report.ok and set(report.gpu) == {"output.aa", "output.hard", "output.w"}
+    assert report.gpu["output.w"].shape == (19, 21)
+    # fwidth of the distance is about one pixel in uv units, on the GPU too
+    w = report.gpu["output.w"]
+    assert 0.5 / 21 < np.median(w) < 2.0 / 19
+
+
+def test_a_difference_names_the_element_and_the_invocation_that_wrote_it(gpu_device,
+                                                                         monkeypatch):
+    from asyncshader.extra import gpu as gpu_module
+
+    @ash.compute(workgroup_size=4)
+    async def tenths(out: ash.Storage, *, local_invocation_index: ash.u32):
+        out[local_invocation_index] = ash.f32(local_invocation_index) * ash.f32(0.1)
+
+    report = crosscheck(tenths, 1, out=np.zeros(4, np.float32), ulp=0, device=gpu_device)
+    assert report.ok  # f32 products are correctly rounded on both sides
+    real = gpu_module._run_compute
+
+    def one_wrong(*args):  # a GPU result with one element 5 ULP off
+        results = real(*args)
+        results["out"][2] = np.nextafter(results["out"][2], np.float32(9), dtype=np.float32)
+        for _ in range(4):
+            results["out"][2] = np.nextafter(results["out"][2], np.float32(9),
+                                             dtype=np.float32)
+        return results
+
+    monkeypatch.setattr(gpu_module, "_run_compute", one_wrong)
+    assert crosscheck(tenths, 1, out=np.zeros(4, np.float32), ulp=5, device=gpu_device).ok
+    with pytest.raises(CrosscheckError) as info:
+        crosscheck(tenths, 1, out=np.zeros(4, np.float32), ulp=4, device=gpu_device)
+    [d] = info.value.report.differences["out"]
+    assert d.index == 2 and d.cpu == pytest.approx(0.2) and "local_invocation_index=2" in d.writer
+    assert "out: 1 of 4 elements differ" in str(info.value)
+
+
+def test_a_racy_kernel_differs_and_the_report_names_the_writer(gpu_device):
+    """lost_update's outcome depends on the schedule: the CPU's in-order run and lavapipe's
+    agree on `work` only where the schedule does not matter; the difference is reported
+    with the invocation that wrote the element on the CPU."""
+    lost = load_example("lost_update.py")
+    given = _bindings()[("lost_update.py", "lost_update")]
+    report = crosscheck(lost.lost_update, **given, raise_on_difference=False,
+                        device=gpu_device)
+    for diffs in report.differences.values():
+        for d in diffs:
+            assert d.writer is None or "local_invocation_index" in d.writer
