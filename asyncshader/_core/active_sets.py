@@ -21,6 +21,7 @@ from .lean import _accepts, _Replay
 from .traps import POINT, from_pair
 
 _KEY = attrgetter("key")
+_UNSET = object()
 #: ``list(range(n))``: the lanes of a whole group, all active (shared; resolvers only read it)
 _ALL_LANES: dict[int, list[int]] = {}
 
@@ -133,13 +134,14 @@ class ActiveSets:
                         _in_lane_order(group)):
                     if unit is not cur_unit:
                         cur_unit = self._switch(cur_unit, unit)
-                    # the lean round: one send per member, its pair checked, nothing else
+                    # the lean round: one send per member, its pair checked, nothing else.
+                    # (No member is at a scheduling point: a round runs each one on through
+                    # its points, below, so none is left pending when a round ends)
                     values: list = []
-                    lean_kind: Any = None
+                    push = values.append
+                    lean_kind: Any = _UNSET  # the first member's kind, once accepted
                     outcome: Any = None
                     for inv in batch:
-                        if inv.pending is not None:
-                            break
                         if observed:
                             self.current = inv
                         try:
@@ -147,14 +149,20 @@ class ActiveSets:
                         except BaseException as exc:
                             outcome = (exc, True)
                             break
-                        if r.__class__ is not tuple or len(r) != 2 or r[0] is not lean_kind:
-                            if lean_kind is None and r.__class__ is tuple and len(r) == 2 and (
-                                    _accepts(good, r[0], group.scope)):
-                                lean_kind = r[0]
+                        if r.__class__ is tuple:
+                            try:
+                                rk, rv = r
+                            except ValueError:
+                                rk = None
+                        else:
+                            rk = None
+                        if rk is not lean_kind:
+                            if lean_kind is _UNSET and _accepts(good, rk, group.scope):
+                                lean_kind = rk
                             else:
                                 outcome = (r, False)
                                 break
-                        values.append(r[1])
+                        push(rv)
                     skip = len(values)
                     steps += skip
                     if skip == k:  # every member at one kind: its last step ran alone?
