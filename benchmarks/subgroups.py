@@ -123,8 +123,8 @@ def main(argv=None):
                     assert (out == want[r]).all(), "wrong subgroupAdd result"
     whole = [g * N * ROUNDS / statistics.median(times[k, ROUNDS]) for k in range(len(variants))]
     # a round: the median over repetitions of (t(16 rounds) - t(1 round)) / 15
-    per_round = [g * N * (ROUNDS - 1) / statistics.median(
-        [a - b for a, b in zip(times[k, ROUNDS], times[k, 1])]) for k in range(len(variants))]
+    per_round = [g * N * (ROUNDS - 1) / max(1e-9, statistics.median(
+        [a - b for a, b in zip(times[k, ROUNDS], times[k, 1])])) for k in range(len(variants))]
     print(f"subgroupAdd rounds: {g} workgroups of {N}, {ROUNDS} rounds each "
           f"({g * N * ROUNDS:,} invocation-rounds), median of {args.repeat}")
     print(f"{'variant':38s} {'rounds/s':>11s} {'vs ints':>8s} {'vs u32':>7s}"
