@@ -344,7 +344,9 @@ def _make(name: str, wgsl: str, resolve: Callable[[list, Any], list],
 
     @types.coroutine
     def op(e: Any) -> Generator[Any, Any, Any]:  # the trap itself: no suspend() around it
-        return (yield kind(e if e.__class__ in as_is else convert(name, e)))
+        # the pair (kind, value) stands for the request kind(value), without making it: the
+        # in-order loop's lean rounds (_core/active_sets.py) never do
+        return (yield (kind, e if e.__class__ in as_is else convert(name, e)))
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"WGSL ``{wgsl}(e)``: {doc}"
     return trap_function(op)
