@@ -20,7 +20,7 @@ from typing import Any
 from ..wgsl.memory import WorkgroupVar, ptr
 from ..wgsl.source import resolve, root_name
 from ..wgsl.types import Vec, _ScalarType
-from . import names
+from . import matrices, names
 from .wtypes import (
     AFLOAT,
     AINT,
@@ -28,6 +28,7 @@ from .wtypes import (
     F32,
     Array,
     Atomic,
+    Matrix,
     Scalar,
     Struct,
     Unknown,
@@ -106,7 +107,7 @@ class Expressions:
             return E(e.text, e.type)
         if e.memory is not None:
             t = self.module.resolved(e.memory.type)
-            if isinstance(t, (Scalar, Vector)) or (isinstance(t, Unknown)
+            if isinstance(t, (Scalar, Vector, Matrix, Struct)) or (isinstance(t, Unknown)
                                                     and e.memory.space == "uniform"):
                 return E(e.memory.name, t)
             self.fail(node, f"`{ast.unparse(node)}` names a whole buffer or array",
@@ -154,7 +155,7 @@ class Expressions:
                 return self.global_value(node, node.attr, getattr(owner, node.attr, None))
         base = self.expr(node.value)
         if base.memory is not None and node.attr != "value" and isinstance(
-                self.module.resolved(base.memory.type), Vector):  # a uniform vector
+                self.module.resolved(base.memory.type), (Vector, Struct)):  # a uniform
             base = E(base.memory.name, self.module.resolved(base.memory.type))
         if base.memory is not None and node.attr != "value":
             self.fail(node, f"`.{node.attr}` on the buffer {base.memory.name} (numpy's, not "
@@ -211,8 +212,8 @@ class Expressions:
                          ref=("element", mem, index))
             return E(text, element, ref=("element", mem, index))
         t = self.module.resolved(base.type)
-        if isinstance(t, Vector):
-            return E(f"{base.operand('mul', 1)}[{index.text}]", t.scalar)
+        if isinstance(t, (Vector, Matrix)):  # (a matrix's column: a vector)
+            return E(f"{base.operand('mul', 1)}[{index.text}]", getattr(t, "column", t.scalar))
         if isinstance(t, Array):
             return E(f"{base.operand('mul', 1)}[{index.text}]", t.element)
         if isinstance(t, Unknown):
@@ -252,6 +253,8 @@ class Expressions:
             folded = self.fold_binop(node, a.const, b.const)
             if folded is not None:
                 return folded
+        if isinstance(ta, Matrix) or isinstance(tb, Matrix) or op is ast.MatMult:
+            return matrices.binop(self, node, a, b, ta, tb)
         if op is ast.Pow:
             t = self.binary_type(node, ta, tb)
             return E(f"pow({a.text}, {b.text})", t)
@@ -394,6 +397,8 @@ class Expressions:
         if isinstance(callee, _ScalarType) or (isinstance(callee, type) and issubclass(
                 callee, Vec) and hasattr(callee, "size")):
             return self.construct(node, from_python(callee))
+        if isinstance(from_python(callee), Matrix):
+            return matrices.construct(self, node, from_python(callee))
         if isinstance(callee, type) and dataclasses.is_dataclass(callee):
             return self.struct_value(node, callee)
         if isinstance(callee, types.FunctionType) and self.module.is_user_function(callee):

@@ -398,8 +398,10 @@ class Module:
                 element = _concrete(type_of_value(given(0, 0)))
             if element is None and isinstance(given, np.ndarray):
                 element = from_dtype(given.dtype)
-            return "storage", Array(element or Unknown(f"the element type of buffer {name!r}"),
-                                    None)
+            read_only = getattr(marker, "access", "") == "read" or (
+                isinstance(given, np.ndarray) and not given.flags.writeable)
+            return "read" if read_only else "storage", Array(
+                element or Unknown(f"the element type of buffer {name!r}"), None)
         t = element if marker is not None else from_python(ann)
         if t is None and given is not empty:
             if isinstance(given, np.ndarray):

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import AsyncShaderError
+from ..wgsl.matrices import Matrix as _PyMatrix
 from ..wgsl.types import ArrayType, AtomicType, Vec, _ScalarType
 
 
@@ -60,6 +61,25 @@ class Vector:
 
     def concrete(self) -> Vector:
         return Vector(self.size, self.scalar.concrete())
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """``matCxR<f32>`` / ``matCxR<f16>``: ``cols`` columns of ``vecR``."""
+
+    cols: int
+    rows: int
+    scalar: Scalar
+
+    @property
+    def wgsl(self) -> str:
+        return f"mat{self.cols}x{self.rows}{'h' if self.scalar.name == 'f16' else 'f'}"
+
+    @property
+    def column(self) -> Vector:
+        return Vector(self.rows, self.scalar)
+
+    abstract = False
 
 
 @dataclass(frozen=True)
@@ -144,6 +164,8 @@ def from_python(t: Any) -> Any:
         return _BY_KIND[{"f32": "f", "i32": "i", "u32": "u", "bool": "b", "f16": "h"}[t.wgsl]]
     if isinstance(t, type) and issubclass(t, Vec) and hasattr(t, "size"):
         return Vector(t.size, _BY_KIND[t.kind])
+    if isinstance(t, type) and issubclass(t, _PyMatrix) and hasattr(t, "cols"):
+        return Matrix(t.cols, t.rows, from_python(t.scalar))
     if isinstance(t, ArrayType):
         element = from_python(t.element)
         return None if element is None else Array(element, t.length)
@@ -187,11 +209,15 @@ def type_of_value(value: Any) -> Any:
         return _BY_KIND.get(value.dtype.kind)
     if isinstance(value, Vec):
         return Vector(value.size, _BY_KIND[value.kind])
+    if isinstance(value, _PyMatrix):
+        return from_python(type(value))
     return None
 
 
 def literal(value: Any, t: Any) -> str:
     """``value`` (a folded constant) as a WGSL literal of type ``t``."""
+    if isinstance(t, Matrix):
+        return f"{t.wgsl}({', '.join(literal(c, t.column) for c in value)})"
     if isinstance(t, Vector):
         parts = [literal(c, t.scalar) for c in value]
         if len(set(parts)) == 1:

@@ -20,7 +20,8 @@ import numpy as np
 
 from .._core.instruments import Instrument
 from ..emit import Emitted, emit
-from ..emit.wtypes import Vector
+from ..emit.buffers import from_gpu, to_gpu
+from ..emit.wtypes import Matrix, Vector
 from ..errors import AsyncShaderError, BindingError
 from ..stages.compute import run
 from ..stages.fragment import run_fragments
@@ -115,6 +116,10 @@ def _size3(v: Any) -> tuple[int, int, int]:
 
 def _uniform_bytes(value: Any, t: Any) -> bytes:
     """A uniform's value as the bytes of a 16-byte uniform buffer (a scalar or a vector)."""
+    if isinstance(t, Matrix):  # (columns padded as in a buffer)
+        data = to_gpu(np.asarray(value, np.float16 if t.scalar.name == "f16" else np.float32),
+                      t).tobytes()
+        return data + bytes(-len(data) % 16)
     s = t.scalar if isinstance(t, Vector) else t
     values = list(value) if hasattr(value, "__iter__") else [value]
     if s.kind == "f":
@@ -142,6 +147,7 @@ def _buffers(dev: Any, code: Emitted, bindings: dict[str, Any], visibility: Any 
                                               usage=usage.UNIFORM)
         else:
             arr = np.ascontiguousarray(value)
+            arr = to_gpu(arr, b.type)  # (WGSL pads vec3 and 3-row matrix columns)
             if arr.dtype == np.bool_:
                 arr = arr.astype(np.uint32)
             if arr.nbytes == 0:
@@ -149,7 +155,7 @@ def _buffers(dev: Any, code: Emitted, bindings: dict[str, Any], visibility: Any 
             buf = dev.create_buffer_with_data(data=arr.tobytes(), usage=usage.STORAGE |
                                               usage.COPY_SRC)
             if b.space == "storage":
-                outputs[b.name] = (buf, np.asarray(value))
+                outputs[b.name] = (buf, np.asarray(value), b.type)
         entries.append({"binding": b.binding, "resource": {"buffer": buf, "offset": 0,
                                                            "size": buf.size}})
     return entries, outputs
@@ -172,8 +178,8 @@ def _run_compute(dev: Any, code: Emitted, groups: tuple, bindings: dict[str, Any
     cpass.dispatch_workgroups(*groups)
     cpass.end()
     dev.queue.submit([encoder.finish()])
-    return {name: np.frombuffer(dev.queue.read_buffer(buf), like.dtype)[:like.size]
-            .reshape(like.shape).copy() for name, (buf, like) in outputs.items()}
+    return {name: from_gpu(dev.queue.read_buffer(buf), t, like)
+            for name, (buf, like, t) in outputs.items()}
 
 
 # ------------------------------------------------------------------------------------ fragment

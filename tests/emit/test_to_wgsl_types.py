@@ -1,0 +1,130 @@
+"""to_wgsl for the types that arrived after round 1: read-only storage, matrices (constructors,
+products, transpose, determinant, in storage and uniform buffers: padded 3-row columns), and
+vec3 buffers (padded to WGSL's 16-byte stride on the way to the GPU)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import asyncshader as ash
+from asyncshader import f32, mat2x3f, mat3x3f, mat4x4f, u32, vec2f, vec3f, vec4f
+from asyncshader.emit import WGSLEmitError, to_wgsl
+from asyncshader.extra.gpu import validate
+
+
+# ------------------------------------------------------------------------ read-only storage
+@ash.compute(workgroup_size=4)
+async def doubled(src: ash.ReadOnly[f32], dst: ash.Storage[f32], *,
+                  local_invocation_index: u32):
+    i = local_invocation_index
+    dst[i] = src[i] * 2.0
+
+
+@ash.compute(workgroup_size=4)
+async def doubled_plain(src, dst, *, local_invocation_index: u32):
+    i = local_invocation_index
+    dst[i] = src[i] * 2.0
+
+
+def test_a_read_only_parameter_or_array_is_var_storage_read(crosscheck):
+    text = to_wgsl(doubled)
+    assert "@group(0) @binding(0) var<storage, read> src: array<f32>;" in text
+    assert "@group(0) @binding(1) var<storage, read_write> dst: array<f32>;" in text
+    frozen = np.arange(4, dtype=np.float32)
+    frozen.flags.writeable = False
+    plain = to_wgsl(doubled_plain, src=frozen, dst=np.zeros(4, np.float32))
+    assert "var<storage, read> src: array<f32>;" in plain
+    report = crosscheck(doubled, 1, src=frozen, dst=np.zeros(4, np.float32))
+    assert report.gpu["dst"].tolist() == [0.0, 2.0, 4.0, 6.0]
+
+
+@ash.compute(workgroup_size=1)
+async def writes_read_only(src: ash.ReadOnly[f32]):
+    src[0] = 1.0
+
+
+def test_a_store_to_read_only_storage_names_the_line_and_the_fix():
+    with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_types.py:\d+: .*a write to src "
+                       r"\(a read-only read binding\).*ash.Storage"):
+        to_wgsl(writes_read_only)
+
+
+# ------------------------------------------------------------------------ matrices
+@ash.compute(workgroup_size=4)
+async def transform(v: ash.Storage[vec3f], out: ash.Storage[vec3f], *,
+                    local_invocation_index: u32):
+    i = local_invocation_index
+    m = mat3x3f(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.5)
+    a = mat2x3f(vec3f(1.0, 0.0, 0.0), vec3f(0.0, 1.0, 0.0))
+    t = ash.transpose(a)
+    w = m * vec3f(v[i]) + a * vec2f(1.0, 2.0)
+    out[i] = w * ash.determinant(m) + m[1] + vec3f(t[0].x, m[2][1], 0.0) + (vec3f(v[i]) @ m)
+
+
+def test_matrix_constructors_products_transpose_and_determinant_emit(wgsl_device):
+    text = to_wgsl(transform)
+    assert "let m = mat3x3f(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.5);" in text
+    assert "let a = mat2x3f(vec3f(1.0f, 0.0f, 0.0f), vec3f(0.0f, 1.0f, 0.0f));" in text
+    assert "let t = transpose(a);" in text
+    assert "let w = m * vec3f(v[i]) + a * vec2f(1.0f, 2.0f);" in text
+    assert "w * determinant(m) + m[1] + vec3f(t[0].x, m[2][1], 0.0) + vec3f(v[i]) * m" in text
+    validate(text, wgsl_device)
+
+
+def test_matrix_arithmetic_and_vec3_buffers_agree_with_lavapipe(crosscheck):
+    v = np.arange(12, dtype=np.float32).reshape(4, 3)  # (array<vec3f>: a 16-byte stride)
+    report = crosscheck(transform, 1, v=v, out=np.zeros((4, 3), np.float32))
+    # row 0 by hand: m * (0, 1, 2) = (18, 21, 25); a * (1, 2) = (1, 2, 0); det(m) = -1.5;
+    # m[1] = (4, 5, 6); (t[0].x, m[2][1], 0) = (1, 8, 0); (0, 1, 2) @ m = (8, 17, 27)
+    assert report.gpu["out"][0].tolist() == [-28.5 + 4 + 1 + 8, -34.5 + 5 + 8 + 17,
+                                             -37.5 + 6 + 0 + 27]
+    assert report.gpu["v"].tolist() == v.tolist()
+
+
+@ash.compute(workgroup_size=2)
+async def mats_in_memory(mats: ash.Storage[mat3x3f], model: ash.Uniform[mat4x4f],
+                         out: ash.Storage[vec4f], *, local_invocation_index: u32):
+    i = local_invocation_index
+    m = mat3x3f(mats[i])
+    mats[i] = ash.transpose(m) * 2.0
+    mats[i][1] = vec3f(f32(i), 7.0, 8.0)
+    out[i] = model * vec4f(m[0], 1.0)
+
+
+def test_matrices_in_storage_and_uniform_buffers_are_padded_for_the_gpu(crosscheck):
+    mats = np.arange(18, dtype=np.float32).reshape(2, 3, 3)
+    model = mat4x4f(*range(16))
+    text = to_wgsl(mats_in_memory, mats=mats, model=model)
+    assert "var<storage, read_write> mats: array<mat3x3f>;" in text
+    assert "var<uniform> model: mat4x4f;" in text
+    assert "mats[i][1] = vec3f(f32(i), 7.0, 8.0);" in text
+    report = crosscheck(mats_in_memory, 1, mats=mats, model=model,
+                        out=np.zeros((2, 4), np.float32))
+    assert report.gpu["mats"][0].tolist() == [[0, 6, 12], [0, 7, 8], [4, 10, 16]]
+    # model's columns are (0..3), (4..7), ...; times (0, 1, 2, 1) (column 0 of mats[0], 1)
+    assert report.gpu["out"][0].tolist() == [4 + 16 + 12, 5 + 18 + 13, 6 + 20 + 14,
+                                             7 + 22 + 15]
+
+
+@ash.compute(workgroup_size=1)
+async def bad_product(out: ash.Storage[vec3f]):
+    m = mat2x3f()
+    out[0] = m * vec3f(1.0, 2.0, 3.0)
+
+
+def test_a_matrix_product_of_mismatched_sizes_names_both_types():
+    with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_types.py:\d+: bad_product: "
+                       r"mat2x3f \* vec3f \(not a WGSL matrix operation\).*matCxR \* vecC"):
+        to_wgsl(bad_product)
+
+
+def test_a_storage_vec3f_annotation_binds_an_n_by_3_float32_array_on_the_cpu():
+    out = np.zeros((4, 3), np.float32)  # (this annotation raised AttributeError in bindings)
+    ash.run(transform, v=np.ones((4, 3), np.float32), out=out)
+    # m * v = (12, 15, 18.5), + a * (1, 2) = (13, 17, 18.5); v @ m = (6, 15, 24.5)
+    assert out[0].tolist() == [-1.5 * 13 + 4 + 1 + 6, -1.5 * 17 + 5 + 8 + 15,
+                               -1.5 * 18.5 + 6 + 0 + 24.5]
+    with pytest.raises(ash.BindingError, match="declared Storage\\[vec3f\\] but the array is "
+                       "int32"):
+        ash.run(transform, v=np.ones((4, 3), np.int32), out=out)
