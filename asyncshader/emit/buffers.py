@@ -12,9 +12,11 @@ from typing import Any
 
 import numpy as np
 
+from ..wgsl.struct_buffers import write_value
+from ..wgsl.structs import is_struct
 from .wtypes import Array, Matrix, Vector
 
-__all__ = ["from_gpu", "to_gpu"]
+__all__ = ["from_gpu", "struct_bytes", "to_gpu"]
 
 
 def _three(t: Any) -> int:
@@ -46,3 +48,18 @@ def from_gpu(data: bytes, t: Any, like: np.ndarray) -> np.ndarray:
     if _three(t) and like.dtype.names is None and like.size % 3 == 0:
         values = values[:like.size // 3 * 4].reshape(-1, 4)[:, :3]
     return np.ascontiguousarray(values.reshape(-1)[:like.size]).reshape(like.shape)
+
+
+def struct_bytes(value: Any) -> bytes | None:
+    """A struct value (an ``@ash.struct`` instance, or one struct of a struct array) as its
+    bytes in WGSL's layout, padded to a multiple of 16 (a uniform buffer's); None for anything
+    else."""
+    if isinstance(value, np.ndarray) and value.dtype.names is not None:
+        data = value.tobytes()
+    elif is_struct(type(value)):
+        a = type(value).zeros()
+        write_value(a, value)
+        data = a.tobytes()
+    else:
+        return None
+    return data + bytes(-len(data) % 16)

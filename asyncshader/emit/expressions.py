@@ -20,7 +20,7 @@ from typing import Any
 from ..wgsl.memory import WorkgroupVar, ptr
 from ..wgsl.source import resolve, root_name
 from ..wgsl.types import Vec, _ScalarType
-from . import matrices, names
+from . import matrices, names, structs
 from .wtypes import (
     AFLOAT,
     AINT,
@@ -399,8 +399,10 @@ class Expressions:
             return self.construct(node, from_python(callee))
         if isinstance(from_python(callee), Matrix):
             return matrices.construct(self, node, from_python(callee))
+        if isinstance(from_python(callee), Struct):  # (an @ash.struct class)
+            return structs.construct(self, node, from_python(callee))
         if isinstance(callee, type) and dataclasses.is_dataclass(callee):
-            return self.struct_value(node, callee)
+            return structs.dataclass_value(self, node, callee)
         if isinstance(callee, types.FunctionType) and self.module.is_user_function(callee):
             args = [self.expr(a) for a in node.args]
             if node.keywords:
@@ -484,20 +486,6 @@ class Expressions:
             return a
         return E(f"{t.wgsl}({a.text})", with_scalar(at, t) if isinstance(at, Vector) else t)
 
-    def struct_value(self, node: ast.Call, cls: type) -> E:
-        fields = [f.name for f in dataclasses.fields(cls)]
-        given = dict(zip(fields, node.args)) | {k.arg: k.value for k in node.keywords}
-        missing = [f for f in fields if f not in given]
-        if missing:
-            self.fail(node, f"{cls.__name__}(...) without {', '.join(missing)}", "give every "
-                      "field: WGSL structs have no defaults")
-        values = [self.value(given[f]) for f in fields]
-        struct = self.module.struct(cls, [(f, self.module.resolved(v.type).concrete()
-                                           if self.module.resolved(v.type).abstract else
-                                           self.module.resolved(v.type))
-                                          for f, v in zip(fields, values)], node, self)
-        return E(f"{struct.name}({', '.join(v.text for v in values)})", struct)
-
     def call_unified(self, node: ast.Call, wgsl: str, args: list[E], unify: bool = True,
                      rule: Any = None) -> E:
         types_ = [self.module.resolved(a.type) for a in args]
@@ -522,6 +510,8 @@ class Expressions:
                 self.fail(node, f"{row.name} in a {self.module.stage} shader", "barriers exist "
                           "only in compute shaders (WGSL: 'compute' stage only)")
             return E(f"{row.wgsl}()", None, ref="statement")
+        if row.name == "array_length" and isinstance(node.args[0], ast.Attribute):
+            return E(f"arrayLength(&{self.expr(node.args[0]).text})", names.U32)
         if row.name == "array_length" and node.args:
             mem = self.expr(node.args[0].args[0] if isinstance(node.args[0], ast.Call)
                             else node.args[0]).memory

@@ -25,6 +25,7 @@ from ..wgsl.rewrite import _is_user_function
 from .expressions import E, Memory
 from .functions import Function, wgsl_identifier
 from .names import RESERVED
+from .structs import declarations, reachable
 from .wtypes import (
     AFLOAT,
     AINT,
@@ -398,10 +399,12 @@ class Module:
                 element = _concrete(type_of_value(given(0, 0)))
             if element is None and isinstance(given, np.ndarray):
                 element = from_dtype(given.dtype)
-            read_only = getattr(marker, "access", "") == "read" or (
-                isinstance(given, np.ndarray) and not given.flags.writeable)
-            return "read" if read_only else "storage", Array(
-                element or Unknown(f"the element type of buffer {name!r}"), None)
+            kind = "read" if getattr(marker, "access", "") == "read" or (
+                isinstance(given, np.ndarray) and not given.flags.writeable) else "storage"
+            if isinstance(element, Struct) and (_runtime_sized(element) or (
+                    isinstance(given, np.ndarray) and given.ndim == 0)):
+                return kind, element  # (one struct, bound alone)
+            return kind, Array(element or Unknown(f"the element type of buffer {name!r}"), None)
         t = element if marker is not None else from_python(ann)
         if t is None and given is not empty:
             if isinstance(given, np.ndarray):
@@ -418,14 +421,8 @@ class Module:
         if self.consts:
             out.append("")
         output_struct = self.output.name if isinstance(self.output, Struct) else None
-        for name, (_, s) in self.structs.items():
-            members = []
-            for k, (fname, ft) in enumerate(s.fields):
-                loc = f"@location({k}) " if name == output_struct and not self.as_function \
-                    else ""
-                flat = "@interpolate(flat) " if loc and _scalar_kind(ft) in "iu" else ""
-                members.append(f"    {loc}{flat}{fname}: {self.final(ft, self.entry, fname)},")
-            out += [f"struct {name} {{", *members, "}", ""]
+        head = out
+        out = []
         bindings = []
         for r in self.resources:
             if r.name not in self.used_resources():
@@ -438,6 +435,11 @@ class Module:
                                     r.name))
         for name, (_, t) in self.workgroup.items():
             out.append(f"var<workgroup> {name}: {self.final(t, self.entry, name)};")
+        used = [s for _, s in self.structs.values()] + [r.memory.type for r in self.resources
+                                                         if r.name in self.used_resources()]
+        used += [t for _, t in self.workgroup.values()]
+        out = head + declarations(self, reachable(used, self), output_struct,
+                                  self.as_function) + out
         if bindings or self.workgroup:
             out.append("")
         for _, _, text in self.helpers.values():
@@ -523,6 +525,12 @@ def _pixel_function(given: Any) -> bool:
     """A fragment input given as a callable ``(x, y) -> value``."""
     return callable(given) and given is not inspect.Parameter.empty and not isinstance(
         given, (np.ndarray, type))
+
+
+def _runtime_sized(s: Struct) -> bool:
+    """The struct ends in a runtime-sized array (WGSL binds it alone, not in an array)."""
+    return bool(s.fields) and isinstance(s.fields[-1][1], Array) and s.fields[-1][1].length \
+        is None
 
 
 def _trim(size: tuple[int, int, int]) -> tuple[int, ...]:

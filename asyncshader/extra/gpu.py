@@ -20,7 +20,7 @@ import numpy as np
 
 from .._core.instruments import Instrument
 from ..emit import Emitted, emit
-from ..emit.buffers import from_gpu, to_gpu
+from ..emit.buffers import from_gpu, struct_bytes, to_gpu
 from ..emit.wtypes import Matrix, Vector
 from ..errors import AsyncShaderError, BindingError
 from ..stages.compute import run
@@ -64,10 +64,12 @@ class CrosscheckReport:
     counts: dict[str, int] = field(default_factory=dict)
     adapter: str = ""
     findings: list = field(default_factory=list)  # the CPU run's race-detector findings
+    sizes: dict[str, int] = field(default_factory=dict)  # elements compared, by name
 
     @property
     def ignored(self) -> list[str]:
-        return [n for n in self.cpu if n not in self.counts]
+        return [n for n in self.cpu if n not in self.counts and not any(
+            k.startswith(n + ".") for k in self.counts)]
 
     @property
     def ok(self) -> bool:
@@ -80,7 +82,7 @@ class CrosscheckReport:
         lines = [f"crosscheck on {self.adapter}: the GPU differs from the CPU"]
         for name, n in self.counts.items():
             if n:
-                total = self.cpu[name].size
+                total = self.sizes.get(name) or self.cpu[name].size
                 lines.append(f"  {name}: {n} of {total} elements differ; first:")
                 lines += [f"    {d}" for d in self.differences[name][:8]]
         return "\n".join(lines)
@@ -116,6 +118,9 @@ def _size3(v: Any) -> tuple[int, int, int]:
 
 def _uniform_bytes(value: Any, t: Any) -> bytes:
     """A uniform's value as the bytes of a 16-byte uniform buffer (a scalar or a vector)."""
+    data = struct_bytes(value)
+    if data is not None:
+        return data
     if isinstance(t, Matrix):  # (columns padded as in a buffer)
         data = to_gpu(np.asarray(value, np.float16 if t.scalar.name == "f16" else np.float32),
                       t).tobytes()
@@ -253,6 +258,15 @@ def _differs(a: np.ndarray, b: np.ndarray, ulp: int) -> np.ndarray:
     return ~both_nan & (np.abs(ia - ib) > ulp)
 
 
+def _members(name: str, a: np.ndarray, b: np.ndarray) -> list[tuple[str, Any, Any]]:
+    """A buffer as the arrays to compare: itself, or a struct buffer's members one by one
+    (``p.velocity``; nested structs' members too), each with its own tolerance."""
+    if a.dtype.names is None:
+        return [(name, a, b)]
+    return [pair for field in a.dtype.names
+            for pair in _members(f"{name}.{field}", a[field], b[field])]
+
+
 def _compare(code: Emitted, cpu: dict, gpu: dict, writers: _Writers, ulp: int, ignore: tuple,
              check: Any, dev: Any, raise_on_difference: bool, findings: list
              ) -> CrosscheckReport:
@@ -260,12 +274,12 @@ def _compare(code: Emitted, cpu: dict, gpu: dict, writers: _Writers, ulp: int, i
     report = CrosscheckReport(code.source, {n: np.asarray(cpu[n]) for n in names},
                               {n: gpu[n] for n in names}, adapter=adapter_name(dev),
                               findings=list(findings))
-    for n in names:
-        if n in ignore:
-            continue
-        a, b = report.cpu[n], report.gpu[n].reshape(report.cpu[n].shape)
-        bad = np.argwhere(_differs(a, b, ulp))
-        report.counts[n] = len(bad)
+    pairs = [(label, a, b) for n in names if n not in ignore
+             for label, a, b in _members(n, report.cpu[n],
+                                         report.gpu[n].reshape(report.cpu[n].shape))]
+    for n, a, b in pairs:
+        bad = np.argwhere(_differs(a, b, ulp).reshape(a.shape))
+        report.counts[n], report.sizes[n] = len(bad), a.size
         report.differences[n] = [
             Difference(n, tuple(int(i) for i in idx) if len(idx) > 1 else int(idx[0]),
                        a[tuple(idx)].item(), b[tuple(idx)].item(),
