@@ -128,3 +128,13 @@ def test_a_storage_vec3f_annotation_binds_an_n_by_3_float32_array_on_the_cpu():
     with pytest.raises(ash.BindingError, match="declared Storage\\[vec3f\\] but the array is "
                        "int32"):
         ash.run(transform, v=np.ones((4, 3), np.int32), out=out)
+
+
+# ------------------------------------------------------------------------ one device
+def test_the_oracle_fixture_and_the_cross_check_share_one_device(gpu_device, wgsl_device):
+    from asyncshader.extra.device import device, is_cpu_vulkan
+
+    if not is_cpu_vulkan(wgsl_device):  # (a real GPU opened first: lavapipe is another one)
+        pytest.skip("the cross-check's device is not lavapipe here")
+    assert gpu_device is wgsl_device is device()
+    assert "subgroup" in gpu_device.features or "subgroup" not in gpu_device.adapter.features
