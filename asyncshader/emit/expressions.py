@@ -529,6 +529,8 @@ class Expressions:
                     self.module.unify(self.module.resolved(a.type), s, n, self)
             text = f"{row.wgsl}({', '.join([target] + [a.text for a in rest])})"
             return E(text, row.rule([pointee]))
+        if row.name in ("transpose", "determinant"):
+            return matrices.builtin(self, node, row)
         if row.name == "select":
             f, t, c = (self.value(a) for a in node.args)
             ty = self.module.unify(self.module.resolved(f.type), self.module.resolved(t.type),

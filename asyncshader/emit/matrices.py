@@ -14,7 +14,7 @@ from typing import Any
 
 from .wtypes import Matrix, Scalar, Unknown, Vector
 
-__all__ = ["binop", "construct"]
+__all__ = ["binop", "builtin", "construct"]
 
 
 def _scalar(fx: Any, node: ast.AST, t: Any, m: Matrix) -> None:
@@ -86,6 +86,24 @@ def construct(fx: Any, node: ast.Call, t: Matrix) -> Any:
                 f"pass {t.cols} {t.column.wgsl} columns or {t.cols * t.rows} "
                 f"{t.scalar.wgsl} scalars (column by column)")
     return E(f"{t.wgsl}({', '.join(a.text for a in args)})", t)
+
+
+def builtin(fx: Any, node: ast.Call, row: Any) -> Any:
+    """``transpose(m)`` (``matCxR -> matRxC``) or ``determinant(m)`` (a square matrix's
+    scalar)."""
+    from .expressions import E
+
+    if len(node.args) != 1 or node.keywords:
+        fx.fail(node, f"{row.name} with {len(node.args)} arguments", f"{row.name}(m): one "
+                "matrix")
+    m = fx.value(node.args[0])
+    t = fx.module.resolved(m.type)
+    square = isinstance(t, Matrix) and t.cols == t.rows
+    if not isinstance(t, Matrix) or (row.name == "determinant" and not square):
+        fx.fail(node, f"{row.name} of a {_name(t)}", f"{row.name} takes a "
+                f"{'square ' if row.name == 'determinant' else ''}matrix (mat3x3f ...)")
+    result = Matrix(t.rows, t.cols, t.scalar) if row.name == "transpose" else t.scalar
+    return E(f"{row.wgsl}({m.text})", result)
 
 
 def _fits(t: Any, size: int) -> bool:

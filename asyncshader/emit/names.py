@@ -16,7 +16,7 @@ import numpy as np
 from ..collectives import barriers, derivatives, quads, subgroups
 from ..stages import fragment as _fragment
 from ..wgsl import atomics, builtins, types
-from .wtypes import BOOL, F32, I32, U32, Matrix, Scalar, Vector, scalar_of, with_scalar
+from .wtypes import BOOL, F32, I32, U32, Scalar, Vector, scalar_of, with_scalar
 
 #: a result rule: argument types -> result type (None: no value)
 Rule = Callable[[list], Any]
@@ -74,8 +74,7 @@ _OTHER: dict[str, Rule] = {
     "unpack4xu8": _fixed(Vector(4, U32)), "dot4i8_packed": _fixed(I32),
     "dot4u8_packed": _fixed(U32), "all": _fixed(BOOL), "any": _fixed(BOOL), "select": _same,
     "array_length": _fixed(U32),
-    "transpose": lambda args: Matrix(args[0].rows, args[0].cols, args[0].scalar),
-    "determinant": lambda args: args[0].scalar,
+    "transpose": _fixed(None), "determinant": _fixed(None),  # (emit/matrices.py: builtin)
     "workgroup_barrier": _fixed(None), "storage_barrier": _fixed(None),
     "texture_barrier": _fixed(None), "workgroup_uniform_load": _pointee,
     "atomic_load": _pointee, "atomic_store": _fixed(None), "atomic_add": _pointee,

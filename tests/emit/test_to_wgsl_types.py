@@ -138,3 +138,14 @@ def test_the_oracle_fixture_and_the_cross_check_share_one_device(gpu_device, wgs
         pytest.skip("the cross-check's device is not lavapipe here")
     assert gpu_device is wgsl_device is device()
     assert "subgroup" in gpu_device.features or "subgroup" not in gpu_device.adapter.features
+
+
+@ash.compute(workgroup_size=1)
+async def determinant_of_mat2x3(out: ash.Storage[f32]):
+    out[0] = ash.determinant(mat2x3f())
+
+
+def test_determinant_of_a_non_square_matrix_names_the_line():
+    with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_types.py:\d+: determinant_of_mat2x3: "
+                       r"determinant of a mat2x3f.*takes a square matrix"):
+        to_wgsl(determinant_of_mat2x3)
