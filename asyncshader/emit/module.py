@@ -31,6 +31,7 @@ from .wtypes import (
     AINT,
     BOOL,
     F32,
+    I32,
     U32,
     Array,
     Atomic,
@@ -406,6 +407,10 @@ class Module:
                 return kind, element  # (one struct, bound alone)
             return kind, Array(element or Unknown(f"the element type of buffer {name!r}"), None)
         t = element if marker is not None else from_python(ann)
+        if t is None and isinstance(given, int) and not isinstance(given, (bool, np.bool_)):
+            u = Unknown(f"the uniform {name!r}")  # (a Python int: its uses decide, else i32)
+            self.defaults[u] = I32
+            return "uniform", u
         if t is None and given is not empty:
             if isinstance(given, np.ndarray):
                 return "read", Array(from_dtype(given.dtype), None)
@@ -431,7 +436,8 @@ class Module:
             space = {"storage": "storage, read_write", "read": "storage, read",
                      "uniform": "uniform"}[r.kind]
             out.append(f"@group(0) @binding({r.index}) var<{space}> {r.name}: {t};")
-            bindings.append(Binding(r.python, r.index, r.kind, self.resolved(r.memory.type),
+            rt = self.resolved(r.memory.type)
+            bindings.append(Binding(r.python, r.index, r.kind, self.defaults.get(rt, rt),
                                     r.name))
         for name, (_, t) in self.workgroup.items():
             out.append(f"var<workgroup> {name}: {self.final(t, self.entry, name)};")

@@ -149,3 +149,21 @@ def test_determinant_of_a_non_square_matrix_names_the_line():
     with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_types.py:\d+: determinant_of_mat2x3: "
                        r"determinant of a mat2x3f.*takes a square matrix"):
         to_wgsl(determinant_of_mat2x3)
+
+
+# ------------------------------------------------------------------------ Python ints bound
+@ash.compute(workgroup_size=4)
+async def last_one(buf: ash.Storage, n: ash.Uniform, scale, *, local_invocation_index):
+    if local_invocation_index == n - 1:
+        buf[local_invocation_index] = 7
+    buf[0] = scale * 2
+
+
+def test_a_python_int_bound_as_a_uniform_takes_the_type_its_uses_ask_for(crosscheck):
+    text = to_wgsl(last_one, buf=np.zeros(4, np.uint32), n=4, scale=5)
+    assert "var<uniform> n: u32;" in text  # (compared with a u32 builtin)
+    assert "var<uniform> scale: u32;" in text  # (stored into a u32 buffer)
+    report = crosscheck(last_one, 1, buf=np.zeros(4, np.uint32), n=4, scale=5)
+    assert report.gpu["buf"].tolist() == [10, 0, 0, 7]
+    alone = to_wgsl(last_one, buf=np.zeros(4, np.int32), n=4, scale=5)
+    assert "var<uniform> scale: i32;" in alone and "var<uniform> n: u32;" in alone
