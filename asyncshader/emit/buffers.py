@@ -8,6 +8,7 @@ GPU and unpadded on the way back. A struct buffer's numpy dtype already has WGSL
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 import numpy as np
@@ -16,7 +17,7 @@ from ..wgsl.struct_buffers import write_value
 from ..wgsl.structs import is_struct
 from .wtypes import Array, Matrix, Vector
 
-__all__ = ["from_gpu", "struct_bytes", "to_gpu"]
+__all__ = ["flattened", "from_gpu", "struct_bytes", "to_gpu"]
 
 
 def _three(t: Any) -> int:
@@ -63,3 +64,32 @@ def struct_bytes(value: Any) -> bytes | None:
     else:
         return None
     return data + bytes(-len(data) % 16)
+
+
+def flattened(fx: Any, node: ast.Subscript) -> ast.expr | None:
+    """``buf[y, x]`` on a buffer bound as a multi-dimensional array (asyncshader indexes it so;
+    WGSL's arrays have one dimension) as ``buf[y * W + x]``, from the bound array's shape; a
+    last index into a vector element (an (n, 3) array of ``array<vec3f>``) stays an index
+    into the vector, ``buf[i][c]``. None where there is no bound array to take the shape
+    from (or a slice)."""
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else None
+    if not parts or any(isinstance(p, (ast.Slice, ast.Starred)) for p in parts):
+        return None
+    mem = fx.expr(node.value).memory
+    shape = fx.module.bound_shape(mem.name) if mem is not None else None
+    if shape is None or len(parts) > len(shape):
+        return None
+    element = fx.module.resolved(mem.element(fx.module))
+    inner = 1 if isinstance(element, Vector) and len(parts) == len(shape) else 0
+    outer, rest = parts[:len(parts) - inner], parts[len(parts) - inner:]
+    dims = shape[1:len(outer)]
+    index: ast.expr = outer[0]
+    for size, p in zip(dims, outer[1:]):  # ((i * d1) + j) * d2 + k ...
+        index = ast.BinOp(ast.BinOp(index, ast.Mult(), ast.Constant(int(size))), ast.Add(), p)
+    if len(shape) > len(outer) + inner:  # (trailing dims of scalars: their row's first)
+        index = ast.BinOp(index, ast.Mult(), ast.Constant(int(np.prod(
+            shape[len(outer):len(shape) - inner]))))
+    out: ast.expr = ast.Subscript(node.value, index, ast.Load())
+    for p in rest:
+        out = ast.Subscript(out, p, ast.Load())
+    return ast.fix_missing_locations(ast.copy_location(out, node))

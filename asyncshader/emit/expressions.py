@@ -20,7 +20,7 @@ from typing import Any
 from ..wgsl.memory import WorkgroupVar, ptr
 from ..wgsl.source import resolve, root_name
 from ..wgsl.types import Vec, _ScalarType
-from . import matrices, names, structs
+from . import buffers, matrices, names, structs
 from .wtypes import (
     AFLOAT,
     AINT,
@@ -179,6 +179,8 @@ class Expressions:
                   "use a vector swizzle (.x, .xy, .rgb ...) or a struct field")
 
     def x_Subscript(self, node: ast.Subscript) -> E:
+        if isinstance(node.slice, ast.Tuple) and buffers.flattened(self, node) is not None:
+            return self.expr(buffers.flattened(self, node))
         if isinstance(node.slice, (ast.Slice, ast.Tuple)):
             self.fail(node, "a slice or a multi-dimensional index", "index one element at a "
                       "time (WGSL arrays are one-dimensional: a[row * width + col])")

@@ -261,6 +261,14 @@ class Module:
                 return Memory(wgsl, "workgroup", t)
         raise AssertionError(name)
 
+    def bound_shape(self, wgsl: str) -> tuple[int, ...] | None:
+        """The shape of the array bound to the resource named ``wgsl`` (None: none given)."""
+        for r in getattr(self, "resources", ()):
+            given = self.given.get(r.python)
+            if r.name == wgsl and isinstance(given, np.ndarray) and given.dtype.names is None:
+                return given.shape
+        return None
+
     def is_user_function(self, fn: Any) -> bool:
         return _is_user_function(fn)
 

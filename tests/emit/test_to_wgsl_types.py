@@ -167,3 +167,24 @@ def test_a_python_int_bound_as_a_uniform_takes_the_type_its_uses_ask_for(crossch
     assert report.gpu["buf"].tolist() == [10, 0, 0, 7]
     alone = to_wgsl(last_one, buf=np.zeros(4, np.int32), n=4, scale=5)
     assert "var<uniform> scale: i32;" in alone and "var<uniform> n: u32;" in alone
+
+
+# ------------------------------------------------------------------------ 2-D buffers
+@ash.compute(workgroup_size=(4, 2))
+async def grid(a, b, *, local_invocation_id):
+    x = local_invocation_id.x
+    y = local_invocation_id.y
+    a[y, x] = f32(x + 10 * y)
+    b[x, 1] = a[y, x] + 0.5
+
+
+def test_a_multi_dimensional_index_into_a_bound_array_is_flattened_by_its_shape(crosscheck):
+    a, b = np.zeros((2, 4), np.float32), np.zeros((4, 3), np.float32)
+    text = to_wgsl(grid, a=a, b=b)
+    assert "a[y * 4 + x] = f32(x + 10 * y);" in text
+    assert "b[x * 3 + 1] = a[y * 4 + x] + 0.5;" in text
+    report = crosscheck(grid, 1, a=a, b=b)
+    assert report.gpu["a"].tolist() == [[0, 1, 2, 3], [10, 11, 12, 13]]
+    assert report.gpu["b"][:, 1].tolist() == [10.5, 11.5, 12.5, 13.5]
+    with pytest.raises(WGSLEmitError, match="multi-dimensional index"):
+        to_wgsl(grid)  # (no array: no shape to flatten by)
