@@ -395,7 +395,7 @@ class Module:
                 (given is empty and from_python(ann) is None)
                 or (isinstance(given, np.ndarray) and given.ndim in (2, 3)))):
             if element is None and _pixel_function(given):
-                element = _concrete(type_of_value(given(0, 0)))
+                element = _concrete(type_of_value(_pixel(name, given)))
             if element is None and isinstance(given, np.ndarray):
                 s = from_dtype(given.dtype if given.dtype != np.float64 else np.float32)
                 element = Vector(given.shape[2], s) if given.ndim == 3 and given.shape[2] > 1 \
@@ -405,7 +405,7 @@ class Module:
             marker is None and ann is empty and isinstance(given, np.ndarray))
         if is_storage:
             if element is None and _pixel_function(given):
-                element = _concrete(type_of_value(given(0, 0)))
+                element = _concrete(type_of_value(_pixel(name, given)))
             if element is None and isinstance(given, np.ndarray):
                 element = from_dtype(given.dtype)
             kind = "read" if getattr(marker, "access", "") == "read" or (
@@ -539,6 +539,17 @@ def _pixel_function(given: Any) -> bool:
     """A fragment input given as a callable ``(x, y) -> value``."""
     return callable(given) and given is not inspect.Parameter.empty and not isinstance(
         given, (np.ndarray, type))
+
+
+def _pixel(name: str, given: Any) -> Any:
+    """The value a per-pixel callable gives at pixel (0, 0) (its type is the input's)."""
+    try:
+        return given(0, 0)
+    except Exception as exc:
+        raise WGSLEmitError(f"the fragment input {name!r} is a callable that raised "
+                            f"{type(exc).__name__} ({exc}) for pixel (0, 0), where to_wgsl "
+                            f"asks it for its type. Fix: pass an array, or annotate "
+                            f"{name}: ash.Input[f32] (or the vector type)") from None
 
 
 def _runtime_sized(s: Struct) -> bool:

@@ -188,3 +188,19 @@ def test_a_multi_dimensional_index_into_a_bound_array_is_flattened_by_its_shape(
     assert report.gpu["b"][:, 1].tolist() == [10.5, 11.5, 12.5, 13.5]
     with pytest.raises(WGSLEmitError, match="multi-dimensional index"):
         to_wgsl(grid)  # (no array: no shape to flatten by)
+
+
+# ------------------------------------------------------------------------ fragment inputs
+def _raises(x, y):
+    raise ValueError("no pixels here")
+
+
+@ash.fragment
+async def passes_on(t: ash.Input):
+    return t
+
+
+def test_a_pixel_callable_that_raises_is_a_clear_error_not_a_crash():
+    with pytest.raises(WGSLEmitError, match=r"the fragment input 't' is a callable that raised "
+                       r"ValueError \(no pixels here\) for pixel \(0, 0\).*ash.Input\[f32\]"):
+        to_wgsl(passes_on, t=_raises)
