@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from .values import E
 from .wtypes import Matrix, Scalar, Unknown, Vector
 
 __all__ = ["binop", "builtin", "construct"]
@@ -25,8 +26,6 @@ def _scalar(fx: Any, node: ast.AST, t: Any, m: Matrix) -> None:
 def binop(fx: Any, node: ast.BinOp, a: Any, b: Any, ta: Any, tb: Any) -> Any:
     """``a op b`` where one side is a matrix (or the operator is ``@``): WGSL's rules, an
     error naming both types for anything else."""
-    from .expressions import E
-
     op = type(node.op)
     star = op in (ast.Mult, ast.MatMult)
     result = None
@@ -61,8 +60,6 @@ def binop(fx: Any, node: ast.BinOp, a: Any, b: Any, ta: Any, tb: Any) -> Any:
 
 def construct(fx: Any, node: ast.Call, t: Matrix) -> Any:
     """``matCxR(...)``: nothing (zero), a matrix (a conversion), C columns or C*R scalars."""
-    from .expressions import E
-
     if node.keywords:
         fx.fail(node, "keyword arguments to a matrix constructor", "pass them by position")
     args = [fx.value(a) for a in node.args]
@@ -91,8 +88,6 @@ def construct(fx: Any, node: ast.Call, t: Matrix) -> Any:
 def builtin(fx: Any, node: ast.Call, row: Any) -> Any:
     """``transpose(m)`` (``matCxR -> matRxC``) or ``determinant(m)`` (a square matrix's
     scalar)."""
-    from .expressions import E
-
     if len(node.args) != 1 or node.keywords:
         fx.fail(node, f"{row.name} with {len(node.args)} arguments", f"{row.name}(m): one "
                 "matrix")

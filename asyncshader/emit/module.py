@@ -24,7 +24,7 @@ from ..wgsl.bindings import Input, Storage, Uniform
 from ..wgsl.rewrite import _is_user_function
 from .expressions import E, Memory
 from .functions import Function, wgsl_identifier
-from .names import RESERVED
+from .names import RESERVED, annotation_fix
 from .structs import declarations, reachable
 from .wtypes import (
     AFLOAT,
@@ -192,7 +192,7 @@ class Module:
                 return "?"
             raise WGSLEmitError(
                 f"{self.fn.__qualname__}: the type of {t.what} cannot be inferred from the "
-                f"shader. Fix: annotate it ({_annotation_fix(t.what)}), or pass the arrays to "
+                f"shader. Fix: annotate it ({annotation_fix(t.what)}), or pass the arrays to "
                 "to_wgsl as you would to the dispatch.")
         if isinstance(t, Array):
             element = self.final(t.element, fn, name)
@@ -593,19 +593,6 @@ def _annotation(fn: Any, p: inspect.Parameter) -> Any:
         except Exception:
             return None
     return ann
-
-
-def _annotation_fix(what: str) -> str:
-    if what.startswith("the element type of buffer"):
-        name = what.split("'")[1]
-        return f"{name}: ash.Storage[f32]"
-    if what.startswith("the fragment input"):
-        name = what.split("'")[1]
-        return f"{name}: ash.Input[vec2f]"
-    if what.startswith("the uniform"):
-        name = what.split("'")[1]
-        return f"{name}: u32"
-    return f"{what.rsplit('.', 1)[-1]}: f32 = ..."
 
 
 __all__ = ["AFLOAT", "Binding", "Emitted", "dataclasses", "emit", "to_wgsl"]

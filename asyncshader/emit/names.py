@@ -196,3 +196,17 @@ UNSUPPORTED = {
     "Slice": ("a slice", "index one element at a time"),
     "Yield": ("yield", "a shader is an async def that returns"),
 }
+
+
+def annotation_fix(what: str) -> str:
+    """The annotation that fixes an uninferable type (``what`` names the binding)."""
+    if what.startswith("the element type of buffer"):
+        name = what.split("'")[1]
+        return f"{name}: ash.Storage[f32]"
+    if what.startswith("the fragment input"):
+        name = what.split("'")[1]
+        return f"{name}: ash.Input[vec2f]"
+    if what.startswith("the uniform"):
+        name = what.split("'")[1]
+        return f"{name}: u32"
+    return f"{what.rsplit('.', 1)[-1]}: f32 = ..."

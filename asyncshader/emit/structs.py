@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from .values import E
 from .wtypes import Array, Atomic, Scalar, Struct
 
 __all__ = ["declarations", "reachable"]
@@ -58,8 +59,6 @@ def _kind(t: Any) -> str:
 def construct(fx: Any, node: Any, s: Struct) -> Any:
     """``S(a, b, name=c)`` for an ``@ash.struct`` class ``S``: members not given are zero
     (asyncshader's constructor's rule), written ``T()`` as WGSL's zero value."""
-    from .expressions import E
-
     names = [f for f, _ in s.fields]
     given = dict(zip(names, node.args)) | {k.arg: k.value for k in node.keywords}
     unknown = sorted(set(given) - set(names))
@@ -83,8 +82,6 @@ def construct(fx: Any, node: Any, s: Struct) -> Any:
 def dataclass_value(fx: Any, node: Any, cls: type) -> Any:
     """``Output(a, b)`` for a plain dataclass (a fragment shader's outputs): every field
     given."""
-    from .expressions import E
-
     fields = [f.name for f in dataclasses.fields(cls)]
     given = dict(zip(fields, node.args)) | {k.arg: k.value for k in node.keywords}
     missing = [f for f in fields if f not in given]
