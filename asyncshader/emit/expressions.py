@@ -469,6 +469,10 @@ class Expressions:
     def call_builtin(self, node: ast.Call, row: names.Builtin) -> E:
         if node.keywords:
             self.fail(node, f"keyword arguments to {row.name}", "pass them by position")
+        if row.name.startswith(("dpd", "fwidth")) and self.module.stage == "compute":
+            self.fail(node, f"{row.name} in a compute shader (asyncshader's quad layout for "
+                      "compute; WGSL has derivatives in fragment shaders only)", "exchange "
+                      "the neighbours' values with quad_swap_x / quad_swap_y and subtract")
         if row.statement:
             if self.module.stage != "compute":
                 self.fail(node, f"{row.name} in a {self.module.stage} shader", "barriers exist "

@@ -373,16 +373,13 @@ class Module:
             given = self.given.get(name, inspect.Parameter.empty)
             kind, t = self._resource(name, ann, given)
             if kind == "input":
-                t = self._known(t, Unknown(f"the fragment input {name!r}"), name)
+                t = t if t is not None else Unknown(f"the fragment input {name!r}")
                 params[name] = E(wgsl_identifier(name), t)
                 self.inputs.append((name, t))
                 continue
             resources.append(_Resource(wgsl_identifier(name), index, kind,
                                        Memory(wgsl_identifier(name), kind, t), name))
         return params, resources
-
-    def _known(self, t: Any, u: Unknown, name: str) -> Any:
-        return t if t is not None else u
 
     def _resource(self, name: str, ann: Any, given: Any) -> tuple[str, Any]:
         """(address space or "input", WGSL type or an Unknown) of a resource parameter."""
@@ -441,6 +438,9 @@ class Module:
             if r.name not in self.used_resources():
                 continue
             t = self.final(r.memory.type, self.entry, r.name)
+            if r.kind == "uniform" and self.resolved(r.memory.type) == BOOL:
+                raise WGSLEmitError(f"{self.fn.__qualname__}: the uniform {r.python!r} is a bool, "
+                                    "which WGSL cannot bind (not host-shareable). Fix: pass a u32")
             space = {"storage": "storage, read_write", "read": "storage, read",
                      "uniform": "uniform"}[r.kind]
             out.append(f"@group(0) @binding({r.index}) var<{space}> {r.name}: {t};")

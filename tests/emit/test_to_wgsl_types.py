@@ -204,3 +204,22 @@ def test_a_pixel_callable_that_raises_is_a_clear_error_not_a_crash():
     with pytest.raises(WGSLEmitError, match=r"the fragment input 't' is a callable that raised "
                        r"ValueError \(no pixels here\) for pixel \(0, 0\).*ash.Input\[f32\]"):
         to_wgsl(passes_on, t=_raises)
+
+
+# ------------------------------------------------------------------------ census findings
+@ash.compute(workgroup_size=4)
+async def slope(out: ash.Storage[f32], *, local_invocation_index: u32):
+    out[local_invocation_index] = await ash.dpdx(f32(local_invocation_index))
+
+
+@ash.compute(workgroup_size=1)
+async def flagged(out: ash.Storage[u32], flag: bool):
+    out[0] = u32(flag)
+
+
+def test_census_findings_derivatives_in_compute_and_bool_uniforms_are_errors_not_bad_wgsl():
+    with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_types.py:\d+: slope: dpdx in a "
+                       r"compute shader .*fragment shaders only.*quad_swap_x"):
+        to_wgsl(slope)
+    with pytest.raises(WGSLEmitError, match=r"flagged: the uniform 'flag' is a bool.*pass a u32"):
+        to_wgsl(flagged)
