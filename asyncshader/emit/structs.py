@@ -76,6 +76,7 @@ def construct(fx: Any, node: Any, s: Struct) -> Any:
         v = fx.value(given[fname])
         fx.module.unify(ft, fx.module.resolved(v.type), given[fname], fx)
         parts.append(v.text)
+    fx.module.structs.setdefault(s.name, (None, s))  # (declared even if no binding holds it)
     return E(f"{s.name}({', '.join(parts)})", s)
 
 

@@ -109,3 +109,24 @@ def test_a_value_of_a_struct_with_a_runtime_sized_member_is_an_error():
     with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_structs.py:\d+: whole: a Counted "
                        r"value \(it ends in a runtime-sized array\)"):
         to_wgsl(whole, b=Counted.zeros(length=2))
+
+
+@ash.struct
+class Shaded:
+    color: ash.vec4f
+    weight: f32
+
+
+@ash.fragment
+async def shade(position):
+    return Shaded(color=ash.vec4f(position.x, 0, 0, 1), weight=f32(2.0))
+
+
+def test_a_struct_value_no_binding_holds_is_declared_as_a_fragment_output(wgsl_device):
+    from asyncshader.extra.gpu import validate
+
+    text = to_wgsl(shade)
+    assert "struct Shaded {\n    @location(0) color: vec4f,\n    @location(1) weight: f32,\n}" \
+        in text
+    assert "-> Shaded {" in text
+    validate(text, wgsl_device)
