@@ -57,6 +57,7 @@ from .exploration.shrink import ScheduleStats, ShrinkReport, schedule_stats, shr
 
 # --- the stepper (issue 21: you are the scheduler) ---
 from .exploration.stepper import InvocationView, Stepper, StepperError, stepper
+from .exploration.store import DirectoryStore, set_failure_store  # exploration at scale
 
 # ---
 from .sanitizers.findings import (
@@ -275,6 +276,7 @@ __all__ = [
     "DeadlockError",
     "DerivativeUniformityError",
     "DeterminismError",
+    "DirectoryStore",
     "DispatchError",
     "DispatchResult",
     "DivergenceError",
@@ -431,6 +433,7 @@ __all__ = [
     "saturate",
     "schedule_stats",
     "select",
+    "set_failure_store",
     "shrink",
     "sign",
     "sin",

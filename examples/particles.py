@@ -10,8 +10,9 @@ What this example teaches (WGSL concepts):
 * In the shader ``p[i]`` is a reference: ``p[i].velocity = v`` and ``p[i].age += 1`` store one
   member; the race detector sees each member as its own memory location.
 * The simulation parameters are a uniform struct (``var<uniform> u: Params``), checked against
-  the uniform address space's layout rules when bound. ``spin_x``/``spin_y`` are the columns of
-  a 2x2 matrix (``mat2x2f``), applied as ``m * d = spin_x * d.x + spin_y * d.y``.
+  the uniform address space's layout rules when bound. Its ``spin`` member is a ``mat2x2f``
+  (a rotation, 16 bytes at offset 16: two ``vec2f`` columns); ``u.spin * d`` is WGSL's
+  matrix-vector product.
 * Each workgroup loads its particles' positions and masses into a ``var<workgroup>`` tile,
   waits at ``workgroup_barrier()``, and every invocation then reads the whole tile to find the
   workgroup's centre of mass, which pulls (and, through the matrix, swirls) its particles.
@@ -33,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 import asyncshader as ash
-from asyncshader import array, f32, u32, vec2f, vec3f, vec4f
+from asyncshader import array, f32, mat2x2f, u32, vec2f, vec3f, vec4f
 from asyncshader.tools.images import save_png  # Pillow is optional (the "images" extra)
 
 #: particles, particles per workgroup (one tile), steps simulated, picture size in pixels
@@ -54,8 +55,7 @@ class Params:
     gravity: vec2f      # 0
     dt: f32             # 8
     damping: f32        # 12
-    spin_x: vec2f       # 16: the matrix's first column
-    spin_y: vec2f       # 24: its second column
+    spin: mat2x2f       # 16 (align 8, size 16: two vec2f columns)
     pull: f32           # 32; align 8, size 40
 
 
@@ -75,7 +75,7 @@ async def step(p, u: ash.Uniform[Params], global_invocation_id, local_invocation
         centre = centre + vec2f(t.x, t.y) * t.z
         total = total + t.z
     d = centre / total - q
-    swirl = u.spin_x * d.x + u.spin_y * d.y   # mat2x2f(spin_x, spin_y) * d
+    swirl = u.spin * d                        # mat2x2f * vec2f
     v = (p[i].velocity + (swirl * u.pull + u.gravity) * u.dt) * u.damping
     p[i].velocity = v
     p[i].position = q + v * u.dt
@@ -99,8 +99,8 @@ def start() -> np.ndarray:
 def params() -> Params:
     turn = 0.6  # the swirl matrix: a rotation by `turn` radians
     return Params(gravity=vec2f(0.0, -0.05), dt=0.05, damping=0.99,
-                  spin_x=vec2f(np.cos(turn), np.sin(turn)),
-                  spin_y=vec2f(-np.sin(turn), np.cos(turn)), pull=2.0)
+                  spin=mat2x2f(np.cos(turn), np.sin(turn), -np.sin(turn), np.cos(turn)),
+                  pull=2.0)
 
 
 def simulate(steps: int | None = None) -> tuple[np.ndarray, list[np.ndarray]]:

@@ -1,6 +1,12 @@
 """Session fixtures shared by the test folders."""
 
+import os
+
 import pytest
+
+# explore() saves failures to a store, .asyncshader/failures under the current folder by
+# default: off for the tests (and the processes they start); the store's own tests pass store=
+os.environ["ASYNCSHADER_STORE"] = "off"
 
 
 @pytest.fixture(scope="session")

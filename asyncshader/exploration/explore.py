@@ -4,29 +4,19 @@
 under the next schedule of a strategy, checks each result with ``check(result)`` and gathers an
 :class:`ExploreReport`: distinct outcomes (outputs hashed) with counts, the failing runs with
 their traces, schedules per second, and, for :class:`Exhaustive`, whether the whole bounded
-space was covered.
-
-:class:`Exhaustive` is a stateless depth-first search of schedules in the manner of CHESS and
-loom: every run replays a prefix of decisions recorded by the previous one and then tries the
-next untried choice. It bounds the number of *preemptions* (switching away from an invocation
-that could have gone on) and prunes with *sleep sets* built from the memory each step touched
-(see the class docstring for exactly what is reduced). It lives in
-:mod:`asyncshader.exhaustive`, with the footprints it prunes by.
+space was covered. Long explorations run on every core (:mod:`.parallel`), and failures are
+saved in a store (:mod:`.store`) that the next exploration of the kernel replays first. The
+runs themselves, and the report, are in :mod:`.runs`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import math
-import random as _random
+import concurrent.futures as cf
 import time
+import warnings
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
-from .._core.context import current_run
 from .._core.validation import (
     check_bool,
     check_callable,
@@ -35,244 +25,46 @@ from .._core.validation import (
     option_error,
 )
 from ..collectives.subgroups import check_subgroup_size
-from ..errors import (
-    DivergenceError,
-    ForeignAwaitError,
-    ReplayMismatchError,
-    ShaderError,
-    StepLimitError,
-)
-from ..sanitizers.findings import DataRaceError, errors_of, render_findings
-from ..schedules.exhaustive import DeterminismError, Exhaustive, Footprints, _SleepBlocked
-from ..schedules.names import STRATEGY_NAMES, strategy_from_name
-from ..schedules.strategies import PCT, InOrder, Random, Replay, Reverse, Strategy
+from ..errors import ReplayMismatchError, TraceError
+from ..schedules.exhaustive import DeterminismError, Exhaustive, Footprints
+from ..schedules.names import strategy_from_name
+from ..schedules.strategies import Replay
 from ..schedules.trace import Trace
+from .parallel import explore_seeded
+from .progress import progress_for
+from .runs import (
+    ExploreReport,
+    Failure,
+    Recorded,
+    RunSpec,
+    _detector_failure,
+    _family,
+    _run_checked,
+    _single_schedule,
+    check_target,
+    dispatch_once,
+    explore_search,
+    family,
+    outcome_hash,
+)
+from .store import _as_store, default_store, failure_key
 
-__all__ = ["DeterminismError", "Exhaustive", "ExploreReport", "Failure", "explore",
-           "strategy_from_name"]
+__all__ = ["DeterminismError", "Exhaustive", "ExploreReport", "Failure", "Footprints", "Recorded",
+           "check_target", "dispatch_once", "explore", "outcome_hash", "strategy_from_name"]
 
-
-# ------------------------------------------------------------------------------ recording
-class Recorded(Strategy):
-    """Wraps a strategy and keeps what is needed for a complete trace even when the run stops
-    with an error (the scheduler writes its canonical tail only at the end of a run)."""
-
-    def __init__(self, inner: Strategy) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.scheduler: Any = None
-        self.job: Any = None
-        self.canon = 0
-        self.count = 0
-        self.run: Strategy | None = None  # the inner strategy's object for the run
-
-    def for_run(self) -> Recorded:
-        """Itself: a recording is made for one run, and read after it."""
-        return self
-
-    def begin(self, scheduler: Any) -> None:
-        self.scheduler, self.job = scheduler, current_run()
-        self.canon = self.count = 0
-        self.run = self.inner.for_run()  # the wrapped strategy's own object for this run
-        self.run.begin(scheduler)
-
-    def pick(self, runnable: list) -> int:
-        pos = self.run.pick(runnable)  # type: ignore[union-attr]
-        self.count += 1
-        self.canon = 0 if pos else self.canon + 1
-        return pos
-
-    def end(self, scheduler: Any) -> None:
-        self.run.end(scheduler)  # type: ignore[union-attr]
-
-    def describe(self) -> dict[str, Any]:
-        return (self.run if self.run is not None else self.inner).describe()
-
-    def trace(self) -> Trace | None:
-        """The trace of the run so far (None before the run started)."""
-        from array import array
-
-        sched, job = self.scheduler, self.job
-        if sched is None or job is None:
-            return None
-        kernel = getattr(job, "kernel", None) or getattr(job, "shader", None)
-        d = array(sched.decisions.typecode, sched.decisions)
-        return Trace(kernel=dict(kernel.identity), dispatch=dict(job.config),
-                     strategy=self.describe(), decisions=d, canonical_tail=self.canon,
-                     steps=sched.steps, decision_count=self.count)
-
-
-# -------------------------------------------------------------------------------- families
-def _family(strategy: Any) -> Callable[[int, int | None], Strategy]:
-    """``make(run_index, measured_decisions)`` -> the strategy of that run."""
-    if isinstance(strategy, str):
-        strategy = strategy_from_name(strategy)
-    if isinstance(strategy, Exhaustive):
-        search = strategy.new_search()  # the object given describes the search; not changed
-        return lambda i, k: search
-    if isinstance(strategy, PCT):
-        base, depth, steps = strategy.seed, strategy.depth, strategy.steps
-        cls = type(strategy)  # a subclass stays itself
-        return lambda i, k: cls(base + i, depth, steps if steps is not None else k)
-    if type(strategy) is Random:
-        return lambda i, k: Random(strategy.seed + i)
-    if isinstance(strategy, (InOrder, Reverse)):
-        return lambda i, k: type(strategy)()
-    if isinstance(strategy, Strategy):
-        return lambda i, k: strategy
-    hint = (f"; pass an instance, e.g. strategy={strategy.__name__}()"
-            if isinstance(strategy, type) and issubclass(strategy, Strategy) else None)
-    raise option_error("strategy", strategy, "a Strategy or one of the names "
-                       + ", ".join(STRATEGY_NAMES), hint=hint)
-
-
-def _single_schedule(strategy: Strategy) -> bool:
-    return isinstance(strategy, (InOrder, Reverse, Replay))
-
-
-# ---------------------------------------------------------------------------------- report
-@dataclass
-class Failure:
-    """A failing run: its index, what went wrong, and the trace that replays it."""
-
-    run: int
-    error: str
-    trace: Trace | None
-    exception: BaseException | None = None
-
-    @property
-    def trace_string(self) -> str:
-        return self.trace.to_string() if self.trace is not None else ""
-
-
-@dataclass
-class ExploreReport:
-    """What :func:`explore` found: ``runs`` done, ``outcomes`` (outcome hash -> count, in order of
-    first appearance; an error counts as the outcome ``"error: <type>"``), ``failures``,
-    ``schedules_per_second``, and ``complete``: True when an exhaustive search covered its whole
-    bounded space (or the strategy has a single schedule)."""
-
-    kernel: str
-    strategy: dict[str, Any]
-    runs: int = 0
-    outcomes: dict[str, int] = field(default_factory=dict)
-    examples: dict[str, int] = field(default_factory=dict)  # outcome -> first run giving it
-    failing_outcomes: set = field(default_factory=set)
-    failures: list[Failure] = field(default_factory=list)
-    elapsed: float = 0.0
-    complete: bool = False
-    pruned: int = 0
-    rechecked: int = 0
-    stopped: str = ""
-    races: bool = False  # whether the race detector ran on every run (explore(races=True))
-    #: with races=True: the distinct error-level findings over all runs (data races,
-    #: out-of-bounds accesses), each as first found, with the run that found it first
-    findings: list = field(default_factory=list)
-    finding_runs: list[int] = field(default_factory=list)
-
-    @property
-    def failed(self) -> bool:
-        return bool(self.failures)
-
-    @property
-    def schedules_per_second(self) -> float:
-        return self.runs / self.elapsed if self.elapsed > 0 else math.inf
-
-    def summary(self) -> str:
-        """A few lines for people."""
-        lines = [f"{self.kernel}: {self.runs:,} schedules ({self.strategy.get('name')}) in "
-                 f"{self.elapsed:.2f} s, {self.schedules_per_second:,.0f}/s; "
-                 f"{len(self.outcomes)} distinct outcome(s); {len(self.failures)} failing run(s)"
-                 + ("; the bounded space is covered" if self.complete else "")
-                 + (f"; stopped: {self.stopped}" if self.stopped else "")]
-        if self.races:
-            lines.append(f"  race detector on every run: {len(self.findings)} distinct "
-                         "finding(s)" + "".join(
-                             f"\n    run {i}: {f.render().splitlines()[0]}"
-                             for f, i in zip(self.findings, self.finding_runs)))
-        for outcome, n in self.outcomes.items():
-            mark = "FAIL" if outcome in self.failing_outcomes else "ok"
-            lines.append(f"  {mark:4} {outcome[:60]:60} x{n}")
-        return "\n".join(lines)
-
-
-# --------------------------------------------------------------------------------- running
-def dispatch_once(kernel: Any, bindings: dict[str, Any], schedule: Any,
-                  instruments: list | tuple = (), sanitize: str = "off") -> Any:
-    """One synchronous dispatch of a compute kernel or fragment shader with ``bindings`` (what
-    ``setup()`` returned: resources plus dispatch options such as ``workgroups``, or ``width``
-    and ``height`` for a fragment shader).
-
-    The race detector is off here unless ``sanitize`` (or ``setup()``) turns it on: for the
-    accesses a run executes its findings do not depend on the schedule, so a kernel whose
-    control flow does not depend on the schedule needs one ordinary dispatch (where it is on
-    by default); ``explore(races=True)`` turns it on for kernels whose control flow does
-    (a branch on an atomic's result)."""
-    from ..stages.compute import run
-    from ..stages.fragment import run_fragments
-
-    kw = dict(bindings)
-    kw.setdefault("sanitize", sanitize)
-    if getattr(kernel, "stage", None) == "fragment":
-        try:
-            width, height = kw.pop("width"), kw.pop("height")
-        except KeyError:
-            raise TypeError("setup() for a fragment shader must return width= and height= "
-                            "among the bindings") from None
-        return run_fragments(kernel, width, height, schedule=schedule,
-                             instruments=instruments, **kw)
-    return run(kernel, schedule=schedule, instruments=instruments, **kw)
-
-
-def outcome_hash(result: Any) -> str:
-    """A short hash of a run's outputs (storage buffers and fragment outputs, by name)."""
-    h = hashlib.sha256()
-    for name, value in sorted(result.outputs.items()):
-        arr = np.ascontiguousarray(np.asarray(value))
-        h.update(f"{name}:{arr.dtype.str}:{arr.shape}:".encode())
-        h.update(arr.tobytes())
-    return h.hexdigest()[:12]
-
-
-def _describe_error(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0] if text else ''}".strip()
-
-
-#: errors a run of the kernel can end with (outcomes); strategy bugs and usage errors propagate
-_KERNEL_ERRORS = (ShaderError, DivergenceError, StepLimitError, ForeignAwaitError, DataRaceError)
-
-
-def _run_checked(kernel: Any, setup: Callable, check: Callable | None, schedule: Strategy,
-                 instruments: list, sanitize: str = "off"
-                 ) -> tuple[Any, str, str | None, BaseException | None]:
-    """(result or None, outcome, failure text or None, exception)."""
-    try:
-        result = dispatch_once(kernel, setup(), schedule, instruments, sanitize)
-    except _SleepBlocked:
-        raise
-    except ReplayMismatchError:
-        raise
-    except DeterminismError:
-        raise
-    except _KERNEL_ERRORS as exc:  # what the kernel did; anything else is a bug or a misuse
-        return None, f"error: {type(exc).__name__}", _describe_error(exc), exc
-    outcome = outcome_hash(result)
-    if check is not None:
-        try:
-            verdict = check(result)
-        except Exception as exc:
-            return result, outcome, f"check failed: {_describe_error(exc)}", exc
-        if verdict is False:
-            return result, outcome, "check returned False", None
-    return result, outcome, None, None
+#: at most this many failures of one exploration are saved (the first of each failing outcome)
+SAVED_PER_EXPLORATION = 16
+_DEFAULT = object()  # store= not given
+#: (key, value) pairs this process saved: not replayed again by the explorations that follow
+_SAVED_HERE: set[tuple[bytes, bytes]] = set()
 
 
 def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
             check: Callable[[Any], Any] | None = None, strategy: Any = "random", *,
             runs: int = 100, time_budget: float | None = None, stop_on_failure: bool = True,
-            recheck: float = 0.0, progress: Callable[[int, int], None] | None = None,
-            races: bool = False, subgroup_sizes: Any = None) -> ExploreReport:
+            recheck: float = 0.0, progress: Any = None, races: bool = False,
+            workers: int | None = None, executor: cf.Executor | None = None,
+            store: Any = _DEFAULT, subgroup_sizes: Any = None) -> ExploreReport:
     """Runs ``kernel`` under up to ``runs`` schedules of ``strategy`` and reports the outcomes.
 
     The schedule-exploration loop of Shuttle's ``check_random``/``check_pct``/``check_dfs`` and
@@ -280,12 +72,33 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
     dispatch options like ``workgroups=``; ``width``/``height`` for fragment shaders).
     ``check(result)`` raises or returns False on a bad outcome; a run that raises (a shader
     error, a deadlock, a divergence) fails too. ``strategy`` is a Strategy (``Random(seed)``:
-    run ``i`` uses seed ``seed + i``; ``PCT(seed, depth)``: likewise, with the decision count
-    measured on the previous runs; ``Exhaustive(max_preemptions)``: until the bounded space is
-    covered) or one of their names. ``time_budget`` (seconds) stops early; ``stop_on_failure``
-    stops at the first failing run. ``recheck`` (a fraction, e.g. 0.05) reruns that share of the
-    runs and compares trace digests and outcomes: a mismatch raises :class:`DeterminismError`.
-    ``progress(done, total)`` is called after each run.
+    run ``i`` uses seed ``seed + i``; ``PCT(seed, depth)``: likewise, with the decisions per
+    run measured on the first runs; ``Exhaustive(max_preemptions)``: until the bounded space is
+    covered), one of their names, or a list of them: a *portfolio*, whose members take turns
+    (run ``i`` is run ``i // m`` of member ``i % m``). ``time_budget`` (seconds) stops early;
+    ``stop_on_failure`` stops at the first failing run. ``recheck`` (a fraction, e.g. 0.05)
+    reruns that share of the runs and compares trace digests and outcomes: a mismatch raises
+    :class:`DeterminismError`. ``progress``: a function ``progress(done, total)`` called as
+    runs finish, True for a progress bar (rich's, when installed), False for none; by default
+    a bar when the terminal is interactive and rich is installed.
+
+    ``workers`` runs the runs in that many processes of this machine (None: on every core
+    when the runs left after the first 16 are expected to take more than 2 s, else here);
+    ``executor`` runs them on any ``concurrent.futures.Executor`` instead (a Dask cluster's
+    ``Client(...).get_executor()``). The report is the serial one whatever the workers: the
+    same counts, outcomes and first failure with its trace (except where ``time_budget``
+    stops it). Parallel runs need ``kernel``, ``setup`` and ``check`` defined at module level
+    (other processes import them). Exhaustive searches and single schedules run here.
+
+    ``store`` (default: :func:`~asyncshader.exploration.store.default_store`, a folder
+    ``.asyncshader/failures``; None for none; a folder; or any Hypothesis
+    ``ExampleDatabase``) keeps the traces of failures, keyed by the kernel's name; the next
+    exploration of the kernel in another process replays them first, and stops at one that
+    still fails (``report.failures[0].stored``).
+
+    ``subgroup_sizes`` (e.g. ``[4, 8, 32, 64]``) varies the subgroup size: run ``i`` uses
+    ``subgroup_sizes[i % len(subgroup_sizes)]`` (its failure text says which), to expose a
+    kernel that assumes one size; a single schedule (InOrder) runs once per size.
 
     ``races=True`` runs the race detector on every run (``sanitize="report"``; it costs what
     the detector costs a dispatch, see races.md): a run with a data race or an out-of-bounds
@@ -294,184 +107,138 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
     the schedule; turn it on when the kernel's control flow does (``t = await atomic_add(c,
     1)``, then ``if t == lid: ...``): only the schedules that take the racy branch show its
     race.
-
-    ``subgroup_sizes`` (e.g. ``[4, 8, 32, 64]``) varies the subgroup size: run ``i`` uses
-    ``subgroup_sizes[i % len(subgroup_sizes)]`` (its failure text says which), to expose a
-    kernel that assumes one size.
     """
     check_target(kernel, setup, check)
-    setup, use_size = _sized_setup(setup, subgroup_sizes)
     check_int("runs", runs, 1)
     check_number("time_budget", time_budget, 0, none_ok=True, above=True,
                  expected="a number of seconds > 0, or None (no budget)")
     check_bool("stop_on_failure", stop_on_failure)
     check_bool("races", races)
     check_number("recheck", recheck, 0, 1, expected="a fraction of the runs, from 0 to 1")
-    check_callable("progress", progress, none_ok=True,
-                   expected="a function progress(done, total)")
-    make = _family(strategy)
-    template = make(0, None)
-    exhaustive = template if isinstance(template, Exhaustive) else None
-    single = _single_schedule(template)
-    name = kernel.identity["name"]
-    report = ExploreReport(kernel=name, strategy=template.describe(), races=bool(races))
-    sanitize = "report" if races else "off"
-    seen_findings: set = set()
-    recheck_rng = _random.Random(f"recheck:{report.strategy}")
-    measured: int | None = None
-    start = time.perf_counter()
-    limit = 1 if single else runs
-    if single and subgroup_sizes is not None:  # one schedule: one run per subgroup size
-        limit = len(list(subgroup_sizes))
-    i = 0
-    while i < limit:
-        made_with = measured  # run i's strategy is make(i, made_with), for reruns too
-        size_note = use_size(i)  # (the subgroup size of run i, for reruns too)
-        strat = make(i, made_with)
-        instruments: list = [Footprints()] if exhaustive is not None else []
-        completed = True
-        try:
-            result, outcome, failure, exc = _run_checked(
-                kernel, setup, check, strat, instruments, sanitize)
-            if races and failure is None and result is not None:
-                failure, exc = _detector_failure(result.findings)
-        except _SleepBlocked:
-            completed = False
-            result = None
-        if exhaustive is not None:
-            exhaustive.advance(completed)
-        if completed:
-            report.runs += 1
-            trace = result.trace if result is not None else None
-            if trace is None:
-                trace = getattr(exc, "asyncshader_trace", None) or _retrace(
-                    kernel, setup, make(i, made_with))
-            if trace is not None:
-                measured = max(measured or 0, trace.decision_count)
-            report.outcomes[outcome] = report.outcomes.get(outcome, 0) + 1
-            if races and result is not None:
-                _gather_findings(report, seen_findings, result.findings, i)
-            report.examples.setdefault(outcome, i)
-            if failure is not None:
-                report.failing_outcomes.add(outcome)
-                report.failures.append(Failure(i, failure + size_note, trace, exc))
-            if recheck and recheck_rng.random() < recheck and trace is not None:
-                _recheck(kernel, setup, check, make(i, made_with), trace, outcome, i,
-                         exhaustive is not None)
-                report.rechecked += 1
-        if progress is not None:
-            progress(report.runs, limit)
-        i += 1
-        if exhaustive is not None:
-            if exhaustive.exhausted:
-                report.complete = True
-                break
-            limit = runs + exhaustive.pruned  # cut-short runs do not count
-        if failure_stop(report, stop_on_failure):
-            report.stopped = "failure found"
-            break
-        if time_budget is not None and time.perf_counter() - start > time_budget:
-            report.stopped = f"time budget of {time_budget} s spent"
-            break
-    else:
-        if single:
-            report.complete = True
-        elif exhaustive is None or not exhaustive.exhausted:
-            report.stopped = report.stopped or f"{runs} runs done"
-    if exhaustive is not None:
-        report.pruned = exhaustive.pruned
-        report.complete = exhaustive.exhausted
-    report.elapsed = time.perf_counter() - start
+    if not (progress is None or isinstance(progress, bool)):
+        check_callable("progress", progress, expected="a function progress(done, total), "
+                       "True, False or None")
+    check_int("workers", workers, 1, none_ok=True,
+              expected="a number of processes >= 1, or None (every core for long explorations)")
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise option_error("executor", executor, "a concurrent.futures.Executor (a process "
+                           "pool, Dask's Client(...).get_executor()) or None")
+    the_store = default_store() if store is _DEFAULT else _as_store(store)
+    # (one more option every run's dispatch takes: one more entry in `options`)
+    spec = RunSpec(kernel, setup, check, races, recheck,
+                   options={"sanitize": "report" if races else "off"},
+                   subgroup_sizes=_subgroup_sizes(subgroup_sizes))
+    sequential = _sequential(strategy)
+    if sequential and (executor is not None or (workers or 1) > 1):
+        raise option_error(
+            "workers" if executor is None else "executor", workers if executor is None
+            else executor, "None or 1 with this strategy",
+            hint=f"; {sequential} runs in one process (each run of an exhaustive search "
+            "depends on the one before; a single schedule is one run): leave workers= and "
+            "executor= out, or explore Random/PCT in parallel")
+    started = time.perf_counter()
+    deadline = time.time() + time_budget if time_budget is not None else None
+    callback, close = progress_for(progress, runs)
+    try:
+        report = _replay_stored(spec, the_store, family(strategy)[1]
+                                if not sequential else _family(strategy)(0, None).describe(),
+                                stop_on_failure)
+        if report.failures and stop_on_failure:
+            report.stopped = "a stored failure still fails"
+        else:
+            explored = (explore_search(spec, strategy, runs, stop_on_failure=stop_on_failure,
+                                       deadline=deadline, progress=callback) if sequential
+                        else explore_seeded(spec, strategy, runs, workers=workers,
+                                            executor=executor, stop_on_failure=stop_on_failure,
+                                            deadline=deadline, progress=callback))
+            explored.failures[:0] = report.failures  # (stored ones that still fail first)
+            explored.failing_outcomes |= report.failing_outcomes
+            explored.replayed = report.replayed
+            report = explored
+    finally:
+        close()
+    if report.stopped == "time budget spent":
+        report.stopped = f"time budget of {time_budget} s spent"
+    _save(the_store, spec, report)
+    report.elapsed = time.perf_counter() - started
     return report
 
 
-def _sized_setup(setup: Callable, sizes: Any) -> tuple[Callable, Callable[[int], str]]:
-    """``explore(subgroup_sizes=...)``: a setup that adds run ``i``'s ``subgroup_size`` to the
-    bindings, and ``use_size(i)`` that selects it (returning the note for a failure)."""
+def _subgroup_sizes(sizes: Any) -> tuple[int, ...] | None:
+    """``explore(subgroup_sizes=...)``, checked: the sizes, or None."""
     if sizes is None:
-        return setup, lambda i: ""
+        return None
     if isinstance(sizes, (int, str)) or not list(sizes):
         raise option_error("subgroup_sizes", sizes, "a list of subgroup sizes, e.g. [4, 8, 32]")
-    sizes = [check_subgroup_size(k) for k in sizes]
-    current = [sizes[0]]
-
-    def sized() -> dict[str, Any]:
-        return {**setup(), "subgroup_size": current[0]}
-
-    def use_size(i: int) -> str:
-        current[0] = sizes[i % len(sizes)]
-        return f" (subgroup_size={current[0]})"
-    return sized, use_size
+    return tuple(check_subgroup_size(k) for k in sizes)
 
 
-def check_target(kernel: Any, setup: Any, check: Any) -> None:
-    """The kernel, ``setup`` and ``check`` of :func:`explore` and :func:`shrink`."""
-    if getattr(kernel, "stage", None) not in ("compute", "fragment"):
-        raise option_error("kernel", kernel, "a @compute kernel or a @fragment shader",
-                           hint="; decorate the async def with @asyncshader.compute(...) or "
-                           "@asyncshader.fragment" if callable(kernel) else "")
-    check_callable("setup", setup, expected="a function returning fresh bindings, "
-                   "setup() -> dict")
-    check_callable("check", check, none_ok=True,
-                   expected="a function check(result) that raises or returns False")
+def _sequential(strategy: Any) -> str:
+    """What makes ``strategy`` run in one process (an exhaustive search, a single schedule),
+    or ''."""
+    if isinstance(strategy, (list, tuple)):
+        return ""
+    first = _family(strategy)(0, None)
+    if isinstance(first, Exhaustive):
+        return "an exhaustive search"
+    return f"{first!r} (a single schedule)" if _single_schedule(first) else ""
 
 
-def _detector_failure(findings: list) -> tuple[str | None, BaseException | None]:
-    """A run whose race detector found bugs on this schedule's path fails (notes do not)."""
-    found = errors_of(findings)
-    if not found:
-        return None, None
-    text = render_findings(found)
-    return f"race detector: {text.splitlines()[0]}", DataRaceError(text, found)
+# ---------------------------------------------------------------------------- the store
+def _replay_stored(spec: RunSpec, store: Any, description: dict[str, Any],
+                   stop_on_failure: bool) -> ExploreReport:
+    """Replays the traces ``store`` holds for the kernel (saved by another process): a report
+    of those that still fail; those that pass or no longer replay are deleted."""
+    report = ExploreReport(kernel=spec.kernel.identity["name"], strategy=description,
+                           races=spec.races)
+    if store is None:
+        return report
+    key = failure_key(spec.kernel.identity)
+    for value in list(store.fetch(key)):
+        if (key, value) in _SAVED_HERE:
+            continue
+        report.replayed += 1
+        try:
+            trace = Trace.from_string(value.decode("utf-8"))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # a changed source: replayed all the same
+                result, outcome, failure, exc = _run_checked(
+                    spec.kernel, spec.setup, spec.check, Replay(trace), [], **spec.options)
+            if spec.races and failure is None and result is not None:
+                failure, exc = _detector_failure(result.findings)
+        except (TraceError, ReplayMismatchError, UnicodeDecodeError, ValueError):
+            failure = None
+        if failure is None:
+            store.delete(key, value)
+            continue
+        report.failing_outcomes.add(outcome)
+        report.failures.append(Failure(-1, failure, trace, exc, stored=True))
+        if stop_on_failure:
+            break
+    return report
 
 
-def _gather_findings(report: ExploreReport, seen: set, findings: list, run: int) -> None:
-    """Adds the run's error-level findings that no earlier run had to the report."""
-    for f in errors_of(findings):
-        key = _finding_key(f)
-        if key not in seen:
-            seen.add(key)
-            report.findings.append(f)
-            report.finding_runs.append(run)
-
-
-def _finding_key(f: Any) -> tuple:
-    """What makes two runs' findings the same: the kind, the memory, and the source lines."""
-    if hasattr(f, "race"):
-        return ("race", f.race, f.memory, tuple(sorted(
-            [(f.first.file, f.first.line), (f.second.file, f.second.line)])))
-    access = getattr(f, "access", None)
-    return (type(f).__name__, getattr(f, "memory", ""),
-            (access.file, access.line) if access is not None else None)
-
-
-def failure_stop(report: ExploreReport, stop_on_failure: bool) -> bool:
-    return stop_on_failure and bool(report.failures)
-
-
-def _retrace(kernel: Any, setup: Callable, strategy: Strategy) -> Trace | None:
-    """Re-runs a run that raised, under a recording wrapper, to get its complete trace."""
-    rec = Recorded(strategy)
-    try:
-        dispatch_once(kernel, setup(), rec)
-    except Exception:
-        pass
-    return rec.trace()
-
-
-def _recheck(kernel: Any, setup: Callable, check: Callable | None, strategy: Strategy,
-             trace: Trace, outcome: str, index: int, exhaustive: bool) -> None:
-    # rerun the strategy itself (a fresh instance, same seed): replaying the trace would force
-    # the same decisions and could not notice a strategy that is not deterministic; an
-    # exhaustive search's runs depend on the ones before, so those are replayed
-    again = Replay(trace) if exhaustive else strategy
-    rec = Recorded(again)
-    result, outcome2, _, _ = _run_checked(kernel, setup, check, rec, [])
-    trace2 = result.trace if result is not None else rec.trace()
-    if trace2 is None or trace2.digest() != trace.digest() or outcome2 != outcome:
-        raise DeterminismError(
-            f"determinism self-check failed on run {index}: the same schedule gave "
-            f"trace {trace2.digest() if trace2 else '?'} and outcome {outcome2} the second "
-            f"time, {trace.digest()} and {outcome} the first. Something outside the scheduler "
-            "leaks into the kernel: setup() must return fresh bindings, and the kernel must not "
-            "read the clock, id(), set order, randomness or shared Python state.")
+def _save(store: Any, spec: RunSpec, report: ExploreReport) -> None:
+    """Saves the first failure of each failing outcome (not those replayed from the store)."""
+    if store is None:
+        return
+    key = failure_key(spec.kernel.identity)
+    outcomes: set = set()
+    saved = 0
+    for f in report.failures:
+        if f.stored or f.trace is None or saved >= SAVED_PER_EXPLORATION:
+            continue
+        outcome = f.error.split(":")[0]
+        if outcome in outcomes:
+            continue
+        outcomes.add(outcome)
+        value = f.trace.to_string().encode("utf-8")
+        try:
+            store.save(key, value)
+        except OSError as e:
+            warnings.warn(f"asyncshader could not save a failing schedule of "
+                          f"{report.kernel} to {store!r}: {e}. Point ASYNCSHADER_STORE at a "
+                          "writable folder, or pass store=None", stacklevel=3)
+            return
+        _SAVED_HERE.add((key, value))
+        saved += 1

@@ -306,13 +306,13 @@ class ComputeRun(SanitizedRun):
                              if type(i).atomic is not Instrument.atomic]
         self.access_hooks = [i.memory_access for i in self.instruments
                              if i.wants_memory_access]
-        checked = checked_read_only(self.bindings, self.detector is not None)
-        self.args = {k: v.shader_arg() if isinstance(v, StructArray) else v
-                     for k, v in checked.items()}
+        self.args = checked_read_only(self.bindings, self.detector is not None)
         if self.access_hooks:  # storage buffers seen through access-reporting wrappers
             self.args = {k: traced_storage(v, self) if _is_storage(v) else v
                          for k, v in self.args.items()}
             self.instruments.append(_TraceVars(self.wg_vars))
+        self.args = {k: v.shader_arg() if isinstance(v, StructArray) else v  # (unwatched)
+                     for k, v in self.args.items()}
         self.scheduler = Scheduler(self._units(), self.strategy, self.instruments,
                                    max_live=max_live_workgroups,
                                    single_scope=not (self.quads or self.subgroups),

@@ -59,7 +59,6 @@ from ..wgsl.bindings import Input, Storage, Uniform, bind_resources, signature_p
 from ..wgsl.memory import scan_kernel
 from ..wgsl.readonly import checked_read_only
 from ..wgsl.rewrite import with_wgsl_operators
-from ..wgsl.struct_buffers import StructArray, StructView
 from ..wgsl.types import _VECS, Vec, vec4f
 from .dispatch import (
     DEFAULT_MAX_POINTS,
@@ -86,6 +85,7 @@ from .fragment_io import (
     _shape_of,
     corner,
     quad_subgroup,
+    storage_views,
     subgroup_inputs,
     subgroup_uses,
     with_subgroup_lanes,
@@ -406,22 +406,11 @@ class FragmentRun(SanitizedRun):
             members = unit.members
             for lane, (x, y), values in zip(range(4), pixels, inputs_of):
                 position = make_position(xs[x], ys[y], z, w)
-                views, blocks = [], []
-                for (_, arr), fast in zip(storage, fasts):
-                    if isinstance(arr, StructArray):  # struct buffers: a block per invocation
-                        view, block = arr.fragment_arg(self)
-                        blocks.append(block)
-                    else:
-                        view = arr.view(view_class)
-                        view._origin, view._run, view._fast = arr, self, fast
-                    views.append(view)
+                views, owned = storage_views(self, storage, fasts, view_class)
                 inv = fragment(4 * q + lane, call(position, front, index, mask, *values,
                                                   *views), unit, groups)
-                for view in views:
-                    if not isinstance(view, StructView) and isinstance(view, np.ndarray):
-                        view._inv = inv
-                for block in blocks:
-                    block.inv = inv
+                for view in owned:  # (flat buffers' views, struct buffers' blocks)
+                    view._inv = inv
                 if x >= width or y >= height:  # padding
                     inv.helper = True
                 if sg is not None:

@@ -13,6 +13,7 @@ import numpy as np
 from ..collectives.quads import QUAD
 from ..collectives.subgroups import SUBGROUP, subgroup_group
 from ..wgsl.managed import _Managed
+from ..wgsl.struct_buffers import StructArray
 from ..wgsl.types import Vec, vec4f
 from ..wgsl.watched import _Traced
 
@@ -95,6 +96,23 @@ class TracedFragmentStorage(_Traced, FragmentStorage):
         if FragmentStorage._will_write(self):  # (a helper's is dropped, and noted)
             _Traced.__setitem__(self, index, value)
 
+
+
+def storage_views(run: Any, storage: list, fasts: list, view_class: type) -> tuple[list, list]:
+    """One fragment invocation's storage buffers: (what its shader is given, what must learn
+    the invocation as ``_inv``: flat buffers' views, and struct buffers' blocks, whose
+    ``_inv`` is ``inv``)."""
+    views, owned = [], []
+    for (_, arr), fast in zip(storage, fasts):
+        if isinstance(arr, StructArray):  # struct buffers: a block per invocation
+            view, block = arr.fragment_arg(run)
+            owned.append(block)
+        else:
+            view = arr.view(view_class)
+            view._origin, view._run, view._fast = arr, run, fast
+            owned.append(view)
+        views.append(view)
+    return views, owned
 
 
 def _allocate(height: int, width: int, value: Any, name: str) -> np.ndarray:

@@ -31,7 +31,9 @@ from typing import Any
 
 import pytest
 
+from ..errors import ReplayMismatchError, TraceError
 from ..exploration.explore import Recorded
+from ..exploration.store import default_store, set_failure_store
 from ..sanitizers.findings import render_findings
 from ..sanitizers.races import DEFAULT_FINDINGS, DEFAULT_SANITIZE
 from ..schedules.strategies import (
@@ -57,9 +59,16 @@ def pytest_addoption(parser: Any) -> None:
                     help="base seed of @pytest.mark.schedules runs (run r uses N + r, its "
                          "dispatch j the strategy seed (N + r) * 1009 + j; "
                          "default 0)")
+    group.addoption("--asyncshader-store", default=None, metavar="FOLDER",
+                    help="where failing schedules are stored and replayed first on the next "
+                         "run (explore() and @pytest.mark.schedules tests): a folder, or off "
+                         "(default: $ASYNCSHADER_STORE, else .asyncshader/failures)")
 
 
 def pytest_configure(config: Any) -> None:
+    store = config.getoption("--asyncshader-store", None)
+    if store is not None:
+        set_failure_store(None if store.strip().lower() in ("off", "none", "") else store)
     config.addinivalue_line(
         "markers",
         "schedules(runs=100, strategy='random', depth=3, seed=None, races=True): run the test's "
@@ -113,6 +122,18 @@ def _load_replay(value: str) -> list[Trace]:
     return [Trace.from_string(part) for part in value.split(",") if part]
 
 
+def _stored(store: Any, key: bytes) -> list[tuple[bytes, list[Trace]]]:
+    """The failures ``store`` holds for a test (value, its traces); unreadable ones are
+    deleted."""
+    found = []
+    for value in list(store.fetch(key)) if store is not None else []:
+        try:
+            found.append((value, _load_replay(value.decode())))
+        except Exception:  # a damaged or older entry: dropped
+            store.delete(key, value)
+    return found
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item: Any) -> Any:
     marker = item.get_closest_marker("schedules")
@@ -142,15 +163,26 @@ def pytest_runtest_call(item: Any) -> Any:
     replay = item.config.getoption("--asyncshader-replay")
     original = item.obj
     plan: list[Any]
+    store = default_store()
+    key = f"asyncshader.test:{item.nodeid}".encode()
+    stored: list[bytes] = []
     if replay:
         plan = [(None, _replay_maker(_load_replay(replay)))]
     else:
         steps: list[int | None] = []
         plan = [(base + r, _strategy_maker(name, base + r, depth, steps)) for r in range(runs)]
+        stored = _stored(store, key)  # failures of an earlier session: replayed first
+        plan[:0] = [(None, _replay_maker(traces)) for _, traces in stored]
 
     def note_failure(exc: BaseException, r: int, seed_r: int | None, provider: _Provider
                      ) -> None:
         traces = provider.traces()
+        if r < len(stored):
+            exc.add_note(f"asyncshader: a failure stored by an earlier run still fails "
+                         f"(replayed first from {store!r})")
+            exc.add_note(f"reproduce: pytest '{item.nodeid}' "
+                         f"--asyncshader-replay={stored[r][0].decode()}")
+            return
         if replay:
             exc.add_note(f"asyncshader: replayed {len(traces)} schedule(s) from "
                          "--asyncshader-replay")
@@ -169,6 +201,8 @@ def pytest_runtest_call(item: Any) -> Any:
             f.write(text + "\n")
         for j, t in enumerate(traces):
             t.save(os.path.join(folder, f"{stem}.{j}.json"))
+        if store is not None:
+            store.save(key, text.encode())
         exc.add_note(f"asyncshader: run {r + 1}/{runs} ({name}, seed {seed_r}) failed; "
                      f"trace saved to {os.path.relpath(path, str(item.config.rootpath))}")
         exc.add_note(f"reproduce: pytest '{item.nodeid}' --asyncshader-replay={text}")
@@ -197,6 +231,11 @@ def pytest_runtest_call(item: Any) -> Any:
                     f"the sanitizer found {len(found)} problem(s) (data races, out-of-bounds "
                     "accesses) in dispatches that did not choose sanitize=; pass races=False "
                     "to @pytest.mark.schedules to allow them\n" + render_findings(found))
+        except (ReplayMismatchError, TraceError, pytest.UsageError):
+            if r >= len(stored):
+                raise
+            store.delete(key, stored[r][0])  # stored for a test that changed since: dropped
+            return
         except BaseException as exc:
             note_failure(exc, r, seed_r, provider)
             raise
@@ -204,7 +243,9 @@ def pytest_runtest_call(item: Any) -> Any:
             DEFAULT_SCHEDULE.reset(token)
             DEFAULT_SANITIZE.reset(sanitizing)
             DEFAULT_FINDINGS.reset(collecting)
-        if not replay:
+        if r < len(stored):  # a stored failure that passes now: the bug is fixed
+            store.delete(key, stored[r][0])
+        elif not replay:
             learn(provider, steps)
 
     if inspect.iscoroutinefunction(original):

@@ -63,15 +63,50 @@ class WorkgroupVar(_Managed):
 
 
 class WorkgroupVecArray(WorkgroupVar):
-    """``array<vecN<T>, M>``: indexing with an int returns a vector (a copy)."""
+    """``array<vecN<T>, M>``: indexing with an int loads a vector whose component assignments
+    also store into the array (``tile[i].x = 1.0`` writes ``tile``, as WGSL's reference does;
+    a plain copy would drop the write silently). Take a private copy with ``vec4f(tile[i])``."""
 
     vec_type: Any = None
 
     def __getitem__(self, index: Any) -> Any:
         row = np.ndarray.__getitem__(self, index)
         if self.vec_type is not None and self.ndim == 2 and isinstance(index, (int, np.integer)):
-            return self.vec_type(*np.ndarray.tolist(row))
+            cls = _write_back_class(self.vec_type)
+            v = object.__new__(cls)
+            values = np.ndarray.tolist(row) if cls.kind == "b" else list(row.view(np.ndarray))
+            for slot, c in zip(cls._slots, values):
+                slot.__set__(v, c)
+            v._home = (self, index)
+            return v
         return row
+
+
+_WRITE_BACK: dict[type, type] = {}
+
+
+def _write_back_class(vec: type) -> type:
+    """The subclass of ``vec`` whose component assignments also store the component into the
+    array element it was loaded from (through the array's ``__setitem__``, so the race
+    detector and the conversion checks see the store)."""
+    cls = _WRITE_BACK.get(vec)
+    if cls is None:
+        ns: dict[str, Any] = {"__slots__": ("_home",), "__module__": __name__}
+        for j, c in enumerate("xyzw"[:vec.size]):
+            slot = vec.__dict__[c]
+
+            def setter(self: Any, v: Any, j: int = j, slot: Any = slot) -> None:
+                home = getattr(self, "_home", None)
+                if home is None:  # made by type(v)(...) or type(v)._make(...): a plain value
+                    slot.__set__(self, v)
+                    return
+                array, index = home
+                array[index, j] = v
+                slot.__set__(self, np.ndarray.__getitem__(array, (index, j)))
+            ns[c] = property(slot.__get__, setter)
+        cls = _WRITE_BACK[vec] = type(vec.__name__, (vec,), ns)
+        cls._slots = [vec.__dict__[c] for c in "xyzw"[:vec.size]]  # type: ignore[attr-defined]
+    return cls
 
     def __setitem__(self, index: Any, value: Any) -> None:
         np.ndarray.__setitem__(self.view(np.ndarray), index, value)

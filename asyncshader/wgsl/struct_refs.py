@@ -103,6 +103,14 @@ class Block:
             setattr(blk, name, getattr(self, name))
         return blk
 
+    @property
+    def _inv(self) -> Any:
+        return self.inv
+
+    @_inv.setter
+    def _inv(self, inv: Any) -> None:  # (set like a fragment storage view's, fragment_io.py)
+        self.inv = inv
+
     def dropped(self) -> bool:
         """Whether a store by this block's fragment invocation is dropped (it is a helper, as
         WGSL requires: its stores have no effect); counted and noted."""
@@ -272,7 +280,11 @@ def _bound_class(vec: type) -> type:
     convert_scalar = scalar_converter(vec.scalar)
     for j, (c, slot) in enumerate(slots.items()):
         def setter(self: Any, v: Any, j: int = j, slot: Any = slot) -> None:
-            blk, offset = self._at
+            at = getattr(self, "_at", None)
+            if at is None:  # made by type(v)(...) or type(v)._make(...): a plain value
+                slot.__set__(self, v)
+                return
+            blk, offset = at
             if blk.inv is not None and blk.dropped():
                 return
             dt = vec.scalar.dtype
@@ -316,7 +328,10 @@ def _bound_matrix_class(mat: type) -> type:
 
     def __setitem__(self: Any, i: Any, v: Any) -> None:
         mat.__setitem__(self, i, v)  # (the matrix checks the index and converts the column)
-        blk, offset = self._at
+        at = getattr(self, "_at", None)
+        if at is None:  # a plain value made from this class
+            return
+        blk, offset = at
         c = int(i)
         store(blk, offset + c * stride, col, mat.__getitem__(self, c), _getframe(1),
               f"{mat.__name__}[{c}]")

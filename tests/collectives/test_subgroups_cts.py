@@ -68,7 +68,7 @@ CTS_NAME = {"subgroup_add": "subgroupAdd", "subgroup_exclusive_add": "subgroupEx
             "subgroup_inclusive_mul": "subgroupInclusiveMul"}
 
 
-@pytest.mark.parametrize("dtype", [np.uint32, np.int32, np.float32])
+@pytest.mark.parametrize("dtype", [np.uint32, np.int32, np.float32, np.float16])
 @pytest.mark.parametrize("section,ops,value", [("add_data_types", OPS_ADD, 1),
                                                ("mul_data_types", OPS_MUL, 2)])
 def test_add_mul_data_types(section, ops, value, dtype):

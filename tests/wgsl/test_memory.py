@@ -309,3 +309,36 @@ def test_recursion_inside_library_code_is_not_the_shaders():
     out = np.zeros(1, np.float32)
     ash.run(k, out=out)
     assert out[0] == 2
+
+
+# --------------------------------------------- components of a vector in a workgroup array
+@ash.compute(workgroup_size=2)
+async def component_stores(out: ash.Storage, *, local_invocation_index: u32):
+    i = local_invocation_index
+    colors[i].y = f32(2.0) * f32(i + 1)     # WGSL: colors[i].y = ...; a store into the array
+    c = colors[i]
+    c.w += 1.0                               # a loaded vector still refers to its element
+    n = ash.normalize(colors[i] + vec4f(1.0, 0.0, 0.0, 0.0))  # built-ins take it as a value
+    await ash.workgroup_barrier()
+    out[i] = colors[1 - i]
+    out[2 + i] = n
+
+
+def test_a_component_store_into_a_workgroup_vector_array_reaches_memory():
+    """Found by review: ``colors[i].y = v`` stored into a copy and was silently lost."""
+    out = np.zeros((4, 4), np.float32)
+    ash.run(component_stores, out=out)
+    assert out[:2].tolist() == [[0, 4, 0, 1], [0, 2, 0, 1]]
+    # normalize((1, 2(i+1), 0, 1)): by hand for i = 0: (1, 2, 0, 1) / sqrt(6)
+    assert np.allclose(out[2], np.array([1, 2, 0, 1]) / np.sqrt(6), rtol=1e-6)
+    assert np.allclose(out[3], np.array([1, 4, 0, 1]) / np.sqrt(18), rtol=1e-6)
+
+
+@ash.compute(workgroup_size=2)
+async def racing_component_stores(out: ash.Storage, *, local_invocation_index: u32):
+    colors[0].x = f32(local_invocation_index)
+
+
+def test_component_stores_into_one_element_by_two_invocations_race():
+    with pytest.raises(ash.DataRaceError):
+        ash.run(racing_component_stores, out=np.zeros(1, np.float32), sanitize="error")

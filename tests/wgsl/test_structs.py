@@ -465,3 +465,58 @@ def test_f16_members_in_a_shader_and_their_granules():
         h[0].b = ash.f16(local_invocation_index)
     [race] = ash.run(racy, 1, h=H.zeros(1), sanitize="report").findings
     assert race.index == (0, ".b")
+
+
+def test_real_matrix_members():
+    @ash.struct
+    class T:
+        s: f32
+        m: ash.mat3x3f      # align 16, size 48 (columns at 16, 32, 48)
+        n: ash.mat2x2f      # align 8, size 16: at 64
+
+    assert (T.offsets, T.size) == ({"s": 0, "m": 16, "n": 64}, 80)
+
+    @ash.compute(workgroup_size=1)
+    async def k(t):
+        t[0].m = ash.mat3x3f(np.arange(9, dtype=np.float32).reshape(3, 3))
+        t[0].m[2].y = 40.0
+        t[0].n[1] = ash.vec2f(7, 8)
+        t[1].m = t[0].m * 2.0
+        t[1].s = t[0].m[1].z
+    t = T.zeros(2)
+    ash.run(k, 1, t=t, sanitize="report")
+    at = np.frombuffer(t.tobytes(), np.float32)
+    assert at[4:7].tolist() == [0, 1, 2] and at[8:11].tolist() == [3, 4, 5]
+    assert at[12:15].tolist() == [6, 40, 8] and at[7] == at[11] == at[15] == 0
+    assert at[18:20].tolist() == [7, 8]
+    assert at[20 + 12:20 + 15].tolist() == [12, 80, 16] and at[20] == 5.0
+
+
+@ash.struct
+class Segment:
+    direction: vec3f
+    frame: ash.mat2x2f
+
+
+@ash.compute(workgroup_size=2)
+async def builtins_of_members(s, out: ash.Storage, *, local_invocation_index: u32):
+    i = local_invocation_index
+    n = ash.normalize(s[i].direction)          # built-ins rebuild values of the member's class
+    t = ash.transpose(s[i].frame)
+    out[i] = n.x + ash.length(s[i].direction) + t[0].y
+
+
+@pytest.mark.parametrize("sanitize", ["report", "off"])
+def test_built_ins_take_vector_and_matrix_members(sanitize):
+    """Found by review: normalize(s[i].direction) made a memory-bound vector without memory
+    and failed with an AttributeError."""
+    s = Segment.zeros(2)
+    s["direction"] = [[3, 4, 0], [0, 0, 2]]
+    frame = np.zeros((2, 2, 2), np.float32)
+    frame[:, 1, 0] = [10, 20]                  # column 1, row 0: transpose puts it at [0].y
+    for i in range(2):
+        s[i]["frame"] = frame[i]
+    out = np.zeros(2, np.float32)
+    ash.run(builtins_of_members, s=s, out=out, sanitize=sanitize)
+    f = np.float32   # the shader adds in f32, left to right: 0.6 + 5 + 10, and 0 + 2 + 20
+    assert out.tolist() == [f(f(f(0.6) + f(5)) + f(10)), 22.0]

@@ -21,8 +21,8 @@ def numpy_step(p: dict, u, group: int) -> None:
         centre = np.cumsum(weighted, axis=0, dtype=f)[-1]   # the shader adds in order
         total = np.cumsum(mass[s], dtype=f)[-1]
         d = centre / total - pos[s]
-        sx, sy = np.array(list(u.spin_x), f), np.array(list(u.spin_y), f)
-        swirl = sx * d[:, :1] + sy * d[:, 1:]
+        sx, sy = np.asarray(u.spin, f)    # the matrix's columns (mat2x2f: a[c, r])
+        swirl = sx * d[:, :1] + sy * d[:, 1:]   # m * d; the shader rounds each sum once
         gravity = np.array(list(u.gravity), f)
         v = (vel[s] + (swirl * f(u.pull) + gravity) * f(u.dt)) * f(u.damping)
         vel[s] = v
@@ -34,7 +34,10 @@ def test_layout_of_the_example_structs(particles):
     assert particles.Particle.offsets == {"position": 0, "velocity": 8, "mass": 16, "age": 20,
                                           "color": 32}
     assert particles.Particle.size == 48
-    assert (particles.Params.size, particles.Params.offsets["pull"]) == (40, 32)
+    # Params: vec2f 0, f32 8, f32 12, mat2x2f (align 8, size 16) 16, f32 32; align 8 -> 40
+    assert particles.Params.offsets == {"gravity": 0, "dt": 8, "damping": 12, "spin": 16,
+                                        "pull": 32}
+    assert particles.Params.size == 40
 
 
 def test_steps_match_the_numpy_model(particles):
