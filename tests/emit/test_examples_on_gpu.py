@@ -97,8 +97,11 @@ def test_every_example_kernel_emits_wgsl_that_naga_accepts_or_fails_as_documente
 def test_the_particle_struct_buffer_agrees_with_lavapipe_member_by_member(gpu_device):
     particles = load_example("particles.py")
     p, u = particles.start(), particles.params()
-    report = crosscheck(particles.step, 2, p=p, u=u, device=gpu_device)
-    assert "struct Particle {" in report.wgsl and "var<uniform> u: Params;" in report.wgsl
+    # u.spin * d is a matrix product: the CPU rounds it once, WGSL allows dot's accuracy, and
+    # velocity + swirl * pull + gravity cancels, so velocities differ by a few ULP (9 measured)
+    report = crosscheck(particles.step, 2, p=p, u=u, device=gpu_device, ulp=32)
+    assert "struct Particle {" in report.wgsl and "let swirl = u.spin * d;" in report.wgsl
+    assert "var<uniform> u: Params;" in report.wgsl
     assert sorted(report.counts) == ["p.age", "p.color", "p.mass", "p.position", "p.velocity"]
     assert report.ok and report.gpu["p"]["age"].tolist() == [1] * particles.N
     assert report.gpu["p"]["color"].tolist() == p["color"].tolist()  # (not written: intact)
