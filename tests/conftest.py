@@ -15,10 +15,16 @@ def gpu_device(tmp_path_factory):
     what to install, where wgpu or the driver is missing."""
     from gpu import OracleUnavailable, open_lavapipe
 
+    from asyncshader.extra import device as shared
+
+    if shared._DEVICE and shared.is_cpu_vulkan(shared._DEVICE[0]):
+        return shared._DEVICE[0]  # (the cross-check's device, opened first: one per session)
     try:
-        return open_lavapipe(tmp_path_factory.mktemp("lavapipe"))
+        dev = open_lavapipe(tmp_path_factory.mktemp("lavapipe"))
     except OracleUnavailable as e:
         pytest.skip(str(e))
+    shared.use(dev)  # the cross-check (wgsl_device, ash.crosscheck) runs on it too
+    return dev
 
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",

@@ -39,7 +39,7 @@ _BUFFER = {"f": "f", "i": "i", "u": "u", "b": "u"}  # bools are stored as u32
 _WORKGROUP = 64
 #: device features requested where the adapter has them (a test needing one checks
 #: ``device.features`` and skips naming it): ``shader-f16`` for WGSL's ``enable f16;``
-OPTIONAL_FEATURES = ("shader-f16",)
+OPTIONAL_FEATURES = ("shader-f16", "subgroup")  # (as asyncshader.extra.device asks)
 
 
 class OracleUnavailable(RuntimeError):

@@ -14,13 +14,13 @@ from __future__ import annotations
 import ast
 import dataclasses
 import types
-from dataclasses import dataclass
 from typing import Any
 
 from ..wgsl.memory import WorkgroupVar, ptr
 from ..wgsl.source import resolve, root_name
 from ..wgsl.types import Vec, _ScalarType
-from . import names
+from . import buffers, matrices, names, structs
+from .values import E, Memory
 from .wtypes import (
     AFLOAT,
     AINT,
@@ -28,6 +28,7 @@ from .wtypes import (
     F32,
     Array,
     Atomic,
+    Matrix,
     Scalar,
     Struct,
     Unknown,
@@ -45,44 +46,6 @@ _SHIFTS = {ast.LShift: "<<", ast.RShift: ">>"}
 _CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 _LEVEL = {"+": "add", "-": "add", "*": "mul", "/": "mul", "%": "mul", "<<": "shift",
           ">>": "shift", "&": "&", "|": "|", "^": "^"}
-#: which levels may stand unparenthesised as an operand of each level (left, right)
-_OPERAND = {"mul": ({"atom", "mul"}, {"atom"}), "add": ({"atom", "mul", "add"}, {"atom", "mul"}),
-            "shift": ({"atom"}, {"atom"}), "rel": ({"atom", "mul", "add", "shift"},) * 2,
-            "&": ({"atom", "&"}, {"atom"}), "|": ({"atom", "|"}, {"atom"}),
-            "^": ({"atom", "^"}, {"atom"}), "&&": ({"atom", "rel", "&&"}, {"atom", "rel"}),
-            "||": ({"atom", "rel", "||"}, {"atom", "rel"})}
-
-
-@dataclass
-class E:
-    """A translated expression: WGSL text, type, precedence level, and what it refers to."""
-
-    text: str
-    type: Any
-    level: str = "atom"
-    const: Any = None          # the host value of a folded constant
-    memory: Any = None         # a Memory for a buffer / workgroup variable name
-    ref: Any = None            # a function, type or module named by the expression
-    has_const: bool = False
-
-    def operand(self, level: str, side: int) -> str:
-        return self.text if self.level in _OPERAND[level][side] else f"({self.text})"
-
-
-@dataclass
-class Memory:
-    """A binding or workgroup variable: its WGSL name, address space and type."""
-
-    name: str
-    space: str                  # "storage", "read" (read-only storage), "uniform", "workgroup"
-    type: Any                   # Array / Scalar / Vector / Atomic / Unknown
-    atomic_use: bool = False    # a storage array that atomics touch (elements become atomic)
-
-    def element(self, module: Any) -> Any:
-        t = module.resolved(self.type)
-        return t.element if isinstance(t, Array) else t
-
-
 class Expressions:
     """Mixin of :class:`asyncshader.emit.functions.Function`: the expression translator.
     Needs ``self.module``, ``self.scope``, ``self.fail``, ``self.lookup_name``."""
@@ -106,7 +69,7 @@ class Expressions:
             return E(e.text, e.type)
         if e.memory is not None:
             t = self.module.resolved(e.memory.type)
-            if isinstance(t, (Scalar, Vector)) or (isinstance(t, Unknown)
+            if isinstance(t, (Scalar, Vector, Matrix, Struct)) or (isinstance(t, Unknown)
                                                     and e.memory.space == "uniform"):
                 return E(e.memory.name, t)
             self.fail(node, f"`{ast.unparse(node)}` names a whole buffer or array",
@@ -154,7 +117,7 @@ class Expressions:
                 return self.global_value(node, node.attr, getattr(owner, node.attr, None))
         base = self.expr(node.value)
         if base.memory is not None and node.attr != "value" and isinstance(
-                self.module.resolved(base.memory.type), Vector):  # a uniform vector
+                self.module.resolved(base.memory.type), (Vector, Struct)):  # a uniform
             base = E(base.memory.name, self.module.resolved(base.memory.type))
         if base.memory is not None and node.attr != "value":
             self.fail(node, f"`.{node.attr}` on the buffer {base.memory.name} (numpy's, not "
@@ -178,6 +141,8 @@ class Expressions:
                   "use a vector swizzle (.x, .xy, .rgb ...) or a struct field")
 
     def x_Subscript(self, node: ast.Subscript) -> E:
+        if isinstance(node.slice, ast.Tuple) and buffers.flattened(self, node) is not None:
+            return self.expr(buffers.flattened(self, node))
         if isinstance(node.slice, (ast.Slice, ast.Tuple)):
             self.fail(node, "a slice or a multi-dimensional index", "index one element at a "
                       "time (WGSL arrays are one-dimensional: a[row * width + col])")
@@ -211,8 +176,8 @@ class Expressions:
                          ref=("element", mem, index))
             return E(text, element, ref=("element", mem, index))
         t = self.module.resolved(base.type)
-        if isinstance(t, Vector):
-            return E(f"{base.operand('mul', 1)}[{index.text}]", t.scalar)
+        if isinstance(t, (Vector, Matrix)):  # (a matrix's column: a vector)
+            return E(f"{base.operand('mul', 1)}[{index.text}]", getattr(t, "column", t.scalar))
         if isinstance(t, Array):
             return E(f"{base.operand('mul', 1)}[{index.text}]", t.element)
         if isinstance(t, Unknown):
@@ -252,6 +217,8 @@ class Expressions:
             folded = self.fold_binop(node, a.const, b.const)
             if folded is not None:
                 return folded
+        if isinstance(ta, Matrix) or isinstance(tb, Matrix) or op is ast.MatMult:
+            return matrices.binop(self, node, a, b, ta, tb)
         if op is ast.Pow:
             t = self.binary_type(node, ta, tb)
             return E(f"pow({a.text}, {b.text})", t)
@@ -394,8 +361,12 @@ class Expressions:
         if isinstance(callee, _ScalarType) or (isinstance(callee, type) and issubclass(
                 callee, Vec) and hasattr(callee, "size")):
             return self.construct(node, from_python(callee))
+        if isinstance(from_python(callee), Matrix):
+            return matrices.construct(self, node, from_python(callee))
+        if isinstance(from_python(callee), Struct):  # (an @ash.struct class)
+            return structs.construct(self, node, from_python(callee))
         if isinstance(callee, type) and dataclasses.is_dataclass(callee):
-            return self.struct_value(node, callee)
+            return structs.dataclass_value(self, node, callee)
         if isinstance(callee, types.FunctionType) and self.module.is_user_function(callee):
             args = [self.expr(a) for a in node.args]
             if node.keywords:
@@ -479,20 +450,6 @@ class Expressions:
             return a
         return E(f"{t.wgsl}({a.text})", with_scalar(at, t) if isinstance(at, Vector) else t)
 
-    def struct_value(self, node: ast.Call, cls: type) -> E:
-        fields = [f.name for f in dataclasses.fields(cls)]
-        given = dict(zip(fields, node.args)) | {k.arg: k.value for k in node.keywords}
-        missing = [f for f in fields if f not in given]
-        if missing:
-            self.fail(node, f"{cls.__name__}(...) without {', '.join(missing)}", "give every "
-                      "field: WGSL structs have no defaults")
-        values = [self.value(given[f]) for f in fields]
-        struct = self.module.struct(cls, [(f, self.module.resolved(v.type).concrete()
-                                           if self.module.resolved(v.type).abstract else
-                                           self.module.resolved(v.type))
-                                          for f, v in zip(fields, values)], node, self)
-        return E(f"{struct.name}({', '.join(v.text for v in values)})", struct)
-
     def call_unified(self, node: ast.Call, wgsl: str, args: list[E], unify: bool = True,
                      rule: Any = None) -> E:
         types_ = [self.module.resolved(a.type) for a in args]
@@ -512,11 +469,17 @@ class Expressions:
     def call_builtin(self, node: ast.Call, row: names.Builtin) -> E:
         if node.keywords:
             self.fail(node, f"keyword arguments to {row.name}", "pass them by position")
+        if row.name.startswith(("dpd", "fwidth")) and self.module.stage == "compute":
+            self.fail(node, f"{row.name} in a compute shader (asyncshader's quad layout for "
+                      "compute; WGSL has derivatives in fragment shaders only)", "exchange "
+                      "the neighbours' values with quad_swap_x / quad_swap_y and subtract")
         if row.statement:
             if self.module.stage != "compute":
                 self.fail(node, f"{row.name} in a {self.module.stage} shader", "barriers exist "
                           "only in compute shaders (WGSL: 'compute' stage only)")
             return E(f"{row.wgsl}()", None, ref="statement")
+        if row.name == "array_length" and isinstance(node.args[0], ast.Attribute):
+            return E(f"arrayLength(&{self.expr(node.args[0]).text})", names.U32)
         if row.name == "array_length" and node.args:
             mem = self.expr(node.args[0].args[0] if isinstance(node.args[0], ast.Call)
                             else node.args[0]).memory
@@ -534,6 +497,8 @@ class Expressions:
                     self.module.unify(self.module.resolved(a.type), s, n, self)
             text = f"{row.wgsl}({', '.join([target] + [a.text for a in rest])})"
             return E(text, row.rule([pointee]))
+        if row.name in ("transpose", "determinant"):
+            return matrices.builtin(self, node, row)
         if row.name == "select":
             f, t, c = (self.value(a) for a in node.args)
             ty = self.module.unify(self.module.resolved(f.type), self.module.resolved(t.type),

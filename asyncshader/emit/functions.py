@@ -20,6 +20,7 @@ from .wtypes import (
     AINT,
     BOOL,
     U32,
+    Atomic,
     Scalar,
     Unknown,
     Vector,
@@ -303,10 +304,8 @@ class Function(Expressions):
             mem = ref[1]
             element = mem.element(self.module)
             self.check_writable(mem, node)
-            t = self.module.unify(element.scalar if hasattr(element, "scalar") and not
-                                  isinstance(element, Vector) else element,
-                                  self.module.resolved(value.type), node, self)
-            del t
+            self.module.unify(element.scalar if isinstance(element, Atomic) else element,
+                              self.module.resolved(value.type), node, self)
             plain = f"{mem.name}[{ref[2].text}]"
             if dest.memory is not None:  # an atomic element: a plain store is atomicStore
                 self.emit(f"atomicStore(&{plain}, {value.text});")

@@ -24,12 +24,14 @@ from ..wgsl.bindings import Input, Storage, Uniform
 from ..wgsl.rewrite import _is_user_function
 from .expressions import E, Memory
 from .functions import Function, wgsl_identifier
-from .names import RESERVED
+from .names import RESERVED, annotation_fix
+from .structs import declarations, reachable
 from .wtypes import (
     AFLOAT,
     AINT,
     BOOL,
     F32,
+    I32,
     U32,
     Array,
     Atomic,
@@ -190,7 +192,7 @@ class Module:
                 return "?"
             raise WGSLEmitError(
                 f"{self.fn.__qualname__}: the type of {t.what} cannot be inferred from the "
-                f"shader. Fix: annotate it ({_annotation_fix(t.what)}), or pass the arrays to "
+                f"shader. Fix: annotate it ({annotation_fix(t.what)}), or pass the arrays to "
                 "to_wgsl as you would to the dispatch.")
         if isinstance(t, Array):
             element = self.final(t.element, fn, name)
@@ -258,6 +260,14 @@ class Module:
             if wgsl == name:
                 return Memory(wgsl, "workgroup", t)
         raise AssertionError(name)
+
+    def bound_shape(self, wgsl: str) -> tuple[int, ...] | None:
+        """The shape of the array bound to the resource named ``wgsl`` (None: none given)."""
+        for r in getattr(self, "resources", ()):
+            given = self.given.get(r.python)
+            if r.name == wgsl and isinstance(given, np.ndarray) and given.dtype.names is None:
+                return given.shape
+        return None
 
     def is_user_function(self, fn: Any) -> bool:
         return _is_user_function(fn)
@@ -363,16 +373,13 @@ class Module:
             given = self.given.get(name, inspect.Parameter.empty)
             kind, t = self._resource(name, ann, given)
             if kind == "input":
-                t = self._known(t, Unknown(f"the fragment input {name!r}"), name)
+                t = t if t is not None else Unknown(f"the fragment input {name!r}")
                 params[name] = E(wgsl_identifier(name), t)
                 self.inputs.append((name, t))
                 continue
             resources.append(_Resource(wgsl_identifier(name), index, kind,
                                        Memory(wgsl_identifier(name), kind, t), name))
         return params, resources
-
-    def _known(self, t: Any, u: Unknown, name: str) -> Any:
-        return t if t is not None else u
 
     def _resource(self, name: str, ann: Any, given: Any) -> tuple[str, Any]:
         """(address space or "input", WGSL type or an Unknown) of a resource parameter."""
@@ -385,7 +392,7 @@ class Module:
                 (given is empty and from_python(ann) is None)
                 or (isinstance(given, np.ndarray) and given.ndim in (2, 3)))):
             if element is None and _pixel_function(given):
-                element = _concrete(type_of_value(given(0, 0)))
+                element = _concrete(type_of_value(_pixel(name, given)))
             if element is None and isinstance(given, np.ndarray):
                 s = from_dtype(given.dtype if given.dtype != np.float64 else np.float32)
                 element = Vector(given.shape[2], s) if given.ndim == 3 and given.shape[2] > 1 \
@@ -395,12 +402,20 @@ class Module:
             marker is None and ann is empty and isinstance(given, np.ndarray))
         if is_storage:
             if element is None and _pixel_function(given):
-                element = _concrete(type_of_value(given(0, 0)))
+                element = _concrete(type_of_value(_pixel(name, given)))
             if element is None and isinstance(given, np.ndarray):
                 element = from_dtype(given.dtype)
-            return "storage", Array(element or Unknown(f"the element type of buffer {name!r}"),
-                                    None)
+            kind = "read" if getattr(marker, "access", "") == "read" or (
+                isinstance(given, np.ndarray) and not given.flags.writeable) else "storage"
+            if isinstance(element, Struct) and (_runtime_sized(element) or (
+                    isinstance(given, np.ndarray) and given.ndim == 0)):
+                return kind, element  # (one struct, bound alone)
+            return kind, Array(element or Unknown(f"the element type of buffer {name!r}"), None)
         t = element if marker is not None else from_python(ann)
+        if t is None and isinstance(given, int) and not isinstance(given, (bool, np.bool_)):
+            u = Unknown(f"the uniform {name!r}")  # (a Python int: its uses decide, else i32)
+            self.defaults[u] = I32
+            return "uniform", u
         if t is None and given is not empty:
             if isinstance(given, np.ndarray):
                 return "read", Array(from_dtype(given.dtype), None)
@@ -416,26 +431,29 @@ class Module:
         if self.consts:
             out.append("")
         output_struct = self.output.name if isinstance(self.output, Struct) else None
-        for name, (_, s) in self.structs.items():
-            members = []
-            for k, (fname, ft) in enumerate(s.fields):
-                loc = f"@location({k}) " if name == output_struct and not self.as_function \
-                    else ""
-                flat = "@interpolate(flat) " if loc and _scalar_kind(ft) in "iu" else ""
-                members.append(f"    {loc}{flat}{fname}: {self.final(ft, self.entry, fname)},")
-            out += [f"struct {name} {{", *members, "}", ""]
+        head = out
+        out = []
         bindings = []
         for r in self.resources:
             if r.name not in self.used_resources():
                 continue
             t = self.final(r.memory.type, self.entry, r.name)
+            if r.kind == "uniform" and self.resolved(r.memory.type) == BOOL:
+                raise WGSLEmitError(f"{self.fn.__qualname__}: the uniform {r.python!r} is a bool, "
+                                    "which WGSL cannot bind (not host-shareable). Fix: pass a u32")
             space = {"storage": "storage, read_write", "read": "storage, read",
                      "uniform": "uniform"}[r.kind]
             out.append(f"@group(0) @binding({r.index}) var<{space}> {r.name}: {t};")
-            bindings.append(Binding(r.python, r.index, r.kind, self.resolved(r.memory.type),
+            rt = self.resolved(r.memory.type)
+            bindings.append(Binding(r.python, r.index, r.kind, self.defaults.get(rt, rt),
                                     r.name))
         for name, (_, t) in self.workgroup.items():
             out.append(f"var<workgroup> {name}: {self.final(t, self.entry, name)};")
+        used = [s for _, s in self.structs.values()] + [r.memory.type for r in self.resources
+                                                         if r.name in self.used_resources()]
+        used += [t for _, t in self.workgroup.values()]
+        out = head + declarations(self, reachable(used, self), output_struct,
+                                  self.as_function) + out
         if bindings or self.workgroup:
             out.append("")
         for _, _, text in self.helpers.values():
@@ -523,6 +541,23 @@ def _pixel_function(given: Any) -> bool:
         given, (np.ndarray, type))
 
 
+def _pixel(name: str, given: Any) -> Any:
+    """The value a per-pixel callable gives at pixel (0, 0) (its type is the input's)."""
+    try:
+        return given(0, 0)
+    except Exception as exc:
+        raise WGSLEmitError(f"the fragment input {name!r} is a callable that raised "
+                            f"{type(exc).__name__} ({exc}) for pixel (0, 0), where to_wgsl "
+                            f"asks it for its type. Fix: pass an array, or annotate "
+                            f"{name}: ash.Input[f32] (or the vector type)") from None
+
+
+def _runtime_sized(s: Struct) -> bool:
+    """The struct ends in a runtime-sized array (WGSL binds it alone, not in an array)."""
+    return bool(s.fields) and isinstance(s.fields[-1][1], Array) and s.fields[-1][1].length \
+        is None
+
+
 def _trim(size: tuple[int, int, int]) -> tuple[int, ...]:
     x, y, z = size
     return (x,) if y == z == 1 else (x, y) if z == 1 else (x, y, z)
@@ -558,19 +593,6 @@ def _annotation(fn: Any, p: inspect.Parameter) -> Any:
         except Exception:
             return None
     return ann
-
-
-def _annotation_fix(what: str) -> str:
-    if what.startswith("the element type of buffer"):
-        name = what.split("'")[1]
-        return f"{name}: ash.Storage[f32]"
-    if what.startswith("the fragment input"):
-        name = what.split("'")[1]
-        return f"{name}: ash.Input[vec2f]"
-    if what.startswith("the uniform"):
-        name = what.split("'")[1]
-        return f"{name}: u32"
-    return f"{what.rsplit('.', 1)[-1]}: f32 = ..."
 
 
 __all__ = ["AFLOAT", "Binding", "Emitted", "dataclasses", "emit", "to_wgsl"]

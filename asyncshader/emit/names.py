@@ -74,6 +74,7 @@ _OTHER: dict[str, Rule] = {
     "unpack4xu8": _fixed(Vector(4, U32)), "dot4i8_packed": _fixed(I32),
     "dot4u8_packed": _fixed(U32), "all": _fixed(BOOL), "any": _fixed(BOOL), "select": _same,
     "array_length": _fixed(U32),
+    "transpose": _fixed(None), "determinant": _fixed(None),  # (emit/matrices.py: builtin)
     "workgroup_barrier": _fixed(None), "storage_barrier": _fixed(None),
     "texture_barrier": _fixed(None), "workgroup_uniform_load": _pointee,
     "atomic_load": _pointee, "atomic_store": _fixed(None), "atomic_add": _pointee,
@@ -195,3 +196,17 @@ UNSUPPORTED = {
     "Slice": ("a slice", "index one element at a time"),
     "Yield": ("yield", "a shader is an async def that returns"),
 }
+
+
+def annotation_fix(what: str) -> str:
+    """The annotation that fixes an uninferable type (``what`` names the binding)."""
+    if what.startswith("the element type of buffer"):
+        name = what.split("'")[1]
+        return f"{name}: ash.Storage[f32]"
+    if what.startswith("the fragment input"):
+        name = what.split("'")[1]
+        return f"{name}: ash.Input[vec2f]"
+    if what.startswith("the uniform"):
+        name = what.split("'")[1]
+        return f"{name}: u32"
+    return f"{what.rsplit('.', 1)[-1]}: f32 = ..."

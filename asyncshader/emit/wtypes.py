@@ -12,6 +12,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import AsyncShaderError
+from ..wgsl.layout import RuntimeArrayType, align_size
+from ..wgsl.matrices import Matrix as _PyMatrix
+from ..wgsl.structs import is_struct
+from ..wgsl.structs import struct_of as _struct_of
 from ..wgsl.types import ArrayType, AtomicType, Vec, _ScalarType
 
 
@@ -63,6 +67,25 @@ class Vector:
 
 
 @dataclass(frozen=True)
+class Matrix:
+    """``matCxR<f32>`` / ``matCxR<f16>``: ``cols`` columns of ``vecR``."""
+
+    cols: int
+    rows: int
+    scalar: Scalar
+
+    @property
+    def wgsl(self) -> str:
+        return f"mat{self.cols}x{self.rows}{'h' if self.scalar.name == 'f16' else 'f'}"
+
+    @property
+    def column(self) -> Vector:
+        return Vector(self.rows, self.scalar)
+
+    abstract = False
+
+
+@dataclass(frozen=True)
 class Atomic:
     scalar: Scalar
 
@@ -88,8 +111,12 @@ class Array:
 
 @dataclass(frozen=True)
 class Struct:
+    """A struct: a fragment shader's output dataclass, or an ``@ash.struct`` class (``attrs``
+    then holds each member's ``@align(n) @size(n)`` where its layout needs them)."""
+
     name: str
     fields: tuple[tuple[str, Any], ...]
+    attrs: tuple[str, ...] = ()
 
     @property
     def wgsl(self) -> str:
@@ -131,6 +158,8 @@ def from_dtype(dtype: Any) -> Scalar:
     kind = np.dtype(dtype).kind
     if np.dtype(dtype) == np.float16:
         return F16
+    if np.dtype(dtype).names is not None and is_struct(_struct_of(np.dtype(dtype))):
+        return _struct(_struct_of(np.dtype(dtype)))
     if np.dtype(dtype).itemsize != 4 and kind != "b":
         raise WGSLEmitError(f"a {np.dtype(dtype)} array has no WGSL element type; use float32, "
                             "int32 or uint32")
@@ -144,6 +173,12 @@ def from_python(t: Any) -> Any:
         return _BY_KIND[{"f32": "f", "i32": "i", "u32": "u", "bool": "b", "f16": "h"}[t.wgsl]]
     if isinstance(t, type) and issubclass(t, Vec) and hasattr(t, "size"):
         return Vector(t.size, _BY_KIND[t.kind])
+    if isinstance(t, type) and issubclass(t, _PyMatrix) and hasattr(t, "cols"):
+        return Matrix(t.cols, t.rows, from_python(t.scalar))
+    if is_struct(t):
+        return _struct(t)
+    if isinstance(t, RuntimeArrayType):
+        return Array(from_python(t.element), None)
     if isinstance(t, ArrayType):
         element = from_python(t.element)
         return None if element is None else Array(element, t.length)
@@ -163,6 +198,21 @@ def from_python(t: Any) -> Any:
     if isinstance(wgsl, str) and isinstance(t, type):
         return Scalar(wgsl) if wgsl == "f16" else Named(wgsl)
     return None
+
+
+def _struct(cls: type) -> Struct:
+    """An ``@ash.struct`` class: its members, with ``@align``/``@size`` where its layout (WGSL's,
+    :mod:`asyncshader.wgsl.layout`) differs from the members' natural alignment and size."""
+    fields, attrs = [], []
+    for m in cls.__wgsl_layout__.members:
+        fields.append((m.name, from_python(m.type)))
+        if isinstance(m.type, RuntimeArrayType):
+            attrs.append(f"@align({m.align}) " if m.align != align_size(m.type)[0] else "")
+            continue
+        natural_align, natural_size = align_size(m.type)
+        attrs.append((f"@align({m.align}) " if m.align != natural_align else "") +
+                     (f"@size({m.size}) " if m.size != natural_size else ""))
+    return Struct(cls.__name__, tuple(fields), tuple(attrs))
 
 
 @dataclass(frozen=True)
@@ -187,11 +237,15 @@ def type_of_value(value: Any) -> Any:
         return _BY_KIND.get(value.dtype.kind)
     if isinstance(value, Vec):
         return Vector(value.size, _BY_KIND[value.kind])
+    if isinstance(value, _PyMatrix) or is_struct(type(value)):
+        return from_python(type(value))
     return None
 
 
 def literal(value: Any, t: Any) -> str:
     """``value`` (a folded constant) as a WGSL literal of type ``t``."""
+    if isinstance(t, Matrix):
+        return f"{t.wgsl}({', '.join(literal(c, t.column) for c in value)})"
     if isinstance(t, Vector):
         parts = [literal(c, t.scalar) for c in value]
         if len(set(parts)) == 1:

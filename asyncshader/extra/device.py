@@ -49,6 +49,21 @@ def device() -> Any:
     return dev
 
 
+def use(dev: Any) -> Any:
+    """Makes ``dev`` the process's shared device, unless one is open already; returns the
+    shared device. A session that opens its own device first (a test suite's lavapipe
+    fixture) passes it here, so that the cross-check runs on it too: one device, not two."""
+    if not _DEVICE:
+        _DEVICE.append(dev)
+    return _DEVICE[0]
+
+
+def is_cpu_vulkan(dev: Any) -> bool:
+    """``dev`` runs on a CPU Vulkan adapter (Mesa's lavapipe)."""
+    info = dict(getattr(dev, "adapter_info", None) or getattr(dev.adapter, "info", {}) or {})
+    return info.get("backend_type") == "Vulkan" and info.get("adapter_type") == "CPU"
+
+
 def adapter_name(dev: Any) -> str:
     info = dict(getattr(dev, "adapter_info", None) or getattr(dev.adapter, "info", {}) or {})
     return f"{info.get('device', '?')} ({info.get('backend_type', '?')})"

@@ -20,7 +20,8 @@ import numpy as np
 
 from .._core.instruments import Instrument
 from ..emit import Emitted, emit
-from ..emit.wtypes import Vector
+from ..emit.buffers import from_gpu, struct_bytes, to_gpu
+from ..emit.wtypes import Matrix, Vector
 from ..errors import AsyncShaderError, BindingError
 from ..stages.compute import run
 from ..stages.fragment import run_fragments
@@ -63,10 +64,12 @@ class CrosscheckReport:
     counts: dict[str, int] = field(default_factory=dict)
     adapter: str = ""
     findings: list = field(default_factory=list)  # the CPU run's race-detector findings
+    sizes: dict[str, int] = field(default_factory=dict)  # elements compared, by name
 
     @property
     def ignored(self) -> list[str]:
-        return [n for n in self.cpu if n not in self.counts]
+        return [n for n in self.cpu if n not in self.counts and not any(
+            k.startswith(n + ".") for k in self.counts)]
 
     @property
     def ok(self) -> bool:
@@ -79,7 +82,7 @@ class CrosscheckReport:
         lines = [f"crosscheck on {self.adapter}: the GPU differs from the CPU"]
         for name, n in self.counts.items():
             if n:
-                total = self.cpu[name].size
+                total = self.sizes.get(name) or self.cpu[name].size
                 lines.append(f"  {name}: {n} of {total} elements differ; first:")
                 lines += [f"    {d}" for d in self.differences[name][:8]]
         return "\n".join(lines)
@@ -115,6 +118,13 @@ def _size3(v: Any) -> tuple[int, int, int]:
 
 def _uniform_bytes(value: Any, t: Any) -> bytes:
     """A uniform's value as the bytes of a 16-byte uniform buffer (a scalar or a vector)."""
+    data = struct_bytes(value)
+    if data is not None:
+        return data
+    if isinstance(t, Matrix):  # (columns padded as in a buffer)
+        data = to_gpu(np.asarray(value, np.float16 if t.scalar.name == "f16" else np.float32),
+                      t).tobytes()
+        return data + bytes(-len(data) % 16)
     s = t.scalar if isinstance(t, Vector) else t
     values = list(value) if hasattr(value, "__iter__") else [value]
     if s.kind == "f":
@@ -142,6 +152,7 @@ def _buffers(dev: Any, code: Emitted, bindings: dict[str, Any], visibility: Any 
                                               usage=usage.UNIFORM)
         else:
             arr = np.ascontiguousarray(value)
+            arr = to_gpu(arr, b.type)  # (WGSL pads vec3 and 3-row matrix columns)
             if arr.dtype == np.bool_:
                 arr = arr.astype(np.uint32)
             if arr.nbytes == 0:
@@ -149,7 +160,7 @@ def _buffers(dev: Any, code: Emitted, bindings: dict[str, Any], visibility: Any 
             buf = dev.create_buffer_with_data(data=arr.tobytes(), usage=usage.STORAGE |
                                               usage.COPY_SRC)
             if b.space == "storage":
-                outputs[b.name] = (buf, np.asarray(value))
+                outputs[b.name] = (buf, np.asarray(value), b.type)
         entries.append({"binding": b.binding, "resource": {"buffer": buf, "offset": 0,
                                                            "size": buf.size}})
     return entries, outputs
@@ -172,8 +183,8 @@ def _run_compute(dev: Any, code: Emitted, groups: tuple, bindings: dict[str, Any
     cpass.dispatch_workgroups(*groups)
     cpass.end()
     dev.queue.submit([encoder.finish()])
-    return {name: np.frombuffer(dev.queue.read_buffer(buf), like.dtype)[:like.size]
-            .reshape(like.shape).copy() for name, (buf, like) in outputs.items()}
+    return {name: from_gpu(dev.queue.read_buffer(buf), t, like)
+            for name, (buf, like, t) in outputs.items()}
 
 
 # ------------------------------------------------------------------------------------ fragment
@@ -247,6 +258,15 @@ def _differs(a: np.ndarray, b: np.ndarray, ulp: int) -> np.ndarray:
     return ~both_nan & (np.abs(ia - ib) > ulp)
 
 
+def _members(name: str, a: np.ndarray, b: np.ndarray) -> list[tuple[str, Any, Any]]:
+    """A buffer as the arrays to compare: itself, or a struct buffer's members one by one
+    (``p.velocity``; nested structs' members too), each with its own tolerance."""
+    if a.dtype.names is None:
+        return [(name, a, b)]
+    return [pair for field in a.dtype.names
+            for pair in _members(f"{name}.{field}", a[field], b[field])]
+
+
 def _compare(code: Emitted, cpu: dict, gpu: dict, writers: _Writers, ulp: int, ignore: tuple,
              check: Any, dev: Any, raise_on_difference: bool, findings: list
              ) -> CrosscheckReport:
@@ -254,12 +274,12 @@ def _compare(code: Emitted, cpu: dict, gpu: dict, writers: _Writers, ulp: int, i
     report = CrosscheckReport(code.source, {n: np.asarray(cpu[n]) for n in names},
                               {n: gpu[n] for n in names}, adapter=adapter_name(dev),
                               findings=list(findings))
-    for n in names:
-        if n in ignore:
-            continue
-        a, b = report.cpu[n], report.gpu[n].reshape(report.cpu[n].shape)
-        bad = np.argwhere(_differs(a, b, ulp))
-        report.counts[n] = len(bad)
+    pairs = [(label, a, b) for n in names if n not in ignore
+             for label, a, b in _members(n, report.cpu[n],
+                                         report.gpu[n].reshape(report.cpu[n].shape))]
+    for n, a, b in pairs:
+        bad = np.argwhere(_differs(a, b, ulp).reshape(a.shape))
+        report.counts[n], report.sizes[n] = len(bad), a.size
         report.differences[n] = [
             Difference(n, tuple(int(i) for i in idx) if len(idx) > 1 else int(idx[0]),
                        a[tuple(idx)].item(), b[tuple(idx)].item(),

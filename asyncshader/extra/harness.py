@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..emit import Emitted, emit
+from ..emit.buffers import from_gpu
 from ..emit.wtypes import Scalar, Struct, Vector
 from .device import validate
 
@@ -196,7 +197,6 @@ def read_pixels(dev: Any, harness: Harness, width: int, height: int,
         if not isinstance(t, Vector):
             data = data[..., 0]
         result[report] = data.astype(bool) if s.kind == "b" else data.copy()
-    for name, (buf, like) in storage.items():
-        result[name] = np.frombuffer(dev.queue.read_buffer(buf), like.dtype)[:like.size] \
-            .reshape(like.shape).copy()
+    for name, (buf, like, t) in storage.items():
+        result[name] = from_gpu(dev.queue.read_buffer(buf), t, like)
     return result

@@ -259,6 +259,7 @@ def _check_storage_array(kernel: str, name: str, ann: Any, value: Any) -> None:
             f"{kernel}: binding {name!r} is a {value.dtype} array; WGSL storage buffers hold "
             f"f32, f16, i32 or u32. Fix: pass {name}=arr.astype({fix}).")
     element = ann.element
+    element = getattr(element, "scalar", element)  # (Storage[vec3f]: an (n, 3) f32 array)
     if element is not None and value.dtype != element.dtype:
         raise BindingError(f"{kernel}: binding {name!r} is declared {ann!r} but the array is "
                            f"{value.dtype}")

@@ -1,0 +1,101 @@
+"""Struct declarations of an emitted module: the structs the shader builds (a fragment output,
+a dataclass value) and every ``@ash.struct`` its bindings, workgroup variables and values use,
+nested ones first, each member with the ``@align``/``@size`` its WGSL layout needs (the
+layout asyncshader gives the struct's numpy dtype, so a struct buffer copies as bytes)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from .values import E
+from .wtypes import Array, Atomic, Scalar, Struct
+
+__all__ = ["declarations", "reachable"]
+
+
+def reachable(types: list[Any], module: Any) -> list[Struct]:
+    """The structs ``types`` contain (members before the structs that hold them), once each
+    by name."""
+    out: dict[str, Struct] = {}
+
+    def visit(t: Any) -> None:
+        t = module.resolved(t)
+        if isinstance(t, Array):
+            visit(t.element)
+        elif isinstance(t, Struct) and t.name not in out:
+            for _, ft in t.fields:
+                visit(ft)
+            out[t.name] = t
+    for t in types:
+        visit(t)
+    return list(out.values())
+
+
+def declarations(module: Any, structs: list[Struct], output: str | None, as_function: bool
+                 ) -> list[str]:
+    """The WGSL text of ``structs``; ``output`` (the fragment output struct's name) gets
+    ``@location(k)`` members (``@interpolate(flat)`` for integers) unless ``as_function``."""
+    out: list[str] = []
+    for s in structs:
+        members = []
+        for k, (fname, ft) in enumerate(s.fields):
+            loc = f"@location({k}) " if s.name == output and not as_function else ""
+            flat = "@interpolate(flat) " if loc and _kind(module.resolved(ft)) in "iu" else ""
+            attrs = s.attrs[k] if s.attrs else ""
+            wgsl = module.final(ft, module.entry, fname)
+            members.append(f"    {attrs}{loc}{flat}{fname}: {wgsl},")
+        out += [f"struct {s.name} {{", *members, "}", ""]
+    return out
+
+
+def _kind(t: Any) -> str:
+    s = getattr(t, "scalar", t)
+    if isinstance(t, Atomic):
+        s = t.scalar
+    return s.kind if isinstance(s, Scalar) else "f"
+
+
+def construct(fx: Any, node: Any, s: Struct) -> Any:
+    """``S(a, b, name=c)`` for an ``@ash.struct`` class ``S``: members not given are zero
+    (asyncshader's constructor's rule), written ``T()`` as WGSL's zero value."""
+    names = [f for f, _ in s.fields]
+    given = dict(zip(names, node.args)) | {k.arg: k.value for k in node.keywords}
+    unknown = sorted(set(given) - set(names))
+    if unknown:
+        fx.fail(node, f"{s.name}(...) with {', '.join(unknown)}", f"{s.name} has the members "
+                f"{', '.join(names)}")
+    parts = []
+    for fname, ft in s.fields:
+        if isinstance(ft, Array) and ft.length is None:
+            fx.fail(node, f"a {s.name} value (it ends in a runtime-sized array)", "such a "
+                    "struct lives only in a storage buffer: store its members one by one")
+        if fname not in given:
+            parts.append(f"{module_type(fx, ft, fname)}()")
+            continue
+        v = fx.value(given[fname])
+        fx.module.unify(ft, fx.module.resolved(v.type), given[fname], fx)
+        parts.append(v.text)
+    fx.module.structs.setdefault(s.name, (None, s))  # (declared even if no binding holds it)
+    return E(f"{s.name}({', '.join(parts)})", s)
+
+
+def dataclass_value(fx: Any, node: Any, cls: type) -> Any:
+    """``Output(a, b)`` for a plain dataclass (a fragment shader's outputs): every field
+    given."""
+    fields = [f.name for f in dataclasses.fields(cls)]
+    given = dict(zip(fields, node.args)) | {k.arg: k.value for k in node.keywords}
+    missing = [f for f in fields if f not in given]
+    if missing:
+        fx.fail(node, f"{cls.__name__}(...) without {', '.join(missing)}", "give every "
+                  "field: WGSL structs have no defaults")
+    values = [fx.value(given[f]) for f in fields]
+    struct = fx.module.struct(cls, [(f, fx.module.resolved(v.type).concrete()
+                                       if fx.module.resolved(v.type).abstract else
+                                       fx.module.resolved(v.type))
+                                      for f, v in zip(fields, values)], node, fx)
+    return E(f"{struct.name}({', '.join(v.text for v in values)})", struct)
+
+
+def module_type(fx: Any, t: Any, name: str) -> str:
+    return fx.module.final(t, fx, name)

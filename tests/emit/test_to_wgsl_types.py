@@ -1,0 +1,225 @@
+"""to_wgsl for the types that arrived after round 1: read-only storage, matrices (constructors,
+products, transpose, determinant, in storage and uniform buffers: padded 3-row columns), and
+vec3 buffers (padded to WGSL's 16-byte stride on the way to the GPU)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import asyncshader as ash
+from asyncshader import f32, mat2x3f, mat3x3f, mat4x4f, u32, vec2f, vec3f, vec4f
+from asyncshader.emit import WGSLEmitError, to_wgsl
+from asyncshader.extra.gpu import validate
+
+
+# ------------------------------------------------------------------------ read-only storage
+@ash.compute(workgroup_size=4)
+async def doubled(src: ash.ReadOnly[f32], dst: ash.Storage[f32], *,
+                  local_invocation_index: u32):
+    i = local_invocation_index
+    dst[i] = src[i] * 2.0
+
+
+@ash.compute(workgroup_size=4)
+async def doubled_plain(src, dst, *, local_invocation_index: u32):
+    i = local_invocation_index
+    dst[i] = src[i] * 2.0
+
+
+def test_a_read_only_parameter_or_array_is_var_storage_read(crosscheck):
+    text = to_wgsl(doubled)
+    assert "@group(0) @binding(0) var<storage, read> src: array<f32>;" in text
+    assert "@group(0) @binding(1) var<storage, read_write> dst: array<f32>;" in text
+    frozen = np.arange(4, dtype=np.float32)
+    frozen.flags.writeable = False
+    plain = to_wgsl(doubled_plain, src=frozen, dst=np.zeros(4, np.float32))
+    assert "var<storage, read> src: array<f32>;" in plain
+    report = crosscheck(doubled, 1, src=frozen, dst=np.zeros(4, np.float32))
+    assert report.gpu["dst"].tolist() == [0.0, 2.0, 4.0, 6.0]
+
+
+@ash.compute(workgroup_size=1)
+async def writes_read_only(src: ash.ReadOnly[f32]):
+    src[0] = 1.0
+
+
+def test_a_store_to_read_only_storage_names_the_line_and_the_fix():
+    with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_types.py:\d+: .*a write to src "
+                       r"\(a read-only read binding\).*ash.Storage"):
+        to_wgsl(writes_read_only)
+
+
+# ------------------------------------------------------------------------ matrices
+@ash.compute(workgroup_size=4)
+async def transform(v: ash.Storage[vec3f], out: ash.Storage[vec3f], *,
+                    local_invocation_index: u32):
+    i = local_invocation_index
+    m = mat3x3f(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.5)
+    a = mat2x3f(vec3f(1.0, 0.0, 0.0), vec3f(0.0, 1.0, 0.0))
+    t = ash.transpose(a)
+    w = m * vec3f(v[i]) + a * vec2f(1.0, 2.0)
+    out[i] = w * ash.determinant(m) + m[1] + vec3f(t[0].x, m[2][1], 0.0) + (vec3f(v[i]) @ m)
+
+
+def test_matrix_constructors_products_transpose_and_determinant_emit(wgsl_device):
+    text = to_wgsl(transform)
+    assert "let m = mat3x3f(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.5);" in text
+    assert "let a = mat2x3f(vec3f(1.0f, 0.0f, 0.0f), vec3f(0.0f, 1.0f, 0.0f));" in text
+    assert "let t = transpose(a);" in text
+    assert "let w = m * vec3f(v[i]) + a * vec2f(1.0f, 2.0f);" in text
+    assert "w * determinant(m) + m[1] + vec3f(t[0].x, m[2][1], 0.0) + vec3f(v[i]) * m" in text
+    validate(text, wgsl_device)
+
+
+def test_matrix_arithmetic_and_vec3_buffers_agree_with_lavapipe(crosscheck):
+    v = np.arange(12, dtype=np.float32).reshape(4, 3)  # (array<vec3f>: a 16-byte stride)
+    report = crosscheck(transform, 1, v=v, out=np.zeros((4, 3), np.float32))
+    # row 0 by hand: m * (0, 1, 2) = (18, 21, 25); a * (1, 2) = (1, 2, 0); det(m) = -1.5;
+    # m[1] = (4, 5, 6); (t[0].x, m[2][1], 0) = (1, 8, 0); (0, 1, 2) @ m = (8, 17, 27)
+    assert report.gpu["out"][0].tolist() == [-28.5 + 4 + 1 + 8, -34.5 + 5 + 8 + 17,
+                                             -37.5 + 6 + 0 + 27]
+    assert report.gpu["v"].tolist() == v.tolist()
+
+
+@ash.compute(workgroup_size=2)
+async def mats_in_memory(mats: ash.Storage[mat3x3f], model: ash.Uniform[mat4x4f],
+                         out: ash.Storage[vec4f], *, local_invocation_index: u32):
+    i = local_invocation_index
+    m = mat3x3f(mats[i])
+    mats[i] = ash.transpose(m) * 2.0
+    mats[i][1] = vec3f(f32(i), 7.0, 8.0)
+    out[i] = model * vec4f(m[0], 1.0)
+
+
+def test_matrices_in_storage_and_uniform_buffers_are_padded_for_the_gpu(crosscheck):
+    mats = np.arange(18, dtype=np.float32).reshape(2, 3, 3)
+    model = mat4x4f(*range(16))
+    text = to_wgsl(mats_in_memory, mats=mats, model=model)
+    assert "var<storage, read_write> mats: array<mat3x3f>;" in text
+    assert "var<uniform> model: mat4x4f;" in text
+    assert "mats[i][1] = vec3f(f32(i), 7.0, 8.0);" in text
+    report = crosscheck(mats_in_memory, 1, mats=mats, model=model,
+                        out=np.zeros((2, 4), np.float32))
+    assert report.gpu["mats"][0].tolist() == [[0, 6, 12], [0, 7, 8], [4, 10, 16]]
+    # model's columns are (0..3), (4..7), ...; times (0, 1, 2, 1) (column 0 of mats[0], 1)
+    assert report.gpu["out"][0].tolist() == [4 + 16 + 12, 5 + 18 + 13, 6 + 20 + 14,
+                                             7 + 22 + 15]
+
+
+@ash.compute(workgroup_size=1)
+async def bad_product(out: ash.Storage[vec3f]):
+    m = mat2x3f()
+    out[0] = m * vec3f(1.0, 2.0, 3.0)
+
+
+def test_a_matrix_product_of_mismatched_sizes_names_both_types():
+    with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_types.py:\d+: bad_product: "
+                       r"mat2x3f \* vec3f \(not a WGSL matrix operation\).*matCxR \* vecC"):
+        to_wgsl(bad_product)
+
+
+def test_a_storage_vec3f_annotation_binds_an_n_by_3_float32_array_on_the_cpu():
+    out = np.zeros((4, 3), np.float32)  # (this annotation raised AttributeError in bindings)
+    ash.run(transform, v=np.ones((4, 3), np.float32), out=out)
+    # m * v = (12, 15, 18.5), + a * (1, 2) = (13, 17, 18.5); v @ m = (6, 15, 24.5)
+    assert out[0].tolist() == [-1.5 * 13 + 4 + 1 + 6, -1.5 * 17 + 5 + 8 + 15,
+                               -1.5 * 18.5 + 6 + 0 + 24.5]
+    with pytest.raises(ash.BindingError, match="declared Storage\\[vec3f\\] but the array is "
+                       "int32"):
+        ash.run(transform, v=np.ones((4, 3), np.int32), out=out)
+
+
+# ------------------------------------------------------------------------ one device
+def test_the_oracle_fixture_and_the_cross_check_share_one_device(gpu_device, wgsl_device):
+    from asyncshader.extra.device import device, is_cpu_vulkan
+
+    if not is_cpu_vulkan(wgsl_device):  # (a real GPU opened first: lavapipe is another one)
+        pytest.skip("the cross-check's device is not lavapipe here")
+    assert gpu_device is wgsl_device is device()
+    assert "subgroup" in gpu_device.features or "subgroup" not in gpu_device.adapter.features
+
+
+@ash.compute(workgroup_size=1)
+async def determinant_of_mat2x3(out: ash.Storage[f32]):
+    out[0] = ash.determinant(mat2x3f())
+
+
+def test_determinant_of_a_non_square_matrix_names_the_line():
+    with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_types.py:\d+: determinant_of_mat2x3: "
+                       r"determinant of a mat2x3f.*takes a square matrix"):
+        to_wgsl(determinant_of_mat2x3)
+
+
+# ------------------------------------------------------------------------ Python ints bound
+@ash.compute(workgroup_size=4)
+async def last_one(buf: ash.Storage, n: ash.Uniform, scale, *, local_invocation_index):
+    if local_invocation_index == n - 1:
+        buf[local_invocation_index] = 7
+    buf[0] = scale * 2
+
+
+def test_a_python_int_bound_as_a_uniform_takes_the_type_its_uses_ask_for(crosscheck):
+    text = to_wgsl(last_one, buf=np.zeros(4, np.uint32), n=4, scale=5)
+    assert "var<uniform> n: u32;" in text  # (compared with a u32 builtin)
+    assert "var<uniform> scale: u32;" in text  # (stored into a u32 buffer)
+    report = crosscheck(last_one, 1, buf=np.zeros(4, np.uint32), n=4, scale=5)
+    assert report.gpu["buf"].tolist() == [10, 0, 0, 7]
+    alone = to_wgsl(last_one, buf=np.zeros(4, np.int32), n=4, scale=5)
+    assert "var<uniform> scale: i32;" in alone and "var<uniform> n: u32;" in alone
+
+
+# ------------------------------------------------------------------------ 2-D buffers
+@ash.compute(workgroup_size=(4, 2))
+async def grid(a, b, *, local_invocation_id):
+    x = local_invocation_id.x
+    y = local_invocation_id.y
+    a[y, x] = f32(x + 10 * y)
+    b[x, 1] = a[y, x] + 0.5
+
+
+def test_a_multi_dimensional_index_into_a_bound_array_is_flattened_by_its_shape(crosscheck):
+    a, b = np.zeros((2, 4), np.float32), np.zeros((4, 3), np.float32)
+    text = to_wgsl(grid, a=a, b=b)
+    assert "a[y * 4 + x] = f32(x + 10 * y);" in text
+    assert "b[x * 3 + 1] = a[y * 4 + x] + 0.5;" in text
+    report = crosscheck(grid, 1, a=a, b=b)
+    assert report.gpu["a"].tolist() == [[0, 1, 2, 3], [10, 11, 12, 13]]
+    assert report.gpu["b"][:, 1].tolist() == [10.5, 11.5, 12.5, 13.5]
+    with pytest.raises(WGSLEmitError, match="multi-dimensional index"):
+        to_wgsl(grid)  # (no array: no shape to flatten by)
+
+
+# ------------------------------------------------------------------------ fragment inputs
+def _raises(x, y):
+    raise ValueError("no pixels here")
+
+
+@ash.fragment
+async def passes_on(t: ash.Input):
+    return t
+
+
+def test_a_pixel_callable_that_raises_is_a_clear_error_not_a_crash():
+    with pytest.raises(WGSLEmitError, match=r"the fragment input 't' is a callable that raised "
+                       r"ValueError \(no pixels here\) for pixel \(0, 0\).*ash.Input\[f32\]"):
+        to_wgsl(passes_on, t=_raises)
+
+
+# ------------------------------------------------------------------------ census findings
+@ash.compute(workgroup_size=4)
+async def slope(out: ash.Storage[f32], *, local_invocation_index: u32):
+    out[local_invocation_index] = await ash.dpdx(f32(local_invocation_index))
+
+
+@ash.compute(workgroup_size=1)
+async def flagged(out: ash.Storage[u32], flag: bool):
+    out[0] = u32(flag)
+
+
+def test_census_findings_derivatives_in_compute_and_bool_uniforms_are_errors_not_bad_wgsl():
+    with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_types.py:\d+: slope: dpdx in a "
+                       r"compute shader .*fragment shaders only.*quad_swap_x"):
+        to_wgsl(slope)
+    with pytest.raises(WGSLEmitError, match=r"flagged: the uniform 'flag' is a bool.*pass a u32"):
+        to_wgsl(flagged)
