@@ -14,11 +14,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import timeit
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np
+from _timing import alternating
 
 import asyncshader as ash
 from asyncshader.wgsl.types import Vec
@@ -54,14 +54,8 @@ def check() -> None:
 
 
 def measure(number: int, repeat: int) -> list[tuple[str, float, float]]:
-    rows = []
-    for what, call, expr in PAIRS:
-        best_call, best_expr = float("inf"), float("inf")
-        for _ in range(repeat):   # alternate, so load changes hit both sides
-            best_call = min(best_call, timeit.timeit(call, globals=NS, number=number))
-            best_expr = min(best_expr, timeit.timeit(expr, globals=NS, number=number))
-        rows.append((what, best_call / number * 1e9, best_expr / number * 1e9))
-    return rows
+    return [(what, *alternating(call, expr, number=number, repeat=repeat, globals_a=NS))
+            for what, call, expr in PAIRS]
 
 
 def main(argv: list[str] | None = None) -> None:

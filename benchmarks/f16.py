@@ -20,11 +20,11 @@ import argparse
 import os
 import sys
 import time
-import timeit
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np
+from _timing import alternating
 
 import asyncshader as ash
 
@@ -60,14 +60,8 @@ def check() -> None:
 
 def measure_types(number: int, repeat: int) -> list[tuple[str, float, float]]:
     h, f = _names(ash.f16, ash.vec4h), _names(ash.f32, ash.vec4f)
-    rows = []
-    for what, expr in PAIRS:
-        best_h = best_f = float("inf")
-        for _ in range(repeat):
-            best_h = min(best_h, timeit.timeit(expr, globals=h, number=number))
-            best_f = min(best_f, timeit.timeit(expr, globals=f, number=number))
-        rows.append((what, best_h / number * 1e9, best_f / number * 1e9))
-    return rows
+    return [(what, *alternating(expr, expr, number=number, repeat=repeat, globals_a=h,
+                                globals_b=f)) for what, expr in PAIRS]
 
 
 @ash.compute(workgroup_size=256)

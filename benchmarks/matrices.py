@@ -17,11 +17,11 @@ import argparse
 import os
 import statistics
 import sys
-import timeit
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np
+from _timing import alternating
 
 import asyncshader as ash
 
@@ -76,15 +76,8 @@ def check() -> None:
 
 
 def measure(number: int, repeat: int) -> list[tuple[str, float, float]]:
-    rows = []
-    for what, op, expr in PAIRS:
-        t_op, t_expr = [], []
-        for _ in range(repeat):  # alternate, so load changes hit both sides
-            t_op.append(timeit.timeit(op, globals=NS, number=number))
-            t_expr.append(timeit.timeit(expr, globals=NS, number=number))
-        rows.append((what, statistics.median(t_op) / number * 1e9,
-                     statistics.median(t_expr) / number * 1e9))
-    return rows
+    return [(what, *alternating(op, expr, number=number, repeat=repeat, globals_a=NS,
+                                pick=statistics.median)) for what, op, expr in PAIRS]
 
 
 def main(argv: list[str] | None = None) -> None:
