@@ -40,7 +40,7 @@ def run_shift(inp, schedule):
 
 
 def expected_shift(inp):
-    return [2 * int(v) for v in inp[:-1]]
+    return [2 * int(v) % 2**32 for v in inp[:-1]]   # u32: WGSL wraps modulo 2**32
 
 
 QUIET = settings(database=None, derandomize=True, deadline=None,
