@@ -145,10 +145,27 @@ async def determinant_of_mat2x3(out: ash.Storage[f32]):
     out[0] = ash.determinant(mat2x3f())
 
 
-def test_determinant_of_a_non_square_matrix_names_the_line():
+@ash.compute(workgroup_size=1)
+async def transpose_of_a_vector(out: ash.Storage[vec3f]):
+    out[0] = ash.transpose(vec3f(1.0, 2.0, 3.0))
+
+
+@ash.compute(workgroup_size=1)
+async def determinant_of_a_scalar(out: ash.Storage[f32]):
+    out[0] = ash.determinant(out[0])
+
+
+def test_transpose_or_determinant_of_a_non_matrix_or_non_square_matrix_names_the_line():
     with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_types.py:\d+: determinant_of_mat2x3: "
                        r"determinant of a mat2x3f.*takes a square matrix"):
         to_wgsl(determinant_of_mat2x3)
+    with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_types.py:\d+: transpose_of_a_vector: "
+                       r"transpose of a vec3f cannot be written in WGSL. Fix: transpose takes a "
+                       r"matrix"):
+        to_wgsl(transpose_of_a_vector)
+    with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_types.py:\d+: determinant_of_a_scalar: "
+                       r"determinant of a f32 .*takes a square matrix"):
+        to_wgsl(determinant_of_a_scalar)
 
 
 # ------------------------------------------------------------------------ Python ints bound
