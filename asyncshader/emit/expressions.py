@@ -19,7 +19,7 @@ from typing import Any
 from ..wgsl.memory import WorkgroupVar, ptr
 from ..wgsl.source import resolve, root_name
 from ..wgsl.types import Vec, _ScalarType
-from . import buffers, matrices, names, structs
+from . import buffers, matrices, names, structs, subgroups
 from .values import E, Memory
 from .wtypes import (
     AFLOAT,
@@ -504,20 +504,8 @@ class Expressions:
             ty = self.module.unify(self.module.resolved(f.type), self.module.resolved(t.type),
                                    node, self)
             return E(f"select({f.text}, {t.text}, {c.text})", ty)
-        if row.name == "subgroup_elect":  # (naga has no subgroupElect: the same, spelled out)
-            if self.kind == "helper":
-                self.fail(node, "subgroup_elect() in a helper", "call it in the entry point")
-            self.module.needed_builtins.add("subgroup_invocation_id")
-            return E("subgroupBroadcastFirst(subgroup_invocation_id) == subgroup_invocation_id",
-                     names.BOOL, "rel")
-        if row.name == "quad_broadcast":
-            e, i = (self.value(a) for a in node.args)
-            self.module.unify(self.module.resolved(i.type), names.U32, node, self)
-            if not i.has_const:
-                self.fail(node.args[1], "a quad_broadcast id that is not a constant (WGSL: "
-                          "a const-expression)", "pass a literal 0..3 or a module constant")
-            i = self.constant(i.const, names.U32)
-            return E(f"quadBroadcast({e.text}, {i.text})", self.module.resolved(e.type))
+        if row.name in subgroups.LANE_OPERATIONS:
+            return subgroups.call(self, node, row)
         args = [self.value(a) for a in node.args]
         return self.call_unified(node, row.wgsl, args, row.unify, row.rule)
 
