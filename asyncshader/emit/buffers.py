@@ -15,9 +15,14 @@ import numpy as np
 
 from ..wgsl.struct_buffers import write_value
 from ..wgsl.structs import is_struct
-from .wtypes import Array, Matrix, Vector
+from .wtypes import Array, Matrix, Vector, from_dtype
 
-__all__ = ["flattened", "from_gpu", "struct_bytes", "to_gpu"]
+__all__ = ["element_of", "flattened", "from_gpu", "struct_bytes", "to_gpu"]
+
+
+def element_of(array: np.ndarray) -> Any:
+    """The WGSL element type of a numpy array bound as a buffer."""
+    return from_dtype(array.dtype)
 
 
 def _three(t: Any) -> int:

@@ -20,19 +20,17 @@ from typing import Any
 
 import numpy as np
 
-from ..wgsl.bindings import Input, Storage, Uniform
 from ..wgsl.rewrite import _is_user_function
+from . import resources
 from .expressions import E, Memory
 from .functions import Function, wgsl_identifier
 from .names import RESERVED, annotation_fix
+from .resources import COMPUTE_BUILTINS, FRAGMENT_BUILTINS
 from .structs import declarations, reachable
 from .wtypes import (
     AFLOAT,
     AINT,
     BOOL,
-    F32,
-    I32,
-    U32,
     Array,
     Atomic,
     Scalar,
@@ -40,18 +38,10 @@ from .wtypes import (
     Unknown,
     Vector,
     WGSLEmitError,
-    from_dtype,
     from_python,
     literal,
-    type_of_value,
 )
 
-_COMPUTE_BUILTINS = {"global_invocation_id": Vector(3, U32), "local_invocation_id": Vector(3, U32),
-                     "workgroup_id": Vector(3, U32), "num_workgroups": Vector(3, U32),
-                     "local_invocation_index": U32, "subgroup_invocation_id": U32,
-                     "subgroup_size": U32, "subgroup_id": U32, "num_subgroups": U32}
-_FRAGMENT_BUILTINS = {"position": Vector(4, F32), "front_facing": BOOL, "sample_index": U32,
-                      "sample_mask": U32, "subgroup_invocation_id": U32, "subgroup_size": U32}
 _ZERO_NOTE = ("// var<workgroup> memory starts zeroed in WGSL; some implementations (Mesa's "
               "lavapipe) skip it,\n    // so the emitted shader zeroes it (docs/to-gpu.md)")
 
@@ -346,7 +336,7 @@ class Module:
         self.entry_name = wgsl_identifier(self.fn.__name__)
         self.function_names: set[str] = {self.entry_name}
         self.needed_builtins: set[str] = set()  # (used by the translation, not a parameter)
-        self.params, self.resources = self._parameters()
+        self.params, self.resources = resources.parameters(self)
         self.entry = Function(self, self.fn, self.params, {r.python: r.memory for r in
                                                            self.resources}, self.stage, "entry")
         self.body = self.entry.body()
@@ -355,73 +345,6 @@ class Module:
             t = self.resolved(e.type)
             self.output = t if self.output is None else self.unify(self.output, t, n,
                                                                    self.entry)
-
-    def _parameters(self) -> tuple[dict[str, E], list]:
-        builtins = _COMPUTE_BUILTINS if self.stage == "compute" else _FRAGMENT_BUILTINS
-        params: dict[str, E] = {}
-        resources = []
-        self.inputs: list[tuple[str, Any]] = []
-        for index, (name, p) in enumerate(self.shader.params.items()):
-            if name in builtins:
-                params[name] = E(name, builtins[name])
-                continue
-            if name in self.shader.builtins:
-                raise WGSLEmitError(f"{self.fn.__qualname__}: the builtin {name} has no WGSL "
-                                    "spelling yet (WGSL's linear_indexing extension); compute "
-                                    "it from workgroup_id and num_workgroups")
-            ann = p.annotation
-            given = self.given.get(name, inspect.Parameter.empty)
-            kind, t = self._resource(name, ann, given)
-            if kind == "input":
-                t = t if t is not None else Unknown(f"the fragment input {name!r}")
-                params[name] = E(wgsl_identifier(name), t)
-                self.inputs.append((name, t))
-                continue
-            resources.append(_Resource(wgsl_identifier(name), index, kind,
-                                       Memory(wgsl_identifier(name), kind, t), name))
-        return params, resources
-
-    def _resource(self, name: str, ann: Any, given: Any) -> tuple[str, Any]:
-        """(address space or "input", WGSL type or an Unknown) of a resource parameter."""
-        empty = inspect.Parameter.empty
-        marker = ann if isinstance(ann, type) and issubclass(ann, (Storage, Uniform, Input)) \
-            else None
-        element = from_python(getattr(marker, "element", None)) if marker else None
-        if (marker is not None and issubclass(marker, Input)) or (
-                self.stage == "fragment" and marker is None and (
-                (given is empty and from_python(ann) is None)
-                or (isinstance(given, np.ndarray) and given.ndim in (2, 3)))):
-            if element is None and _pixel_function(given):
-                element = _concrete(type_of_value(_pixel(name, given)))
-            if element is None and isinstance(given, np.ndarray):
-                s = from_dtype(given.dtype if given.dtype != np.float64 else np.float32)
-                element = Vector(given.shape[2], s) if given.ndim == 3 and given.shape[2] > 1 \
-                    else s
-            return "input", element
-        is_storage = (marker is not None and issubclass(marker, Storage)) or (
-            marker is None and ann is empty and isinstance(given, np.ndarray))
-        if is_storage:
-            if element is None and _pixel_function(given):
-                element = _concrete(type_of_value(_pixel(name, given)))
-            if element is None and isinstance(given, np.ndarray):
-                element = from_dtype(given.dtype)
-            kind = "read" if getattr(marker, "access", "") == "read" or (
-                isinstance(given, np.ndarray) and not given.flags.writeable) else "storage"
-            if isinstance(element, Struct) and (_runtime_sized(element) or (
-                    isinstance(given, np.ndarray) and given.ndim == 0)):
-                return kind, element  # (one struct, bound alone)
-            return kind, Array(element or Unknown(f"the element type of buffer {name!r}"), None)
-        t = element if marker is not None else from_python(ann)
-        if t is None and isinstance(given, int) and not isinstance(given, (bool, np.bool_)):
-            u = Unknown(f"the uniform {name!r}")  # (a Python int: its uses decide, else i32)
-            self.defaults[u] = I32
-            return "uniform", u
-        if t is None and given is not empty:
-            if isinstance(given, np.ndarray):
-                return "read", Array(from_dtype(given.dtype), None)
-            t = type_of_value(given)
-            t = t.concrete() if t is not None and t.abstract else t
-        return "uniform", t or Unknown(f"the uniform {name!r}")
 
     # ------------------------------------------------------------------------------ text
     def assemble(self) -> Emitted:
@@ -473,10 +396,10 @@ class Module:
     def _entry_text(self) -> list[str]:
         params = []
         for name, e in self.params.items():
-            if name in _COMPUTE_BUILTINS or name in _FRAGMENT_BUILTINS:
+            if name in COMPUTE_BUILTINS or name in FRAGMENT_BUILTINS:
                 params.append(f"@builtin({name}) {name}: {e.type.wgsl}")
-        self.call_params = [n for n in self.params if n in _COMPUTE_BUILTINS
-                            or n in _FRAGMENT_BUILTINS] + [n for n, _ in self.inputs]
+        self.call_params = [n for n in self.params if n in COMPUTE_BUILTINS
+                            or n in FRAGMENT_BUILTINS] + [n for n, _ in self.inputs]
         for k, (name, t) in enumerate(self.inputs):
             flat = "@interpolate(flat) " if _scalar_kind(self.resolved(t)) in "iu" else ""
             params.append(f"@location({k}) {flat}{wgsl_identifier(name)}: "
@@ -524,38 +447,6 @@ class Module:
                 lines.append(f"    if {index} == 0u {{ {store}; }}")
         lines.append("    workgroupBarrier();")
         return lines
-
-
-@dataclass
-class _Resource:
-    name: str       # in WGSL
-    index: int
-    kind: str
-    memory: Memory
-    python: str     # the parameter's name
-
-
-def _pixel_function(given: Any) -> bool:
-    """A fragment input given as a callable ``(x, y) -> value``."""
-    return callable(given) and given is not inspect.Parameter.empty and not isinstance(
-        given, (np.ndarray, type))
-
-
-def _pixel(name: str, given: Any) -> Any:
-    """The value a per-pixel callable gives at pixel (0, 0) (its type is the input's)."""
-    try:
-        return given(0, 0)
-    except Exception as exc:
-        raise WGSLEmitError(f"the fragment input {name!r} is a callable that raised "
-                            f"{type(exc).__name__} ({exc}) for pixel (0, 0), where to_wgsl "
-                            f"asks it for its type. Fix: pass an array, or annotate "
-                            f"{name}: ash.Input[f32] (or the vector type)") from None
-
-
-def _runtime_sized(s: Struct) -> bool:
-    """The struct ends in a runtime-sized array (WGSL binds it alone, not in an array)."""
-    return bool(s.fields) and isinstance(s.fields[-1][1], Array) and s.fields[-1][1].length \
-        is None
 
 
 def _trim(size: tuple[int, int, int]) -> tuple[int, ...]:
