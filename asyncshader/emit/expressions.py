@@ -16,10 +16,10 @@ import dataclasses
 import types
 from typing import Any
 
-from ..wgsl.memory import WorkgroupVar, ptr
+from ..wgsl.memory import WorkgroupVar
 from ..wgsl.source import resolve, root_name
 from ..wgsl.types import Vec, _ScalarType
-from . import buffers, matrices, names, structs, subgroups
+from . import atomics, buffers, matrices, names, results, structs, subgroups
 from .values import E, Memory
 from .wtypes import (
     AFLOAT,
@@ -29,6 +29,7 @@ from .wtypes import (
     Array,
     Atomic,
     Matrix,
+    Predeclared,
     Scalar,
     Struct,
     Unknown,
@@ -133,6 +134,8 @@ class Expressions:
             if any(all(c in s[:t.size] for c in letters) for s in sets) and len(letters) <= 4:
                 out = t.scalar if len(letters) == 1 else Vector(len(letters), t.scalar)
                 return E(f"{base.operand('mul', 1)}.{letters}", out)
+        if isinstance(t, Predeclared) and node.attr in [f for f, _ in t.fields]:
+            return results.member(t, base.operand("mul", 1), node.attr)
         if isinstance(t, Struct):
             for field, ft in t.fields:
                 if field == node.attr:
@@ -183,6 +186,9 @@ class Expressions:
         if isinstance(t, Unknown):
             self.fail(node, f"indexing {t.what}, whose type cannot be inferred", "annotate it "
                       "(ash.Storage[f32] for a buffer), or pass the arrays to to_wgsl")
+        if isinstance(t, Predeclared):  # (a NamedTuple on the CPU)
+            self.fail(node, f"indexing a {t.name}", "read its members by name: " +
+                      ", ".join(f"r.{f}" for f, _ in t.fields))
         self.fail(node, f"indexing a {getattr(t, 'wgsl', t)}", "index a vector, an array or "
                   "a buffer")
 
@@ -487,16 +493,9 @@ class Expressions:
             if isinstance(t, Array) and t.length is not None:
                 return self.constant(t.length, names.U32)  # (arrayLength is for runtime arrays)
         if row.pointer_first:
-            if not node.args:
-                self.fail(node, f"{row.name}() without a pointer", f"{row.name}(ash.ptr(buf, i))")
-            target, pointee = self.pointer(node.args[0], atomic=row.name.startswith("atomic_"))
-            rest = [self.value(a) for a in node.args[1:]]
-            s = scalar_of(pointee)
-            for a, n in zip(rest, node.args[1:]):
-                if s is not None:
-                    self.module.unify(self.module.resolved(a.type), s, n, self)
-            text = f"{row.wgsl}({', '.join([target] + [a.text for a in rest])})"
-            return E(text, row.rule([pointee]))
+            return atomics.call(self, node, row)
+        if row.name in ("frexp", "modf"):
+            return results.split(self, node, row)
         if row.name in ("transpose", "determinant"):
             return matrices.builtin(self, node, row)
         if row.name == "select":
@@ -508,29 +507,6 @@ class Expressions:
             return subgroups.call(self, node, row)
         args = [self.value(a) for a in node.args]
         return self.call_unified(node, row.wgsl, args, row.unify, row.rule)
-
-    def pointer(self, node: ast.expr, atomic: bool) -> tuple[str, Any]:
-        """``ash.ptr(mem, i)`` (or a whole variable) as ``&mem[i]``, with the pointee's type
-        (an atomic's scalar)."""
-        if isinstance(node, ast.Call) and self.expr(node.func).ref is ptr:
-            mem = self.expr(node.args[0]).memory
-            index = self.value(node.args[1]) if len(node.args) > 1 else None
-        else:
-            mem, index = self.expr(node).memory, None
-        if mem is None:
-            self.fail(node, f"`{ast.unparse(node)}` as a pointer", "write ash.ptr(buffer, index)"
-                      " (WGSL &buffer[index])")
-        if atomic and mem.space == "storage":
-            mem.atomic_use = True
-            self.module.mark_atomic(mem.name)
-        element = mem.element(self.module) if index is not None else self.module.resolved(
-            mem.type)
-        if atomic and mem.space == "workgroup" and not isinstance(element, Atomic):
-            self.fail(node, f"an atomic on {mem.name}, which is not declared atomic",
-                      "declare it ash.workgroup(ash.atomic(u32)) (WGSL atomic<u32>)")
-        text = f"&{mem.name}[{index.text}]" if index is not None else f"&{mem.name}"
-        pointee = element.scalar if isinstance(element, Atomic) else element
-        return text, pointee
 
     def unsupported(self, node: ast.AST) -> None:
         what, fix = names.UNSUPPORTED.get(type(node).__name__, (

@@ -13,6 +13,7 @@ import ast
 from typing import Any
 
 from ..wgsl.source import parse
+from . import results
 from .expressions import E, Expressions, Memory
 from .names import RESERVED
 from .wtypes import (
@@ -64,7 +65,7 @@ class Function(Expressions):
         self.lines: list[str] = []
         self.depth = 1
         self.returns: list[Any] = []
-        self.temps = 0
+        self.taken = {n.id for n in ast.walk(self.node) if isinstance(n, ast.Name)} | set(params)
         self.stores = _store_counts(self.node)
         self.hoist = _hoisted(self.node)
         self.mutated_params = {n for n in params if self.stores.get(n)}
@@ -99,6 +100,14 @@ class Function(Expressions):
 
     def local_name(self, name: str) -> str:
         return wgsl_identifier(name)
+
+    def fresh(self, stem: str) -> str:
+        """A name for a temporary that no name of the function takes (``tmp1``, ``tmp2`` ...)."""
+        k = 1
+        while f"{stem}{k}" in self.taken:
+            k += 1
+        self.taken.add(f"{stem}{k}")
+        return f"{stem}{k}"
 
     # ------------------------------------------------------------------------------ body
     def body(self) -> list[str]:
@@ -255,6 +264,9 @@ class Function(Expressions):
                 self.store(target, node.value, node)
 
     def unpack(self, target: ast.Tuple, value: ast.expr, node: ast.AST) -> None:
+        if isinstance(value, (ast.Call, ast.Await, ast.Name, ast.Attribute)):
+            results.unpack(self, target, value, node)  # (a frexp / modf / exchange result)
+            return
         if not isinstance(value, ast.Tuple) or len(value.elts) != len(target.elts):
             self.fail(node, "unpacking a value into several names", "assign each name on its "
                       "own line")
@@ -267,8 +279,7 @@ class Function(Expressions):
                 if v.memory is not None and v.memory.space != "select":
                     temps.append(v)  # (a buffer's name: nothing to save)
                     continue
-                self.temps += 1
-                tmp = f"tmp{self.temps}"
+                tmp = self.fresh("tmp")
                 self.emit(f"let {tmp} = {v.text};")
                 temps.append(E(tmp, v.type))
             values = temps
@@ -288,8 +299,8 @@ class Function(Expressions):
         ref = dest.ref
         if isinstance(ref, tuple) and ref[0] == "selected":  # one of several buffers
             _, selector, index, choices = ref
-            self.temps += 1
-            self.emit(f"let tmp{self.temps} = {value.text};")
+            tmp = self.fresh("tmp")
+            self.emit(f"let {tmp} = {value.text};")
             for k, mem in enumerate(choices):
                 self.check_writable(mem, node)
                 self.module.unify(mem.element(self.module), self.module.resolved(value.type),
@@ -297,7 +308,7 @@ class Function(Expressions):
                 head = "if" if k == 0 else "} else if" if k < len(choices) - 1 else "} else"
                 test = f" {selector.text} == {k}u" if k < len(choices) - 1 else ""
                 self.emit(f"{head}{test} {{")
-                self.emit(f"    {mem.name}[{index.text}] = tmp{self.temps};")
+                self.emit(f"    {mem.name}[{index.text}] = {tmp};")
             self.emit("}")
             return
         if isinstance(ref, tuple) and ref[0] == "element":
@@ -319,11 +330,11 @@ class Function(Expressions):
                           node, self)
         if isinstance(target, ast.Attribute) and len(target.attr) > 1 and isinstance(
                 self.module.resolved(self.expr(target.value).type), Vector):  # v.xy = e
-            self.temps += 1
+            tmp = self.fresh("tmp")
             base = dest.text.rsplit(".", 1)[0]
-            self.emit(f"let tmp{self.temps} = {value.text};")
+            self.emit(f"let {tmp} = {value.text};")
             for k, c in enumerate(target.attr):
-                self.emit(f"{base}.{c} = tmp{self.temps}.{'xyzw'[k]};")
+                self.emit(f"{base}.{c} = {tmp}.{'xyzw'[k]};")
             return
         self.emit(f"{dest.text} = {value.text};")
 
@@ -362,6 +373,9 @@ class Function(Expressions):
             elif declared is not None:
                 self.module.unify(declared, vt, node, self)
             local = self.declare(name, t, value, node)
+            if local.hoisted:
+                results.check_named(self, node, t, f"{name!r}, first assigned in a block and "
+                                    "used after it (declared before the block, with its type)")
             typed = declared is not None or isinstance(local.type, Unknown) or vt == AFLOAT
             if local.hoisted:
                 self.emit(f"{local.wgsl} = {value.text};")

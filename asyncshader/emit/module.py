@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..wgsl.rewrite import _is_user_function
-from . import resources
+from . import resources, results
 from .expressions import E, Memory
 from .functions import Function, wgsl_identifier
 from .names import RESERVED, annotation_fix
@@ -33,6 +33,7 @@ from .wtypes import (
     BOOL,
     Array,
     Atomic,
+    Predeclared,
     Scalar,
     Struct,
     Unknown,
@@ -191,6 +192,9 @@ class Module:
             return f"array<{element}{'' if t.length is None else f', {t.length}'}>"
         if isinstance(t, Atomic):
             return f"atomic<{self.final(t.scalar, fn, name)}>"
+        if isinstance(t, Predeclared):  # (the places that can name the line check first)
+            raise WGSLEmitError(f"{self.fn.__qualname__}: {name} would need the type {t.name} "
+                                "spelled, which WGSL source cannot. Fix: use its members")
         if isinstance(t, (Scalar, Vector)) and t.abstract:
             return t.concrete().wgsl
         return t.wgsl
@@ -297,6 +301,7 @@ class Module:
                 t = t.concrete()
             if t is None:
                 caller.fail(node, f"passing `{a.text}` to {fn.__name__}", "pass a value")
+            results.check_named(caller, node, t, f"passing `{a.text}` to {fn.__name__}")
             values[p.name] = E(p.name + "_" if p.name in RESERVED else p.name, t)
             key_parts.append(t)
         key = (id(fn), tuple(key_parts))
@@ -314,6 +319,7 @@ class Module:
         result = None
         for e, n in inner.returns:
             t = self.resolved(e.type)
+            results.check_named(inner, n, t, f"returning `{e.text}` from {fn.__name__}")
             result = t if result is None else self.unify(result, t, n, inner)
         if isinstance(result, (Scalar, Vector)) and result.abstract:
             result = result.concrete()

@@ -16,6 +16,7 @@ import numpy as np
 from ..collectives import barriers, derivatives, quads, subgroups
 from ..stages import fragment as _fragment
 from ..wgsl import atomics, builtins, types
+from .results import compare_exchange_type
 from .wtypes import BOOL, F32, I32, U32, Scalar, Vector, scalar_of, with_scalar
 
 #: a result rule: argument types -> result type (None: no value)
@@ -80,7 +81,8 @@ _OTHER: dict[str, Rule] = {
     "atomic_load": _pointee, "atomic_store": _fixed(None), "atomic_add": _pointee,
     "atomic_sub": _pointee, "atomic_max": _pointee, "atomic_min": _pointee,
     "atomic_and": _pointee, "atomic_or": _pointee, "atomic_xor": _pointee,
-    "atomic_exchange": _pointee,
+    "atomic_exchange": _pointee, "atomic_compare_exchange_weak": compare_exchange_type,
+    "frexp": _fixed(None), "modf": _fixed(None),  # (emit/results.py: split)
 }
 
 #: WGSL names that are not the camelCase of asyncshader's

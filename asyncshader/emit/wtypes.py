@@ -126,6 +126,17 @@ class Struct:
 
 
 @dataclass(frozen=True)
+class Predeclared(Struct):
+    """A struct a WGSL built-in returns (``__frexp_result_f32``, ``__modf_result_vec3_f32``,
+    ``__atomic_compare_exchange_result_u32`` ...): its members read as a struct's, but WGSL
+    source cannot name the type, so a value of it lives only in a ``let`` or ``var`` whose
+    type is inferred (:mod:`asyncshader.emit.results`). ``convert`` holds, per member, the
+    conversion its reads go through where the emitted call differs (f16 ``frexp``)."""
+
+    convert: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Unknown:
     """A type not known yet: a storage buffer's element, a fragment input, found by use."""
 
