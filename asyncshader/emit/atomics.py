@@ -19,6 +19,7 @@ import ast
 from typing import Any
 
 from ..wgsl.memory import ptr
+from .names import SPACES
 from .values import E
 from .wtypes import I32, U32, Atomic, Unknown, scalar_of
 
@@ -68,7 +69,8 @@ def pointer(fx: Any, node: ast.expr, atomic: bool) -> tuple[str, Any]:
 
 def _check_atomic(fx: Any, node: ast.expr, mem: Any, element: Any) -> None:
     if mem.space in ("read", "uniform"):
-        fx.fail(node, f"an atomic on {mem.name} (a read-only {mem.space} binding)", "bind it "
+        fx.fail(node, f"an atomic on {mem.name} (a read-only binding: {SPACES[mem.space]})",
+                "bind it "
                 "as ash.Storage: WGSL's atomics live in read_write storage and workgroup memory")
     if mem.space == "workgroup" and not isinstance(element, Atomic):
         fx.fail(node, f"an atomic on {mem.name}, which is not declared atomic",

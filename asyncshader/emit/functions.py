@@ -15,7 +15,7 @@ from typing import Any
 from ..wgsl.source import parse
 from . import results
 from .expressions import E, Expressions, Memory
-from .names import RESERVED
+from .names import RESERVED, SPACES
 from .wtypes import (
     AFLOAT,
     AINT,
@@ -296,6 +296,7 @@ class Function(Expressions):
         if value is None:
             value = self.value(value_node)
         dest = self.expr(target)
+        self.check_root_writable(target, node)
         ref = dest.ref
         if isinstance(ref, tuple) and ref[0] == "selected":  # one of several buffers
             _, selector, index, choices = ref
@@ -340,8 +341,19 @@ class Function(Expressions):
 
     def check_writable(self, mem: Memory, node: ast.AST) -> None:
         if mem.space in ("uniform", "read"):
-            self.fail(node, f"a write to {mem.name} (a read-only {mem.space} binding)",
+            self.fail(node, f"a write to {mem.name} (a read-only binding: {SPACES[mem.space]})",
                       "bind it as ash.Storage")
+
+    def check_root_writable(self, target: ast.expr, node: ast.AST) -> None:
+        """A store through a member, component or element (``u.count``, ``r[i].mass``,
+        ``step.y``) of a read-only or uniform binding is an error naming the binding."""
+        root = target
+        while isinstance(root, (ast.Attribute, ast.Subscript)):
+            root = root.value
+        if root is not target and isinstance(root, ast.Name):
+            mem = self.lookup_name(root).memory
+            if mem is not None:
+                self.check_writable(mem, node)
 
     def declare(self, name: str, t: Any, value: E | None, node: ast.AST) -> Local:
         wgsl = self.local_name(name)
@@ -411,6 +423,7 @@ class Function(Expressions):
     def s_AugAssign(self, node: ast.AugAssign) -> None:
         value = self.value(node.value)
         target = self.expr(node.target)
+        self.check_root_writable(node.target, node)
         if target.memory is not None and not isinstance(target.ref, tuple):
             self.fail(node, f"`{ast.unparse(node)}` on a whole buffer (numpy's meaning)",
                       "update its elements one by one, in a loop over range()")

@@ -181,6 +181,9 @@ def is_scalar(t: Any) -> bool:
     return isinstance(t, Scalar)
 
 
+#: the read-only address spaces as WGSL writes them (a binding's Memory.space -> WGSL)
+SPACES = {"read": "var<storage, read>", "uniform": "var<uniform>"}
+
 #: Python expressions WGSL has no counterpart for: (what, what to write instead)
 UNSUPPORTED = {
     "ListComp": ("a list comprehension", "write a for loop over range() that fills an array"),

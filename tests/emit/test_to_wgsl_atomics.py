@@ -97,6 +97,6 @@ def test_an_atomic_on_f32_names_the_line_the_buffer_and_the_fix():
 
 def test_an_atomic_on_a_read_only_binding_names_the_line_and_the_fix():
     with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_atomics.py:\d+: read_only_atomic: an "
-                       r"atomic on counts \(a read-only read binding\).*Fix: bind it as "
-                       r"ash.Storage"):
+                       r"atomic on counts \(a read-only binding: var<storage, read>\).*Fix: bind "
+                       r"it as ash.Storage"):
         to_wgsl(read_only_atomic)

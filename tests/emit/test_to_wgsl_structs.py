@@ -130,3 +130,24 @@ def test_a_struct_value_no_binding_holds_is_declared_as_a_fragment_output(wgsl_d
         in text
     assert "-> Shaded {" in text
     validate(text, wgsl_device)
+
+
+@ash.compute(workgroup_size=1)
+async def sets_a_uniform_member(u: ash.Uniform[Knobs]):
+    u.scale = 1.0
+
+
+@ash.compute(workgroup_size=1)
+async def bumps_a_read_only_member(r: ash.ReadOnly[Body]):
+    r[0].position.y += 1.0
+
+
+def test_a_store_through_a_member_of_a_uniform_or_read_only_struct_names_the_binding():
+    with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_structs.py:\d+: sets_a_uniform_member: "
+                       r"a write to u \(a read-only binding: var<uniform>\).*Fix: bind it as "
+                       r"ash.Storage"):
+        to_wgsl(sets_a_uniform_member)
+    with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_structs.py:\d+: "
+                       r"bumps_a_read_only_member: a write to r \(a read-only binding: "
+                       r"var<storage, read>\)"):
+        to_wgsl(bumps_a_read_only_member, r=Body.zeros(2))

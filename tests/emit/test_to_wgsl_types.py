@@ -46,7 +46,7 @@ async def writes_read_only(src: ash.ReadOnly[f32]):
 
 def test_a_store_to_read_only_storage_names_the_line_and_the_fix():
     with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_types.py:\d+: .*a write to src "
-                       r"\(a read-only read binding\).*ash.Storage"):
+                       r"\(a read-only binding: var<storage, read>\).*ash.Storage"):
         to_wgsl(writes_read_only)
 
 
