@@ -15,14 +15,22 @@ import numpy as np
 
 from ..wgsl.struct_buffers import write_value
 from ..wgsl.structs import is_struct
-from .wtypes import Array, Matrix, Vector, from_dtype
+from .wtypes import Array, Matrix, Scalar, Vector, from_dtype
 
-__all__ = ["element_of", "flattened", "from_gpu", "struct_bytes", "to_gpu"]
+__all__ = ["element_of", "flattened", "from_gpu", "struct_bytes", "to_gpu", "whole_element"]
 
 
 def element_of(array: np.ndarray) -> Any:
-    """The WGSL element type of a numpy array bound as a buffer."""
-    return from_dtype(array.dtype)
+    """The WGSL element type of a numpy array bound as a buffer: its dtype's, or a vector's
+    where the array has two or more dimensions and the last has 2, 3 or 4 entries (an (n, 4)
+    float32 array is ``array<vec4f>``, an (h, w, 3) one ``array<vec3f>``, padded to 16 bytes
+    for the GPU): asyncshader's ``buf[i]`` is then a row of 4 values, which a ``vec4f`` is
+    stored into as WGSL stores an element, and ``buf[i, c]`` one component of it."""
+    s = from_dtype(array.dtype)
+    if array.dtype.names is None and array.ndim >= 2 and array.shape[-1] in (2, 3, 4) and \
+            isinstance(s, Scalar) and s.kind in "fiu":
+        return Vector(array.shape[-1], s)
+    return s
 
 
 def _three(t: Any) -> int:
@@ -71,12 +79,36 @@ def struct_bytes(value: Any) -> bytes | None:
     return data + bytes(-len(data) % 16)
 
 
+def _space(element: Any, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The dimensions of a bound array that index its elements: all but the last for vectors,
+    all but the last two for matrices (the rest are inside one element)."""
+    if isinstance(element, Vector) and shape[-1:] == (element.size,):
+        return shape[:-1]
+    if isinstance(element, Matrix) and shape[-2:] == (element.cols, element.rows):
+        return shape[:-2]
+    return shape
+
+
+def whole_element(fx: Any, node: ast.Subscript, mem: Any) -> None:
+    """``buf[i]`` with one index: on an array bound with more dimensions than its elements
+    take, that is a numpy sub-array on the CPU (a row), which WGSL has no value for."""
+    shape = fx.module.bound_shape(mem.name)
+    if shape is None or getattr(node, "flat", False):
+        return
+    space = _space(fx.module.resolved(mem.element(fx.module)), shape)
+    if len(space) > 1:
+        fx.fail(node, f"`{ast.unparse(node)}` on {mem.name}, bound as a {shape} array (one index "
+                f"gives a sub-array of it, a numpy row)", f"index all its {len(space)} "
+                f"dimensions ({mem.name}[{', '.join('ijkl'[:len(space)])}])")
+
+
 def flattened(fx: Any, node: ast.Subscript) -> ast.expr | None:
     """``buf[y, x]`` on a buffer bound as a multi-dimensional array (asyncshader indexes it so;
-    WGSL's arrays have one dimension) as ``buf[y * W + x]``, from the bound array's shape; a
-    last index into a vector element (an (n, 3) array of ``array<vec3f>``) stays an index
-    into the vector, ``buf[i][c]``. None where there is no bound array to take the shape
-    from (or a slice)."""
+    WGSL's arrays have one dimension) as ``buf[y * W + x]``, from the bound array's shape. The
+    last dimension of a vector buffer (an (n, 4) float32 array is ``array<vec4f>``:
+    :func:`element_of`), or the last two of a matrix buffer, are inside one element: an index
+    there stays an index into the element, ``buf[i][c]``. None where there is no bound array
+    to take the shape from (or a slice); an error where the indices name a sub-array."""
     parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else None
     if not parts or any(isinstance(p, (ast.Slice, ast.Starred)) for p in parts):
         return None
@@ -84,17 +116,17 @@ def flattened(fx: Any, node: ast.Subscript) -> ast.expr | None:
     shape = fx.module.bound_shape(mem.name) if mem is not None else None
     if shape is None or len(parts) > len(shape):
         return None
-    element = fx.module.resolved(mem.element(fx.module))
-    inner = 1 if isinstance(element, Vector) and len(parts) == len(shape) else 0
-    outer, rest = parts[:len(parts) - inner], parts[len(parts) - inner:]
-    dims = shape[1:len(outer)]
+    space = _space(fx.module.resolved(mem.element(fx.module)), shape)
+    if len(parts) < len(space):
+        fx.fail(node, f"`{ast.unparse(node)}` on {mem.name}, bound as a {shape} array (it "
+                f"names a sub-array of it, a numpy row)", f"index all its {len(space)} "
+                "dimensions")
+    outer, rest = parts[:len(space)], parts[len(space):]
     index: ast.expr = outer[0]
-    for size, p in zip(dims, outer[1:]):  # ((i * d1) + j) * d2 + k ...
+    for size, p in zip(space[1:], outer[1:]):  # ((i * d1) + j) * d2 + k ...
         index = ast.BinOp(ast.BinOp(index, ast.Mult(), ast.Constant(int(size))), ast.Add(), p)
-    if len(shape) > len(outer) + inner:  # (trailing dims of scalars: their row's first)
-        index = ast.BinOp(index, ast.Mult(), ast.Constant(int(np.prod(
-            shape[len(outer):len(shape) - inner]))))
     out: ast.expr = ast.Subscript(node.value, index, ast.Load())
+    out.flat = True  # type: ignore[attr-defined]  # (one index into the flattened space)
     for p in rest:
         out = ast.Subscript(out, p, ast.Load())
     return ast.fix_missing_locations(ast.copy_location(out, node))

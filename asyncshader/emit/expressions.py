@@ -170,6 +170,7 @@ class Expressions:
             return E(text, element, ref=("selected", base, index, choices))
         if base.memory is not None:
             mem = base.memory
+            buffers.whole_element(self, node, mem)
             element = mem.element(self.module)
             text = f"{mem.name}[{index.text}]"
             if isinstance(element, Atomic) or mem.name in self.module.atomic_buffers:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import asyncshader as ash
-from asyncshader import f32, mat2x3f, mat3x3f, mat4x4f, u32, vec2f, vec3f, vec4f
+from asyncshader import f32, mat2x3f, mat3x3f, mat4x4f, u32, vec2f, vec2u, vec3f, vec3u, vec4f
 from asyncshader.emit import WGSLEmitError, to_wgsl
 from asyncshader.extra.gpu import validate
 
@@ -196,15 +196,75 @@ async def grid(a, b, *, local_invocation_id):
 
 
 def test_a_multi_dimensional_index_into_a_bound_array_is_flattened_by_its_shape(crosscheck):
+    """(2, 4) and (4, 3) arrays: rows of 4 and 3 values are vec4f and vec3f elements (the
+    last index a component), the rows flattened: a[y, x] is a[y][x], b[x, 1] is b[x][1]."""
     a, b = np.zeros((2, 4), np.float32), np.zeros((4, 3), np.float32)
     text = to_wgsl(grid, a=a, b=b)
-    assert "a[y * 4 + x] = f32(x + 10 * y);" in text
-    assert "b[x * 3 + 1] = a[y * 4 + x] + 0.5;" in text
+    assert "var<storage, read_write> a: array<vec4f>;" in text
+    assert "a[y][x] = f32(x + 10 * y);" in text
+    assert "b[x][1] = a[y][x] + 0.5;" in text
     report = crosscheck(grid, 1, a=a, b=b)
     assert report.gpu["a"].tolist() == [[0, 1, 2, 3], [10, 11, 12, 13]]
     assert report.gpu["b"][:, 1].tolist() == [10.5, 11.5, 12.5, 13.5]
     with pytest.raises(WGSLEmitError, match="multi-dimensional index"):
         to_wgsl(grid)  # (no array: no shape to flatten by)
+    wide = to_wgsl(grid, a=np.zeros((2, 8), np.float32), b=np.zeros((8, 5), np.float32))
+    assert "a[y * 8 + x] = f32(x + 10 * y);" in wide  # (rows of 8: no vector; f32 elements)
+    assert "b[x * 5 + 1] = a[y * 8 + x] + 0.5;" in wide
+
+
+@ash.compute(workgroup_size=4)
+async def rows(colors, weights, *, local_invocation_index: u32):
+    i = local_invocation_index
+    c = vec4f(colors[i])  # (a numpy row on the CPU: vec4f makes it a vector)
+    colors[i] = vec4f(c.w, c.z, c.y, c.x) * 2.0
+    weights[i] = vec3f(colors[i, 0], weights[i][1], f32(i))
+
+
+def test_an_n_by_k_array_is_an_array_of_vectors_stored_a_row_at_a_time(crosscheck):
+    """asyncshader's buf[i] on an (n, 4) array is row i, which a vec4f is stored into:
+    WGSL's array<vec4f>; an (n, 3) array is array<vec3f>, padded to 16 bytes on the GPU."""
+    colors = np.arange(16, dtype=np.float32).reshape(4, 4)
+    weights = np.arange(12, dtype=np.float32).reshape(4, 3) + 0.5
+    text = to_wgsl(rows, colors=colors, weights=weights)
+    assert "var<storage, read_write> colors: array<vec4f>;" in text
+    assert "var<storage, read_write> weights: array<vec3f>;" in text
+    assert "colors[i] = vec4f(c.w, c.z, c.y, c.x) * 2.0;" in text
+    assert "weights[i] = vec3f(colors[i][0], weights[i][1], f32(i));" in text
+    report = crosscheck(rows, 1, colors=colors, weights=weights)
+    reversed_doubled = colors[:, ::-1] * 2  # row i: (c.w, c.z, c.y, c.x) * 2
+    assert report.gpu["colors"].tolist() == reversed_doubled.tolist()
+    assert report.gpu["weights"].tolist() == [[reversed_doubled[i, 0], 3 * i + 1.5, i]
+                                              for i in range(4)]
+
+
+@ash.compute(workgroup_size=(4, 2))
+async def pixels(image, *, local_invocation_id: vec3u):
+    x = local_invocation_id.x
+    y = local_invocation_id.y
+    image[y, x] = vec2u(x, y * 10)
+
+
+@ash.compute(workgroup_size=(4, 2))
+async def pixel_rows(image, *, local_invocation_id: vec3u):
+    image[local_invocation_id.y] = vec2u(1, 2)
+
+
+def test_an_image_of_vectors_is_flattened_over_its_pixels(crosscheck):
+    image = np.zeros((2, 4, 2), np.uint32)
+    text = to_wgsl(pixels, image=image)
+    assert "var<storage, read_write> image: array<vec2u>;" in text
+    assert "image[y * 4 + x] = vec2u(x, y * 10);" in text
+    report = crosscheck(pixels, 1, image=image)
+    assert report.gpu["image"].tolist() == [[[x, 10 * y] for x in range(4)] for y in range(2)]
+    with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_types.py:\d+: pixel_rows: "
+                       r"`image\[local_invocation_id.y\]` on image, bound as a \(2, 4, 2\) "
+                       r"array \(one index gives a sub-array of it, a numpy row\).*Fix: index "
+                       r"all its 2 dimensions \(image\[i, j\]\)"):
+        to_wgsl(pixel_rows, image=image)
+    with pytest.raises(WGSLEmitError, match=r"grid: `a\[y, x\]` on a, bound as a \(2, 4, 8\) "
+                       r"array \(it names a sub-array of it, a numpy row\).*index all its 3"):
+        to_wgsl(grid, a=np.zeros((2, 4, 8), np.float32), b=np.zeros((4, 3), np.float32))
 
 
 # ------------------------------------------------------------------------ fragment inputs
