@@ -70,7 +70,8 @@ def split(fx: Any, node: ast.Call, row: Any) -> E:
         t = F32
     s = scalar_of(t)
     if s is None or s.kind != "f" or isinstance(t, Unknown):
-        fx.fail(node, f"{row.name} of a {getattr(t, 'wgsl', t)}", f"{row.name} takes an f32 "
+        what = t.what if isinstance(t, Unknown) else f"a {getattr(t, 'wgsl', t)}"
+        fx.fail(node, f"{row.name} of {what}", f"{row.name} takes an f32 "
                 "or f16 scalar or vector: convert it, e.g. f32(x)")
     if row.name == "modf":
         return E(f"modf({e.text})", Predeclared(_name("modf", t), (("fract", t), ("whole", t))))
