@@ -137,6 +137,8 @@ class Expressions:
             for field, ft in t.fields:
                 if field == node.attr:
                     return E(f"{base.operand('mul', 1)}.{field}", ft)
+        if isinstance(t, Unknown):
+            self.unknown_type(node, t, f"reads `.{node.attr}` of it", struct=True)
         self.fail(node, f"the attribute `.{node.attr}` of a {getattr(t, 'wgsl', t)}",
                   "use a vector swizzle (.x, .xy, .rgb ...) or a struct field")
 
@@ -181,8 +183,7 @@ class Expressions:
         if isinstance(t, Array):
             return E(f"{base.operand('mul', 1)}[{index.text}]", t.element)
         if isinstance(t, Unknown):
-            self.fail(node, f"indexing {t.what}, whose type cannot be inferred", "annotate it "
-                      "(ash.Storage[f32] for a buffer), or pass the arrays to to_wgsl")
+            self.unknown_type(node, t, "indexes it")
         self.fail(node, f"indexing a {getattr(t, 'wgsl', t)}", "index a vector, an array or "
                   "a buffer")
 
@@ -543,6 +544,12 @@ class Expressions:
         text = f"&{mem.name}[{index.text}]" if index is not None else f"&{mem.name}"
         pointee = element.scalar if isinstance(element, Atomic) else element
         return text, pointee
+
+    def unknown_type(self, node: ast.AST, t: Unknown, use: str, struct: bool = False) -> None:
+        """Raises: nothing in the shader tells ``t`` (the shader only ``use``s it)."""
+        self.fail_because(node, f"nothing tells {t.what} (the shader {use}, which does not "
+                          "say its type)", f"annotate it ({names.annotation_fix(t.what, struct)})"
+                          ", or pass the arrays to to_wgsl as you would to the dispatch")
 
     def unsupported(self, node: ast.AST) -> None:
         what, fix = names.UNSUPPORTED.get(type(node).__name__, (

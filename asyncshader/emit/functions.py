@@ -71,9 +71,14 @@ class Function(Expressions):
 
     # ------------------------------------------------------------------------------ helpers
     def fail(self, node: ast.AST, what: str, fix: str) -> None:
+        """Raises WGSLEmitError: at file:line, ``what`` cannot be written in WGSL; the fix."""
+        self.fail_because(node, f"{what} cannot be written in WGSL", fix)
+
+    def fail_because(self, node: ast.AST, sentence: str, fix: str) -> None:
+        """Raises WGSLEmitError: at file:line, ``sentence``; the fix."""
         line = self.first + getattr(node, "lineno", 1) - 1
-        raise WGSLEmitError(f"{self.file}:{line}: {self.fn.__qualname__}: {what} cannot be "
-                            f"written in WGSL. Fix: {fix}.")
+        raise WGSLEmitError(f"{self.file}:{line}: {self.fn.__qualname__}: {sentence}. "
+                            f"Fix: {fix}.")
 
     def is_global(self, name: str) -> bool:
         return name not in self.locals and name not in self.params and \

@@ -183,10 +183,23 @@ def test_atomics_agree_where_the_schedule_does_not_decide(gpu_device):
 
 
 def test_the_anti_aliased_ring_agrees_with_lavapipe_pixel_for_pixel(gpu_device):
+    """Within WGSL's accuracy, which is absolute here: d = |length(uv - c) - R| - T has an
+    error of about 4e-7 (length inherits sqrt(dot), sqrt inherits 1 / inverseSqrt: 4.5 ULP of
+    values up to 0.71, plus the subtractions), so w = fwidth(d), four such values subtracted,
+    is within 1.6e-6, and aa = 1 - smoothstep(-w, w, d) divides d's and w's errors by 2w
+    (at least 2/21 of uv at 21 pixels) and multiplies them by at most 1.5: 3.2e-5. In ULPs of
+    small results such differences are thousands (measured: 24 for w, 2,048 for aa)."""
     ring = load_example("fwidth_ring.py")
     given = _bindings()[("fwidth_ring.py", "ring")]
-    report = crosscheck_fragments(ring.ring, **given, device=gpu_device)
+    report = crosscheck_fragments(ring.ring, **given, atol=3.2e-5, device=gpu_device)
     assert report.ok and set(report.gpu) == {"output.aa", "output.hard", "output.w"}
+    np.testing.assert_allclose(report.gpu["output.w"], report.cpu["output.w"], rtol=0,
+                               atol=1.6e-6)
+    # the hard edge, a step of d at 0, is the same at every pixel: no pixel centre of this grid
+    # lies within d's error of the ring's edges
+    np.testing.assert_array_equal(report.gpu["output.hard"], report.cpu["output.hard"])
+    with pytest.raises(CrosscheckError, match="output.aa: [0-9]+ of 399 elements differ"):
+        crosscheck_fragments(ring.ring, **given, device=gpu_device)  # (ULPs alone: too strict)
     assert report.gpu["output.w"].shape == (19, 21)
     # fwidth of the distance is about one pixel in uv units, on the GPU too
     w = report.gpu["output.w"]
