@@ -24,6 +24,12 @@ What this example teaches (WGSL concepts):
 * The texture coordinate is given as a *callable* input ``(x, y) -> vec2f``: it is evaluated at
   every invocation's own pixel, helper invocations included (the image is 161 x 97, odd, so the
   last column and row of quads are padded with helpers).
+* The shader is one source for the CPU and the GPU: ``length``, ``clamp`` and ``fract`` are
+  asyncshader's WGSL built-ins (``ash.length`` ...), and the colour is ``PALETTE[level]``, a
+  module tuple of ``vec3f`` indexed at run time, which ``asyncshader wgsl
+  examples/mip_level.py::mip_level`` writes as a module-scope ``const PALETTE = array<vec3f,
+  9>(...)``. tests/emit/test_examples_on_gpu.py runs it on a real WebGPU implementation (Mesa's
+  lavapipe) and finds the same levels, pixel for pixel.
 
 Run it from the repository root (with asyncshader installed, or ``PYTHONPATH=.``)::
 
