@@ -19,7 +19,7 @@ from typing import Any
 from ..wgsl.memory import WorkgroupVar, ptr
 from ..wgsl.source import resolve, root_name
 from ..wgsl.types import Vec, _ScalarType
-from . import buffers, matrices, names, structs
+from . import buffers, consts, matrices, names, structs
 from .values import E, Memory
 from .wtypes import (
     AFLOAT,
@@ -28,6 +28,7 @@ from .wtypes import (
     F32,
     Array,
     Atomic,
+    Elements,
     Matrix,
     Scalar,
     Struct,
@@ -101,9 +102,12 @@ class Expressions:
         if isinstance(value, WorkgroupVar):
             wgsl = self.module.workgroup_name(name, value, node, self)
             return E(wgsl, None, memory=self.module.workgroup_memory(wgsl))
+        if isinstance(value, tuple):  # (a const array)
+            return consts.tuple_value(self, node, name, value)
         t = type_of_value(value)
         if t is not None:
-            return E(self.module.const_name(name, value, t), t, const=value, has_const=True)
+            return E(consts.const_name(self.module, name, value, t), t, const=value,
+                     has_const=True)
         if value is None and self.scope.get(name) is None and name not in self.scope.globals:
             self.fail(node, f"the name {name!r} is not defined", "define it, or pass it as a "
                       "binding")
@@ -169,6 +173,8 @@ class Expressions:
             return E(text, element, ref=("selected", base, index, choices))
         if base.memory is not None:
             mem = base.memory
+            if isinstance(self.module.resolved(mem.type), Array):
+                consts.check_index(self, node, index, self.module.resolved(mem.type).length)
             element = mem.element(self.module)
             text = f"{mem.name}[{index.text}]"
             if isinstance(element, Atomic) or mem.name in self.module.atomic_buffers:
@@ -181,7 +187,7 @@ class Expressions:
         if isinstance(t, (Vector, Matrix)):  # (a matrix's column: a vector)
             return E(f"{base.operand('mul', 1)}[{index.text}]", getattr(t, "column", t.scalar))
         if isinstance(t, Array):
-            return E(f"{base.operand('mul', 1)}[{index.text}]", t.element)
+            return consts.element(self, node, base, index, t)
         if isinstance(t, Unknown):
             self.unknown_type(node, t, "indexes it")
         self.fail(node, f"indexing a {getattr(t, 'wgsl', t)}", "index a vector, an array or "
@@ -393,6 +399,8 @@ class Expressions:
         if callee in (float, int, bool):
             self.fail(node, f"Python's {callee.__name__}()", "write the WGSL type: "
                       f"{ {float: 'f32', int: 'i32', bool: 'bool_'}[callee]}(x)")
+        if callee is len:
+            return consts.call_len(self, node)
         if callee is range:
             self.fail(node, "range() outside a for loop", "use it only as `for i in range(...)`")
         self.fail(node, f"a call to {what}, which WGSL cannot run",
@@ -436,16 +444,16 @@ class Expressions:
             for a, n in zip(args, node.args):
                 at = self.module.resolved(a.type)
                 s = scalar_of(at)
-                if s is None:
+                if s is None and not isinstance(at, Unknown):
                     self.fail(n, f"a {getattr(at, 'wgsl', at)} in a {t.wgsl}", "pass scalars "
                               "or vectors")
-                if s.abstract or isinstance(at, Unknown):
+                if isinstance(at, Unknown) or s.abstract:
                     self.module.unify(at, with_scalar(at, t.scalar), n, self)
                 parts.append(a.text)
             return E(f"{t.wgsl}({', '.join(parts)})", t)
         a = args[0]
         at = self.module.resolved(a.type)
-        if isinstance(at, Unknown):
+        if isinstance(at, Unknown) and not isinstance(at, Elements):  # (a conversion: any)
             self.module.unify(at, t, node, self)
         if at == t:
             return a

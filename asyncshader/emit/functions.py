@@ -20,6 +20,7 @@ from .wtypes import (
     AINT,
     BOOL,
     U32,
+    Array,
     Atomic,
     Scalar,
     Unknown,
@@ -260,7 +261,22 @@ class Function(Expressions):
                 self.store(target, node.value, node)
 
     def unpack(self, target: ast.Tuple, value: ast.expr, node: ast.AST) -> None:
-        if not isinstance(value, ast.Tuple) or len(value.elts) != len(target.elts):
+        if not isinstance(value, ast.Tuple):  # r, g, b = PALETTE[i] (an array or a vector)
+            whole = self.value(value)
+            t = self.module.resolved(whole.type)
+            size = t.length if isinstance(t, Array) else getattr(t, "size", None)
+            if size != len(target.elts) or not isinstance(t, (Array, Vector)):
+                self.fail(node, f"unpacking `{ast.unparse(value)}` into {len(target.elts)} "
+                          "names", "unpack a vector or a fixed-size array (a module tuple) "
+                          "into as many names, or assign each name on its own line")
+            self.temps += 1
+            self.emit(f"let tmp{self.temps} = {whole.text};")
+            for k, name in enumerate(target.elts):
+                part = f"[{k}]" if isinstance(t, Array) else "." + "xyzw"[k]
+                self.store(name, None, node, E(f"tmp{self.temps}{part}", getattr(
+                    t, "element", None) or t.scalar))
+            return
+        if len(value.elts) != len(target.elts):
             self.fail(node, "unpacking a value into several names", "assign each name on its "
                       "own line")
         values = [self.expr(v) for v in value.elts]

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..wgsl.bindings import Input, Storage, Uniform
 from ..wgsl.rewrite import _is_user_function
+from . import consts
 from .expressions import E, Memory
 from .functions import Function, wgsl_identifier
 from .names import RESERVED, annotation_fix
@@ -35,6 +36,7 @@ from .wtypes import (
     U32,
     Array,
     Atomic,
+    Elements,
     Scalar,
     Struct,
     Unknown,
@@ -42,7 +44,6 @@ from .wtypes import (
     WGSLEmitError,
     from_dtype,
     from_python,
-    literal,
     type_of_value,
 )
 
@@ -143,7 +144,9 @@ class Module:
 
     def learn(self, u: Unknown, t: Any) -> Any:
         if isinstance(t, Scalar) and t.abstract:
-            return u
+            if t != AFLOAT or not isinstance(u, Elements):
+                return u
+            t = F32  # (a module tuple of ints met by a Python float: an array<f32>)
         self.resolution[u] = t
         self.changed = True
         return t
@@ -173,8 +176,8 @@ class Module:
 
     def int_local(self, t: Any) -> bool:
         """``t`` is the type of a local given only Python ints, not yet decided."""
-        return isinstance(t, Unknown) and t not in self.resolution and \
-            getattr(self.defaults.get(t), "kind", "") == "i"
+        return isinstance(t, Unknown) and not isinstance(t, Elements) and t not in \
+            self.resolution and getattr(self.defaults.get(t), "kind", "") == "i"
 
     def local_type(self, key: str, name: str, default: Any) -> Unknown:
         u = Unknown(f"{key}.{name}")
@@ -230,15 +233,6 @@ class Module:
             name = f"{wanted}_{k}"
             k += 1
         return name
-
-    def const_name(self, name: str, value: Any, t: Any) -> str:
-        for wgsl, (v, _) in self.consts.items():
-            if (wgsl == name or wgsl.startswith(name + "_")) and type(v) is type(value) and \
-                    _same_value(v, value):
-                return wgsl
-        wgsl = self._unique(name, self.consts)
-        self.consts[wgsl] = (value, t)
-        return wgsl
 
     def workgroup_name(self, name: str, var: Any, node: ast.AST, fn: Any) -> str:
         if self.stage != "compute":
@@ -425,11 +419,7 @@ class Module:
 
     # ------------------------------------------------------------------------------ text
     def assemble(self) -> Emitted:
-        out: list[str] = []
-        for name, (value, t) in self.consts.items():
-            out.append(f"const {name} = {literal(value, t)};")
-        if self.consts:
-            out.append("")
+        out = consts.declarations(self)
         output_struct = self.output.name if isinstance(self.output, Struct) else None
         head = out
         out = []
@@ -574,13 +564,6 @@ def _name(t: Any) -> str:
 
 def _concrete(t: Any) -> Any:
     return t.concrete() if isinstance(t, (Scalar, Vector)) and t.abstract else t
-
-
-def _same_value(a: Any, b: Any) -> bool:
-    try:
-        return bool(np.all(np.asarray(a) == np.asarray(b)))
-    except Exception:
-        return False
 
 
 def _annotation(fn: Any, p: inspect.Parameter) -> Any:
