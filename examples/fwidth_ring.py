@@ -55,29 +55,6 @@ HALF_THICKNESS = 0.05
 ZOOM = 3
 
 
-# --- WGSL built-ins that asyncshader does not provide: small helpers with the same formulas ---
-def length(v: vec2f) -> np.float32:
-    """WGSL ``length(v)``."""
-    return np.sqrt(v.x * v.x + v.y * v.y)
-
-
-def clamp(e: np.float32, low: float, high: float) -> np.float32:
-    """WGSL ``clamp(e, low, high)``."""
-    return np.minimum(np.maximum(e, f32(low)), f32(high))
-
-
-def smoothstep(low: np.float32, high: np.float32, x: np.float32) -> np.float32:
-    """WGSL ``smoothstep(low, high, x)``: t * t * (3 - 2 * t) with
-    t = clamp((x - low) / (high - low), 0, 1)."""
-    t = clamp((x - low) / (high - low), 0.0, 1.0)
-    return t * t * (f32(3) - f32(2) * t)
-
-
-def step(edge: np.float32, x: np.float32) -> np.float32:
-    """WGSL ``step(edge, x)``: 1.0 if edge <= x, else 0.0."""
-    return f32(1.0) if edge <= x else f32(0.0)
-
-
 # --- the shader --------------------------------------------------------------------------------
 @dataclasses.dataclass
 class RingOut:
@@ -92,11 +69,11 @@ class RingOut:
 async def ring(uv: ash.Input, *, position: vec4f) -> RingOut:
     """Coverage of the ring |length(uv - CENTER) - RADIUS| <= HALF_THICKNESS."""
     # signed distance to the ring's two edges: negative inside the ring, positive outside
-    d = np.abs(length(uv - vec2f(*CENTER)) - f32(RADIUS)) - f32(HALF_THICKNESS)
+    d = ash.abs(ash.length(uv - vec2f(*CENTER)) - f32(RADIUS)) - f32(HALF_THICKNESS)
     # every invocation of the quad (helpers too) reaches this line: uniform control flow
     w = await ash.fwidth(d)
-    aa = f32(1) - smoothstep(-w, w, d)
-    hard = f32(1) - step(f32(0), d)
+    aa = f32(1) - ash.smoothstep(-w, w, d)
+    hard = f32(1) - ash.step(f32(0), d)
     return RingOut(aa=aa, hard=hard, w=w)
 
 
@@ -105,6 +82,12 @@ def uv_grid(width: int = WIDTH, height: int = HEIGHT) -> np.ndarray:
     x = (np.arange(width, dtype=np.float32) + 0.5) / width
     y = (np.arange(height, dtype=np.float32) + 0.5) / height
     return np.stack(np.meshgrid(x, y), axis=-1).astype(np.float32)
+
+
+def setup() -> dict:
+    """One draw, for the command line (``asyncshader run|wgsl|crosscheck
+    examples/fwidth_ring.py::ring``): a small odd-sized image, helpers included."""
+    return {"width": 21, "height": 19, "uv": uv_grid(21, 19)}
 
 
 def render(width: int = WIDTH, height: int = HEIGHT, derivatives: str = "coarse") -> dict:

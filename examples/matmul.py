@@ -77,6 +77,16 @@ def matmul(a: np.ndarray, b: np.ndarray, *, schedule=None, max_live_workgroups: 
     return c.reshape(m, n)
 
 
+def setup() -> dict:
+    """One dispatch's bindings, for the command line (``asyncshader run|wgsl|crosscheck
+    examples/matmul.py::matmul_tiled``): a (20 x 28) @ (28 x 12) product, edge tiles
+    included."""
+    rng = np.random.default_rng(3)
+    a, b = rng.random(20 * 28, np.float32), rng.random(28 * 12, np.float32)
+    return {"workgroups": (2, 3), "a": a, "b": b, "c": np.zeros(20 * 12, np.float32),
+            "m": 20, "n": 12, "k": 28}
+
+
 def main() -> dict:
     """Multiplies a 20x28 by a 28x12 matrix (sizes that are not multiples of 8)."""
     rng = np.random.default_rng(11)

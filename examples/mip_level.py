@@ -24,6 +24,12 @@ What this example teaches (WGSL concepts):
 * The texture coordinate is given as a *callable* input ``(x, y) -> vec2f``: it is evaluated at
   every invocation's own pixel, helper invocations included (the image is 161 x 97, odd, so the
   last column and row of quads are padded with helpers).
+* The shader is one source for the CPU and the GPU: ``length``, ``clamp`` and ``fract`` are
+  asyncshader's WGSL built-ins (``ash.length`` ...), and the colour is ``PALETTE[level]``, a
+  module tuple of ``vec3f`` indexed at run time, which ``asyncshader wgsl
+  examples/mip_level.py::mip_level`` writes as a module-scope ``const PALETTE = array<vec3f,
+  9>(...)``. tests/emit/test_examples_on_gpu.py runs it on a real WebGPU implementation (Mesa's
+  lavapipe) and finds the same levels, pixel for pixel.
 
 Run it from the repository root (with asyncshader installed, or ``PYTHONPATH=.``)::
 
@@ -45,7 +51,7 @@ from pathlib import Path
 import numpy as np
 
 import asyncshader as ash
-from asyncshader import f32, i32, vec2f, vec4f
+from asyncshader import f32, i32, vec2f, vec3f, vec4f
 from asyncshader.tools.images import save_png  # Pillow is optional (the "images" extra)
 
 #: The image size in pixels (odd in both directions: helper invocations pad the last quads).
@@ -58,10 +64,13 @@ LEVELS = 9
 HORIZON = -4.0
 FOCAL = 100.0
 HEIGHT_OVER_TILE = 0.3
-#: One colour per mip level, 0 (full size) to 8 (1 x 1 texel).
+#: One colour per mip level, 0 (full size) to 8 (1 x 1 texel), as 0..255 RGB (the shader
+#: divides by 255). The shader indexes it with the level: in WGSL a module-scope
+#: ``const PALETTE = array<vec3f, 9>(...)``.
 PALETTE = (
-    (59, 76, 192), (79, 143, 214), (63, 184, 176), (92, 200, 92), (181, 211, 52),
-    (242, 193, 46), (242, 142, 43), (225, 87, 89), (156, 79, 150),
+    vec3f(59, 76, 192), vec3f(79, 143, 214), vec3f(63, 184, 176), vec3f(92, 200, 92),
+    vec3f(181, 211, 52), vec3f(242, 193, 46), vec3f(242, 142, 43), vec3f(225, 87, 89),
+    vec3f(156, 79, 150),
 )
 #: The texture is a checkerboard of CHECKS x CHECKS squares (TEXTURE / CHECKS texels each).
 CHECKS = 8
@@ -81,22 +90,6 @@ def floor_uv(x: int, y: int) -> vec2f:
     return vec2f(u, v)
 
 
-# --- WGSL built-ins that asyncshader does not provide: small helpers with the same formulas ---
-def length(v: vec2f) -> np.float32:
-    """WGSL ``length(v)``."""
-    return np.sqrt(v.x * v.x + v.y * v.y)
-
-
-def clamp(e: np.float32, low: float, high: float) -> np.float32:
-    """WGSL ``clamp(e, low, high)``."""
-    return np.minimum(np.maximum(e, f32(low)), f32(high))
-
-
-def fract(e: np.float32) -> np.float32:
-    """WGSL ``fract(e)``: e - floor(e)."""
-    return e - np.floor(e)
-
-
 # --- the shader --------------------------------------------------------------------------------
 @dataclasses.dataclass
 class MipOut:
@@ -109,23 +102,23 @@ class MipOut:
 
 
 @ash.fragment
-async def mip_level(uv: ash.Input) -> MipOut:
+async def mip_level(uv: ash.Input[vec2f]) -> MipOut:
     """The LOD textureSample would use for a TEXTURE x TEXTURE texture at ``uv``."""
     texel = uv * f32(TEXTURE)                     # texture coordinate in texels
     ddx = await ash.dpdx(texel)                   # texels per pixel step right ...
     ddy = await ash.dpdy(texel)                   # ... and down (coarse or fine: the dispatch)
-    rho = np.maximum(length(ddx), length(ddy))
-    lod = clamp(np.log2(rho), 0.0, LEVELS - 1)
+    rho = np.maximum(ash.length(ddx), ash.length(ddy))
+    lod = ash.clamp(np.log2(rho), 0.0, LEVELS - 1)
     level = i32(np.floor(lod))
     # the level's colour, darkened on the texture's dark squares; the squares fade out from the
     # level where one square (TEXTURE / CHECKS texels) shrinks to one texel per pixel, as the
     # averaging of mip levels would make them
     cell = uv * f32(CHECKS / 2)
-    checks = f32(1) if (fract(cell.x) < 0.5) != (fract(cell.y) < 0.5) else f32(0)
-    contrast = f32(0.25) * clamp(f32(np.log2(TEXTURE / CHECKS)) - lod, 0.0, 1.0)
+    checks = f32(1) if (ash.fract(cell.x) < 0.5) != (ash.fract(cell.y) < 0.5) else f32(0)
+    contrast = f32(0.25) * ash.clamp(f32(np.log2(TEXTURE / CHECKS)) - lod, 0.0, 1.0)
     shade = f32(1) - contrast * checks
-    r, g, b = (f32(c / 255) * shade for c in PALETTE[level])
-    return MipOut(lod=lod, level=level, colour=vec4f(r, g, b, 1))
+    rgb = PALETTE[level] / 255.0 * shade          # (a runtime index into the const array)
+    return MipOut(lod=lod, level=level, colour=vec4f(rgb, 1))
 
 
 def render(derivatives: str = "coarse") -> dict:

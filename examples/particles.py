@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 import asyncshader as ash
-from asyncshader import array, f32, mat2x2f, u32, vec2f, vec3f, vec4f
+from asyncshader import array, f32, mat2x2f, u32, vec2f, vec3f, vec3u, vec4f
 from asyncshader.tools.images import save_png  # Pillow is optional (the "images" extra)
 
 #: particles, particles per workgroup (one tile), steps simulated, picture size in pixels
@@ -63,7 +63,8 @@ tile = ash.workgroup(array(vec4f, GROUP))  # var<workgroup> tile: array<vec4f, 6
 
 
 @ash.compute(workgroup_size=GROUP)
-async def step(p, u: ash.Uniform[Params], global_invocation_id, local_invocation_index):
+async def step(p: ash.Storage[Particle], u: ash.Uniform[Params], *, global_invocation_id: vec3u,
+               local_invocation_index: u32):
     i = global_invocation_id.x
     q = p[i].position
     tile[local_invocation_index] = vec4f(q.x, q.y, p[i].mass, 0.0)
@@ -101,6 +102,13 @@ def params() -> Params:
     return Params(gravity=vec2f(0.0, -0.05), dt=0.05, damping=0.99,
                   spin=mat2x2f(np.cos(turn), np.sin(turn), -np.sin(turn), np.cos(turn)),
                   pull=2.0)
+
+
+def setup() -> dict:
+    """One step, for the command line (``asyncshader run|wgsl|crosscheck
+    examples/particles.py::step``; cross-check with ``--ulp 32``: ``u.spin * d`` is rounded
+    once on the CPU, and WGSL allows a matrix product a dot product's error)."""
+    return {"workgroups": N // GROUP, "p": start(), "u": params()}
 
 
 def simulate(steps: int | None = None) -> tuple[np.ndarray, list[np.ndarray]]:

@@ -41,7 +41,8 @@ pong = ash.workgroup(ash.array(f32, WG))
 
 
 @ash.compute(workgroup_size=WG)
-async def scan_blocks(inp: ash.Storage, out: ash.Storage, block_sums: ash.Storage, n: u32, *,
+async def scan_blocks(inp: ash.Storage[f32], out: ash.Storage[f32],
+                      block_sums: ash.Storage[f32], n: u32, *,
                       local_invocation_index: u32, workgroup_id: vec3u,
                       global_invocation_id: vec3u):
     """out[block] = inclusive scan of inp[block]; block_sums[w] = total of block w."""
@@ -68,13 +69,30 @@ async def scan_blocks(inp: ash.Storage, out: ash.Storage, block_sums: ash.Storag
 
 
 @ash.compute(workgroup_size=WG)
-async def add_block_offsets(out: ash.Storage, scanned_sums: ash.Storage, n: u32, *,
+async def add_block_offsets(out: ash.Storage[f32], scanned_sums: ash.Storage[f32], n: u32, *,
                             workgroup_id: vec3u, global_invocation_id: vec3u):
     """Adds the total of all earlier blocks to every element of block ``workgroup_id.x``."""
     w = workgroup_id.x
     g = global_invocation_id.x
     if w > 0 and g < n:               # w - 1 only when w > 0: u32 would wrap to 4294967295
         out[g] += scanned_sums[w - 1]
+
+
+def setup_scan_blocks() -> dict:
+    """One dispatch of the first kernel, for the command line (``asyncshader
+    run|wgsl|crosscheck examples/prefix_sum.py::scan_blocks``): 300 small integers (exact
+    sums) in 5 blocks."""
+    values = np.random.default_rng(5).integers(0, 9, 300).astype(np.float32)
+    return {"workgroups": 5, "inp": values, "out": np.zeros(300, np.float32),
+            "block_sums": np.zeros(5, np.float32), "n": 300}
+
+
+def setup_add_block_offsets() -> dict:
+    """One dispatch of the second kernel: 5 blocks of block-scanned values and the scanned
+    block totals."""
+    out = np.random.default_rng(5).integers(0, 9, 300).astype(np.float32)
+    return {"workgroups": 5, "out": out, "scanned_sums": np.arange(5, dtype=np.float32),
+            "n": 300}
 
 
 def inclusive_scan(values: np.ndarray, *, schedule=None, max_live_workgroups: int = 1,

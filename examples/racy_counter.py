@@ -46,8 +46,9 @@ SEEDS = (1, 2, 3, 4, 5, 6)
 
 # ---------------------------------------------------------------------------------- the kernels
 @ash.compute(workgroup_size=N)
-async def racy_increment(counter: ash.Storage, tickets: ash.Storage, seen: ash.Storage,
-                         order: ash.Storage, *, local_invocation_index: u32):
+async def racy_increment(counter: ash.Storage[u32], tickets: ash.Storage[u32],
+                         seen: ash.Storage[u32], order: ash.Storage[u32], *,
+                         local_invocation_index: u32):
     """counter[0] += 1, done wrong: a plain load and a plain store, with a scheduling point
     (an atomic ticket) in between."""
     i = local_invocation_index
@@ -62,8 +63,9 @@ async def racy_increment(counter: ash.Storage, tickets: ash.Storage, seen: ash.S
 
 
 @ash.compute(workgroup_size=N)
-async def atomic_increment(counter: ash.Storage, tickets: ash.Storage, seen: ash.Storage,
-                           order: ash.Storage, *, local_invocation_index: u32):
+async def atomic_increment(counter: ash.Storage[u32], tickets: ash.Storage[u32],
+                           seen: ash.Storage[u32], order: ash.Storage[u32], *,
+                           local_invocation_index: u32):
     """The fix: the whole read-modify-write is ONE atomic operation, so it cannot be split."""
     i = local_invocation_index
     ticket = await atomic_add(ptr(tickets, 0), 1)    # the same scheduling point as before
@@ -71,11 +73,17 @@ async def atomic_increment(counter: ash.Storage, tickets: ash.Storage, seen: ash
     order[i] = ticket
 
 
+def setup() -> dict:
+    """One dispatch's bindings, for both kernels on the command line (``asyncshader
+    run|explore|wgsl|crosscheck examples/racy_counter.py::racy_increment``)."""
+    return {"counter": np.zeros(1, np.uint32), "tickets": np.zeros(1, np.uint32),
+            "seen": np.zeros(N, np.uint32), "order": np.zeros(N, np.uint32)}
+
+
 def run_counter(kernel, schedule=None) -> dict:
     """Dispatches ``kernel`` once (one workgroup of N) under ``schedule``; returns the final
     counter, the ticket total, what each invocation read, the store order, and the result."""
-    buffers = {"counter": np.zeros(1, np.uint32), "tickets": np.zeros(1, np.uint32),
-               "seen": np.zeros(N, np.uint32), "order": np.zeros(N, np.uint32)}
+    buffers = setup()
     # sanitize="report": the race detector's findings land in result.findings (it is on by
     # default too, but then a race also raises a DataRaceWarning; here we read them ourselves)
     result = ash.run(kernel, workgroups=1, schedule=schedule, sanitize="report", **buffers)

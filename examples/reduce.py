@@ -81,6 +81,14 @@ def reduce_sum(values: np.ndarray, *, schedule=None, max_live_workgroups: int = 
         data = partial                               # next pass: sum the partial sums
 
 
+def setup() -> dict:
+    """One dispatch's bindings, for the command line (``asyncshader run|explore|wgsl|crosscheck
+    examples/reduce.py::block_sum``): 1,000 values, 4 workgroups (the last one partly past
+    ``n``)."""
+    values = np.random.default_rng(1).random(1000, dtype=np.float32)
+    return {"workgroups": 4, "inp": values, "partial": np.zeros(4, np.float32), "n": 1000}
+
+
 def main() -> dict:
     """Sums 70,000 random float32 values; prints and returns the result next to numpy's."""
     rng = np.random.default_rng(2024)

@@ -30,7 +30,7 @@ WG = 64
 
 
 @ash.compute(workgroup_size=WG)
-async def compact(inp: ash.Storage, out: ash.Storage, count: ash.Storage, *,
+async def compact(inp: ash.Storage[u32], out: ash.Storage[u32], count: ash.Storage[u32], *,
                   global_invocation_id: ash.vec3u):
     """Appends every odd value of ``inp`` to ``out``; ``count[0]`` ends as their number."""
     v = inp[global_invocation_id.x]
@@ -45,6 +45,15 @@ async def compact(inp: ash.Storage, out: ash.Storage, count: ash.Storage, *,
     base = await ash.subgroup_broadcast_first(base)
     if keep:
         out[base + offset] = v
+
+
+def setup() -> dict:
+    """One dispatch's bindings, for the command line (``asyncshader run|wgsl|crosscheck
+    examples/stream_compaction.py::compact``; where each value lands depends on the order of
+    the atomics: cross-check with ``--ignore out``)."""
+    data = np.random.default_rng(3).integers(0, 100, 128).astype(np.uint32)
+    return {"workgroups": 2, "inp": data, "out": np.zeros(128, np.uint32),
+            "count": np.zeros(1, np.uint32)}
 
 
 def main(n: int = 256) -> list[int]:

@@ -46,6 +46,13 @@ async def workgroup_sum(inp: ash.Storage, out: ash.Storage, *, local_invocation_
         out[workgroup_id.x] = total
 
 
+def setup() -> dict:
+    """One dispatch's bindings, for the command line (``asyncshader run|wgsl|crosscheck
+    examples/subgroup_reduce.py::workgroup_sum``): 3 workgroups of 64 values."""
+    data = np.random.default_rng(5).integers(0, 1000, 3 * WG).astype(np.uint32)
+    return {"workgroups": 3, "inp": data, "out": np.zeros(3, np.uint32)}
+
+
 def main(groups: int = 4) -> dict[int, list[int]]:
     """The sums at every subgroup size WGSL allows, and numpy's."""
     rng = np.random.default_rng(7)

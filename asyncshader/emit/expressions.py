@@ -19,7 +19,7 @@ from typing import Any
 from ..wgsl.memory import WorkgroupVar
 from ..wgsl.source import resolve, root_name
 from ..wgsl.types import Vec, _ScalarType
-from . import atomics, buffers, matrices, names, results, structs, subgroups
+from . import atomics, buffers, consts, matrices, names, results, structs, subgroups
 from .values import E, Memory
 from .wtypes import (
     AFLOAT,
@@ -28,6 +28,7 @@ from .wtypes import (
     F32,
     Array,
     Atomic,
+    Elements,
     Matrix,
     Predeclared,
     Scalar,
@@ -102,9 +103,12 @@ class Expressions:
         if isinstance(value, WorkgroupVar):
             wgsl = self.module.workgroup_name(name, value, node, self)
             return E(wgsl, None, memory=self.module.workgroup_memory(wgsl))
+        if isinstance(value, tuple):  # (a const array)
+            return consts.tuple_value(self, node, name, value)
         t = type_of_value(value)
         if t is not None:
-            return E(self.module.const_name(name, value, t), t, const=value, has_const=True)
+            return E(consts.const_name(self.module, name, value, t), t, const=value,
+                     has_const=True)
         if value is None and self.scope.get(name) is None and name not in self.scope.globals:
             self.fail(node, f"the name {name!r} is not defined", "define it, or pass it as a "
                       "binding")
@@ -140,6 +144,8 @@ class Expressions:
             for field, ft in t.fields:
                 if field == node.attr:
                     return E(f"{base.operand('mul', 1)}.{field}", ft)
+        if isinstance(t, Unknown):
+            self.unknown_type(node, t, f"reads `.{node.attr}` of it", struct=True)
         self.fail(node, f"the attribute `.{node.attr}` of a {getattr(t, 'wgsl', t)}",
                   "use a vector swizzle (.x, .xy, .rgb ...) or a struct field")
 
@@ -171,6 +177,8 @@ class Expressions:
         if base.memory is not None:
             mem = base.memory
             buffers.whole_element(self, node, mem)
+            if isinstance(self.module.resolved(mem.type), Array):
+                consts.check_index(self, node, index, self.module.resolved(mem.type).length)
             element = mem.element(self.module)
             text = f"{mem.name}[{index.text}]"
             if isinstance(element, Atomic) or mem.name in self.module.atomic_buffers:
@@ -183,10 +191,9 @@ class Expressions:
         if isinstance(t, (Vector, Matrix)):  # (a matrix's column: a vector)
             return E(f"{base.operand('mul', 1)}[{index.text}]", getattr(t, "column", t.scalar))
         if isinstance(t, Array):
-            return E(f"{base.operand('mul', 1)}[{index.text}]", t.element)
+            return consts.element(self, node, base, index, t)
         if isinstance(t, Unknown):
-            self.fail(node, f"indexing {t.what}, whose type cannot be inferred", "annotate it "
-                      "(ash.Storage[f32] for a buffer), or pass the arrays to to_wgsl")
+            self.unknown_type(node, t, "indexes it")
         if isinstance(t, Predeclared):  # (a NamedTuple on the CPU)
             self.fail(node, f"indexing a {t.name}", "read its members by name: " +
                       ", ".join(f"r.{f}" for f, _ in t.fields))
@@ -399,6 +406,8 @@ class Expressions:
         if callee in (float, int, bool):
             self.fail(node, f"Python's {callee.__name__}()", "write the WGSL type: "
                       f"{ {float: 'f32', int: 'i32', bool: 'bool_'}[callee]}(x)")
+        if callee is len:
+            return consts.call_len(self, node)
         if callee is range:
             self.fail(node, "range() outside a for loop", "use it only as `for i in range(...)`")
         self.fail(node, f"a call to {what}, which WGSL cannot run",
@@ -442,16 +451,16 @@ class Expressions:
             for a, n in zip(args, node.args):
                 at = self.module.resolved(a.type)
                 s = scalar_of(at)
-                if s is None:
+                if s is None and not isinstance(at, Unknown):
                     self.fail(n, f"a {getattr(at, 'wgsl', at)} in a {t.wgsl}", "pass scalars "
                               "or vectors")
-                if s.abstract or isinstance(at, Unknown):
+                if isinstance(at, Unknown) or s.abstract:
                     self.module.unify(at, with_scalar(at, t.scalar), n, self)
                 parts.append(a.text)
             return E(f"{t.wgsl}({', '.join(parts)})", t)
         a = args[0]
         at = self.module.resolved(a.type)
-        if isinstance(at, Unknown):
+        if isinstance(at, Unknown) and not isinstance(at, Elements):  # (a conversion: any)
             self.module.unify(at, t, node, self)
         if at == t:
             return a
@@ -508,6 +517,12 @@ class Expressions:
             return subgroups.call(self, node, row)
         args = [self.value(a) for a in node.args]
         return self.call_unified(node, row.wgsl, args, row.unify, row.rule)
+
+    def unknown_type(self, node: ast.AST, t: Unknown, use: str, struct: bool = False) -> None:
+        """Raises: nothing in the shader tells ``t`` (the shader only ``use``s it)."""
+        self.fail_because(node, f"nothing tells {t.what} (the shader {use}, which does not "
+                          "say its type)", f"annotate it ({names.annotation_fix(t.what, struct)})"
+                          ", or pass the arrays to to_wgsl as you would to the dispatch")
 
     def unsupported(self, node: ast.AST) -> None:
         what, fix = names.UNSUPPORTED.get(type(node).__name__, (

@@ -21,7 +21,9 @@ from .wtypes import (
     AINT,
     BOOL,
     U32,
+    Array,
     Atomic,
+    Predeclared,
     Scalar,
     Unknown,
     Vector,
@@ -72,9 +74,14 @@ class Function(Expressions):
 
     # ------------------------------------------------------------------------------ helpers
     def fail(self, node: ast.AST, what: str, fix: str) -> None:
+        """Raises WGSLEmitError: at file:line, ``what`` cannot be written in WGSL; the fix."""
+        self.fail_because(node, f"{what} cannot be written in WGSL", fix)
+
+    def fail_because(self, node: ast.AST, sentence: str, fix: str) -> None:
+        """Raises WGSLEmitError: at file:line, ``sentence``; the fix."""
         line = self.first + getattr(node, "lineno", 1) - 1
-        raise WGSLEmitError(f"{self.file}:{line}: {self.fn.__qualname__}: {what} cannot be "
-                            f"written in WGSL. Fix: {fix}.")
+        raise WGSLEmitError(f"{self.file}:{line}: {self.fn.__qualname__}: {sentence}. "
+                            f"Fix: {fix}.")
 
     def is_global(self, name: str) -> bool:
         return name not in self.locals and name not in self.params and \
@@ -264,10 +271,25 @@ class Function(Expressions):
                 self.store(target, node.value, node)
 
     def unpack(self, target: ast.Tuple, value: ast.expr, node: ast.AST) -> None:
-        if isinstance(value, (ast.Call, ast.Await, ast.Name, ast.Attribute)):
-            results.unpack(self, target, value, node)  # (a frexp / modf / exchange result)
+        if not isinstance(value, ast.Tuple):  # r, g, b = PALETTE[i]; f, e = ash.frexp(x)
+            whole = self.value(value)
+            t = self.module.resolved(whole.type)
+            if isinstance(t, Predeclared):  # (a frexp / modf / compare-exchange result)
+                results.unpack(self, target, whole, node)
+                return
+            size = t.length if isinstance(t, Array) else getattr(t, "size", None)
+            if size != len(target.elts) or not isinstance(t, (Array, Vector)):
+                self.fail(node, f"unpacking `{ast.unparse(value)}` into {len(target.elts)} "
+                          "names", "unpack a vector or a fixed-size array (a module tuple) "
+                          "into as many names, or assign each name on its own line")
+            tmp = self.fresh("tmp")
+            self.emit(f"let {tmp} = {whole.text};")
+            for k, name in enumerate(target.elts):
+                part = f"[{k}]" if isinstance(t, Array) else "." + "xyzw"[k]
+                self.store(name, None, node, E(f"{tmp}{part}", getattr(
+                    t, "element", None) or t.scalar))
             return
-        if not isinstance(value, ast.Tuple) or len(value.elts) != len(target.elts):
+        if len(value.elts) != len(target.elts):
             self.fail(node, "unpacking a value into several names", "assign each name on its "
                       "own line")
         values = [self.expr(v) for v in value.elts]

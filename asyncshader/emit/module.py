@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..wgsl.rewrite import _is_user_function
-from . import resources, results
+from . import consts, resources, results
 from .expressions import E, Memory
 from .functions import Function, wgsl_identifier
 from .names import RESERVED, annotation_fix
@@ -31,8 +31,10 @@ from .wtypes import (
     AFLOAT,
     AINT,
     BOOL,
+    F32,
     Array,
     Atomic,
+    Elements,
     Predeclared,
     Scalar,
     Struct,
@@ -40,7 +42,6 @@ from .wtypes import (
     Vector,
     WGSLEmitError,
     from_python,
-    literal,
 )
 
 _ZERO_NOTE = ("// var<workgroup> memory starts zeroed in WGSL; some implementations (Mesa's "
@@ -134,7 +135,9 @@ class Module:
 
     def learn(self, u: Unknown, t: Any) -> Any:
         if isinstance(t, Scalar) and t.abstract:
-            return u
+            if t != AFLOAT or not isinstance(u, Elements):
+                return u
+            t = F32  # (a module tuple of ints met by a Python float: an array<f32>)
         self.resolution[u] = t
         self.changed = True
         return t
@@ -164,8 +167,8 @@ class Module:
 
     def int_local(self, t: Any) -> bool:
         """``t`` is the type of a local given only Python ints, not yet decided."""
-        return isinstance(t, Unknown) and t not in self.resolution and \
-            getattr(self.defaults.get(t), "kind", "") == "i"
+        return isinstance(t, Unknown) and not isinstance(t, Elements) and t not in \
+            self.resolution and getattr(self.defaults.get(t), "kind", "") == "i"
 
     def local_type(self, key: str, name: str, default: Any) -> Unknown:
         u = Unknown(f"{key}.{name}")
@@ -224,15 +227,6 @@ class Module:
             name = f"{wanted}_{k}"
             k += 1
         return name
-
-    def const_name(self, name: str, value: Any, t: Any) -> str:
-        for wgsl, (v, _) in self.consts.items():
-            if (wgsl == name or wgsl.startswith(name + "_")) and type(v) is type(value) and \
-                    _same_value(v, value):
-                return wgsl
-        wgsl = self._unique(name, self.consts)
-        self.consts[wgsl] = (value, t)
-        return wgsl
 
     def workgroup_name(self, name: str, var: Any, node: ast.AST, fn: Any) -> str:
         if self.stage != "compute":
@@ -354,11 +348,7 @@ class Module:
 
     # ------------------------------------------------------------------------------ text
     def assemble(self) -> Emitted:
-        out: list[str] = []
-        for name, (value, t) in self.consts.items():
-            out.append(f"const {name} = {literal(value, t)};")
-        if self.consts:
-            out.append("")
+        out = consts.declarations(self)
         output_struct = self.output.name if isinstance(self.output, Struct) else None
         head = out
         out = []
@@ -471,13 +461,6 @@ def _name(t: Any) -> str:
 
 def _concrete(t: Any) -> Any:
     return t.concrete() if isinstance(t, (Scalar, Vector)) and t.abstract else t
-
-
-def _same_value(a: Any, b: Any) -> bool:
-    try:
-        return bool(np.all(np.asarray(a) == np.asarray(b)))
-    except Exception:
-        return False
 
 
 def _annotation(fn: Any, p: inspect.Parameter) -> Any:

@@ -203,11 +203,12 @@ UNSUPPORTED = {
 }
 
 
-def annotation_fix(what: str) -> str:
-    """The annotation that fixes an uninferable type (``what`` names the binding)."""
+def annotation_fix(what: str, struct: bool = False) -> str:
+    """The annotation that fixes an uninferable type (``what`` names the binding; ``struct``:
+    the shader reads a member of it)."""
     if what.startswith("the element type of buffer"):
         name = what.split("'")[1]
-        return f"{name}: ash.Storage[f32]"
+        return f"{name}: ash.Storage[{'YourStruct' if struct else 'f32'}]"
     if what.startswith("the fragment input"):
         name = what.split("'")[1]
         return f"{name}: ash.Input[vec2f]"

@@ -92,16 +92,14 @@ def member(t: Predeclared, base: str, name: str) -> E:
     raise KeyError(name)
 
 
-def unpack(fx: Any, target: ast.Tuple, value: ast.expr, node: ast.AST) -> None:
-    """``a, b = <a frexp, modf or compare-exchange result>``: the result in a temporary, each
-    name one of its members, in order."""
-    e = fx.value(value)
+def unpack(fx: Any, target: ast.Tuple, e: E, node: ast.AST) -> None:
+    """``a, b = <a frexp, modf or compare-exchange result>`` (``e``, translated): the result
+    in a temporary, each name one of its members, in order."""
     t = fx.module.resolved(e.type)
-    if not isinstance(t, Predeclared) or len(t.fields) != len(target.elts):
-        members = f" ({t.name} has {len(t.fields)}: " + ", ".join(f for f, _ in t.fields) + \
-            ")" if isinstance(t, Predeclared) else ""
-        fx.fail(node, "unpacking a value into several names" + members, "assign each name on "
-                "its own line")
+    if len(t.fields) != len(target.elts):
+        fx.fail(node, f"unpacking a {t.name} into {len(target.elts)} names (it has "
+                f"{len(t.fields)}: {', '.join(f for f, _ in t.fields)})", "unpack it into as "
+                "many names, or read its members by name")
     tmp = fx.fresh(next(v for k, v in _STEM.items() if t.name.startswith(f"__{k}")))
     fx.emit(f"let {tmp} = {e.text};")
     for name, (field, _) in zip(target.elts, t.fields):

@@ -145,6 +145,15 @@ class Unknown:
     abstract = False
 
 
+@dataclass(frozen=True)
+class Elements(Unknown):
+    """The element type of a module tuple of Python ints (a const array): the one concrete
+    type its uses ask for, else i32 (:mod:`asyncshader.emit.consts`). ``key`` tells two tuples
+    of one name apart."""
+
+    key: int = 0
+
+
 F32, I32, U32, BOOL = Scalar("f32"), Scalar("i32"), Scalar("u32"), Scalar("bool")
 F16 = Scalar("f16")  # (WGSL's `enable f16;`: the module says so when it uses one)
 AINT, AFLOAT = Scalar("abstract-int"), Scalar("abstract-float")

@@ -5,11 +5,13 @@ One device per process, opened at the first use and shared (:func:`device`); pas
 to use another. With no adapter at all, :class:`GPUUnavailable` says what to install.
 
 What is compared: every storage buffer the shader can write (and, for fragments, every output).
-Integers must be equal; floats must agree within ``ulp`` units in the last place (default 4:
-WGSL lets division be 2.5 ULP off and most built-ins more, see docs/builtins.md), with NaN
-equal to NaN. Values that depend on the schedule (an atomic's returned value, a race's outcome)
-legitimately differ: leave such buffers out with ``ignore=("name", ...)`` or judge them with
-``check=`` (a function of the CPU and GPU arrays by name that raises or returns False)."""
+Integers must be equal; floats must agree within ``ulp`` units in the last place (default 4: WGSL
+lets division be 2.5 ULP off and most built-ins more, see docs/builtins.md) or within ``atol``
+(default 0; for values computed by cancellation, such as derivatives, whose error is absolute: a
+few ULP of the operands, many ULP of a small result), with NaN equal to NaN. Values that depend on
+the schedule (an atomic's returned value, a race's outcome) legitimately differ: leave such buffers
+out with ``ignore=("name", ...)`` or judge them with ``check=`` (a function of the CPU and GPU
+arrays by name that raises or returns False)."""
 
 from __future__ import annotations
 
@@ -89,11 +91,12 @@ class CrosscheckReport:
 
 
 # ------------------------------------------------------------------------------------ compute
-def crosscheck(kernel: Any, workgroups: Any = 1, *, ulp: int = 4, ignore: tuple = (),
-               check: Any = None, device: Any = None, raise_on_difference: bool = True,
-               **bindings: Any) -> CrosscheckReport:
+def crosscheck(kernel: Any, workgroups: Any = 1, *, ulp: int = 4, atol: float = 0.0,
+               ignore: tuple = (), check: Any = None, device: Any = None,
+               raise_on_difference: bool = True, **bindings: Any) -> CrosscheckReport:
     """Runs a compute dispatch on the CPU (``asyncshader.run``) and its WGSL (``to_wgsl``) on a
-    WebGPU device, and compares every storage buffer. Raises :class:`CrosscheckError` (an
+    WebGPU device, and compares every storage buffer: integers exactly, floats within ``ulp``
+    units in the last place or ``atol`` (absolute). Raises :class:`CrosscheckError` (an
     AssertionError) on a difference unless ``raise_on_difference=False``; returns the report.
     The arrays you pass are not changed: each side gets copies."""
     dev = device or _device()
@@ -103,8 +106,8 @@ def crosscheck(kernel: Any, workgroups: Any = 1, *, ulp: int = 4, ignore: tuple 
     result = run(kernel, workgroups, instruments=[writers], sanitize="report", **cpu)
     groups = _size3(workgroups)
     gpu = _run_compute(dev, code, groups, bindings)
-    return _compare(code, cpu, gpu, writers, ulp, ignore, check, dev, raise_on_difference,
-                    result.findings)
+    return _compare(code, cpu, gpu, writers, (ulp, atol), ignore, check, dev,
+                    raise_on_difference, result.findings)
 
 
 def _device() -> Any:
@@ -189,7 +192,8 @@ def _run_compute(dev: Any, code: Emitted, groups: tuple, bindings: dict[str, Any
 
 # ------------------------------------------------------------------------------------ fragment
 def crosscheck_fragments(shader: Any, width: int, height: int, *, ulp: int = 4,
-                         ignore: tuple = (), check: Any = None, device: Any = None,
+                         atol: float = 0.0, ignore: tuple = (), check: Any = None,
+                         device: Any = None,
                          raise_on_difference: bool = True, **bindings: Any) -> CrosscheckReport:
     """:func:`crosscheck` for a fragment shader: ``run_fragments`` on the CPU (with
     ``derivatives="fine"``: lavapipe computes coarse derivatives as fine ones) against a draw
@@ -208,7 +212,7 @@ def crosscheck_fragments(shader: Any, width: int, height: int, *, ulp: int = 4,
     cpu.update({f"output.{k}" if k != "output" else k: np.asarray(v) for k, v in outs.items()
                 if v is not None})
     gpu = read_pixels(dev, harness, width, height, bindings, _buffers)
-    return _compare(harness.emitted, cpu, gpu, writers, ulp, ignore, check, dev,
+    return _compare(harness.emitted, cpu, gpu, writers, (ulp, atol), ignore, check, dev,
                     raise_on_difference, result.findings)
 
 
@@ -242,9 +246,9 @@ class _Writers(Instrument):
             self._note(inv, memory, index)
 
 
-def _differs(a: np.ndarray, b: np.ndarray, ulp: int) -> np.ndarray:
+def _differs(a: np.ndarray, b: np.ndarray, ulp: int, atol: float = 0.0) -> np.ndarray:
     """Where ``a`` and ``b`` differ: integers at all, floats by more than ``ulp`` units in the
-    last place of their own type (f32 or f16); NaN equals NaN."""
+    last place of their own type (f32 or f16) and by more than ``atol``; NaN equals NaN."""
     if a.dtype.kind != "f":
         return a != b
     dtype = np.float16 if a.dtype == np.float16 else np.float32
@@ -255,7 +259,9 @@ def _differs(a: np.ndarray, b: np.ndarray, ulp: int) -> np.ndarray:
     ib = b_.view(bits).astype(np.int64)
     ia = np.where(ia < 0, -top - ia, ia)  # (monotone ordering of the bit patterns)
     ib = np.where(ib < 0, -top - ib, ib)
-    return ~both_nan & (np.abs(ia - ib) > ulp)
+    with np.errstate(invalid="ignore"):  # (inf - inf, nan - x: nan, never within atol)
+        near = np.abs(a_.astype(np.float64) - b_.astype(np.float64)) <= atol
+    return ~both_nan & (np.abs(ia - ib) > ulp) & ~near
 
 
 def _members(name: str, a: np.ndarray, b: np.ndarray) -> list[tuple[str, Any, Any]]:
@@ -267,7 +273,8 @@ def _members(name: str, a: np.ndarray, b: np.ndarray) -> list[tuple[str, Any, An
             for pair in _members(f"{name}.{field}", a[field], b[field])]
 
 
-def _compare(code: Emitted, cpu: dict, gpu: dict, writers: _Writers, ulp: int, ignore: tuple,
+def _compare(code: Emitted, cpu: dict, gpu: dict, writers: _Writers,
+             tolerance: tuple[int, float], ignore: tuple,
              check: Any, dev: Any, raise_on_difference: bool, findings: list
              ) -> CrosscheckReport:
     names = [n for n in gpu if n in cpu]
@@ -278,7 +285,7 @@ def _compare(code: Emitted, cpu: dict, gpu: dict, writers: _Writers, ulp: int, i
              for label, a, b in _members(n, report.cpu[n],
                                          report.gpu[n].reshape(report.cpu[n].shape))]
     for n, a, b in pairs:
-        bad = np.argwhere(_differs(a, b, ulp).reshape(a.shape))
+        bad = np.argwhere(_differs(a, b, *tolerance).reshape(a.shape))
         report.counts[n], report.sizes[n] = len(bad), a.size
         report.differences[n] = [
             Difference(n, tuple(int(i) for i in idx) if len(idx) > 1 else int(idx[0]),

@@ -2,10 +2,12 @@
 
 ``run FILE::KERNEL``, ``explore FILE::KERNEL``, ``replay TRACE``, ``step FILE::KERNEL`` (you
 are the scheduler), ``puzzle N [FILE]`` (graded exercises), ``timeline FILE::KERNEL`` (pictures
-of a run) and ``demo``. A kernel file
-defines the kernel, ``setup()`` returning fresh bindings (resources and dispatch options such
-as ``workgroups=``) and optionally ``check(result)``, which raises or returns False on a bad
-outcome. Exit codes: 0 no failure, 1 a failure found, 2 a usage error.
+of a run), ``wgsl FILE::KERNEL`` and ``crosscheck FILE::KERNEL`` (the kernel as WGSL, and on a
+WebGPU adapter) and ``demo``. A kernel file defines the kernel, ``setup()`` returning fresh
+bindings (resources and dispatch options such as ``workgroups=``) and optionally
+``check(result)``, which raises or returns False on a bad outcome. A file with several kernels
+gives each its own as ``setup_KERNEL()`` / ``check_KERNEL()``, which win over ``setup()`` and
+``check()``. Exit codes: 0 no failure, 1 a failure found, 2 a usage error.
 """
 
 from __future__ import annotations
@@ -54,14 +56,21 @@ def load_target(spec: str, need_setup: bool = True
                  if getattr(v, "stage", None) in ("compute", "fragment")]
         raise UsageError(f"{os.path.basename(path)} has no kernel named {name!r}"
                          + (f"; kernels there: {', '.join(found)}" if found else ""))
-    setup = getattr(module, "setup", None)
-    if not callable(setup) and not need_setup:
-        setup = None
-    elif not callable(setup):
-        raise UsageError(f"{os.path.basename(path)} must define setup() returning the bindings "
-                         "of one run, e.g. def setup(): return {'out': np.zeros(64, np.float32)}")
-    check = getattr(module, "check", None)
-    return kernel, setup, check if callable(check) else None, path, name
+    setup = _for_kernel(module, "setup", name)
+    if setup is None and need_setup:
+        raise UsageError(f"{os.path.basename(path)} must define setup() (or setup_{name}(), "
+                         f"for {name} alone) returning the bindings of one run, e.g. "
+                         "def setup(): return {'workgroups': 1, 'out': np.zeros(64, np.float32)}")
+    return kernel, setup, _for_kernel(module, "check", name), path, name
+
+
+def _for_kernel(module: Any, what: str, name: str) -> Callable | None:
+    """The file's ``setup_KERNEL`` (or ``check_KERNEL``), else its ``setup`` (``check``)."""
+    for attr in (f"{what}_{name}", what):
+        value = getattr(module, attr, None)
+        if callable(value):
+            return value
+    return None
 
 
 def _strategy(args: argparse.Namespace) -> Any:
@@ -430,10 +439,10 @@ def cmd_crosscheck(args: argparse.Namespace, out: Callable) -> int:
     try:
         if kernel.stage == "compute":
             report = crosscheck(kernel, given.get("workgroups", 1), ulp=args.ulp,
-                                ignore=tuple(args.ignore), **bindings)
+                                atol=args.atol, ignore=tuple(args.ignore), **bindings)
         else:
             report = crosscheck_fragments(kernel, given["width"], given["height"], ulp=args.ulp,
-                                          ignore=tuple(args.ignore), **bindings)
+                                          atol=args.atol, ignore=tuple(args.ignore), **bindings)
     except (WGSLEmitError, CrosscheckError) as exc:
         out(str(exc))
         return EXIT_FAILURE
@@ -456,6 +465,9 @@ def _add_emit_commands(sub: Any) -> None:
                        "(wgpu) and compare the buffers")
     p.add_argument("target", metavar="FILE::KERNEL")
     p.add_argument("--ulp", type=int, default=4, help="float tolerance in ULPs (default 4)")
+    p.add_argument("--atol", type=float, default=0.0,
+                   help="absolute float tolerance, for derivatives and other cancellations "
+                        "(default 0: ULPs only)")
     p.add_argument("--ignore", action="append", default=[], metavar="BINDING",
                    help="leave a schedule-dependent buffer out (repeatable)")
 

@@ -57,10 +57,9 @@ def _bindings():
     }
 
 
-#: the examples' kernels that WGSL cannot express as written, and why (the error names it)
-UNSUPPORTED = {
-    ("mip_level.py", "mip_level"): "unpacking a value into several names",
-}
+#: the examples' kernels that WGSL cannot express as written, and why (the error names it):
+#: none since mip_level indexes its palette as a const array
+UNSUPPORTED: dict[tuple[str, str], str] = {}
 
 
 def _kernels():
@@ -183,14 +182,70 @@ def test_atomics_agree_where_the_schedule_does_not_decide(gpu_device):
 
 
 def test_the_anti_aliased_ring_agrees_with_lavapipe_pixel_for_pixel(gpu_device):
+    """Within WGSL's accuracy, which is absolute here: d = |length(uv - c) - R| - T has an
+    error of about 4e-7 (length inherits sqrt(dot), sqrt inherits 1 / inverseSqrt: 4.5 ULP of
+    values up to 0.71, plus the subtractions), so w = fwidth(d), four such values subtracted,
+    is within 1.6e-6, and aa = 1 - smoothstep(-w, w, d) divides d's and w's errors by 2w
+    (at least 2/21 of uv at 21 pixels) and multiplies them by at most 1.5: 3.2e-5. In ULPs of
+    small results such differences are thousands (measured: 24 for w, 2,048 for aa)."""
     ring = load_example("fwidth_ring.py")
     given = _bindings()[("fwidth_ring.py", "ring")]
-    report = crosscheck_fragments(ring.ring, **given, device=gpu_device)
+    report = crosscheck_fragments(ring.ring, **given, atol=3.2e-5, device=gpu_device)
     assert report.ok and set(report.gpu) == {"output.aa", "output.hard", "output.w"}
+    np.testing.assert_allclose(report.gpu["output.w"], report.cpu["output.w"], rtol=0,
+                               atol=1.6e-6)
+    # the hard edge, a step of d at 0, is the same at every pixel: no pixel centre of this grid
+    # lies within d's error of the ring's edges
+    np.testing.assert_array_equal(report.gpu["output.hard"], report.cpu["output.hard"])
+    with pytest.raises(CrosscheckError, match="output.aa: [0-9]+ of 399 elements differ"):
+        crosscheck_fragments(ring.ring, **given, device=gpu_device)  # (ULPs alone: too strict)
     assert report.gpu["output.w"].shape == (19, 21)
     # fwidth of the distance is about one pixel in uv units, on the GPU too
     w = report.gpu["output.w"]
     assert 0.5 / 21 < np.median(w) < 2.0 / 19
+
+
+def test_the_mip_levels_agree_with_lavapipe_pixel_for_pixel(gpu_device):
+    """examples/mip_level.py on lavapipe, over a strip of the floor from the horizon to the
+    nearest row: every level 0..8, an odd width and height (helper invocations pad the last
+    quads), the palette a const array indexed by the level at run time."""
+    mip = load_example("mip_level.py")
+    width, height = 11, mip.HEIGHT
+    report = crosscheck_fragments(mip.mip_level, width, height, uv=mip.floor_uv,
+                                  device=gpu_device, raise_on_difference=False)
+    assert "const PALETTE = array<vec3f, 9>(" in report.wgsl
+    assert "let rgb = PALETTE[level] / 255.0 * shade;" in report.wgsl
+    cpu_lod, gpu_lod = report.cpu["output.lod"], report.gpu["output.lod"].reshape(height, width)
+    # WGSL's bounds (docs/builtins.md): log2 is 3 ULP (2^-21 absolute for rho in [0.5, 2],
+    # where the LOD is near 0 and a ULP count means nothing); rho = length(...) inherits
+    # sqrt(dot(d, d)), about 5 ULP relative, 2 * 2^-21 in its log2; the CPU's own roundings;
+    # rounded up to 8 * 2^-21 = 3.8e-6 (measured: 2^-21)
+    bound = 8 * 2.0**-21
+    assert np.abs(gpu_lod - cpu_lod).max() <= bound
+    # so a level may differ only where the LOD is within the bound of an integer; the uv the
+    # shader sees, differenced as fine derivatives in float64, keep 4e-4 away from integers
+    # (the CPU agrees with this model to 3e-7), so every level must agree, and does
+    uv = np.array([[tuple(mip.floor_uv(x, y)) for x in range(width + 1)]
+                   for y in range(height + 1)], np.float64) * mip.TEXTURE
+    y, x = np.indices((height, width))
+    ddx, ddy = uv[y, (x & ~1) + 1] - uv[y, x & ~1], uv[(y & ~1) + 1, x] - uv[y & ~1, x]
+    raw = np.log2(np.maximum(np.linalg.norm(ddx, axis=-1), np.linalg.norm(ddy, axis=-1)))
+    assert np.abs(np.clip(raw, 0, mip.LEVELS - 1) - cpu_lod).max() < 1e-6
+    assert np.abs(raw - np.round(raw)).min() > 100 * bound
+    assert report.counts["output.level"] == 0
+    level = report.gpu["output.level"].reshape(height, width)
+    assert set(np.unique(level)) == set(range(mip.LEVELS))
+    # toward the horizon (up the image) the level never decreases, from 0 to the last level
+    assert np.all(np.diff(level, axis=0) <= 0)
+    assert np.all(level[0] == mip.LEVELS - 1) and np.all(level[-1] == 0)
+    # lavapipe's dpdx is the fine one: its levels split some quads, as the CPU's fine ones do
+    coarse = ash.run_fragments(mip.mip_level, width, height, uv=mip.floor_uv).output["level"]
+    assert np.any(coarse != level)
+    # colour = PALETTE[level] / 255 * shade: the division 2.5 ULP, the product 0.5, and the
+    # shade's 0.25 * lod, so 2^-20 (16 * 2^-24) from the LOD's bound; colours are below 1
+    colour = report.gpu["output.colour"].reshape(height, width, 4)
+    assert np.abs(colour - report.cpu["output.colour"]).max() <= 20 * 2.0**-24
+    np.testing.assert_array_equal(colour[..., 3], 1)
 
 
 def test_a_difference_names_the_element_and_the_invocation_that_wrote_it(gpu_device,

@@ -117,6 +117,21 @@ def test_a_type_that_cannot_be_inferred_names_the_binding_and_the_fix():
     assert "array<u32>" in to_wgsl(copy, src=np.zeros(1, np.uint32))  # dst learns it from src
 
 
+def test_a_member_of_a_buffer_whose_struct_nothing_names_says_so_at_its_line():
+    """(It once said "the attribute `.position` of a ?".)"""
+    @ash.compute(workgroup_size=1)
+    async def move(p: ash.Storage):
+        q = p[0].position  # noqa: F841
+    line = move.fn.__code__.co_firstlineno + 2
+
+    with pytest.raises(WGSLEmitError) as info:
+        to_wgsl(move)
+    message = str(info.value)
+    assert f"test_to_wgsl.py:{line}: " in message
+    assert "nothing tells the element type of buffer 'p'" in message and "`.position`" in message
+    assert "Fix: annotate it (p: ash.Storage[YourStruct])" in message and "?" not in message
+
+
 def _emit_error(kernel, **bindings) -> str:
     with pytest.raises(WGSLEmitError) as info:
         to_wgsl(kernel, **bindings)

@@ -148,8 +148,8 @@ async def unpacks_three(out: ash.Storage[f32]):
      r"members by name: r.fract, r.exp"),
     (of_an_integer, r"of_an_integer: modf of a u32 .*Fix: modf takes an f32 or f16 scalar or "
      r"vector"),
-    (unpacks_three, r"unpacks_three: unpacking a value into several names \(__modf_result_f32 "
-     r"has 2: fract, whole\)"),
+    (unpacks_three, r"unpacks_three: unpacking a __modf_result_f32 into 3 names \(it has 2: "
+     r"fract, whole\)"),
 ])
 def test_what_would_spell_the_result_type_is_an_error_naming_the_line(kernel, message):
     with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_results.py:\d+: " + message):

@@ -92,7 +92,7 @@ def test_a_struct_difference_names_the_member(gpu_device):
     report.gpu["p"]["mass"][2] = 9.0  # (as if the GPU had computed it differently)
     from asyncshader.extra.gpu import _compare, _Writers
     again = _compare(type("Code", (), {"source": report.wgsl}), report.cpu, report.gpu,
-                     _Writers({}), 4, (), None, gpu_device, False, [])
+                     _Writers({}), (4, 0.0), (), None, gpu_device, False, [])
     assert "p.mass: 1 of 8 elements differ" in again.describe()
     assert "p.mass[2]: CPU 3.0, GPU 9.0" in again.describe()
 
