@@ -91,12 +91,13 @@ def _space(element: Any, shape: tuple[int, ...]) -> tuple[int, ...]:
 
 def whole_element(fx: Any, node: ast.Subscript, mem: Any) -> None:
     """``buf[i]`` with one index: on an array bound with more dimensions than its elements
-    take, that is a numpy sub-array on the CPU (a row), which WGSL has no value for."""
+    take, that is a numpy sub-array on the CPU (a row), which WGSL has no value for (unless it
+    holds one element: an (n, 1) array's ``buf[i]`` is ``buf[i]``)."""
     shape = fx.module.bound_shape(mem.name)
     if shape is None or getattr(node, "flat", False):
         return
     space = _space(fx.module.resolved(mem.element(fx.module)), shape)
-    if len(space) > 1:
+    if int(np.prod(space[1:])) != 1:  # (a sub-array of one element is that element)
         fx.fail(node, f"`{ast.unparse(node)}` on {mem.name}, bound as a {shape} array (one index "
                 f"gives a sub-array of it, a numpy row)", f"index all its {len(space)} "
                 f"dimensions ({mem.name}[{', '.join('ijkl'[:len(space)])}])")
@@ -117,7 +118,7 @@ def flattened(fx: Any, node: ast.Subscript) -> ast.expr | None:
     if shape is None or len(parts) > len(shape):
         return None
     space = _space(fx.module.resolved(mem.element(fx.module)), shape)
-    if len(parts) < len(space):
+    if int(np.prod(space[len(parts):])) != 1:
         fx.fail(node, f"`{ast.unparse(node)}` on {mem.name}, bound as a {shape} array (it "
                 f"names a sub-array of it, a numpy row)", f"index all its {len(space)} "
                 "dimensions")

@@ -42,6 +42,7 @@ class Local:
         self.declared = False
         self.memory: Memory | None = None
         self.selector = False  # names one of several buffers in turn: a u32 choice
+        self.loaded = ""  # the memory it holds an element of (a view of it on the CPU)
 
 
 class Function(Expressions):
@@ -68,7 +69,8 @@ class Function(Expressions):
         self.depth = 1
         self.returns: list[Any] = []
         self.taken = {n.id for n in ast.walk(self.node) if isinstance(n, ast.Name)} | set(params)
-        self.stores = _store_counts(self.node)
+        self.stores = _store_counts(self.node)  # (stores into a name or through it: v.x = 1)
+        self.binds = _bind_counts(self.node)  # (assignments of the name itself)
         self.hoist = _hoisted(self.node)
         self.mutated_params = {n for n in params if self.stores.get(n)}
 
@@ -329,7 +331,7 @@ class Function(Expressions):
                 self.module.unify(mem.element(self.module), self.module.resolved(value.type),
                                   node, self)
                 head = "if" if k == 0 else "} else if" if k < len(choices) - 1 else "} else"
-                test = f" {selector.text} == {k}u" if k < len(choices) - 1 else ""
+                test = f" {selector.text} == {k}u" if k < len(choices) - 1 or k == 0 else ""
                 self.emit(f"{head}{test} {{")
                 self.emit(f"    {mem.name}[{index.text}] = {tmp};")
             self.emit("}")
@@ -376,6 +378,14 @@ class Function(Expressions):
             mem = self.lookup_name(root).memory
             if mem is not None:
                 self.check_writable(mem, node)
+            local = self.locals.get(root.id)
+            if local is not None and local.loaded:
+                self.fail(node, f"a store into `{ast.unparse(target)}`, where {root.id!r} holds "
+                          f"an element of {local.loaded} (asyncshader's CPU runtime hands out "
+                          f"a view of the element, so the store reaches {local.loaded}; in WGSL "
+                          f"{root.id} is a copy)", f"store into the element itself "
+                          f"({local.loaded}[i].x = ...), or copy it explicitly with a "
+                          "constructor (vec4f(buf[i]))")
 
     def declare(self, name: str, t: Any, value: E | None, node: ast.AST) -> Local:
         wgsl = self.local_name(name)
@@ -386,7 +396,7 @@ class Function(Expressions):
     def assign_name(self, name: str, value: E, node: ast.AST, declared: Any = None) -> None:
         local = self.locals.get(name)
         if value.memory is not None and value.ref is None and declared is None:
-            if local is None and self.stores.get(name, 0) == 1 and value.memory.space != \
+            if local is None and self.binds.get(name, 0) == 1 and value.memory.space != \
                     "select":
                 local = self.declare(name, None, value, node)
                 local.memory = value.memory
@@ -407,6 +417,10 @@ class Function(Expressions):
             elif declared is not None:
                 self.module.unify(declared, vt, node, self)
             local = self.declare(name, t, value, node)
+            if isinstance(value.ref, tuple) and value.ref[0] in ("element", "selected") and \
+                    not isinstance(self.module.resolved(t), Scalar):
+                local.loaded = value.ref[1].name if value.ref[0] == "element" else \
+                    value.ref[3][0].name  # (an element of a buffer: a view on the CPU)
             if local.hoisted:
                 results.check_named(self, node, t, f"{name!r}, first assigned in a block and "
                                     "used after it (declared before the block, with its type)")
@@ -492,11 +506,19 @@ def _store_counts(fn_node: ast.AST) -> dict[str, int]:
             for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
                 while isinstance(t, (ast.Attribute, ast.Subscript)):
                     t = t.value
-                if isinstance(t, ast.Name) and not isinstance(n, ast.AugAssign) and t not in \
-                        (n.targets if isinstance(n, ast.Assign) else ()):
+                if isinstance(t, ast.Name) and t not in (n.targets if isinstance(
+                        n, ast.Assign) else ()):
                     names.append(t.id)
         for name in names:
             counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def _bind_counts(fn_node: ast.AST) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for n in ast.walk(fn_node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            counts[n.id] = counts.get(n.id, 0) + 1
     return counts
 
 

@@ -211,6 +211,8 @@ def test_a_multi_dimensional_index_into_a_bound_array_is_flattened_by_its_shape(
     wide = to_wgsl(grid, a=np.zeros((2, 8), np.float32), b=np.zeros((8, 5), np.float32))
     assert "a[y * 8 + x] = f32(x + 10 * y);" in wide  # (rows of 8: no vector; f32 elements)
     assert "b[x * 5 + 1] = a[y * 8 + x] + 0.5;" in wide
+    column = to_wgsl(grid, a=np.zeros((2, 4, 1), np.float32), b=np.zeros((4, 3), np.float32))
+    assert "a[y * 4 + x] = f32(x + 10 * y);" in column  # (a row of one value is that value)
 
 
 @ash.compute(workgroup_size=4)

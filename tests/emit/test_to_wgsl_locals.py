@@ -1,0 +1,101 @@
+"""to_wgsl for locals that are stored into through a component or an element: a local changed
+only by `v.x += 1` is a `var`; a local holding an element loaded from a buffer is a view of
+the element on the CPU (a store through it reaches the buffer) but a copy in WGSL, so a store
+through it is an error naming the line and the fix; a name given one buffer (in two
+branches) stores into it. Found by the census after (n, k) arrays became vector buffers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import asyncshader as ash
+from asyncshader import f32, u32, vec2f, vec4f
+from asyncshader.emit import WGSLEmitError, to_wgsl
+from asyncshader.extra.gpu import validate
+
+
+@ash.compute(workgroup_size=2)
+async def bumped(out: ash.Storage[vec4f], *, local_invocation_index: u32):
+    v = vec4f(1.0, 2.0, 3.0, 4.0)
+    v.x += f32(local_invocation_index)
+    out[local_invocation_index] = v
+
+
+def test_a_local_changed_through_a_component_is_a_var(crosscheck):
+    text = to_wgsl(bumped)
+    assert "var v = vec4f(1.0f, 2.0f, 3.0f, 4.0f);\n    v.x += f32(local_invocation_index);" \
+        in text
+    report = crosscheck(bumped, 1, out=np.zeros((2, 4), np.float32))
+    assert report.gpu["out"].tolist() == [[1, 2, 3, 4], [2, 2, 3, 4]]
+
+
+def test_a_local_holding_a_buffer_element_is_a_view_on_the_cpu():
+    """What the error below protects: the CPU's `c = buf[i]` is a view of row i."""
+    @ash.compute(workgroup_size=2)
+    async def through_a_row(buf, *, local_invocation_index: u32):
+        c = buf[local_invocation_index]
+        c[0] = 5.0
+
+    buf = np.zeros((2, 4), np.float32)
+    ash.run(through_a_row, buf=buf)
+    assert buf[:, 0].tolist() == [5.0, 5.0]  # (WGSL's `var c = buf[i]; c[0] = 5.0;`: 0.0)
+    with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_locals.py:\d+: "
+                       r"test_a_local_holding_a_buffer_element_is_a_view_on_the_cpu.<locals>."
+                       r"through_a_row: a store into `c\[0\]`, where 'c' holds an element of buf "
+                       r"\(asyncshader's CPU runtime hands out a view of the element, so the "
+                       r"store reaches buf; in WGSL c is a copy\).*Fix: store into the element "
+                       r"itself \(buf\[i\].x = ...\), or copy it explicitly"):
+        to_wgsl(through_a_row, buf=buf)
+
+
+@ash.struct
+class Mote:
+    mass: f32
+    velocity: vec2f
+
+
+@ash.compute(workgroup_size=2)
+async def through_a_struct(motes, *, local_invocation_index: u32):
+    m = motes[local_invocation_index]
+    m.velocity.y -= m.mass
+
+
+@ash.compute(workgroup_size=2)
+async def copied_first(motes, out: ash.Storage[f32], *, local_invocation_index: u32):
+    v = vec2f(motes[local_invocation_index].velocity)  # (a copy on both sides)
+    v.y -= 1.0
+    out[local_invocation_index] = v.y
+
+
+def test_a_store_through_a_struct_element_local_is_an_error_a_copy_is_not(wgsl_device):
+    with pytest.raises(WGSLEmitError, match=r"through_a_struct: a store into `m.velocity.y`, "
+                       r"where 'm' holds an element of motes"):
+        to_wgsl(through_a_struct, motes=Mote.zeros(2))
+    text = to_wgsl(copied_first, motes=Mote.zeros(2), out=np.zeros(2, np.float32))
+    assert "var v = vec2f(motes[local_invocation_index].velocity);\n    v.y -= 1.0;" in text
+    validate(text, wgsl_device)
+
+
+@ash.compute(workgroup_size=2)
+async def one_buffer_two_branches(buf: ash.Storage[f32], *, local_invocation_index: u32):
+    if local_invocation_index == 0:
+        a = buf
+    else:
+        a = buf
+    a[local_invocation_index] = 1.0
+
+
+@ash.compute(workgroup_size=2)
+async def renamed_buffer(buf: ash.Storage[f32], *, local_invocation_index: u32):
+    a = buf
+    a[local_invocation_index] += 1.0
+
+
+def test_a_name_for_one_buffer_stores_into_it(crosscheck):
+    text = to_wgsl(one_buffer_two_branches)
+    # (a one-buffer selector wrote `if {`)
+    assert "if a == 0u {\n        buf[local_invocation_index] = tmp1;\n    }" in text
+    report = crosscheck(one_buffer_two_branches, 1, buf=np.zeros(2, np.float32))
+    assert report.gpu["buf"].tolist() == [1.0, 1.0]
+    assert "buf[local_invocation_index] += 1.0;" in to_wgsl(renamed_buffer)
