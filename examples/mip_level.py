@@ -121,6 +121,15 @@ async def mip_level(uv: ash.Input[vec2f]) -> MipOut:
     return MipOut(lod=lod, level=level, colour=vec4f(rgb, 1))
 
 
+def setup() -> dict:
+    """One draw, for the command line (``asyncshader run|wgsl|crosscheck
+    examples/mip_level.py::mip_level``): a strip of the floor 11 pixels wide, from the horizon
+    to the nearest row (every level; helpers pad the odd width and height). Cross-check with
+    ``--atol 3.8e-6``: the LOD is a log2 near 0, whose error WGSL bounds in absolute terms
+    (tests/emit/test_examples_on_gpu.py derives it)."""
+    return {"width": 11, "height": HEIGHT, "uv": floor_uv}
+
+
 def render(derivatives: str = "coarse") -> dict:
     """Runs the shader over the floor; returns the ``lod``, ``level`` and ``colour`` arrays."""
     result = ash.run_fragments(mip_level, WIDTH, HEIGHT, uv=floor_uv, derivatives=derivatives)

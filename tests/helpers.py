@@ -51,6 +51,26 @@ def numpy_tree_sum(values: np.ndarray, width: int) -> np.float32:
             return data[0]
 
 
+
+def quad_downsample_model(texel: np.ndarray) -> dict[str, np.ndarray]:
+    """examples/quad_downsample.py in numpy (float64, exact for texels that are multiples of
+    1/256): clamp the image to the edge up to whole 2x2 blocks, then per block the mean (the
+    half-size image), the upper-left texel (point sampling) and the Roberts cross
+    |P0 - P3| + |P1 - P2|; the per-pixel outputs are the block values drawn back over the
+    image."""
+    h, w = texel.shape
+    hh, hw = (h + 1) // 2, (w + 1) // 2
+    padded = np.pad(texel.astype(np.float64), ((0, 2 * hh - h), (0, 2 * hw - w)), mode="edge")
+    q = padded.reshape(hh, 2, hw, 2)               # q[i, row, j, column]: quad (i, j)
+    half = q.mean(axis=(1, 3))
+    nearest = q[:, 0, :, 0]
+    edge = np.abs(q[:, 0, :, 0] - q[:, 1, :, 1]) + np.abs(q[:, 0, :, 1] - q[:, 1, :, 0])
+
+    def up(a: np.ndarray) -> np.ndarray:
+        return np.kron(a, np.ones((2, 2)))[:h, :w]
+
+    return {"half": half, "average": up(half), "nearest": up(nearest), "edge": up(edge)}
+
 # ------------------------------------------------- two invocations adding atomically (explore)
 @ash.compute(workgroup_size=2)
 async def shared_add(c: ash.Storage, *, local_invocation_index: u32):

@@ -21,6 +21,7 @@ SMALL = {
     "f16.py": ["--number", "10", "--repeat", "1", "--groups", "1"],
     "subgroups.py": ["--groups", "2", "--repeat", "1"],
     "matrices.py": ["--number", "10", "--repeat", "1"],
+    "emit.py": ["--repeat", "1", "--kernels", "reduce,quad_downsample"],
 }
 
 

@@ -32,6 +32,8 @@ KEY_LINES = {
     "stream_compaction.py": ["same values as numpy: yes", "a different order"],
     "subgroup_size_bug.py": ["subgroup_size=32: out[0] = 2080", "subgroup_size= 8: out[0] = 328",
                              "first failure: run 1: check failed", "(subgroup_size=4)"],
+    "quad_downsample.py": ["111x79 -> 56x40 (191 helper invocations", "same values as numpy: yes",
+                           "box filter 0.500 (grey), point sampling (quadBroadcast id 0) 0.000"],
 }
 #: Output that signals a failed comparison inside an example.
 BAD_MARKERS = ("match: NO", "np.cumsum: NO", "DIFFERENT", "as numpy: NO")
@@ -83,7 +85,7 @@ def test_example_runs_as_script(name, tmp_path):
     assert _shadows(tmp_path) == [], f"examples/{name} left {_shadows(tmp_path)} in {tmp_path}"
     written = {p.name for p in tmp_path.iterdir()}
     assert written <= {"fwidth_ring.png", "mip_level.png", "racy_counter_trace.json",
-                       "particles.png"}, written
+                       "particles.png", "quad_downsample.png"}, written
 
 
 def test_examples_and_demo_leave_nothing_that_shadows_the_package(tmp_path):

@@ -1,6 +1,7 @@
-"""The two fragment-stage picture examples, examples/fwidth_ring.py and examples/mip_level.py:
-their returned arrays are checked against expectations derived here, from the geometry and with
-numpy (never from asyncshader's own derivatives), and the PNGs they write are read back."""
+"""The fragment-stage picture examples, examples/fwidth_ring.py, examples/mip_level.py and
+examples/quad_downsample.py: their returned arrays are checked against expectations derived
+here, from the geometry and with numpy (never from asyncshader's own derivatives or quad
+operations), and the PNGs they write are read back."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import load_example
+from helpers import load_example, quad_downsample_model
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -352,3 +353,149 @@ def test_mip_save_png_without_pillow(mip_mod, monkeypatch, tmp_path):
     image = np.zeros((4, 4, 3), np.uint8)
     assert mip_mod.save_png(image, tmp_path / "x.png") is None
     assert not (tmp_path / "x.png").exists()
+
+
+# ============================================================================ quad downsample
+@pytest.fixture(scope="module")
+def quad_mod():
+    return load_example("quad_downsample.py")
+
+
+@pytest.fixture(scope="module")
+def quad(quad_mod, tmp_path_factory):
+    png = tmp_path_factory.mktemp("quad") / "quad.png"
+    return quad_mod.main(png)
+
+
+def _k256(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
+    """Random texels k/256, k in 0..256: every sum of four and its quarter is exact in f32."""
+    return (rng.integers(0, 257, (height, width)) / 256).astype(np.float32)
+
+
+def test_quad_shapes_odd_size_and_exact_texels(quad, quad_mod):
+    m = quad_mod
+    assert m.WIDTH % 2 == 1 and m.HEIGHT % 2 == 1, "odd both ways: helpers pad the last quads"
+    for key in ("average", "nearest", "edge", "texel"):
+        assert quad[key].shape == (m.HEIGHT, m.WIDTH) and quad[key].dtype == np.float32, key
+    assert quad["half"].shape == ((m.HEIGHT + 1) // 2, (m.WIDTH + 1) // 2)
+    assert quad["half_size"] == (56, 40) and quad["helpers"] == 56 * 40 * 4 - 111 * 79
+    texel = quad["texel"].astype(np.float64)
+    assert np.array_equal(texel * 256, np.round(texel * 256)) and texel.min() >= 0 \
+        and texel.max() <= 1
+
+
+def test_quad_box_filter_equals_numpy_mean_bit_for_bit(quad):
+    model = quad_downsample_model(quad["texel"])
+    # the example's own numpy comparison, and the one here, from the texels alone
+    assert quad["matches_numpy"] is True
+    np.testing.assert_array_equal(quad["half"], model["half"])
+    for key in ("average", "nearest", "edge"):
+        np.testing.assert_array_equal(quad[key], model[key], err_msg=key)
+
+
+def test_quad_stripes_are_grey_in_the_box_filter_and_black_when_point_sampled(quad, quad_mod):
+    x0, y0, x1, y1 = quad_mod.STRIPES
+    assert x1 == quad_mod.WIDTH                         # the stripes reach the helpers' edge
+    stripes = quad["texel"][y0:y1, x0:x1]
+    assert set(np.unique(stripes).tolist()) == {0.0, 1.0}
+    inside = np.s_[y0:y1, x0:x1 - 1]                   # quads left of the last column
+    assert np.all(quad["average"][inside] == 0.5)      # (0 + 1 + 0 + 1) / 4, exactly
+    assert np.all(quad["nearest"][inside] == 0)        # quad id 0 is on an even, black column
+    assert np.all(quad["edge"][inside] == 2)           # |0 - 1| + |1 - 0|
+    assert quad["stripes_box"] == 0.5 and quad["stripes_point"] == 0
+    # the last column of the half-size image: column WIDTH - 1 (black) clamped, twice
+    assert np.all(quad["half"][y0 // 2:y1 // 2, -1] == 0)
+
+
+def test_quad_clamp_at_the_edge_decides_the_last_column_and_row(quad_mod):
+    """The helpers' texels are the image extended linearly (docs/fragment.md); the shader takes
+    its in-image neighbour's texel instead. Random texels make the two differ."""
+    rng = np.random.default_rng(20)
+    for width, height in ((9, 7), (8, 7), (9, 6), (1, 1), (3, 1)):
+        texel = _k256(rng, height, width)
+        out = quad_mod.render(width, height, texel)
+        model = quad_downsample_model(texel)
+        for key in ("half", "average", "nearest", "edge"):
+            np.testing.assert_array_equal(out[key], model[key], err_msg=f"{key} {width}x{height}")
+    texel = _k256(rng, 7, 9)
+    extended = np.pad(texel.astype(np.float64), ((0, 1), (0, 1)), mode="reflect",
+                      reflect_type="odd")          # what asyncshader gives the helpers
+    unclamped = extended.reshape(4, 2, 5, 2).mean(axis=(1, 3))
+    clamped = quad_mod.render(9, 7, texel)["half"]
+    assert not np.array_equal(clamped[:, -1], unclamped[:, -1])
+    np.testing.assert_array_equal(clamped[:-1, :-1], unclamped[:-1, :-1])
+
+
+def test_quad_every_member_holds_the_same_values(quad):
+    """The butterfly gives all four members of a quad the same bits (so does the broadcast)."""
+    for key in ("average", "nearest", "edge"):
+        a = quad[key]
+        h, w = a.shape
+        blocks = np.pad(a, ((0, h % 2), (0, w % 2)), mode="edge")
+        blocks = blocks.reshape((h + 1) // 2, 2, (w + 1) // 2, 2)
+        assert np.all(blocks == blocks[:, :1, :, :1]), key
+
+
+def test_quad_one_writer_per_quad_is_race_free_and_four_would_race(quad_mod):
+    """The example stores from quad id 0 only: no race. Storing from all four members (the
+    same value) is four unordered writes of one element: the detector reports it."""
+    import asyncshader as ash
+
+    given = quad_mod.setup(9, 7, _k256(np.random.default_rng(3), 7, 9))
+    result = ash.run_fragments(quad_mod.downsample, sanitize="report", **given)
+    assert result.findings == []
+
+    @ash.fragment
+    async def every_member_writes(texel: ash.Input, half: ash.Storage, *,
+                                  position: ash.vec4f):
+        pair = texel + await ash.quad_swap_x(texel)
+        total = pair + await ash.quad_swap_y(pair)
+        x, y = ash.u32(position.x), ash.u32(position.y)
+        if x < 8 and y < 6:
+            half[(y // 2) * 4 + x // 2] = total * ash.f32(0.25)
+
+    result = ash.run_fragments(every_member_writes, 8, 6, texel=given["texel"][:6, :8],
+                               half=np.zeros(12, np.float32), sanitize="report")
+    [race] = result.findings
+    assert race.race == "write-write" and race.memory == "half" and race.same_value
+
+
+def test_quad_swap_inside_the_clamp_is_a_uniformity_error(quad_mod):
+    """Were the swap moved into the helper's branch, only the helpers would reach it."""
+    import asyncshader as ash
+
+    @ash.fragment
+    async def clamp_in_branch(texel: ash.Input, *, position: ash.vec4f):
+        t = texel
+        if ash.u32(position.x) >= 3:
+            t = await ash.quad_swap_x(t)
+        return t
+
+    with pytest.raises(ash.DerivativeUniformityError):
+        ash.run_fragments(clamp_in_branch, 3, 2, texel=np.zeros((2, 3), np.float32))
+
+
+def test_quad_png(quad, quad_mod):
+    image_mod = _pil()
+    m, path = quad_mod, quad["png"]
+    assert path is not None and Path(path).is_file()
+    z = m.ZOOM
+    with image_mod.open(path) as im:
+        assert im.format == "PNG" and im.mode == "L"
+        assert im.size == (4 * m.WIDTH * z + 3 * 3 * z, m.HEIGHT * z)
+        pixels = np.asarray(im)
+    np.testing.assert_array_equal(pixels, quad["image"])
+    panel = m.WIDTH * z + 3 * z                          # a panel and the gap after it
+    shown = [pixels[::z, k * panel:k * panel + m.WIDTH * z:z].astype(np.float64) / 255
+             for k in range(4)]
+    for got, want in zip(shown, (quad["texel"], quad["average"], quad["nearest"],
+                                 np.minimum(quad["edge"], 1))):
+        assert np.abs(got - want).max() <= 0.5 / 255 + 1e-9
+    assert Path(path).stat().st_size < 100_000
+
+
+def test_quad_runs_without_pillow(quad_mod, monkeypatch, tmp_path, capsys):
+    monkeypatch.setitem(sys.modules, "PIL", None)  # as if Pillow were not installed
+    out = quad_mod.main(tmp_path / "quad.png")
+    assert out["png"] is None and not (tmp_path / "quad.png").exists()
+    assert "install Pillow" in capsys.readouterr().out

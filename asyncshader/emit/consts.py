@@ -23,6 +23,7 @@ it is (tests/emit/test_to_wgsl_consts.py runs one), so no copy into a ``var`` is
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
 import numpy as np
@@ -184,9 +185,12 @@ def call_len(fn: Any, node: ast.Call) -> E:
 
 
 # ------------------------------------------------------------------------------ text
-def declarations(module: Any) -> list[str]:
-    """The ``const`` lines of the module (then a blank line), in order of first use."""
-    out = [_declaration(module, name, value, t) for name, (value, t) in module.consts.items()]
+def declarations(module: Any, text: str) -> list[str]:
+    """The ``const`` lines (then a blank line), in order of first use, of the constants that
+    ``text``, the rest of the module, names (a constant whose every use was folded into a
+    literal is left out)."""
+    out = [_declaration(module, name, value, t) for name, (value, t) in module.consts.items()
+           if re.search(rf"\b{name}\b", text)]
     return [*out, ""] if out else out
 
 

@@ -247,9 +247,7 @@ class Expressions:
             return self.binary(a, b, _BITS[op], t, _BITS[op])
         t = self.binary_type(node, ta, tb)
         s = scalar_of(t)
-        if s is not None and s.kind == "f":  # a Python int local (a range() variable) * f32
-            a, b = (E(f"f32({e.text})", F32) if self.module.int_local(te) else e
-                    for e, te in ((a, ta), (b, tb)))
+        a, b = self.as_float(a, ta, t), self.as_float(b, tb, t)
         if op is ast.FloorDiv:
             if s is not None and s.kind == "f":
                 return E(f"floor({a.operand('mul', 0)} / {b.operand('mul', 1)})", t)
@@ -270,6 +268,16 @@ class Expressions:
                 return None
             return self.constant(v, type_of_value(v))
         return None
+
+    def as_float(self, e: E, te: Any, target: Any) -> E:
+        """``e`` converted to ``target``'s float type where ``e`` is a local given only Python
+        ints (``s = 3``, a ``range()`` variable: i32 in WGSL) and the use is a float: Python
+        converts the int, WGSL converts no variable implicitly."""
+        s = scalar_of(self.module.resolved(target))
+        if s is None or s.kind != "f" or not self.module.int_local(te):
+            return e
+        s = s.concrete() if s.abstract else s
+        return E(f"{s.wgsl}({e.text})", s)
 
     def binary(self, a: E, b: E, op: str, t: Any, level: str) -> E:
         return E(f"{a.operand(level, 0)} {op} {b.operand(level, 1)}", t, level)
@@ -456,7 +464,7 @@ class Expressions:
                               "or vectors")
                 if isinstance(at, Unknown) or s.abstract:
                     self.module.unify(at, with_scalar(at, t.scalar), n, self)
-                parts.append(a.text)
+                parts.append(self.as_float(a, at, t.scalar).text)
             return E(f"{t.wgsl}({', '.join(parts)})", t)
         a = args[0]
         at = self.module.resolved(a.type)
@@ -476,6 +484,8 @@ class Expressions:
             types_ = [common] * len(types_)
         rule = rule or names._same
         result = rule(types_) if types_ or rule is not names._same else None
+        if unify and types_:
+            args = [self.as_float(a, self.module.resolved(a.type), types_[0]) for a in args]
         texts = [a.text for a in args]
         if unify and types_ and isinstance(types_[0], Vector):
             texts = [f"{types_[0].wgsl}({a.text})" if isinstance(

@@ -342,6 +342,7 @@ class Function(Expressions):
             self.check_writable(mem, node)
             self.module.unify(element.scalar if isinstance(element, Atomic) else element,
                               self.module.resolved(value.type), node, self)
+            value = self.as_float(value, self.module.resolved(value.type), element)
             plain = f"{mem.name}[{ref[2].text}]"
             if dest.memory is not None:  # an atomic element: a plain store is atomicStore
                 self.emit(f"atomicStore(&{plain}, {value.text});")
@@ -353,6 +354,7 @@ class Function(Expressions):
             return
         self.module.unify(self.module.resolved(dest.type), self.module.resolved(value.type),
                           node, self)
+        value = self.as_float(value, self.module.resolved(value.type), dest.type)
         if isinstance(target, ast.Attribute) and len(target.attr) > 1 and isinstance(
                 self.module.resolved(self.expr(target.value).type), Vector):  # v.xy = e
             tmp = self.fresh("tmp")

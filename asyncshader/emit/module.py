@@ -348,10 +348,8 @@ class Module:
 
     # ------------------------------------------------------------------------------ text
     def assemble(self) -> Emitted:
-        out = consts.declarations(self)
         output_struct = self.output.name if isinstance(self.output, Struct) else None
-        head = out
-        out = []
+        out: list[str] = []
         bindings = []
         for r in self.resources:
             if r.name not in self.used_resources():
@@ -371,13 +369,13 @@ class Module:
         used = [s for _, s in self.structs.values()] + [r.memory.type for r in self.resources
                                                          if r.name in self.used_resources()]
         used += [t for _, t in self.workgroup.values()]
-        out = head + declarations(self, reachable(used, self), output_struct,
-                                  self.as_function) + out
+        out = declarations(self, reachable(used, self), output_struct, self.as_function) + out
         if bindings or self.workgroup:
             out.append("")
         for _, _, text in self.helpers.values():
             out += [text, ""]
         out += self._entry_text()
+        out = consts.declarations(self, "\n".join(out)) + out
         if re.search(r"\bf16\b|\bvec[234]h\b|[0-9]h\b", "\n".join(out)):
             out.insert(0, "enable f16;\n")
         wg = tuple(self.shader.workgroup_size) if self.stage == "compute" else None

@@ -1,10 +1,11 @@
 """The fragment cross-check's harness: the shader, emitted as a plain function, called from a
-fragment entry point that reads the per-pixel inputs from storage buffers (indexed by the
+fragment entry point that reads the per-pixel inputs from textures (``textureLoad`` at the
 pixel, padded to whole quads as asyncshader pads them for helper invocations) and writes the
 outputs to storage buffers, drawn by a full-screen triangle. Arbitrary per-pixel inputs cannot
-be produced by interpolation; read from a buffer, they are the same values on both sides, and
+be produced by interpolation; read from a texture, they are the same values on both sides, and
 derivatives and quad operations still work on them (they act on values, wherever they come
-from)."""
+from). Textures, not storage buffers: lavapipe returns 0 from storage-buffer loads in helper
+invocations, which would break every derivative at an edge."""
 
 from __future__ import annotations
 

@@ -522,14 +522,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None, out: Callable = print) -> int:
     from ..errors import BindingError, DispatchError
     from ..exploration.explore import DeterminismError
+    from .demo import main as demo
 
     args = build_parser().parse_args(argv)
-    if args.command == "demo":
-        from .demo import main as demo
-        return demo()
     commands = {"run": cmd_run, "explore": cmd_explore, "replay": cmd_replay, "step": cmd_step,
                 "puzzle": cmd_puzzle, "timeline": cmd_timeline, "wgsl": cmd_wgsl,
-                "crosscheck": cmd_crosscheck}
+                "crosscheck": cmd_crosscheck, "demo": lambda args, out: demo()}
     try:
         if getattr(args, "runs", 1) < 1:
             raise UsageError("--runs must be at least 1")
@@ -540,6 +538,9 @@ def main(argv: list[str] | None = None, out: Callable = print) -> int:
     except DeterminismError as exc:
         print(f"asyncshader {args.command}: determinism check failed: {exc}", file=sys.stderr)
         return EXIT_FAILURE
+    except BrokenPipeError:  # (`asyncshader wgsl ... | head`: the reader left; so do we)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
 
 
 if __name__ == "__main__":

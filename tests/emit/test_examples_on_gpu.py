@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import load_example
+from helpers import load_example, quad_downsample_model
 
 import asyncshader as ash
 from asyncshader.emit import WGSLEmitError, emit
@@ -21,6 +21,7 @@ def _bindings():
     ring = load_example("fwidth_ring.py")
     mip = load_example("mip_level.py")
     particles = load_example("particles.py")
+    quad = load_example("quad_downsample.py")
     return {
         ("reduce.py", "block_sum"): dict(workgroups=2, inp=rng.random(n, np.float32),
                                          partial=np.zeros(2, np.float32), n=n),
@@ -54,6 +55,9 @@ def _bindings():
                                             uv=mip.floor_uv),
         ("particles.py", "step"): dict(workgroups=2, p=particles.start(),
                                        u=particles.params()),
+        # odd both ways (helpers in the last column and row); texels k/256: exact sums of four
+        ("quad_downsample.py", "downsample"): quad.setup(
+            21, 15, (rng.integers(0, 257, (15, 21)) / 256).astype(np.float32)),
     }
 
 
@@ -66,7 +70,8 @@ def _kernels():
     out = []
     for name in ("reduce.py", "prefix_sum.py", "matmul.py", "racy_counter.py",
                  "lost_update.py", "fwidth_ring.py", "mip_level.py", "subgroup_reduce.py",
-                 "stream_compaction.py", "subgroup_size_bug.py", "particles.py"):
+                 "stream_compaction.py", "subgroup_size_bug.py", "particles.py",
+                 "quad_downsample.py"):
         module = load_example(name)
         out += [(name, k) for k, v in vars(module).items()
                 if isinstance(v, (ash.ComputeKernel, ash.FragmentShader))]
@@ -246,6 +251,44 @@ def test_the_mip_levels_agree_with_lavapipe_pixel_for_pixel(gpu_device):
     colour = report.gpu["output.colour"].reshape(height, width, 4)
     assert np.abs(colour - report.cpu["output.colour"]).max() <= 20 * 2.0**-24
     np.testing.assert_array_equal(colour[..., 3], 1)
+
+
+def test_the_quad_downsample_agrees_with_lavapipe_and_numpy_bit_for_bit(gpu_device):
+    """quadSwapX/Y, quadBroadcast and quadSwapDiagonal in a fragment shader, helpers included:
+    21 x 15 pixels, so the last column and row of quads are padded with helpers, whose texels
+    (the image extended linearly, read from the harness's texture) the shader replaces by
+    its neighbours' (clamp to the edge). Every sum is exact, so ulp=0, and numpy's 2x2 mean
+    of the edge-clamped image is the expected value on the GPU too."""
+    quad = load_example("quad_downsample.py")
+    given = _bindings()[("quad_downsample.py", "downsample")]
+    report = crosscheck_fragments(quad.downsample, **given, ulp=0, device=gpu_device)
+    assert report.ok and set(report.gpu) == {"half", "output.average", "output.nearest",
+                                             "output.edge"}
+    for op in ("quadSwapX(", "quadSwapY(", "quadBroadcast(t, 0u)", "quadSwapDiagonal("):
+        assert op in report.wgsl, op
+    model = quad_downsample_model(given["texel"])
+    np.testing.assert_array_equal(report.gpu["half"].reshape(8, 11), model["half"])
+    for key in ("average", "nearest", "edge"):
+        np.testing.assert_array_equal(report.gpu[f"output.{key}"], model[key], err_msg=key)
+    # the clamp did the work: with the helpers' own (extended) texels the edge would differ
+    extended = np.pad(given["texel"].astype(np.float64), ((0, 1), (0, 1)), mode="reflect",
+                      reflect_type="odd").reshape(8, 2, 11, 2).mean(axis=(1, 3))
+    assert not np.array_equal(extended[:, -1], model["half"][:, -1])
+    assert not np.array_equal(extended[-1], model["half"][-1])
+
+
+def test_the_quad_downsample_of_the_test_card_agrees_with_lavapipe(gpu_device):
+    """The example's own image and size (111 x 79): the zone plate, and stripes one pixel wide
+    up to the right edge, where the helpers' extended texels are 2 * 0 - 1 = -1."""
+    quad = load_example("quad_downsample.py")
+    given = quad.setup()
+    report = crosscheck_fragments(quad.downsample, **given, ulp=0, device=gpu_device)
+    assert report.ok
+    model = quad_downsample_model(given["texel"])
+    np.testing.assert_array_equal(report.gpu["half"].reshape(40, 56), model["half"])
+    x0, y0, x1, y1 = quad.STRIPES
+    assert np.all(report.gpu["output.average"][y0:y1, x0:x1 - 1] == 0.5)   # grey ...
+    assert np.all(report.gpu["output.nearest"][y0:y1, x0:x1 - 1] == 0)     # ... and black
 
 
 def test_a_difference_names_the_element_and_the_invocation_that_wrote_it(gpu_device,

@@ -256,3 +256,19 @@ def test_a_negative_int_in_an_array_its_uses_make_u32_is_an_error():
                        r"u32 \(its uses make it an array<u32>\). Fix: keep its values in "
                        r"0..4294967295, or convert where it is used"):
         to_wgsl(negative_u32)
+
+
+SIDE = 16
+SCALE = 0.5
+
+
+@ash.compute(workgroup_size=4)
+async def folded_or_named(out: ash.Storage[f32], *, local_invocation_index: u32):
+    out[local_invocation_index] = f32(SIDE) * SCALE   # f32(SIDE) folds to a literal
+
+
+def test_a_constant_whose_uses_all_fold_is_not_declared():
+    """Only constants the emitted text names are declared (a reviewer would flag the rest)."""
+    text = to_wgsl(folded_or_named)
+    assert "const SCALE = 0.5;" in text and "16.0f * SCALE" in text
+    assert "SIDE" not in text

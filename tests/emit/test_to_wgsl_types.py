@@ -302,3 +302,29 @@ def test_census_findings_derivatives_in_compute_and_bool_uniforms_are_errors_not
         to_wgsl(slope)
     with pytest.raises(WGSLEmitError, match=r"flagged: the uniform 'flag' is a bool.*pass a u32"):
         to_wgsl(flagged)
+
+
+@ash.compute(workgroup_size=4)
+async def int_local_in_float_uses(out: ash.Storage[f32], half: ash.Storage[ash.f16], *,
+                                  local_invocation_index: u32):
+    i = local_invocation_index
+    s = 3                                  # a local given only Python ints: i32 in WGSL
+    out[i] = s                             # stored into f32 memory (the CPU stores 3.0)
+    out[i + 4] = max(s, out[i + 4])        # beside an f32 in a built-in
+    out[i + 8] = vec2f(s, 0.5).x + 0.25    # in a float constructor
+    half[i] = s                            # into f16 memory: f16(s), not f32(s)
+
+
+def test_a_python_int_local_is_converted_where_a_float_uses_it(crosscheck):
+    """WGSL converts no variable implicitly (`let s = 3;` is an i32); Python converts the int.
+    The emitter writes the conversion the CPU run makes."""
+    text = to_wgsl(int_local_in_float_uses)
+    assert "let s: i32 = 3;" in text
+    assert "out[i] = f32(s);" in text
+    assert "max(f32(s), out[i + 4])" in text and "vec2f(f32(s), 0.5)" in text
+    assert "half[i] = f16(s);" in text
+    out = np.array([0, 0, 0, 0, 1, 5, -2, 9, 0, 0, 0, 0], np.float32)
+    report = crosscheck(int_local_in_float_uses, out=out, half=np.zeros(4, np.float16))
+    expected = [3, 3, 3, 3, 3, 5, 3, 9, 3.25, 3.25, 3.25, 3.25]  # (max(3, x), 3 + 0.25)
+    assert report.gpu["out"].tolist() == expected == report.cpu["out"].tolist()
+    assert report.gpu["half"].tolist() == [3.0] * 4

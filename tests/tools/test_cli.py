@@ -37,6 +37,19 @@ def test_python_dash_m_runs_the_demo(tmp_path):
     assert "Replayed it" in done.stdout
 
 
+def test_a_reader_that_leaves_early_ends_the_command_quietly(tmp_path):
+    """`asyncshader demo | head -1`: the reader closes the pipe while the demo still prints;
+    the command stops with exit 0 and no traceback (Python's default is a BrokenPipeError)."""
+    env = {**os.environ, "TMPDIR": str(tmp_path), "PYTHONUNBUFFERED": "1"}
+    with subprocess.Popen([sys.executable, "-m", "asyncshader", "demo"], env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        first = proc.stdout.readline()
+        proc.stdout.close()                  # (the demo has a dozen more lines to print)
+        err = proc.stderr.read()
+        assert proc.wait(timeout=60) == 0, err
+    assert first.startswith("8 invocations") and "Traceback" not in err and err == ""
+
+
 def test_usage_errors_exit_with_code_2():
     done = subprocess.run([sys.executable, "-m", "asyncshader", "nonsense"],
                           capture_output=True, text=True, timeout=60)
