@@ -529,10 +529,12 @@ class Expressions:
         return self.call_unified(node, row.wgsl, args, row.unify, row.rule)
 
     def unknown_type(self, node: ast.AST, t: Unknown, use: str, struct: bool = False) -> None:
-        """Raises: nothing in the shader tells ``t`` (the shader only ``use``s it)."""
-        self.fail_because(node, f"nothing tells {t.what} (the shader {use}, which does not "
-                          "say its type)", f"annotate it ({names.annotation_fix(t.what, struct)})"
-                          ", or pass the arrays to to_wgsl as you would to the dispatch")
+        """Raises: ``t`` cannot be inferred (the shader only ``use``s it, which says nothing of
+        its type)."""
+        self.fail_because(node, f"{t.what} cannot be inferred (the shader only {use}, which "
+                          "does not say its type)", f"annotate it "
+                          f"({names.annotation_fix(t.what, struct)}), or pass the arrays to "
+                          "to_wgsl as you would to the dispatch")
 
     def unsupported(self, node: ast.AST) -> None:
         what, fix = names.UNSUPPORTED.get(type(node).__name__, (
