@@ -146,6 +146,10 @@ class Expressions:
                     return E(f"{base.operand('mul', 1)}.{field}", ft)
         if isinstance(t, Unknown):
             self.unknown_type(node, t, f"reads `.{node.attr}` of it", struct=True)
+        if t is None and base.ref is not None:  # (a Python object the shader reaches)
+            self.fail_because(node, f"`{ast.unparse(node)}`: {ast.unparse(node.value)} is a Python "
+                      f"{type(base.ref).__name__}, not a WGSL value", "keep Python objects out "
+                      "of the shader: results go into a buffer, values come in as bindings")
         self.fail(node, f"the attribute `.{node.attr}` of a {getattr(t, 'wgsl', t)}",
                   "use a vector swizzle (.x, .xy, .rgb ...) or a struct field")
 
@@ -365,6 +369,9 @@ class Expressions:
             op = "==" if node.func.attr == "eq" else "!="
             return E(f"{a.operand('rel', 0)} {op} {b.operand('rel', 1)}", with_scalar(t, BOOL),
                      "rel")
+        loaded = structs.load(self, node)
+        if loaded is not None:
+            return loaded
         callee = self.expr(node.func).ref
         folded = self.fold_call(node, callee)
         if folded is not None:

@@ -5,6 +5,7 @@ layout asyncshader gives the struct's numpy dtype, so a struct buffer copies as 
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 from typing import Any
 
@@ -78,6 +79,19 @@ def construct(fx: Any, node: Any, s: Struct) -> Any:
         parts.append(v.text)
     fx.module.structs.setdefault(s.name, (None, s))  # (declared even if no binding holds it)
     return E(f"{s.name}({', '.join(parts)})", s)
+
+
+def load(fx: Any, node: Any) -> Any:
+    """``p[i].load()``, asyncshader's copy of a struct element (a plain read of a member
+    writes nothing back), or None if ``node`` is no such call: in WGSL a load of ``p[i]`` is a
+    value already."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "load") or node.args or \
+            node.keywords:
+        return None
+    base = fx.expr(func.value)
+    t = fx.module.resolved(base.type)
+    return E(base.text, t) if isinstance(t, Struct) else None
 
 
 def dataclass_value(fx: Any, node: Any, cls: type) -> Any:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .wtypes import Array
+from .wtypes import Array, Matrix
 
 __all__ = ["E", "Memory"]
 
@@ -46,5 +46,6 @@ class Memory:
     atomic_use: bool = False    # a storage array that atomics touch (elements become atomic)
 
     def element(self, module: Any) -> Any:
+        """What one index of it gives: an array's element, a matrix's column."""
         t = module.resolved(self.type)
-        return t.element if isinstance(t, Array) else t
+        return t.element if isinstance(t, Array) else t.column if isinstance(t, Matrix) else t

@@ -346,3 +346,19 @@ def test_f16_enables_the_extension_and_agrees_with_lavapipe(crosscheck):
     report = crosscheck(half, 1, out=np.zeros(4, np.float16))
     expected = np.sqrt(np.float16(0.5) * np.arange(4, dtype=np.float16)) + np.float16(2)
     np.testing.assert_allclose(report.gpu["out"], expected, rtol=2e-3)
+
+
+EVENTS: list = []
+
+
+@ash.compute(workgroup_size=1)
+async def logs(out: ash.Storage[u32]):
+    EVENTS.append(1)
+
+
+def test_a_python_object_in_the_shader_is_named_as_what_it_is():
+    """(It said "the attribute `.append` of a None".)"""
+    with pytest.raises(WGSLEmitError, match=r"test_to_wgsl.py:\d+: logs: `EVENTS.append`: "
+                       r"EVENTS is a Python list, not a WGSL value. Fix: keep Python objects "
+                       r"out of the shader"):
+        to_wgsl(logs)

@@ -151,3 +151,19 @@ def test_a_store_through_a_member_of_a_uniform_or_read_only_struct_names_the_bin
                        r"bumps_a_read_only_member: a write to r \(a read-only binding: "
                        r"var<storage, read>\)"):
         to_wgsl(bumps_a_read_only_member, r=Body.zeros(2))
+
+
+@ash.compute(workgroup_size=1)
+async def copy_out(p: ash.Storage[Body], out: ash.Storage[f32]):
+    q = p[1].load()                # asyncshader's copy of an element; WGSL's load is one
+    out[0] = q.mass + q.position.y
+
+
+def test_load_of_a_struct_element_is_the_element(crosscheck):
+    """(The census found `.load()` refused as "the attribute `.load` of a Body".)"""
+    text = to_wgsl(copy_out)
+    assert "let q = p[1];" in text
+    p = Body.zeros(2)
+    p["mass"][1], p["position"][1] = 2.5, (1.0, 3.0, 5.0)
+    report = crosscheck(copy_out, p=p, out=np.zeros(1, np.float32))
+    assert report.gpu["out"].tolist() == [5.5]                      # 2.5 + 3.0

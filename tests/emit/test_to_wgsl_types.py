@@ -328,3 +328,26 @@ def test_a_python_int_local_is_converted_where_a_float_uses_it(crosscheck):
     expected = [3, 3, 3, 3, 3, 5, 3, 9, 3.25, 3.25, 3.25, 3.25]  # (max(3, x), 3 + 0.25)
     assert report.gpu["out"].tolist() == expected == report.cpu["out"].tolist()
     assert report.gpu["half"].tolist() == [3.0] * 4
+
+
+basis = ash.workgroup(mat3x3f)
+
+
+@ash.compute(workgroup_size=1)
+async def columns_in_memory(model: ash.Uniform[mat4x4f], out: ash.Storage[f32]):
+    basis[1] = vec3f(1.0, 2.0, 3.0)                 # a column of a var<workgroup> matrix
+    basis[2][0] = 7.0                               # a component of one
+    out[0] = basis[1][1] + basis.value[2].x        # 2 + 7
+    out[1] = model[1].y + model[3][2]               # columns of a uniform matrix
+
+
+def test_one_index_into_a_matrix_in_memory_is_a_column(crosscheck):
+    """(The census found basis[1] = vec3f(...) refused as "mixing mat3x3f and vec3f", and
+    model[1].y as "the attribute .y of a mat4x4f".)"""
+    text = to_wgsl(columns_in_memory)
+    assert "basis[1] = vec3f(1.0f, 2.0f, 3.0f);" in text and "basis[2][0] = 7.0;" in text
+    assert "out[0] = basis[1][1] + basis[2].x;" in text
+    assert "out[1] = model[1].y + model[3][2];" in text
+    model = mat4x4f(*range(16))                     # column c is (4c, 4c + 1, 4c + 2, 4c + 3)
+    report = crosscheck(columns_in_memory, model=model, out=np.zeros(2, np.float32))
+    assert report.gpu["out"].tolist() == [9.0, 5.0 + 14.0]
