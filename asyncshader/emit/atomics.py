@@ -19,9 +19,10 @@ import ast
 from typing import Any
 
 from ..wgsl.memory import ptr
+from . import consts
 from .names import SPACES
 from .values import E
-from .wtypes import I32, U32, Atomic, Unknown, scalar_of
+from .wtypes import I32, U32, Array, Atomic, Unknown, scalar_of
 
 __all__ = ["FLOAT_FIX", "call", "pointer"]
 
@@ -56,7 +57,10 @@ def pointer(fx: Any, node: ast.expr, atomic: bool) -> tuple[str, Any]:
     if mem is None:
         fx.fail(node, f"`{ast.unparse(node)}` as a pointer", "write ash.ptr(buffer, index) "
                 "(WGSL &buffer[index])")
-    element = mem.element(fx.module) if index is not None else fx.module.resolved(mem.type)
+    t = fx.module.resolved(mem.type)
+    if index is not None and isinstance(t, Array):
+        consts.check_index(fx, node, index, t.length, mem.name)
+    element = mem.element(fx.module) if index is not None else t
     if atomic:
         _check_atomic(fx, node, mem, element)
     if atomic and mem.space == "storage":

@@ -159,11 +159,14 @@ def element(fn: Any, node: ast.Subscript, base: E, index: E, t: Array) -> E:
     return E(f"{base.operand('mul', 1)}[{index.text}]", t.element)
 
 
-def check_index(fn: Any, node: ast.Subscript, index: E, length: int | None) -> None:
-    """A constant index at or past ``length`` (a fixed-size array's) names the line."""
+def check_index(fn: Any, node: ast.AST, index: E, length: int | None,
+                array: str | None = None) -> None:
+    """A constant index at or past ``length`` (a fixed-size array's) names the line;
+    ``array`` names the array (by default the subscripted expression ``node.value``)."""
     if length is not None and index.has_const and isinstance(index.const, (int, np.integer)) \
             and int(index.const) >= length:
-        fn.fail(node, f"the index {int(index.const)} of `{ast.unparse(node.value)}`, past its "
+        array = array or ast.unparse(node.value)
+        fn.fail(node, f"the index {int(index.const)} of `{array}`, past its "
                 f"end ({length} elements, so 0 to {length - 1})", "index within the array "
                 "(WGSL rejects a constant index out of bounds)")
 

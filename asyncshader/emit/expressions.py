@@ -180,6 +180,9 @@ class Expressions:
             return E(text, element, ref=("selected", base, index, choices))
         if base.memory is not None:
             mem = base.memory
+            if isinstance(self.module.resolved(mem.type), Struct):
+                self.fail(node, f"indexing {mem.name}, one struct (not an array of them)",
+                          f"read its members ({mem.name}.member), or bind an array of structs")
             buffers.whole_element(self, node, mem)
             if isinstance(self.module.resolved(mem.type), Array):
                 consts.check_index(self, node, index, self.module.resolved(mem.type).length)
@@ -514,8 +517,11 @@ class Expressions:
         if row.name == "array_length" and isinstance(node.args[0], ast.Attribute):
             return E(f"arrayLength(&{self.expr(node.args[0]).text})", names.U32)
         if row.name == "array_length" and node.args:
-            mem = self.expr(node.args[0].args[0] if isinstance(node.args[0], ast.Call)
-                            else node.args[0]).memory
+            arg = node.args[0]
+            if isinstance(arg, ast.Call) and len(arg.args) > 1:  # ash.ptr(buf, i)
+                self.fail(node, f"array_length of an element (`{ast.unparse(arg)}`)",
+                          "pass the whole runtime-sized array: ash.array_length(buf)")
+            mem = self.expr(arg.args[0] if isinstance(arg, ast.Call) else arg).memory
             t = self.module.resolved(mem.type) if mem is not None else None
             if isinstance(t, Array) and t.length is not None:
                 return self.constant(t.length, names.U32)  # (arrayLength is for runtime arrays)

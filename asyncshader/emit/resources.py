@@ -13,6 +13,9 @@ from typing import Any
 import numpy as np
 
 from ..wgsl.bindings import Input, Storage, Uniform
+from ..wgsl.layout import check_uniform
+from ..wgsl.structs import is_struct, struct_of
+from ..wgsl.types import ArrayType
 from .buffers import element_of
 from .functions import wgsl_identifier
 from .values import E, Memory
@@ -118,7 +121,26 @@ def _resource(module: Any, name: str, ann: Any, given: Any) -> tuple[str, Any]:
             return "read", Array(element_of(given), None)
         t = type_of_value(given)
         t = t.concrete() if t is not None and t.abstract else t
+    if isinstance(t, Struct):
+        _check_uniform_struct(module, name, getattr(marker, "element", None), given)
     return "uniform", t or Unknown(f"the uniform {name!r}")
+
+
+def _check_uniform_struct(module: Any, name: str, cls: Any, given: Any) -> None:
+    """A struct (or an array of structs) bound as ``var<uniform>`` must meet the uniform address
+    space's layout rules: the runtime refuses such a binding (asyncshader/wgsl/layout.py), and
+    the emitter, with the same words, rather than write WGSL that naga refuses."""
+    if isinstance(given, np.ndarray) and given.dtype.names:
+        cls = struct_of(given.dtype) or cls
+    elif is_struct(type(given)):
+        cls = type(given)
+    if not is_struct(cls):
+        return
+    t = ArrayType(cls, len(given)) if isinstance(given, np.ndarray) and given.ndim else cls
+    try:
+        check_uniform(t, f"{module.fn.__qualname__}: uniform {name!r}")
+    except TypeError as exc:
+        raise WGSLEmitError(str(exc)) from None
 
 
 def _pixel_function(given: Any) -> bool:

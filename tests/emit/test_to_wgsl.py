@@ -362,3 +362,27 @@ def test_a_python_object_in_the_shader_is_named_as_what_it_is():
                        r"EVENTS is a Python list, not a WGSL value. Fix: keep Python objects "
                        r"out of the shader"):
         to_wgsl(logs)
+
+
+four = ash.workgroup(ash.array(u32, 4))
+
+
+@ash.compute(workgroup_size=4)
+async def loads_past_the_end(out: ash.Storage[u32], *, local_invocation_index: u32):
+    out[local_invocation_index] = await ash.workgroup_uniform_load(ash.ptr(four, 7))
+
+
+@ash.compute(workgroup_size=1)
+async def length_of_an_element(buf: ash.Storage[u32]):
+    buf[0] = ash.array_length(ash.ptr(buf, 3))
+
+
+@pytest.mark.parametrize("kernel,message", [
+    (loads_past_the_end, r"the index 7 of `four`, past its end \(4 elements, so 0 to 3\)"),
+    (length_of_an_element, r"array_length of an element \(`ash.ptr\(buf, 3\)`\).*Fix: pass "
+     r"the whole runtime-sized array"),
+])
+def test_pointers_the_runtime_refuses_are_refused_at_their_line(kernel, message):
+    """(The census found both emitted, then refused by naga.)"""
+    with pytest.raises(WGSLEmitError, match=r"test_to_wgsl.py:\d+: .*" + message):
+        to_wgsl(kernel)

@@ -167,3 +167,39 @@ def test_load_of_a_struct_element_is_the_element(crosscheck):
     p["mass"][1], p["position"][1] = 2.5, (1.0, 3.0, 5.0)
     report = crosscheck(copy_out, p=p, out=np.zeros(1, np.float32))
     assert report.gpu["out"].tolist() == [5.5]                      # 2.5 + 3.0
+
+
+@ash.struct
+class Pair:
+    a: f32
+    b: u32
+
+
+@ash.struct
+class AfterAStruct:
+    pair: Pair
+    c: f32                         # at 8: the uniform space wants 16 after a struct member
+
+
+@ash.compute(workgroup_size=1)
+async def reads_c(p: ash.Storage[f32], u: ash.Uniform[AfterAStruct]):
+    p[0] = u.c
+
+
+@ash.fragment
+async def reads_second(position, p: ash.Uniform[Pair]):
+    return p[1].a
+
+
+def test_the_emitter_refuses_what_the_runtime_refuses_to_bind_as_uniform():
+    """The census found these emitted and then refused by naga; the runtime refuses to bind
+    them (tests/wgsl/test_structs.py). The emitter says so with the runtime's words."""
+    with pytest.raises(WGSLEmitError, match=r"reads_c: uniform 'u': member AfterAStruct.c is "
+                       r"at offset 8.*Fix: declare it c: ash.align\(16, f32\)"):
+        to_wgsl(reads_c)
+    with pytest.raises(WGSLEmitError, match=r"reads_second: uniform 'p': array\(Pair, 2\) has a "
+                       r"stride of 8 bytes.*Fix: "):
+        to_wgsl(reads_second, p=Pair.zeros(2))
+    with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_structs.py:\d+: reads_second: "
+                       r"indexing p, one struct \(not an array of them\).*Fix: read its members"):
+        to_wgsl(reads_second)   # (the annotation alone: one Pair, which is not indexable)
