@@ -21,7 +21,7 @@ from typing import Any
 from ..wgsl.memory import ptr
 from . import consts
 from .names import SPACES
-from .values import E
+from .values import E, Memory
 from .wtypes import I32, U32, Array, Atomic, Unknown, scalar_of
 
 __all__ = ["FLOAT_FIX", "call", "pointer"]
@@ -50,7 +50,8 @@ def pointer(fx: Any, node: ast.expr, atomic: bool) -> tuple[str, Any]:
     """``ash.ptr(mem, i)`` (or a whole variable) as ``&mem[i]``, with the pointee's type (an
     atomic's scalar)."""
     if isinstance(node, ast.Call) and fx.expr(node.func).ref is ptr:
-        mem = fx.expr(node.args[0]).memory
+        target = fx.expr(node.args[0])
+        mem = target.memory if target.memory is not None else _inner_array(fx, target)
         index = fx.value(node.args[1]) if len(node.args) > 1 else None
     else:
         mem, index = fx.expr(node).memory, None
@@ -69,6 +70,17 @@ def pointer(fx: Any, node: ast.expr, atomic: bool) -> tuple[str, Any]:
     text = f"&{mem.name}[{index.text}]" if index is not None else f"&{mem.name}"
     pointee = element.scalar if isinstance(element, Atomic) else element
     return text, pointee
+
+
+def _inner_array(fx: Any, target: E) -> Memory | None:
+    """``grid[1]`` of a ``var<workgroup>`` array of arrays, as the memory ``ash.ptr(grid[1],
+    2)`` points into (``&grid[1][2]``); None for anything else."""
+    ref = target.ref
+    t = fx.module.resolved(target.type)
+    if isinstance(ref, tuple) and ref[0] == "element" and ref[1].space == "workgroup" and \
+            isinstance(t, Array):
+        return Memory(target.text, "workgroup", t)
+    return None
 
 
 def _check_atomic(fx: Any, node: ast.expr, mem: Any, element: Any) -> None:

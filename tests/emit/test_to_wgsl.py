@@ -386,3 +386,21 @@ def test_pointers_the_runtime_refuses_are_refused_at_their_line(kernel, message)
     """(The census found both emitted, then refused by naga.)"""
     with pytest.raises(WGSLEmitError, match=r"test_to_wgsl.py:\d+: .*" + message):
         to_wgsl(kernel)
+
+
+rows = ash.workgroup(ash.array(ash.array(u32, 4), 2))
+
+
+@ash.compute(workgroup_size=4)
+async def uniform_load_from_a_row(out: ash.Storage[u32], *, local_invocation_index: u32):
+    if local_invocation_index == 0:
+        rows[1][2] = 42
+    out[local_invocation_index] = await ash.workgroup_uniform_load(ash.ptr(rows[1], 2))
+
+
+def test_a_pointer_into_a_row_of_a_workgroup_array_of_arrays(crosscheck):
+    """ash.ptr(rows[1], 2) is &rows[1][2] (the census found it refused as 'a pointer')."""
+    text = to_wgsl(uniform_load_from_a_row)
+    assert "out[local_invocation_index] = workgroupUniformLoad(&rows[1][2]);" in text
+    report = crosscheck(uniform_load_from_a_row, out=np.zeros(4, np.uint32))
+    assert report.gpu["out"].tolist() == [42] * 4
