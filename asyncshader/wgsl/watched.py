@@ -25,6 +25,7 @@ from .managed import (
     _positions,
     _spread,
 )
+from .vec_arrays import vector_class
 
 
 class FlatIndex:
@@ -252,11 +253,13 @@ class TracedStorage(_Traced, _Managed):
     land there) that reports plain loads and stores, naming the caller's array as atomics do."""
 
 
-def traced_storage(array: np.ndarray, run: Any) -> Any:
+def traced_storage(array: np.ndarray, run: Any, vec: Any = None) -> Any:
+    """``array`` (a storage binding) as the shader of instrumented ``run`` sees it; ``vec``:
+    the vector type of its elements, if declared (``Storage[vec3f]``: ``buf[i]`` loads one)."""
     shader_arg = getattr(array, "shader_arg", None)  # a struct buffer (structs.py)
     if shader_arg is not None:
         return shader_arg(run)
-    view = array.view(TracedStorage)
+    view = array.view(TracedStorage if vec is None else vector_class(TracedStorage, vec))
     view._origin = array
     view._run = run
     view._fast = run.fast_state(array)
