@@ -83,15 +83,21 @@ def _write_back_class(vec: type) -> type:
     if cls is not None:
         return cls
     names = "xyzw"[:vec.size]
-    ns: dict[str, Any] = {"__slots__": ("_home",), "__module__": __name__}
+
+    def new(cls: type, *args: Any) -> Any:  # type(v)(...): a value, of the vector type
+        return vec(*args)
+
+    def reduce(self: Any) -> tuple:  # copy.copy(v), pickling: a value too
+        return vec._make, tuple(self)
+
+    ns: dict[str, Any] = {"__slots__": ("_home",), "__module__": __name__, "__new__": new,
+                          "_make": vec._make, "__reduce__": reduce,  # (type(v)._make(...))
+                          "__doc__": f"A {vec.__name__} loaded from memory: assigning a "
+                                     "component also stores it there."}
     slots = {c: vec.__dict__[c] for c in names}
     for j, (c, slot) in enumerate(slots.items()):
         def setter(self: Any, v: Any, j: int = j, slot: Any = slot) -> None:
-            home = getattr(self, "_home", None)
-            if home is None:  # made by type(v)(...) or type(v)._make(...): a plain value
-                slot.__set__(self, v)
-                return
-            memory, index = home
+            memory, index = self._home
             memory[index, j] = v
             if 0 <= index < memory.shape[0]:  # (else dropped: robust access)
                 slot.__set__(self, np.ndarray.__getitem__(memory, (index, j)))  # as stored

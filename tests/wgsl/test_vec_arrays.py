@@ -5,11 +5,13 @@ the race detector on (the default) and off. A component store through the loaded
 past the end is robust access (zeros and a finding); a read-only buffer refuses the store.
 Arrays bound without a declared vector element keep numpy's rows."""
 
+import copy
+
 import numpy as np
 import pytest
 
 import asyncshader as ash
-from asyncshader import f16, f32, i32, u32, vec2u, vec3f, vec3i, vec4f, vec4h
+from asyncshader import f16, f32, i32, mat3x3f, u32, vec2u, vec3f, vec3i, vec4f, vec4h, vec4u
 
 MODES = ["report", "off"]  # the race detector on (TracedStorage views), and no instruments
 
@@ -154,6 +156,49 @@ def test_read_only_vector_buffers_load_vectors_and_refuse_stores(sanitize):
     with pytest.raises(ash.ShaderError, match=r"store refused: src\[0\] = \.\.\."):
         ash.run(whole, src=src, sanitize=sanitize)
     assert src.tolist() == np.arange(8).reshape(2, 4).tolist()
+
+
+@pytest.mark.parametrize("sanitize", MODES)
+def test_built_ins_and_matrices_take_loaded_vectors_as_their_vector_type(sanitize):
+    """A loaded vector is a subclass of its vector type (its component stores reach memory):
+    the built-ins and matrix operations that look arguments up by type take it as the type."""
+    @ash.compute(workgroup_size=1)
+    async def k(f: ash.Storage[vec3f], u: ash.ReadOnly[vec4u], c: ash.ReadOnly[vec4f],
+                out_f: ash.Storage[vec3f], out_u: ash.Storage[u32]):
+        m = mat3x3f(f[0], f[1], f[2])            # columns
+        out_f[0] = m * f[1]
+        out_f[1] = f[1] * m
+        out_f[2] = ash.normalize(f[2]) * ash.length(f[2])
+        out_u[0] = ash.dot(ash.count_one_bits(u[0]), vec4u(1, 10, 100, 1000))
+        out_u[1] = ash.insert_bits(u[0], u[1], 4, 4).x
+        out_u[2] = ash.pack4x8unorm(c[0])
+
+    f = np.array([[1, 2, 3], [4, 5, 6], [0, 3, 4]], np.float32)
+    u = np.array([[0b1011, 0xFF, 0, 1], [0x5, 0, 0, 0]], np.uint32)
+    c = np.array([[0, 1, 0.5, 1]], np.float32)
+    out_f, out_u = np.zeros((3, 3), np.float32), np.zeros(3, np.uint32)
+    ash.run(k, f=f, u=u, c=c, out_f=out_f, out_u=out_u, sanitize=sanitize)
+    assert out_f[0].tolist() == (f.T @ f[1]).tolist()  # m * v: the columns, weighted by v
+    assert out_f[1].tolist() == (f @ f[1]).tolist()    # v * m: dot(v, column c)
+    assert out_f[2].tolist() == [0, 3, 4]
+    assert out_u[0] == 3 * 1 + 8 * 10 + 0 * 100 + 1 * 1000
+    assert out_u[1] == 0b1011 & ~0xF0 | 0x5 << 4
+    assert out_u[2] == 0xFF << 24 | 128 << 16 | 0xFF << 8  # unorm: round(0.5 * 255) = 128
+
+
+def test_values_made_from_a_loaded_vector_are_plain_vectors():
+    made = []
+
+    @ash.compute(workgroup_size=1)
+    async def k(buf: ash.Storage[vec3f]):
+        v = buf[0]
+        made.extend([type(v)(1.0, 2.0, 3.0), vec3f(v), v * 1.0, copy.copy(v)])
+        made[0].x = 9.0  # (not buf's)
+
+    buf = positions()
+    ash.run(k, buf=buf)
+    assert all(type(w) is vec3f for w in made) and buf.tolist() == positions().tolist()
+    assert [list(w) for w in made[1:]] == [[1.0, 2.0, 3.0]] * 3
 
 
 # ------------------------------------------------------------------- the race detector
