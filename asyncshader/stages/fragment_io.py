@@ -15,7 +15,7 @@ from ..collectives.subgroups import SUBGROUP, subgroup_group
 from ..wgsl.managed import _Managed
 from ..wgsl.struct_buffers import StructArray
 from ..wgsl.types import Vec, vec4f
-from ..wgsl.vec_arrays import VecElements, store_plain, vector_class
+from ..wgsl.vec_arrays import VecElements, store_plain, unwatched, vector_class
 from ..wgsl.watched import _Traced
 
 
@@ -128,6 +128,8 @@ def storage_views(run: Any, storage: list, fasts: list, classes: list) -> tuple[
         else:
             view = arr.view(view_class)
             view._origin, view._run, view._fast = arr, run, fast
+            if not view._reports and isinstance(view, VecElements):  # (loads: numpy's)
+                unwatched(view, arr)
             owned.append(view)
         views.append(view)
     return views, owned

@@ -22,7 +22,7 @@ import numpy as np
 from .._core.context import current_run
 from ..errors import ShaderTypeError
 from .managed import _Managed
-from .vec_arrays import vector_class
+from .vec_arrays import unwatched, vector_class
 from .watched import _INT_INDEX, _zero_element, in_bounds
 
 __all__ = ["CheckedReadOnlyStorage", "ReadOnlyStorage", "checked_read_only", "read_only_view"]
@@ -123,6 +123,8 @@ def read_only_view(array: np.ndarray, binding: str, kernel: str,
     stores; the caller's array keeps its own writeability. ``vec``: the vector type of its
     elements, if declared (``ReadOnly[vec4f]``: ``buf[i]`` loads one)."""
     view = array.view(ReadOnlyStorage if vec is None else vector_class(ReadOnlyStorage, vec))
+    if vec is not None:  # (loads unchecked: numpy's, as this class's; a checked view is new)
+        unwatched(view, array)
     view.flags.writeable = False
     view.binding, view.kernel, view.read_only_origin = binding, kernel, view
     return view

@@ -30,8 +30,9 @@ from typing import Any
 import numpy as np
 
 from .managed import _Managed
+from .types import Vec
 
-__all__ = ["VecElements", "VecStorage", "vector_class", "vector_of", "vector_view"]
+__all__ = ["VecElements", "VecStorage", "unwatched", "vector_class", "vector_view"]
 
 #: the classes of an index that is one integer (a Python bool is a mask to numpy: not here)
 ONE_INT = frozenset({int, np.int64, np.int32, np.uint32, np.uint64, np.int16, np.uint16,
@@ -45,9 +46,16 @@ class VecElements:
 
     __slots__ = ()
     vec_type: Any = None
+    #: ``_vector(memory, index, components)``: the loaded vector (set by vector_class)
+    _vector: Any = None
+    #: the plain array of a view whose loads nothing watches (numpy's own, the fastest)
+    _unwatched: Any = None
 
     def __getitem__(self, index: Any) -> Any:
         if index.__class__ in ONE_INT and self.ndim == 2:  # type: ignore[attr-defined]
+            plain = self._unwatched
+            if plain is not None:
+                return self._vector(self, index, plain[index])
             fast = self._fast  # type: ignore[attr-defined]
             if fast is not None:  # the race detector alone watches: its check, per component
                 i = int(index)
@@ -55,20 +63,21 @@ class VecElements:
                     where, check, first = _getframe(1), fast.check, i * fast.cols
                     for flat in range(first, first + fast.cols):
                         check(fast, flat, False, where)
-                    return vector_of(self, i, fast.plain[i])
+                    return self._vector(self, i, fast.plain[i])
             row = super().__getitem__(index)  # type: ignore[misc]
             if isinstance(row, np.ndarray):  # (else zeros past the end: robust access)
                 if row._reports:  # type: ignore[attr-defined]
                     row._will_read()  # type: ignore[attr-defined]  # one load, N components
                 row = row.view(np.ndarray)
-            return vector_of(self, index, row)
+            return self._vector(self, index, row)
         return super().__getitem__(index)  # type: ignore[misc]
 
 
-def vector_of(memory: Any, index: Any, row: Any) -> Any:
-    """The vector ``memory[index]`` loads, from its components ``row`` (a plain array or a
-    vector): component assignments store into ``memory[index]``."""
-    return _write_back_class(memory.vec_type)._at(memory, index, *row)
+def unwatched(view: Any, array: np.ndarray) -> Any:
+    """``view`` (of ``array``), told that nothing watches its loads: ``view[i]`` reads
+    ``array`` with numpy's indexing (an IndexError past the end, as ``sanitize="off"`` has)."""
+    view._unwatched = array
+    return view
 
 
 _WRITE_BACK: dict[type, type] = {}
@@ -77,8 +86,8 @@ _WRITE_BACK: dict[type, type] = {}
 def _write_back_class(vec: type) -> type:
     """The subclass of ``vec`` whose component assignments also store the component into the
     array element it was loaded from (through the array's ``__setitem__``, so the race
-    detector and the conversion checks see the store). ``cls._at(memory, index, *components)``
-    makes one."""
+    detector and the conversion checks see the store). ``cls._at(memory, index, components)``
+    makes one (``components``: a plain array or a vector)."""
     cls = _WRITE_BACK.get(vec)
     if cls is not None:
         return cls
@@ -106,8 +115,9 @@ def _write_back_class(vec: type) -> type:
     scope = {"_new": object.__new__, "_cls": cls, "_home": cls.__dict__["_home"].__set__,
              "_bool": bool, **{f"_set_{c}": slot.__set__ for c, slot in slots.items()}}
     convert = "_bool({})" if vec.kind == "b" else "{}"  # (numpy bools: Python's, as vec3b has)
-    exec(f"def _at(memory, index, {', '.join(names)}):\n    o = _new(_cls)\n"
-         + "".join(f"    _set_{c}(o, {convert.format(c)})\n" for c in names)
+    exec("def _at(memory, index, row):\n    o = _new(_cls)\n"  # (indexing a numpy row is
+         + "".join(f"    _set_{c}(o, {convert.format(f'row[{j}]')})\n"  # faster than *row)
+                   for j, c in enumerate(names))
          + "    _home(o, (memory, index))\n    return o\n", scope)
     cls._at = staticmethod(scope["_at"])  # type: ignore[attr-defined]
     return cls
@@ -123,15 +133,19 @@ def vector_class(base: type, vec: Any) -> type:
     if cls is None:
         bases = (base,) if issubclass(base, VecElements) else (VecElements, base)
         cls = _CLASSES[(base, vec)] = type(f"{base.__name__}[{vec.__name__}]", bases, {
-            "vec_type": vec, "__module__": base.__module__, "__doc__": base.__doc__})
+            "vec_type": vec, "_vector": staticmethod(_write_back_class(vec)._at),
+            "__module__": base.__module__, "__doc__": base.__doc__})
     return cls
 
 
 def store_plain(memory: np.ndarray, index: Any, value: Any) -> None:
     """``memory[index] = value`` for an array of vectors whose class does not report stores:
     through a plain view, since numpy's own store into a row of a subclass reads the row
-    through the subclass's ``__getitem__`` (a vector here, and numpy refuses it)."""
-    np.ndarray.__setitem__(memory.view(np.ndarray), index, value)
+    through the subclass's ``__getitem__`` (a vector here, and numpy refuses it); a vector as
+    a tuple of its components (numpy converts a vector through ``__array__``, several times
+    slower)."""
+    np.ndarray.__setitem__(memory.view(np.ndarray), index,
+                           tuple(value) if isinstance(value, Vec) else value)
 
 
 class VecStorage(VecElements, _Managed):
@@ -145,5 +159,6 @@ class VecStorage(VecElements, _Managed):
 
 
 def vector_view(array: np.ndarray, vec: Any) -> VecStorage:
-    """``array`` (a caller's (n, N) array) as a storage buffer of ``vec`` vectors."""
-    return array.view(vector_class(VecStorage, vec))
+    """``array`` (a caller's (n, N) array) as a storage buffer of ``vec`` vectors, in a run
+    that watches nothing."""
+    return unwatched(array.view(vector_class(VecStorage, vec)), array)
