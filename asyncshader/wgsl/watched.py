@@ -130,6 +130,9 @@ class _Traced:
             if index.__class__ in _INT_INDEX:
                 i = int(index)
                 if not 0 <= i < fast.length:
+                    if 0 <= i < fast.rows and isinstance(value, Vec) and value.size == fast.cols:
+                        _store_vector(self, fast, index, value, _getframe(1))  # a whole row
+                        return
                     i = -1
             elif index.__class__ is tuple:
                 i = _flat_of(fast, index)
@@ -164,6 +167,21 @@ class _Traced:
 
 
 _INT_INDEX = frozenset({int, np.uint32, np.int32, np.int64, np.uint64})
+
+
+def _store_vector(array: Any, fast: Any, index: Any, value: Any, where: Any) -> None:
+    """``array[index] = value``: a vector stored whole into row ``index`` (in bounds) of watched
+    2-D memory whose race detector is called directly: a checked store per component."""
+    dtype = fast.plain.dtype
+    if dtype.char in CONVERTING_CHARS and _converts(dtype, value):
+        array._run.implicit_conversion(
+            array if array._origin is None else array._origin, index, value, array)
+    components = tuple(value)  # (numpy converts a vector through __array__, several times slower)
+    i = int(index)
+    fast.plain[i] = components
+    check, first = fast.check, i * fast.cols
+    for j, c in enumerate(components):
+        check(fast, first + j, True, where, None, None, c)
 
 
 def _flat_of(fast: Any, index: tuple) -> int:

@@ -12,6 +12,7 @@ import pytest
 
 import asyncshader as ash
 from asyncshader import f16, f32, i32, mat3x3f, u32, vec2u, vec3f, vec3i, vec4f, vec4h, vec4u
+from asyncshader.sanitizers.findings import ImplicitConversion
 
 MODES = ["report", "off"]  # the race detector on (TracedStorage views), and no instruments
 
@@ -215,6 +216,24 @@ def test_two_invocations_storing_one_component_race():
     assert ww.first.source == ww.second.source == "buf[3].x = f32(local_invocation_index)"
     with pytest.raises(ash.DataRaceError):
         ash.run(k, buf=np.zeros((4, 3), np.float32), sanitize="error")
+
+
+def test_whole_vector_stores_are_checked_per_component():
+    @ash.compute(workgroup_size=2)
+    async def k(buf: ash.Storage[vec3f], h: ash.Storage[vec4h], *,
+                local_invocation_index: u32):
+        buf[1] = vec3f(f32(local_invocation_index))  # both invocations: a race
+        h[local_invocation_index] = vec4f(0.5)       # f32 into f16 memory: WGSL converts nothing
+
+    buf, h = np.zeros((2, 3), np.float32), np.zeros((2, 4), np.float16)
+    result = ash.run(k, buf=buf, h=h, sanitize="report")
+    (race,) = [f for f in result.findings if isinstance(f, ash.DataRace)]
+    assert race.race == "write-write" and race.memory == "buf" and race.index[0] == 1
+    assert sorted(race.elements) == [(1, 0), (1, 1), (1, 2)]
+    (conversion,) = [f for f in result.findings if isinstance(f, ImplicitConversion)]
+    assert (conversion.memory, conversion.value_type, conversion.memory_type) == (
+        "h", "vec4f", "vec4h")
+    assert buf[1].tolist() == [1, 1, 1] and h.tolist() == [[0.5] * 4] * 2
 
 
 def test_stores_to_different_components_of_one_vector_race_as_wgsl_says():
