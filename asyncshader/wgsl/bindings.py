@@ -3,7 +3,9 @@
 * A numpy array bound to a parameter annotated :class:`Storage` (or not annotated) is a
   ``var<storage, read_write>`` buffer: the shader reads and writes the caller's array in place.
   Element types are WGSL's: float32, float16 (``array<f16>``), int32 or uint32 (``Storage[u32]``
-  also checks the dtype).
+  also checks the dtype). ``Storage[vec3f]`` (``ReadOnly[vec4h]``, ...) is ``array<vec3f>``:
+  an (n, 3) float32 array whose ``buf[i]`` is a ``vec3f`` (:mod:`asyncshader.wgsl.vec_arrays`);
+  an array bound without a vector element keeps numpy's rows.
 * A parameter annotated :class:`ReadOnly` (``ReadOnly[f32]``) is a ``var<storage, read>``
   buffer: the caller's array, writeable or not, seen through a read-only view (never copied)
   that refuses stores (:mod:`asyncshader.wgsl.readonly`). An unannotated array that is itself
@@ -46,7 +48,8 @@ class _Marker(type):
 class Storage(metaclass=_Marker):
     """Annotation for a storage buffer parameter (``var<storage, read_write>``): a numpy array of
     float32, float16, int32 or uint32, written in place. ``Storage[f32]`` also checks the element
-    type. For WGSL's ``var<storage, read>`` annotate :class:`ReadOnly`."""
+    type; ``Storage[vec3f]`` declares an ``array<vec3f>``, an (n, 3) array whose ``buf[i]`` is a
+    ``vec3f``. For WGSL's ``var<storage, read>`` annotate :class:`ReadOnly`."""
 
     element: Any = None
     access = "read_write"
