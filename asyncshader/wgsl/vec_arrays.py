@@ -108,7 +108,8 @@ def _write_back_class(vec: type) -> type:
         def setter(self: Any, v: Any, j: int = j, slot: Any = slot) -> None:
             memory, index = self._home
             memory[index, j] = v
-            if 0 <= index < memory.shape[0]:  # (else dropped: robust access)
+            if 0 <= index < memory.shape[0]:  # (else dropped by robust access, or numpy's
+                # negative index with sanitize="off": the vector keeps the value it had)
                 slot.__set__(self, np.ndarray.__getitem__(memory, (index, j)))  # as stored
         ns[c] = property(slot.__get__, setter)
     cls = _WRITE_BACK[vec] = type(vec.__name__, (vec,), ns)
