@@ -16,6 +16,7 @@ from .._core.traps import Rendezvous, constant_trap, suspend, trap_function
 from ..errors import BarrierDivergenceError, DivergenceError
 from ..wgsl.managed import _map_of
 from ..wgsl.memory import WorkgroupAtomic, WorkgroupVar, _read_whole, read_unreported, resolve_ptr
+from ..wgsl.types import Vec
 
 WORKGROUP = "workgroup"  # the scope of workgroup collectives
 
@@ -68,6 +69,8 @@ def _uniform_load(values: list, group: Any) -> list:
         value = read_unreported(memory, index, group.members[0])
     if isinstance(value, np.ndarray):
         return [np.array(value) for _ in values]  # each invocation gets its own copy
+    if isinstance(value, Vec):  # (a vector is mutable: v.x += 1 changes one invocation's)
+        return [value._make(*value) for _ in values]
     return [value] * len(values)
 
 

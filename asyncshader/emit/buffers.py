@@ -108,13 +108,18 @@ def flattened(fx: Any, node: ast.Subscript) -> ast.expr | None:
     WGSL's arrays have one dimension) as ``buf[y * W + x]``, from the bound array's shape. The
     last dimension of a vector buffer (an (n, 4) float32 array is ``array<vec4f>``:
     :func:`element_of`), or the last two of a matrix buffer, are inside one element: an index
-    there stays an index into the element, ``buf[i][c]``. None where there is no bound array
-    to take the shape from (or a slice); an error where the indices name a sub-array."""
+    there stays an index into the element, ``buf[i][c]``, also without a bound array where the
+    elements are declared vectors (``Storage[vec3f]``). None where there is no shape to go by
+    (or a slice); an error where the indices name a sub-array."""
     parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else None
     if not parts or any(isinstance(p, (ast.Slice, ast.Starred)) for p in parts):
         return None
     mem = fx.expr(node.value).memory
     shape = fx.module.bound_shape(mem.name) if mem is not None else None
+    if shape is None and mem is not None and len(parts) == 2:
+        element = fx.module.resolved(mem.element(fx.module))
+        if isinstance(element, Vector):  # buf[i, c] of an array<vecN>: buf[i][c]
+            shape = (-1, element.size)
     if shape is None or len(parts) > len(shape):
         return None
     space = _space(fx.module.resolved(mem.element(fx.module)), shape)

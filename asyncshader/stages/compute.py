@@ -48,12 +48,13 @@ from ..sanitizers.races import SanitizedRun
 from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
 from ..schedules.names import as_strategy
 from ..schedules.strategies import Strategy
-from ..wgsl.bindings import bind_resources, signature_params
+from ..wgsl.bindings import bind_resources, signature_params, vector_elements
 from ..wgsl.memory import WorkgroupMemory, scan_kernel, trace_vars
 from ..wgsl.readonly import checked_read_only
 from ..wgsl.rewrite import with_wgsl_operators
 from ..wgsl.struct_buffers import StructArray
 from ..wgsl.types import Vec, vec3u
+from ..wgsl.vec_arrays import vector_view
 from ..wgsl.watched import traced_storage
 from .dispatch import (
     DEFAULT_MAX_POINTS,
@@ -307,10 +308,14 @@ class ComputeRun(SanitizedRun):
         self.access_hooks = [i.memory_access for i in self.instruments
                              if i.wants_memory_access]
         self.args = checked_read_only(self.bindings, self.detector is not None)
+        vectors = vector_elements(kernel.params)  # (Storage[vec3f]: buf[i] loads a vec3f)
         if self.access_hooks:  # storage buffers seen through access-reporting wrappers
-            self.args = {k: traced_storage(v, self) if _is_storage(v) else v
+            self.args = {k: traced_storage(v, self, vectors.get(k)) if _is_storage(v) else v
                          for k, v in self.args.items()}
             self.instruments.append(_TraceVars(self.wg_vars))
+        elif vectors:
+            self.args = {k: vector_view(v, vectors[k]) if k in vectors and _is_storage(v)
+                         else v for k, v in self.args.items()}
         self.args = {k: v.shader_arg() if isinstance(v, StructArray) else v  # (unwatched)
                      for k, v in self.args.items()}
         self.scheduler = Scheduler(self._units(), self.strategy, self.instruments,

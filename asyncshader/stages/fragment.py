@@ -55,7 +55,14 @@ from ..sanitizers.races import SanitizedRun
 from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
 from ..schedules.names import as_strategy
 from ..schedules.strategies import Strategy
-from ..wgsl.bindings import Input, Storage, Uniform, bind_resources, signature_params
+from ..wgsl.bindings import (
+    Input,
+    Storage,
+    Uniform,
+    bind_resources,
+    signature_params,
+    vector_elements,
+)
 from ..wgsl.memory import scan_kernel
 from ..wgsl.readonly import checked_read_only
 from ..wgsl.rewrite import with_wgsl_operators
@@ -75,8 +82,6 @@ from .dispatch import (
 )
 from .fragment_io import (
     FragmentIds,
-    FragmentStorage,
-    TracedFragmentStorage,
     _allocate,
     _caller,
     _fields,
@@ -85,6 +90,7 @@ from .fragment_io import (
     _shape_of,
     corner,
     quad_subgroup,
+    storage_classes,
     storage_views,
     subgroup_inputs,
     subgroup_uses,
@@ -298,7 +304,8 @@ class FragmentRun(SanitizedRun):
                              if type(i).atomic is not Instrument.atomic]
         self.access_hooks = [i.memory_access for i in self.instruments
                              if i.wants_memory_access]
-        self.view_class = TracedFragmentStorage if self.access_hooks else FragmentStorage
+        self.view_classes = storage_classes(list(self.storage), vector_elements(shader.params),
+                                            bool(self.access_hooks))
         live = max(max_live_quads, self.subgroup_size // 4 if subgroups else 1)  # whole subgroups
         self.scheduler = Scheduler(self._units(), self.strategy, self.instruments,
                                    max_live=live, single_scope=not self.subgroups,
@@ -375,7 +382,7 @@ class FragmentRun(SanitizedRun):
         make_position = vec4f._make
         ids, width, height, qw = self.ids, self.width, self.height, self.qw
         fasts = [self.fast_state(arr) for _, arr in storage]
-        view_class = self.view_class
+        view_classes = self.view_classes
         edge = width < 2 * qw or height < 2 * self.qh  # padding helpers in the last column/row
         fragment = self.fragment_class = type("Fragment", (_Fragment,), {"info": ids})
         subgroups, per_sg, sg = self.subgroups, self.subgroup_size // 4, None
@@ -406,7 +413,7 @@ class FragmentRun(SanitizedRun):
             members = unit.members
             for lane, (x, y), values in zip(range(4), pixels, inputs_of):
                 position = make_position(xs[x], ys[y], z, w)
-                views, owned = storage_views(self, storage, fasts, view_class)
+                views, owned = storage_views(self, storage, fasts, view_classes)
                 inv = fragment(4 * q + lane, call(position, front, index, mask, *values,
                                                   *views), unit, groups)
                 for view in owned:  # (flat buffers' views, struct buffers' blocks)

@@ -15,6 +15,7 @@ from ..collectives.subgroups import SUBGROUP, subgroup_group
 from ..wgsl.managed import _Managed
 from ..wgsl.struct_buffers import StructArray
 from ..wgsl.types import Vec, vec4f
+from ..wgsl.vec_arrays import VecElements, store_plain, unwatched, vector_class
 from ..wgsl.watched import _Traced
 
 
@@ -97,19 +98,38 @@ class TracedFragmentStorage(_Traced, FragmentStorage):
             _Traced.__setitem__(self, index, value)
 
 
+class VecFragmentStorage(VecElements, FragmentStorage):
+    """A fragment's view of a buffer declared with a vector element (``Storage[vec4f]``), in a
+    run without instruments: ``buf[i]`` loads a vector (:mod:`asyncshader.wgsl.vec_arrays`);
+    helpers' writes are dropped."""
 
-def storage_views(run: Any, storage: list, fasts: list, view_class: type) -> tuple[list, list]:
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if FragmentStorage._will_write(self):
+            store_plain(self, index, value)
+
+
+def storage_classes(names: list[str], vectors: dict[str, Any], traced: bool) -> list[type]:
+    """The class of each storage buffer's per-invocation views (by name, in order): reporting
+    accesses in an instrumented run, loading vectors where ``vectors`` declares their type."""
+    plain, vector = (TracedFragmentStorage, TracedFragmentStorage) if traced else (
+        FragmentStorage, VecFragmentStorage)
+    return [vector_class(vector, vectors[n]) if n in vectors else plain for n in names]
+
+
+def storage_views(run: Any, storage: list, fasts: list, classes: list) -> tuple[list, list]:
     """One fragment invocation's storage buffers: (what its shader is given, what must learn
     the invocation as ``_inv``: flat buffers' views, and struct buffers' blocks, whose
-    ``_inv`` is ``inv``)."""
+    ``_inv`` is ``inv``); ``classes``: each flat buffer's view class (storage_classes)."""
     views, owned = [], []
-    for (_, arr), fast in zip(storage, fasts):
+    for (_, arr), fast, view_class in zip(storage, fasts, classes):
         if isinstance(arr, StructArray):  # struct buffers: a block per invocation
             view, block = arr.fragment_arg(run)
             owned.append(block)
         else:
             view = arr.view(view_class)
             view._origin, view._run, view._fast = arr, run, fast
+            if not view._reports and isinstance(view, VecElements):  # (loads: numpy's)
+                unwatched(view, arr)
             owned.append(view)
         views.append(view)
     return views, owned

@@ -3,7 +3,9 @@
 * A numpy array bound to a parameter annotated :class:`Storage` (or not annotated) is a
   ``var<storage, read_write>`` buffer: the shader reads and writes the caller's array in place.
   Element types are WGSL's: float32, float16 (``array<f16>``), int32 or uint32 (``Storage[u32]``
-  also checks the dtype).
+  also checks the dtype). ``Storage[vec3f]`` (``ReadOnly[vec4h]``, ...) is ``array<vec3f>``:
+  an (n, 3) float32 array whose ``buf[i]`` is a ``vec3f`` (:mod:`asyncshader.wgsl.vec_arrays`);
+  an array bound without a vector element keeps numpy's rows.
 * A parameter annotated :class:`ReadOnly` (``ReadOnly[f32]``) is a ``var<storage, read>``
   buffer: the caller's array, writeable or not, seen through a read-only view (never copied)
   that refuses stores (:mod:`asyncshader.wgsl.readonly`). An unannotated array that is itself
@@ -46,7 +48,8 @@ class _Marker(type):
 class Storage(metaclass=_Marker):
     """Annotation for a storage buffer parameter (``var<storage, read_write>``): a numpy array of
     float32, float16, int32 or uint32, written in place. ``Storage[f32]`` also checks the element
-    type. For WGSL's ``var<storage, read>`` annotate :class:`ReadOnly`."""
+    type; ``Storage[vec3f]`` declares an ``array<vec3f>``, an (n, 3) array whose ``buf[i]`` is a
+    ``vec3f``. For WGSL's ``var<storage, read>`` annotate :class:`ReadOnly`."""
 
     element: Any = None
     access = "read_write"
@@ -263,15 +266,43 @@ def _check_storage_array(kernel: str, name: str, ann: Any, value: Any) -> None:
     if element is not None and value.dtype != element.dtype:
         raise BindingError(f"{kernel}: binding {name!r} is declared {ann!r} but the array is "
                            f"{value.dtype}")
+    vec = _vector_element(ann)
+    if vec is not None and (value.ndim != 2 or value.shape[1] != vec.size):
+        raise BindingError(f"{kernel}: binding {name!r} is declared {ann!r}, so it needs an "
+                           f"array of shape (n, {vec.size}) (a[i] is vector i, WGSL's "
+                           f"array<{vec.__name__}>), not {value.shape}. Fix: pass "
+                           f"{name}=arr.reshape(-1, {vec.size}), or declare the element type "
+                           "the array holds.")
+
+
+def _vector_element(ann: Any) -> Any:
+    """The vector type a storage annotation declares its elements to be (``Storage[vec3f]``,
+    ``ReadOnly[vec4h]``), or None."""
+    element = getattr(ann, "element", None)
+    return element if isinstance(element, type) and issubclass(element, Vec) else None
+
+
+def vector_elements(params: dict[str, inspect.Parameter]) -> dict[str, Any]:
+    """The storage parameters declared with a vector element, by name, with their vector type:
+    their (n, N) arrays load a vector for ``buf[i]`` (:mod:`asyncshader.wgsl.vec_arrays`).
+    Arrays bound without one (a bare ``Storage``, no annotation) keep numpy's rows."""
+    found = {}
+    for name, p in params.items():
+        vec = _vector_element(p.annotation) if _is(p.annotation, Storage) else None
+        if vec is not None:
+            found[name] = vec
+    return found
 
 
 def _read_only_storage(kernel: str, name: str, ann: Any, value: Any) -> ReadOnlyStorage:
     """A ``var<storage, read>`` binding: ``value`` (a numpy array of a storage element type)
     as a read-only view of the same memory, named for the shader's messages."""
     _check_storage_array(kernel, name, ann, value)
-    if isinstance(value, ReadOnlyStorage) and value.binding == name:
+    vec = _vector_element(ann)
+    if isinstance(value, ReadOnlyStorage) and value.binding == name \
+            and getattr(value, "vec_type", None) is vec:
         return value
-    return read_only_view(value, name, kernel)
+    return read_only_view(value, name, kernel, vec)
 
 
 def _check_matrix_buffer(kernel: str, name: str, m: type[Matrix], value: np.ndarray) -> None:

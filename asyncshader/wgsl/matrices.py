@@ -45,7 +45,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..errors import ShaderTypeError
-from .types import _VECS, DEFER, Vec
+from .types import _VECS, DEFER, Vec, wgsl_class
 
 __all__ = ["MATRICES", "MATRICES_H", "Matrix", "mat2x2f", "mat2x2h", "mat2x3f", "mat2x3h",
            "mat2x4f", "mat2x4h", "mat3x2f", "mat3x2h", "mat3x3f", "mat3x3h", "mat3x4f",
@@ -155,27 +155,27 @@ class Matrix:
         return self._sub(o)
 
     def __mul__(self, o: Any) -> Any:
-        kernel = self._mul.get(o.__class__)
+        kernel = self._mul.get(o.__class__) or self._mul.get(wgsl_class(o))
         if kernel is not None:
             return kernel(self, o)
         s = _scalar(self, o, "*")
         return self._of([c * s for c in self._c])
 
     def __rmul__(self, o: Any) -> Any:
-        kernel = self._rmul.get(o.__class__)
+        kernel = self._rmul.get(o.__class__) or self._rmul.get(wgsl_class(o))
         if kernel is not None:
             return kernel(o, self)
         s = _scalar(self, o, "*", left=True)
         return self._of([s * c for c in self._c])
 
     def __matmul__(self, o: Any) -> Any:
-        kernel = self._mul.get(o.__class__)
+        kernel = self._mul.get(o.__class__) or self._mul.get(wgsl_class(o))
         if kernel is None:
             raise _refuse(self, "@", o)
         return kernel(self, o)
 
     def __rmatmul__(self, o: Any) -> Any:
-        kernel = self._rmul.get(o.__class__)
+        kernel = self._rmul.get(o.__class__) or self._rmul.get(wgsl_class(o))
         if kernel is None:
             raise _refuse(o, "@", self)
         return kernel(o, self)
@@ -374,7 +374,7 @@ def _element(cls: type[Matrix], a: Any) -> Any:
 def _column(cls: type[Matrix], v: Any, what: str) -> Vec:
     """``v`` as a column of ``cls`` (a copy: WGSL assigns values)."""
     col = cls.column
-    if v.__class__ is col:
+    if isinstance(v, col):  # (a vector loaded from memory is a subclass)
         return col._make(*v)
     if isinstance(v, Vec):
         fix = (f"convert it with {col.__name__}(v)" if v.size == cls.rows else

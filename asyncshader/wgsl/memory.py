@@ -32,6 +32,7 @@ from .struct_buffers import StructView, describe_granule
 from .struct_refs import Block, ref_of, store
 from .structs import is_struct, struct_of
 from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
+from .vec_arrays import ONE_INT, VecElements, store_plain, vector_class
 from .watched import _Traced, _zero_element, in_bounds
 
 __all__ = ["Ptr", "WorkgroupMemory", "WorkgroupVar", "find_workgroup_vars", "ptr", "workgroup"]
@@ -62,54 +63,14 @@ class WorkgroupVar(_Managed):
         return f"<workgroup {self.var_name}: {_type_name(self.wgsl_type)} = {np.asarray(self)!r}>"
 
 
-class WorkgroupVecArray(WorkgroupVar):
+class WorkgroupVecArray(VecElements, WorkgroupVar):
     """``array<vecN<T>, M>``: indexing with an int loads a vector whose component assignments
     also store into the array (``tile[i].x = 1.0`` writes ``tile``, as WGSL's reference does;
-    a plain copy would drop the write silently). Take a private copy with ``vec4f(tile[i])``."""
-
-    vec_type: Any = None
-
-    def __getitem__(self, index: Any) -> Any:
-        row = np.ndarray.__getitem__(self, index)
-        if self.vec_type is not None and self.ndim == 2 and isinstance(index, (int, np.integer)):
-            cls = _write_back_class(self.vec_type)
-            v = object.__new__(cls)
-            values = np.ndarray.tolist(row) if cls.kind == "b" else list(row.view(np.ndarray))
-            for slot, c in zip(cls._slots, values):
-                slot.__set__(v, c)
-            v._home = (self, index)
-            return v
-        return row
-
-
-_WRITE_BACK: dict[type, type] = {}
-
-
-def _write_back_class(vec: type) -> type:
-    """The subclass of ``vec`` whose component assignments also store the component into the
-    array element it was loaded from (through the array's ``__setitem__``, so the race
-    detector and the conversion checks see the store)."""
-    cls = _WRITE_BACK.get(vec)
-    if cls is None:
-        ns: dict[str, Any] = {"__slots__": ("_home",), "__module__": __name__}
-        for j, c in enumerate("xyzw"[:vec.size]):
-            slot = vec.__dict__[c]
-
-            def setter(self: Any, v: Any, j: int = j, slot: Any = slot) -> None:
-                home = getattr(self, "_home", None)
-                if home is None:  # made by type(v)(...) or type(v)._make(...): a plain value
-                    slot.__set__(self, v)
-                    return
-                array, index = home
-                array[index, j] = v
-                slot.__set__(self, np.ndarray.__getitem__(array, (index, j)))
-            ns[c] = property(slot.__get__, setter)
-        cls = _WRITE_BACK[vec] = type(vec.__name__, (vec,), ns)
-        cls._slots = [vec.__dict__[c] for c in "xyzw"[:vec.size]]  # type: ignore[attr-defined]
-    return cls
+    a plain copy would drop the write silently). Take a private copy with ``vec4f(tile[i])``.
+    One class per vector type (:func:`~asyncshader.wgsl.vec_arrays.vector_class`)."""
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        np.ndarray.__setitem__(self.view(np.ndarray), index, value)
+        store_plain(self, index, value)
 
 
 class WorkgroupStruct(WorkgroupVar):
@@ -185,9 +146,19 @@ class WorkgroupAtomic(WorkgroupVar):
         raise TypeError(f"{self.var_name} is atomic: use `await atomic_store({self.var_name}, v)`")
 
 
-_TRACED = {cls: type(f"Traced{cls.__name__}", (_Traced, cls), {"__module__": __name__})
-           for cls in (WorkgroupVar, WorkgroupVecArray)}
+_TRACED: dict[type, type] = {
+    WorkgroupVar: type("TracedWorkgroupVar", (_Traced, WorkgroupVar), {"__module__": __name__})}
 _UNTRACED = {traced: cls for cls, traced in _TRACED.items()}
+
+
+def _vec_array_class(vec: type) -> type:
+    """The class of a workgroup array of ``vec`` vectors (and, in :data:`_TRACED`, of it
+    watched: the watched class's loads of a vector report its components)."""
+    cls = vector_class(WorkgroupVecArray, vec)
+    if cls not in _TRACED:
+        traced = vector_class(_TRACED[WorkgroupVar], vec)
+        _TRACED[cls], _UNTRACED[traced] = traced, cls
+    return cls
 
 
 def read_unreported(memory: Any, index: Any, inv: Any = None) -> Any:
@@ -195,13 +166,13 @@ def read_unreported(memory: Any, index: Any, inv: Any = None) -> Any:
     access can race with (``workgroup_uniform_load``'s sits between two barriers, while every
     invocation of the workgroup waits). Out-of-bounds indices still follow robust access, and
     are reported as ``inv``'s, at the line where it waits."""
-    plain = _UNTRACED.get(type(memory))
-    if plain is None:
-        return memory[index]
-    if memory._run is not None and not in_bounds(memory, index):
+    watched = type(memory) in _UNTRACED
+    if watched and memory._run is not None and not in_bounds(memory, index):
         memory._run.out_of_bounds(memory, index, "load", waiting=inv)
         return _zero_element(memory, index)
-    return plain.__getitem__(memory, index)
+    if isinstance(memory, VecElements) and index.__class__ in ONE_INT and memory.ndim == 2:
+        return memory.vec_type(*memory.view(np.ndarray)[index])  # a value, not a reference
+    return np.ndarray.__getitem__(memory, index) if watched else memory[index]
 
 
 def trace_vars(variables: list[WorkgroupVar], on: bool) -> None:
@@ -247,7 +218,7 @@ def _layout(t: Any) -> tuple[tuple[int, ...], np.dtype, type, Any]:
     if isinstance(t, ArrayType):
         shape, dtype, cls, _ = _layout(t.element)
         if isinstance(t.element, type) and issubclass(t.element, Vec):
-            return (t.length, *shape), dtype, WorkgroupVecArray, t.element
+            return (t.length, *shape), dtype, _vec_array_class(t.element), t.element
         if cls is not WorkgroupVar and cls is not WorkgroupAtomic:
             raise TypeError(f"workgroup arrays of {t.element!r} are not supported yet")
         return (t.length, *shape), dtype, cls, None
@@ -264,13 +235,11 @@ def workgroup(wgsl_type: Any) -> WorkgroupVar:
         count = workgroup(atomic(u32))          # var<workgroup> count: atomic<u32>;
         flag = workgroup(u32)                   # flag.value = 1; x = flag.value
     """
-    shape, dtype, cls, vec = _layout(wgsl_type)
+    shape, dtype, cls, _ = _layout(wgsl_type)
     var = np.zeros(shape, dtype).view(cls)
     var.wgsl_type = wgsl_type
     if cls is WorkgroupStruct:
         var._struct = struct_of(dtype)
-    if vec is not None:
-        var.vec_type = vec
     return var
 
 

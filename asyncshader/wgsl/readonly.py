@@ -22,6 +22,7 @@ import numpy as np
 from .._core.context import current_run
 from ..errors import ShaderTypeError
 from .managed import _Managed
+from .vec_arrays import unwatched, vector_class
 from .watched import _INT_INDEX, _zero_element, in_bounds
 
 __all__ = ["CheckedReadOnlyStorage", "ReadOnlyStorage", "checked_read_only", "read_only_view"]
@@ -116,10 +117,14 @@ def _refused(view: ReadOnlyStorage, what: str) -> ShaderTypeError:
         f"write into another, writeable buffer.")
 
 
-def read_only_view(array: np.ndarray, binding: str, kernel: str) -> ReadOnlyStorage:
+def read_only_view(array: np.ndarray, binding: str, kernel: str,
+                   vec: Any = None) -> ReadOnlyStorage:
     """``array`` as a read-only storage buffer named ``binding``: a view (no copy) that refuses
-    stores; the caller's array keeps its own writeability."""
-    view = array.view(ReadOnlyStorage)
+    stores; the caller's array keeps its own writeability. ``vec``: the vector type of its
+    elements, if declared (``ReadOnly[vec4f]``: ``buf[i]`` loads one)."""
+    view = array.view(ReadOnlyStorage if vec is None else vector_class(ReadOnlyStorage, vec))
+    if vec is not None:  # (loads unchecked: numpy's, as this class's; a checked view is new)
+        unwatched(view, array)
     view.flags.writeable = False
     view.binding, view.kernel, view.read_only_origin = binding, kernel, view
     return view
@@ -132,6 +137,11 @@ def checked_read_only(bindings: dict[str, Any], checked: bool) -> dict[str, Any]
     with ``sanitize="off"``)."""
     if not checked:
         return dict(bindings)
-    return {k: v.view(CheckedReadOnlyStorage) if type(v) is ReadOnlyStorage else v
-            for k, v in bindings.items()}
+    return {k: v.view(_checked_class(v)) if isinstance(v, ReadOnlyStorage)
+            and not isinstance(v, CheckedReadOnlyStorage) else v for k, v in bindings.items()}
+
+
+def _checked_class(view: ReadOnlyStorage) -> type:
+    vec = getattr(view, "vec_type", None)  # (a buffer of vectors: ReadOnly[vec4f])
+    return CheckedReadOnlyStorage if vec is None else vector_class(CheckedReadOnlyStorage, vec)
 

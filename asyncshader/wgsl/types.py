@@ -478,6 +478,14 @@ vec2f, vec3f, vec4f = _VECS[(2, "f")], _VECS[(3, "f")], _VECS[(4, "f")]
 vec2i, vec3i, vec4i = _VECS[(2, "i")], _VECS[(3, "i")], _VECS[(4, "i")]
 vec2u, vec3u, vec4u = _VECS[(2, "u")], _VECS[(3, "u")], _VECS[(4, "u")]
 vec2b, vec3b, vec4b = _VECS[(2, "b")], _VECS[(3, "b")], _VECS[(4, "b")]
+
+
+def wgsl_class(x: Any) -> type:
+    """The class WGSL types the value ``x`` by: its own, except for a vector bound to memory
+    (a subclass of a vector type whose component assignments store into the element it was
+    loaded from: ``buf[i]`` of a buffer of vectors, a struct's vector member), whose class is
+    its vector type. For the tables keyed by type, where a lookup of ``type(x)`` missed."""
+    return _VECS[(x.size, x.kind)] if isinstance(x, Vec) else x.__class__
 vec2h, vec3h, vec4h = _VECS[(2, "h")], _VECS[(3, "h")], _VECS[(4, "h")]
 
 

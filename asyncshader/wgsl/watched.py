@@ -25,6 +25,8 @@ from .managed import (
     _positions,
     _spread,
 )
+from .types import Vec
+from .vec_arrays import vector_class
 
 
 class FlatIndex:
@@ -128,6 +130,9 @@ class _Traced:
             if index.__class__ in _INT_INDEX:
                 i = int(index)
                 if not 0 <= i < fast.length:
+                    if 0 <= i < fast.rows and isinstance(value, Vec) and value.size == fast.cols:
+                        _store_vector(self, fast, index, value, _getframe(1))  # a whole row
+                        return
                     i = -1
             elif index.__class__ is tuple:
                 i = _flat_of(fast, index)
@@ -153,13 +158,30 @@ class _Traced:
             _report_whole(value, "load")
         if run is not None and _converts(self.dtype, value):  # type: ignore[attr-defined]
             run.implicit_conversion(memory, index, value, self)  # (WGSL converts nothing)
-        # through a plain view: numpy's subclass path would call our __getitem__ (a false load)
-        np.ndarray.__setitem__(self.view(np.ndarray), index, value)  # type: ignore[attr-defined]
+        # through a plain view: numpy's subclass path would call our __getitem__ (a false load);
+        # a vector as a tuple (numpy converts a vector through __array__, several times slower)
+        np.ndarray.__setitem__(self.view(np.ndarray), index,  # type: ignore[attr-defined]
+                               tuple(value) if isinstance(value, Vec) else value)
         if run is not None:
             run.memory_access(memory, _reported(self, index), "store")
 
 
 _INT_INDEX = frozenset({int, np.uint32, np.int32, np.int64, np.uint64})
+
+
+def _store_vector(array: Any, fast: Any, index: Any, value: Any, where: Any) -> None:
+    """``array[index] = value``: a vector stored whole into row ``index`` (in bounds) of watched
+    2-D memory whose race detector is called directly: a checked store per component."""
+    dtype = fast.plain.dtype
+    if dtype.char in CONVERTING_CHARS and _converts(dtype, value):
+        array._run.implicit_conversion(
+            array if array._origin is None else array._origin, index, value, array)
+    components = tuple(value)  # (numpy converts a vector through __array__, several times slower)
+    i = int(index)
+    fast.plain[i] = components
+    check, first = fast.check, i * fast.cols
+    for j, c in enumerate(components):
+        check(fast, first + j, True, where, None, None, c)
 
 
 def _flat_of(fast: Any, index: tuple) -> int:
@@ -252,11 +274,13 @@ class TracedStorage(_Traced, _Managed):
     land there) that reports plain loads and stores, naming the caller's array as atomics do."""
 
 
-def traced_storage(array: np.ndarray, run: Any) -> Any:
+def traced_storage(array: np.ndarray, run: Any, vec: Any = None) -> Any:
+    """``array`` (a storage binding) as the shader of instrumented ``run`` sees it; ``vec``:
+    the vector type of its elements, if declared (``Storage[vec3f]``: ``buf[i]`` loads one)."""
     shader_arg = getattr(array, "shader_arg", None)  # a struct buffer (structs.py)
     if shader_arg is not None:
         return shader_arg(run)
-    view = array.view(TracedStorage)
+    view = array.view(TracedStorage if vec is None else vector_class(TracedStorage, vec))
     view._origin = array
     view._run = run
     view._fast = run.fast_state(array)

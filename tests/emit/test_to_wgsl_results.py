@@ -48,16 +48,16 @@ def test_frexp_and_modf_of_scalars_emit_their_result_structs(crosscheck):
 async def split_vectors(v: ash.Storage[vec3f], e: ash.Storage[vec3i], w: ash.Storage[vec3f],
                         *, local_invocation_index: u32):
     i = local_invocation_index
-    parts = ash.frexp(vec3f(v[i]))  # (v[i] is a numpy row on the CPU: vec3f makes it a vector)
+    parts = ash.frexp(v[i])
     e[i] = parts.exp
     v[i] = parts.fract
-    w[i] = ash.modf(vec3f(v[i]) * 8.0).whole
+    w[i] = ash.modf(v[i] * 8.0).whole
 
 
 def test_frexp_and_modf_of_vectors_have_vector_members(crosscheck):
     text = to_wgsl(split_vectors)
-    assert "let parts = frexp(vec3f(v[i]));\n    e[i] = parts.exp;\n    v[i] = parts.fract;" in text
-    assert "w[i] = modf(vec3f(v[i]) * 8.0).whole;" in text
+    assert "let parts = frexp(v[i]);\n    e[i] = parts.exp;\n    v[i] = parts.fract;" in text
+    assert "w[i] = modf(v[i] * 8.0).whole;" in text
     v = np.array([[1.5, -3.0, 0.3], [5.0, 6.5, -7.0], [0.01, 100.0, 2.0], [9.0, -0.5, 1.0]],
                  np.float32)
     report = crosscheck(split_vectors, 1, v=v, e=np.zeros((4, 3), np.int32),

@@ -58,8 +58,8 @@ async def transform(v: ash.Storage[vec3f], out: ash.Storage[vec3f], *,
     m = mat3x3f(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.5)
     a = mat2x3f(vec3f(1.0, 0.0, 0.0), vec3f(0.0, 1.0, 0.0))
     t = ash.transpose(a)
-    w = m * vec3f(v[i]) + a * vec2f(1.0, 2.0)
-    out[i] = w * ash.determinant(m) + m[1] + vec3f(t[0].x, m[2][1], 0.0) + (vec3f(v[i]) @ m)
+    w = m * v[i] + a * vec2f(1.0, 2.0)
+    out[i] = w * ash.determinant(m) + m[1] + vec3f(t[0].x, m[2][1], 0.0) + (v[i] @ m)
 
 
 def test_matrix_constructors_products_transpose_and_determinant_emit(wgsl_device):
@@ -67,8 +67,8 @@ def test_matrix_constructors_products_transpose_and_determinant_emit(wgsl_device
     assert "let m = mat3x3f(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.5);" in text
     assert "let a = mat2x3f(vec3f(1.0f, 0.0f, 0.0f), vec3f(0.0f, 1.0f, 0.0f));" in text
     assert "let t = transpose(a);" in text
-    assert "let w = m * vec3f(v[i]) + a * vec2f(1.0f, 2.0f);" in text
-    assert "w * determinant(m) + m[1] + vec3f(t[0].x, m[2][1], 0.0) + vec3f(v[i]) * m" in text
+    assert "let w = m * v[i] + a * vec2f(1.0f, 2.0f);" in text
+    assert "w * determinant(m) + m[1] + vec3f(t[0].x, m[2][1], 0.0) + v[i] * m" in text
     validate(text, wgsl_device)
 
 
@@ -238,6 +238,39 @@ def test_an_n_by_k_array_is_an_array_of_vectors_stored_a_row_at_a_time(crosschec
     assert report.gpu["colors"].tolist() == reversed_doubled.tolist()
     assert report.gpu["weights"].tolist() == [[reversed_doubled[i, 0], 3 * i + 1.5, i]
                                               for i in range(4)]
+
+
+@ash.compute(workgroup_size=4)
+async def declared_vectors(pos: ash.Storage[vec3f], src: ash.ReadOnly[vec4f],
+                           out: ash.Storage[vec3f], xs: ash.Storage[f32], *,
+                           local_invocation_index: u32):
+    i = local_invocation_index
+    xs[i] = pos[i].x + src[i].w * pos[i][2]
+    out[i] = pos[i] * 2.0 + vec3f(1.0, 2.0, 3.0)
+    pos[i].y = src[i].x - pos[i, 0]
+    pos[i].z += 1.0
+
+
+def test_a_buffer_declared_with_a_vector_element_loads_vectors_on_both_sides(crosscheck):
+    """``Storage[vec3f]``: buf[i] is a vec3f on the CPU too (not a numpy row), so the WGSL way
+    of writing it runs on both sides; buf[i, c] is buf[i][c]."""
+    text = to_wgsl(declared_vectors)  # (no arrays: the annotations give the types)
+    assert "var<storage, read_write> pos: array<vec3f>;" in text
+    assert "var<storage, read> src: array<vec4f>;" in text
+    assert "xs[i] = pos[i].x + src[i].w * pos[i][2];" in text
+    assert "out[i] = pos[i] * 2.0 + vec3f(1.0f, 2.0f, 3.0f);" in text
+    assert "pos[i].y = src[i].x - pos[i][0];\n    pos[i].z += 1.0;" in text
+    pos = np.array([[1.5, 2, -3], [4, 0.25, 6], [-7, 8, 9.5], [0, -1, 2]], np.float32)
+    src = np.arange(16, dtype=np.float32).reshape(4, 4) - 4.5
+    report = crosscheck(declared_vectors, 1, pos=pos, src=src, out=np.zeros((4, 3), np.float32),
+                        xs=np.zeros(4, np.float32))
+    want_pos = pos.copy()
+    want_pos[:, 1] = src[:, 0] - pos[:, 0]
+    want_pos[:, 2] += 1
+    for side in (report.cpu, report.gpu):
+        assert side["xs"].tolist() == (pos[:, 0] + src[:, 3] * pos[:, 2]).tolist()
+        assert side["out"].tolist() == (pos * 2 + np.array([1, 2, 3], np.float32)).tolist()
+        assert side["pos"].tolist() == want_pos.tolist()
 
 
 @ash.compute(workgroup_size=(4, 2))

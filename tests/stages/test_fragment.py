@@ -334,6 +334,35 @@ def test_storage_row_views_in_fragments_keep_their_invocation(sanitize):
     assert found == (set() if sanitize == "off" else {"DataRace", "HelperSideEffect"})
 
 
+@ash.fragment
+async def shades_vectors(colors: ash.Storage[vec4f], lut: ash.ReadOnly[vec2f], *,
+                         position: vec4f):
+    x, y = int(position.x), int(position.y)
+    i = y * 4 + x  # (4 columns: the padding column of a 3-wide image is x = 3)
+    colors[i].x = ash.f32(x) + lut[min(y, 2)].y  # a component store: helpers' are dropped
+    colors[i].w += 1.0
+    colors[15].y = ash.f32(x)  # every fragment: a race
+    return colors[i] * 0.5 + vec4f(lut[0], 0.0, 0.0)
+
+
+@pytest.mark.parametrize("sanitize", ["off", "report"])
+def test_fragment_storage_declared_with_a_vector_element_loads_vectors(sanitize):
+    colors = np.arange(64, dtype=np.float32).reshape(16, 4)
+    lut = np.array([[0.5, 0.25], [1.0, 10.0], [2.0, 20.0]], np.float32)
+    r = ash.run_fragments(shades_vectors, 3, 3, colors=colors, lut=lut, sanitize=sanitize)
+    expected = np.arange(64, dtype=np.float32).reshape(16, 4)
+    for y, x in itertools.product(range(3), range(3)):  # the covered pixels; helpers wrote none
+        expected[y * 4 + x, 0] = x + lut[y, 1]
+        expected[y * 4 + x, 3] += 1
+    assert colors[:15].tolist() == expected[:15].tolist()
+    assert colors[15, 1] in (0, 1, 2) and colors[15, [0, 2, 3]].tolist() == [60, 62, 63]
+    shaded = expected[[y * 4 + x for y in range(3) for x in range(3)]] * 0.5 + [0.5, 0.25, 0, 0]
+    assert r.output.reshape(9, 4).tolist() == shaded.tolist()
+    races = [f for f in r.findings if isinstance(f, ash.DataRace)]
+    assert bool(races) == (sanitize == "report")
+    assert all(f.memory == "colors" and f.index[0] == 15 for f in races)
+
+
 async def _maybe_discard(x):
     if x > 3:
         ash.discard()  # in a helper coroutine, between two derivatives of the quad

@@ -1,5 +1,7 @@
 """Bindings: storage buffers and uniforms by keyword, checked before any invocation runs."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -57,6 +59,22 @@ def test_storage_element_type_is_checked_when_declared():
     buf = np.zeros(1, np.uint32)
     ash.run(typed, buf=buf)
     assert buf[0] == 1
+
+
+@pytest.mark.parametrize("shape", [(12,), (4, 4), (2, 2, 3)])
+def test_a_vector_element_needs_an_array_of_n_vectors(shape):
+    @ash.compute(workgroup_size=1)
+    async def vectors(buf: ash.Storage[vec3f], src: ash.ReadOnly[vec3f]):
+        buf[0] = src[0]
+
+    for name in ("buf", "src"):
+        given = {"buf": np.zeros((4, 3), np.float32), "src": np.zeros((4, 3), np.float32)}
+        given[name] = np.zeros(shape, np.float32)
+        with pytest.raises(ash.BindingError, match=rf"binding '{name}' is declared "
+                           rf"(Storage|ReadOnly)\[vec3f\], so it needs an array of shape "
+                           rf"\(n, 3\) .*not {re.escape(str(shape))}. Fix: pass {name}="
+                           r"arr.reshape\(-1, 3\)"):
+            ash.run(vectors, **given)
 
 
 def test_uniform_arrays_are_read_only_copies():

@@ -58,7 +58,7 @@ _TAKES = {vec4f: "a vec4f (WGSL vec4<f32>)", vec2f: "a vec2f (WGSL vec2<f32>)",
 
 
 def _vector(fn: str, wgsl: str, e: Any, cls: type) -> Any:
-    if type(e) is not cls:
+    if not isinstance(e, cls):  # (a vector loaded from memory is a subclass)
         bad_argument(fn, wgsl, e, _TAKES[cls], f"build one, e.g. {cls.__name__}(v)")
     return e
 
