@@ -370,7 +370,7 @@ basis = ash.workgroup(mat3x3f)
 async def columns_in_memory(model: ash.Uniform[mat4x4f], out: ash.Storage[f32]):
     basis[1] = vec3f(1.0, 2.0, 3.0)                 # a column of a var<workgroup> matrix
     basis[2][0] = 7.0                               # a component of one
-    out[0] = basis[1][1] + basis.value[2].x        # 2 + 7
+    out[0] = basis[1].y + basis.value[2].x          # 2 + 7
     out[1] = model[1].y + model[3][2]               # columns of a uniform matrix
 
 
@@ -379,7 +379,7 @@ def test_one_index_into_a_matrix_in_memory_is_a_column(crosscheck):
     model[1].y as "the attribute .y of a mat4x4f".)"""
     text = to_wgsl(columns_in_memory)
     assert "basis[1] = vec3f(1.0f, 2.0f, 3.0f);" in text and "basis[2][0] = 7.0;" in text
-    assert "out[0] = basis[1][1] + basis[2].x;" in text
+    assert "out[0] = basis[1].y + basis[2].x;" in text
     assert "out[1] = model[1].y + model[3][2];" in text
     model = mat4x4f(*range(16))                     # column c is (4c, 4c + 1, 4c + 2, 4c + 3)
     report = crosscheck(columns_in_memory, model=model, out=np.zeros(2, np.float32))

@@ -100,6 +100,28 @@ def test_workgroup_matrices_and_arrays_of_them():
     assert isinstance(basis.value, mat3x3f)
 
 
+@ash.compute(workgroup_size=3)
+async def columns_as_vectors(out: ash.Storage[vec3f], *, local_invocation_index: u32):
+    i = local_invocation_index
+    basis[i] = vec3f(1.0, 2.0, 3.0) * f32(i + 1)
+    basis[i].y = -1.0                   # a component store through the loaded column
+    await ash.workgroup_barrier()
+    c = basis[(i + 1) % 3]              # a column of a var<workgroup> matrix: a vec3f
+    out[i] = c * 2.0 + vec3f(c.z, c.y, c.x)
+
+
+@pytest.mark.parametrize("sanitize", ["report", "off"])
+def test_a_column_of_a_workgroup_matrix_loads_as_a_vector(sanitize):
+    """basis[i] is WGSL's column reference: a vec3f (.x, arithmetic with vectors) whose
+    component stores reach the matrix, whatever the race detector's setting."""
+    out = np.zeros((3, 3), np.float32)
+    ash.run(columns_as_vectors, out=out, sanitize=sanitize)
+    # column k ends (k + 1, -1, 3k + 3); out[i] = 2 * column (i + 1) % 3 + its reverse
+    cols = [np.array([k + 1, -1, 3 * (k + 1)], np.float32) for k in range(3)]
+    assert out.tolist() == [(2 * cols[(i + 1) % 3] + cols[(i + 1) % 3][::-1]).tolist()
+                            for i in range(3)]
+
+
 # ------------------------------------------------------------------------ the race detector
 shared = ash.workgroup(mat4x4f)
 
