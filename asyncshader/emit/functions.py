@@ -16,6 +16,7 @@ from ..wgsl.source import parse
 from . import results
 from .expressions import E, Expressions, Memory
 from .names import RESERVED, SPACES
+from .values import copy_of
 from .wtypes import (
     AFLOAT,
     AINT,
@@ -386,8 +387,8 @@ class Function(Expressions):
                           f"an element of {local.loaded} (asyncshader's CPU runtime hands out "
                           f"a view of the element, so the store reaches {local.loaded}; in WGSL "
                           f"{root.id} is a copy)", f"store into the element itself "
-                          f"({local.loaded}[i].x = ...), or copy it explicitly with a "
-                          "constructor (vec4f(buf[i]))")
+                          f"({local.loaded}[i].x = ...), or copy it explicitly: "
+                          f"{copy_of(self.module.resolved(local.type), local.loaded)}")
 
     def declare(self, name: str, t: Any, value: E | None, node: ast.AST) -> Local:
         wgsl = self.local_name(name)
@@ -592,3 +593,4 @@ def concrete(t: Any) -> Any:
 
 
 __all__ = ["AFLOAT", "Function", "concrete"]
+

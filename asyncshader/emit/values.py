@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .wtypes import Array, Matrix
+from .wtypes import Array, Matrix, Struct
 
-__all__ = ["E", "Memory"]
+__all__ = ["E", "Memory", "copy_of"]
 
 #: which levels may stand unparenthesised as an operand of each level (left, right)
 _OPERAND = {"mul": ({"atom", "mul"}, {"atom"}), "add": ({"atom", "mul", "add"}, {"atom", "mul"}),
@@ -49,3 +49,11 @@ class Memory:
         """What one index of it gives: an array's element, a matrix's column."""
         t = module.resolved(self.type)
         return t.element if isinstance(t, Array) else t.column if isinstance(t, Matrix) else t
+
+
+def copy_of(t: Any, memory: str) -> str:
+    """How a shader takes a private copy of an element of ``memory`` of type ``t`` on the CPU
+    (where loading it hands out a view whose stores reach memory)."""
+    if isinstance(t, Struct):
+        return f"{memory}[i].load()"
+    return f"{getattr(t, 'wgsl', 'vec4f')}({memory}[i])"
