@@ -110,8 +110,8 @@ class Expressions:
             return E(consts.const_name(self.module, name, value, t), t, const=value,
                      has_const=True)
         if value is None and self.scope.get(name) is None and name not in self.scope.globals:
-            self.fail(node, f"the name {name!r} is not defined", "define it, or pass it as a "
-                      "binding")
+            self.fail_because(node, f"the name {name!r} is not defined",
+                              "define it, or pass it as a binding")
         return E(name, None, ref=value)
 
     def x_Attribute(self, node: ast.Attribute) -> E:
@@ -124,6 +124,10 @@ class Expressions:
         if base.memory is not None and node.attr != "value" and isinstance(
                 self.module.resolved(base.memory.type), (Vector, Struct)):  # a uniform
             base = E(base.memory.name, self.module.resolved(base.memory.type))
+        mt = self.module.resolved(base.memory.type) if base.memory is not None else None
+        if isinstance(mt, Unknown) and node.attr != "value":
+            self.unknown_type(node, mt, f"the shader only reads `.{node.attr}` of it, which "
+                              "does not say its type", struct=True)
         if base.memory is not None and node.attr != "value":
             self.fail(node, f"`.{node.attr}` on the buffer {base.memory.name} (numpy's, not "
                       "WGSL's)", "read and write its elements one by one, in a loop over "
@@ -145,7 +149,8 @@ class Expressions:
                 if field == node.attr:
                     return E(f"{base.operand('mul', 1)}.{field}", ft)
         if isinstance(t, Unknown):
-            self.unknown_type(node, t, f"reads `.{node.attr}` of it", struct=True)
+            self.unknown_type(node, t, f"the shader only reads `.{node.attr}` of it, which "
+                              "does not say its type", struct=True)
         if t is None and base.ref is not None:  # (a Python object the shader reaches)
             self.fail_because(node, f"`{ast.unparse(node)}`: {ast.unparse(node.value)} is a Python "
                       f"{type(base.ref).__name__}, not a WGSL value", "keep Python objects out "
@@ -200,7 +205,8 @@ class Expressions:
         if isinstance(t, Array):
             return consts.element(self, node, base, index, t)
         if isinstance(t, Unknown):
-            self.unknown_type(node, t, "indexes it")
+            self.unknown_type(node, t, "the shader only indexes it, which does not say its "
+                              "type", indexed=True)
         if isinstance(t, Predeclared):  # (a NamedTuple on the CPU)
             self.fail(node, f"indexing a {t.name}", "read its members by name: " +
                       ", ".join(f"r.{f}" for f, _ in t.fields))
@@ -539,15 +545,16 @@ class Expressions:
         if row.name in subgroups.LANE_OPERATIONS:
             return subgroups.call(self, node, row)
         args = [self.value(a) for a in node.args]
+        if row.name in subgroups.INTEGER_ONLY and args:
+            subgroups.check_integer(self, node, row.name, self.module.resolved(args[0].type))
         return self.call_unified(node, row.wgsl, args, row.unify, row.rule)
 
-    def unknown_type(self, node: ast.AST, t: Unknown, use: str, struct: bool = False) -> None:
-        """Raises: ``t`` cannot be inferred (the shader only ``use``s it, which says nothing of
-        its type)."""
-        self.fail_because(node, f"{t.what} cannot be inferred (the shader only {use}, which "
-                          "does not say its type)", f"annotate it "
-                          f"({names.annotation_fix(t.what, struct)}), or pass the arrays to "
-                          "to_wgsl as you would to the dispatch")
+    def unknown_type(self, node: ast.AST, t: Unknown, why: str, struct: bool = False,
+                     indexed: bool = False) -> None:
+        """Raises: ``t`` cannot be inferred (``why``: what the shader does with it)."""
+        self.fail_because(node, f"{t.what} cannot be inferred ({why})", "annotate it "
+                          f"({names.annotation_fix(t.what, struct, indexed)}), or pass the "
+                          "arrays to to_wgsl as you would to the dispatch")
 
     def unsupported(self, node: ast.AST) -> None:
         what, fix = names.UNSUPPORTED.get(type(node).__name__, (

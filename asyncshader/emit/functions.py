@@ -367,6 +367,10 @@ class Function(Expressions):
         self.emit(f"{dest.text} = {value.text};")
 
     def check_writable(self, mem: Memory, node: ast.AST) -> None:
+        t = self.module.resolved(mem.type)
+        if mem.space == "uniform" and isinstance(t, Unknown):  # (a guess: nothing said)
+            self.unknown_type(node, t, "the shader stores into it, so it is a buffer, not a "
+                              "uniform, but nothing says of what", indexed=True)
         if mem.space in ("uniform", "read"):
             self.fail(node, f"a write to {mem.name} (a read-only binding: {SPACES[mem.space]})",
                       "bind it as ash.Storage")

@@ -203,16 +203,17 @@ UNSUPPORTED = {
 }
 
 
-def annotation_fix(what: str, struct: bool = False) -> str:
+def annotation_fix(what: str, struct: bool = False, indexed: bool = False) -> str:
     """The annotation that fixes an uninferable type (``what`` names the binding; ``struct``:
-    the shader reads a member of it)."""
-    if what.startswith("the element type of buffer"):
-        name = what.split("'")[1]
-        return f"{name}: ash.Storage[{'YourStruct' if struct else 'f32'}]"
+    the shader reads a member of it; ``indexed``: the shader indexes or stores into it, so a
+    parameter taken for a uniform is more likely a buffer)."""
+    element = "YourStruct" if struct else "f32"
+    name = what.split("'")[1] if "'" in what else ""
+    if what.startswith("the element type of buffer") or (
+            what.startswith(("the uniform", "the binding")) and indexed):
+        return f"{name}: ash.Storage[{element}]"
     if what.startswith("the fragment input"):
-        name = what.split("'")[1]
         return f"{name}: ash.Input[vec2f]"
-    if what.startswith("the uniform"):
-        name = what.split("'")[1]
-        return f"{name}: u32"
+    if what.startswith(("the uniform", "the binding")):
+        return f"{name}: ash.Uniform[YourStruct]" if struct else f"{name}: u32"
     return f"{what.rsplit('.', 1)[-1]}: f32 = ..."

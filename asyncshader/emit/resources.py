@@ -123,7 +123,7 @@ def _resource(module: Any, name: str, ann: Any, given: Any) -> tuple[str, Any]:
         t = t.concrete() if t is not None and t.abstract else t
     if isinstance(t, Struct):
         _check_uniform_struct(module, name, getattr(marker, "element", None), given)
-    return "uniform", t or Unknown(f"the uniform {name!r}")
+    return "uniform", t or Unknown(f"the binding {name!r}")  # (a guess: nothing said)
 
 
 def _check_uniform_struct(module: Any, name: str, cls: Any, given: Any) -> None:

@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 
 from .values import E
-from .wtypes import BOOL, I32, U32, Unknown
+from .wtypes import BOOL, I32, U32, Unknown, scalar_of
 
-__all__ = ["LANE_OPERATIONS", "call"]
+__all__ = ["INTEGER_ONLY", "LANE_OPERATIONS", "call", "check_integer"]
 
 #: the operations this module writes: (the argument's name, the largest constant + 1)
 LANE_OPERATIONS = {"subgroup_shuffle": ("id", 128), "subgroup_broadcast": ("id", 128),
@@ -35,6 +35,19 @@ LANE_OPERATIONS = {"subgroup_shuffle": ("id", 128), "subgroup_broadcast": ("id",
                    "subgroup_shuffle_xor": ("mask", 128), "quad_broadcast": ("id", 4),
                    "subgroup_elect": ("", 0)}
 _CONSTANT = {"subgroup_broadcast", "quad_broadcast"}  # (WGSL: the id is a const-expression)
+
+
+#: the subgroup operations WGSL defines on integers only (i32, u32 and their vectors)
+INTEGER_ONLY = {"subgroup_and", "subgroup_or", "subgroup_xor"}
+
+
+def check_integer(fx: Any, node: ast.Call, name: str, t: Any) -> None:
+    """``subgroup_and(x)`` (or or, xor) of a float or a bool names the line, as the CPU
+    runtime refuses it."""
+    s = scalar_of(t)
+    if s is not None and not isinstance(t, Unknown) and s.kind not in "iu":
+        fx.fail(node, f"{name} of a {t.wgsl} (WGSL: i32, u32 or their vectors only)",
+                "pass an integer; for a float's bits, bitcast[u32](x)")
 
 
 def call(fx: Any, node: ast.Call, row: Any) -> E:

@@ -404,3 +404,40 @@ def test_a_pointer_into_a_row_of_a_workgroup_array_of_arrays(crosscheck):
     assert "out[local_invocation_index] = workgroupUniformLoad(&rows[1][2]);" in text
     report = crosscheck(uniform_load_from_a_row, out=np.zeros(4, np.uint32))
     assert report.gpu["out"].tolist() == [42] * 4
+
+
+@ash.compute(workgroup_size=4)
+async def stores_into_a_bare_parameter(out, *, local_invocation_index: u32):
+    out[local_invocation_index] = out[local_invocation_index]
+
+
+@ash.compute(workgroup_size=1)
+async def reads_a_member_of_a_bare_parameter(o, out: ash.Storage[f32]):
+    out[0] = o.inner
+
+
+@ash.compute(workgroup_size=4)
+async def and_of_a_float(out: ash.Storage[u32]):
+    out[0] = await ash.subgroup_and(f32(1.5))
+
+
+@ash.compute(workgroup_size=1)
+async def reads_an_undefined_name(out: ash.Storage[u32]):
+    out[0] = NOT_DEFINED  # noqa: F821
+
+
+@pytest.mark.parametrize("kernel,message", [
+    (stores_into_a_bare_parameter, r"the binding 'out' cannot be inferred \(the shader stores "
+     r"into it, so it is a buffer, not a uniform, but nothing says of what\)\. Fix: annotate "
+     r"it \(out: ash\.Storage\[f32\]\)"),
+    (reads_a_member_of_a_bare_parameter, r"the binding 'o' cannot be inferred \(the shader "
+     r"only reads `\.inner` of it.*Fix: annotate it \(o: ash\.Uniform\[YourStruct\]\)"),
+    (and_of_a_float, r"subgroup_and of a f32 \(WGSL: i32, u32 or their vectors only\).*Fix: "
+     r"pass an integer"),
+    (reads_an_undefined_name, r"the name 'NOT_DEFINED' is not defined\. Fix: define it"),
+])
+def test_what_a_parameter_or_a_name_is_not_is_said_at_its_line(kernel, message):
+    """(The census of kernels emitted without bindings found each said wrongly: a write to a
+    read-only uniform, numpy's meaning on a buffer, naga's refusal, 'cannot be written'.)"""
+    with pytest.raises(WGSLEmitError, match=r"test_to_wgsl.py:\d+: \w+: " + message):
+        to_wgsl(kernel)
