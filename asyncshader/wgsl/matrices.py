@@ -45,7 +45,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..errors import ShaderTypeError
-from .types import _VECS, DEFER, Vec, wgsl_class
+from .types import _VECS, DEFER, ByClass, Vec
 
 __all__ = ["MATRICES", "MATRICES_H", "Matrix", "mat2x2f", "mat2x2h", "mat2x3f", "mat2x3h",
            "mat2x4f", "mat2x4h", "mat3x2f", "mat3x2h", "mat3x3f", "mat3x3h", "mat3x4f",
@@ -155,27 +155,27 @@ class Matrix:
         return self._sub(o)
 
     def __mul__(self, o: Any) -> Any:
-        kernel = self._mul.get(o.__class__) or self._mul.get(wgsl_class(o))
+        kernel = self._mul[o.__class__]
         if kernel is not None:
             return kernel(self, o)
         s = _scalar(self, o, "*")
         return self._of([c * s for c in self._c])
 
     def __rmul__(self, o: Any) -> Any:
-        kernel = self._rmul.get(o.__class__) or self._rmul.get(wgsl_class(o))
+        kernel = self._rmul[o.__class__]
         if kernel is not None:
             return kernel(o, self)
         s = _scalar(self, o, "*", left=True)
         return self._of([s * c for c in self._c])
 
     def __matmul__(self, o: Any) -> Any:
-        kernel = self._mul.get(o.__class__) or self._mul.get(wgsl_class(o))
+        kernel = self._mul[o.__class__]
         if kernel is None:
             raise _refuse(self, "@", o)
         return kernel(self, o)
 
     def __rmatmul__(self, o: Any) -> Any:
-        kernel = self._rmul.get(o.__class__) or self._rmul.get(wgsl_class(o))
+        kernel = self._rmul[o.__class__]
         if kernel is None:
             raise _refuse(o, "@", self)
         return kernel(o, self)
@@ -504,8 +504,8 @@ def define(kind: str) -> list[type[Matrix]]:
     for cls in made:
         kernels = _kernels(cls)
         mv = kernels["mv"]
-        cls._mul = {_VECS[(cls.cols, kind)]: mv}
-        cls._rmul = {cls.column: kernels["vm"]}
+        cls._mul = ByClass({_VECS[(cls.cols, kind)]: mv})
+        cls._rmul = ByClass({cls.column: kernels["vm"]})
         cls._add, cls._sub = kernels["add"], kernels["sub"]
         for other in made:  # self (KxR) * other (CxK) -> CxR
             if other.rows == cls.cols:

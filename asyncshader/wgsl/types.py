@@ -479,14 +479,32 @@ vec2i, vec3i, vec4i = _VECS[(2, "i")], _VECS[(3, "i")], _VECS[(4, "i")]
 vec2u, vec3u, vec4u = _VECS[(2, "u")], _VECS[(3, "u")], _VECS[(4, "u")]
 vec2b, vec3b, vec4b = _VECS[(2, "b")], _VECS[(3, "b")], _VECS[(4, "b")]
 
+vec2h, vec3h, vec4h = _VECS[(2, "h")], _VECS[(3, "h")], _VECS[(4, "h")]
+
 
 def wgsl_class(x: Any) -> type:
     """The class WGSL types the value ``x`` by: its own, except for a vector bound to memory
     (a subclass of a vector type whose component assignments store into the element it was
     loaded from: ``buf[i]`` of a buffer of vectors, a struct's vector member), whose class is
-    its vector type. For the tables keyed by type, where a lookup of ``type(x)`` missed."""
+    its vector type."""
     return _VECS[(x.size, x.kind)] if isinstance(x, Vec) else x.__class__
-vec2h, vec3h, vec4h = _VECS[(2, "h")], _VECS[(3, "h")], _VECS[(4, "h")]
+
+
+class ByClass(dict):
+    """A table keyed by the class of a value (a built-in's kernels, a matrix's products), read
+    as ``table[x.__class__]``: a class it lacks is None, except a vector bound to memory (a
+    subclass of its vector type, see :func:`wgsl_class`), which finds its vector type's entry
+    and is then kept under its own class. A hit costs a dict lookup and nothing more."""
+
+    __slots__ = ()
+
+    def __missing__(self, cls: type) -> Any:
+        if isinstance(cls, type) and issubclass(cls, Vec):
+            entry = dict.get(self, _VECS.get((cls.size, cls.kind)))
+            if entry is not None:
+                self[cls] = entry
+                return entry
+        return None
 
 
 class _VecTemplate:

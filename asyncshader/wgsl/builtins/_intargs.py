@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from ..types import _VECS, Vec
+from ..types import _VECS, ByClass, Vec
 
 U32, I32, F32 = np.uint32, np.int32, np.float32
 M32 = 0xFFFFFFFF
@@ -96,10 +96,10 @@ def lift(f: Callable[[Any], Any], cls: type) -> Callable[[Vec], Vec]:
 
 
 def unary_table(fn: str, wgsl: str, on_u: Callable[[Any], Any],
-                on_i: Callable[[Any], Any]) -> dict[type, Callable[[Any], Any]]:
+                on_i: Callable[[Any], Any]) -> ByClass:
     """The implementations of a component-wise integer built-in ``T -> T`` by argument type:
     ``on_u`` for u32 and ``on_i`` for i32 components, a Python int as i32."""
-    table: dict[type, Callable[[Any], Any]] = {U32: on_u, I32: on_i}
+    table = ByClass({U32: on_u, I32: on_i})
     for n in (2, 3, 4):
         table[UVECS[n]] = lift(on_u, UVECS[n])
         table[IVECS[n]] = lift(on_i, IVECS[n])

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from ..types import wgsl_class
+from ..types import ByClass, wgsl_class
 from ._intargs import (
     I32,
     I_POS,
@@ -94,7 +94,7 @@ def count_leading_zeros(e: T) -> T:
     """WGSL ``countLeadingZeros(e)``: the number of consecutive 0 bits from the most significant
     bit. Overloads: ``T -> T`` for T = i32, u32, vecN<i32>, vecN<u32> (component-wise).
     ``count_leading_zeros(u32(0))`` is 32; a negative i32 gives 0."""
-    f = _COUNT_LEADING_ZEROS.get(type(e)) or _COUNT_LEADING_ZEROS.get(wgsl_class(e))
+    f = _COUNT_LEADING_ZEROS[type(e)]
     return f(e) if f is not None else bad_argument("count_leading_zeros", "countLeadingZeros", e)
 
 
@@ -102,7 +102,7 @@ def count_one_bits(e: T) -> T:
     """WGSL ``countOneBits(e)``: the number of 1 bits (population count). Overloads: ``T -> T``
     for T = i32, u32, vecN<i32>, vecN<u32> (component-wise). ``count_one_bits(i32(-1))`` is
     32."""
-    f = _COUNT_ONE_BITS.get(type(e)) or _COUNT_ONE_BITS.get(wgsl_class(e))
+    f = _COUNT_ONE_BITS[type(e)]
     return f(e) if f is not None else bad_argument("count_one_bits", "countOneBits", e)
 
 
@@ -110,7 +110,7 @@ def count_trailing_zeros(e: T) -> T:
     """WGSL ``countTrailingZeros(e)``: the number of consecutive 0 bits from the least
     significant bit. Overloads: ``T -> T`` for T = i32, u32, vecN<i32>, vecN<u32>
     (component-wise). ``count_trailing_zeros(u32(0))`` is 32."""
-    f = _COUNT_TRAILING_ZEROS.get(type(e)) or _COUNT_TRAILING_ZEROS.get(wgsl_class(e))
+    f = _COUNT_TRAILING_ZEROS[type(e)]
     return f(e) if f is not None else bad_argument("count_trailing_zeros",
                                                    "countTrailingZeros", e)
 
@@ -124,7 +124,7 @@ def first_leading_bit(e: T) -> T:
     * unsigned, ``T -> T`` for T = u32, vecN<u32>: the position of the most significant 1 bit;
       ``0xFFFFFFFF`` (``T(-1)``) when ``e`` is 0.
     """
-    f = _FIRST_LEADING_BIT.get(type(e)) or _FIRST_LEADING_BIT.get(wgsl_class(e))
+    f = _FIRST_LEADING_BIT[type(e)]
     return f(e) if f is not None else bad_argument("first_leading_bit", "firstLeadingBit", e)
 
 
@@ -132,14 +132,14 @@ def first_trailing_bit(e: T) -> T:
     """WGSL ``firstTrailingBit(e)``: the position of the least significant 1 bit; ``T(-1)``
     (``-1`` for i32, ``0xFFFFFFFF`` for u32) when ``e`` is 0. Overloads: ``T -> T`` for T = i32,
     u32, vecN<i32>, vecN<u32> (component-wise)."""
-    f = _FIRST_TRAILING_BIT.get(type(e)) or _FIRST_TRAILING_BIT.get(wgsl_class(e))
+    f = _FIRST_TRAILING_BIT[type(e)]
     return f(e) if f is not None else bad_argument("first_trailing_bit", "firstTrailingBit", e)
 
 
 def reverse_bits(e: T) -> T:
     """WGSL ``reverseBits(e)``: bit k of the result is bit 31 - k of ``e``. Overloads:
     ``T -> T`` for T = i32, u32, vecN<i32>, vecN<u32> (component-wise)."""
-    f = _REVERSE_BITS.get(type(e)) or _REVERSE_BITS.get(wgsl_class(e))
+    f = _REVERSE_BITS[type(e)]
     return f(e) if f is not None else bad_argument("reverse_bits", "reverseBits", e)
 
 
@@ -175,8 +175,8 @@ def _lift_insert(f: Any, cls: type) -> Any:
     return lambda v, n, o, c: make(*[f(x, y, o, c) for x, y in zip(v, n)])
 
 
-_EXTRACT: dict[type, Any] = {U32: _extract_u, I32: _extract_i}
-_INSERT: dict[type, Any] = {U32: _insert_u, I32: _insert_i}
+_EXTRACT = ByClass({U32: _extract_u, I32: _extract_i})
+_INSERT = ByClass({U32: _insert_u, I32: _insert_i})
 for _n in (2, 3, 4):
     _EXTRACT[UVECS[_n]] = _lift_extract(_extract_u, UVECS[_n])
     _EXTRACT[IVECS[_n]] = _lift_extract(_extract_i, IVECS[_n])
@@ -218,10 +218,10 @@ def extract_bits(e: T, offset: Any, count: Any) -> T:
         if o >= 0 and c >= 0 and o + c <= 32:
             if type(e) is U32:  # the commonest: a u32 scalar, inline
                 return U32((int(e) >> o) & ((1 << c) - 1))  # type: ignore[return-value]
-            f = _EXTRACT.get(type(e))
+            f = _EXTRACT[type(e)]
             if f is not None:
                 return f(e, o, c)
-    f = _EXTRACT.get(type(e)) or _EXTRACT.get(wgsl_class(e))
+    f = _EXTRACT[type(e)]
     if f is None:
         if type(e) is not int:
             bad_argument("extract_bits", "extractBits", e, what="e")
@@ -237,7 +237,7 @@ def insert_bits(e: T, newbits: T, offset: Any, count: Any) -> T:
     ``c = min(count, 32 - o)``; ``c == 0`` gives ``e``."""
     if type(newbits) is not type(e) and wgsl_class(newbits) is not wgsl_class(e):
         e, newbits = _same_type(e, newbits)
-    f = _INSERT.get(type(e)) or _INSERT.get(wgsl_class(e))
+    f = _INSERT[type(e)]
     if f is None:
         bad_argument("insert_bits", "insertBits", e, what="e")
     if type(offset) in _PLAIN and type(count) in _PLAIN:  # the common case: within range
@@ -249,7 +249,7 @@ def insert_bits(e: T, newbits: T, offset: Any, count: Any) -> T:
 
 def _same_type(e: Any, newbits: Any) -> tuple[Any, Any]:
     """insertBits's ``e`` and ``newbits`` share one type; a Python int takes the other's."""
-    te, tn = type(e), type(newbits)
+    te, tn = wgsl_class(e), wgsl_class(newbits)  # (a vector loaded from memory: its type)
     if te is int and tn is int:
         return (abstract_i32("insert_bits", "insertBits", e),
                 abstract_i32("insert_bits", "insertBits", newbits))
