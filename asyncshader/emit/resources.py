@@ -12,10 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from ..wgsl.bindings import Input, Storage, Uniform
+from ..wgsl.bindings import Input, Storage, Uniform, uniform_layout_type
 from ..wgsl.layout import check_uniform
-from ..wgsl.structs import is_struct, struct_of
-from ..wgsl.types import ArrayType
 from .buffers import element_of
 from .functions import wgsl_identifier
 from .values import E, Memory
@@ -130,13 +128,9 @@ def _check_uniform_struct(module: Any, name: str, cls: Any, given: Any) -> None:
     """A struct (or an array of structs) bound as ``var<uniform>`` must meet the uniform address
     space's layout rules: the runtime refuses such a binding (asyncshader/wgsl/layout.py), and
     the emitter, with the same words, rather than write WGSL that naga refuses."""
-    if isinstance(given, np.ndarray) and given.dtype.names:
-        cls = struct_of(given.dtype) or cls
-    elif is_struct(type(given)):
-        cls = type(given)
-    if not is_struct(cls):
+    t = uniform_layout_type(cls, given)
+    if t is None:
         return
-    t = ArrayType(cls, len(given)) if isinstance(given, np.ndarray) and given.ndim else cls
     try:
         check_uniform(t, f"{module.fn.__qualname__}: uniform {name!r}")
     except TypeError as exc:

@@ -229,13 +229,12 @@ def _struct_storage(kernel: str, name: str, element: Any, value: np.ndarray) -> 
 def _struct_uniform(kernel: str, name: str, ann: Any, value: Any) -> Any:
     """A struct bound as ``var<uniform>``: checked against the uniform address space's layout
     rules; the shader gets a read-only copy."""
-    cls = struct_of(value.dtype) if isinstance(value, np.ndarray) and value.dtype.names else (
-        type(value) if is_struct(type(value)) else None)
+    t = uniform_layout_type(None, value)
+    cls = t.element if isinstance(t, ArrayType) else t
     if cls is None or (is_struct(ann) and ann is not cls):
         raise BindingError(f"{kernel}: uniform {name!r} is declared {_ann(ann)}; pass a "
                            f"{_ann(ann)} value or {_ann(ann)}.zeros()/zeros(n), not "
                            f"{type(value).__name__}")
-    t = ArrayType(cls, len(value)) if isinstance(value, np.ndarray) and value.ndim else cls
     try:
         check_uniform(t, f"{kernel}: uniform {name!r}")
     except TypeError as exc:
@@ -247,6 +246,20 @@ def _struct_uniform(kernel: str, name: str, ann: Any, value: Any) -> Any:
         write_value(copy, value)
     copy.flags.writeable = False
     return as_struct_binding(copy).shader_arg()
+
+
+def uniform_layout_type(cls: Any, value: Any) -> Any:
+    """The type a struct bound as ``var<uniform>`` is laid out as (for :func:`check_uniform`):
+    the struct class ``value`` holds (a structured array's, a struct value's), else ``cls``
+    (an annotation's); an array of it where ``value`` is an array of structs. None where
+    neither names an ``@ash.struct``."""
+    if isinstance(value, np.ndarray) and value.dtype.names:
+        cls = struct_of(value.dtype) or cls
+    elif is_struct(type(value)):
+        cls = type(value)
+    if not is_struct(cls):
+        return None
+    return ArrayType(cls, len(value)) if isinstance(value, np.ndarray) and value.ndim else cls
 
 
 def _check_storage_array(kernel: str, name: str, ann: Any, value: Any) -> None:

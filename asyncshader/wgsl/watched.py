@@ -26,7 +26,7 @@ from .managed import (
     _spread,
 )
 from .types import Vec
-from .vec_arrays import vector_class
+from .vec_arrays import store_plain, vector_class
 
 
 class FlatIndex:
@@ -158,10 +158,7 @@ class _Traced:
             _report_whole(value, "load")
         if run is not None and _converts(self.dtype, value):  # type: ignore[attr-defined]
             run.implicit_conversion(memory, index, value, self)  # (WGSL converts nothing)
-        # through a plain view: numpy's subclass path would call our __getitem__ (a false load);
-        # a vector as a tuple (numpy converts a vector through __array__, several times slower)
-        np.ndarray.__setitem__(self.view(np.ndarray), index,  # type: ignore[attr-defined]
-                               tuple(value) if isinstance(value, Vec) else value)
+        store_plain(self, index, value)  # (numpy's own store would call our __getitem__)
         if run is not None:
             run.memory_access(memory, _reported(self, index), "store")
 
