@@ -121,21 +121,16 @@ class Expressions:
             if isinstance(owner, (types.ModuleType, type)):
                 return self.global_value(node, node.attr, getattr(owner, node.attr, None))
         base = self.expr(node.value)
-        if base.memory is not None and node.attr != "value" and isinstance(
-                self.module.resolved(base.memory.type), (Vector, Struct)):  # a uniform
-            base = E(base.memory.name, self.module.resolved(base.memory.type))
         mt = self.module.resolved(base.memory.type) if base.memory is not None else None
-        if isinstance(mt, Unknown) and node.attr != "value":
-            self.unknown_type(node, mt, f"the shader only reads `.{node.attr}` of it, which "
-                              "does not say its type", struct=True)
-        if base.memory is not None and node.attr != "value":
+        if base.memory is not None and node.attr == "value":
+            return E(base.memory.name, mt, memory=base.memory if isinstance(mt, Atomic) else None)
+        if isinstance(mt, (Vector, Struct)):  # a uniform
+            base = E(base.memory.name, mt)
+        elif base.memory is not None and not isinstance(mt, Unknown):
             self.fail(node, f"`.{node.attr}` on the buffer {base.memory.name} (numpy's, not "
                       "WGSL's)", "read and write its elements one by one, in a loop over "
                       "range()")
-        if base.memory is not None and node.attr == "value":
-            t = self.module.resolved(base.memory.type)
-            return E(base.memory.name, t, memory=base.memory if isinstance(t, Atomic) else None)
-        t = self.module.resolved(base.type)
+        t = mt if isinstance(mt, Unknown) else self.module.resolved(base.type)
         if isinstance(t, Vector):
             letters = node.attr
             sets = ("xyzw", "rgba")
@@ -148,13 +143,14 @@ class Expressions:
             for field, ft in t.fields:
                 if field == node.attr:
                     return E(f"{base.operand('mul', 1)}.{field}", ft)
-        if isinstance(t, Unknown):
+        if isinstance(t, Unknown):  # (a binding or a value whose type nothing tells)
             self.unknown_type(node, t, f"the shader only reads `.{node.attr}` of it, which "
                               "does not say its type", struct=True)
         if t is None and base.ref is not None:  # (a Python object the shader reaches)
-            self.fail_because(node, f"`{ast.unparse(node)}`: {ast.unparse(node.value)} is a Python "
-                      f"{type(base.ref).__name__}, not a WGSL value", "keep Python objects out "
-                      "of the shader: results go into a buffer, values come in as bindings")
+            self.fail_because(node, f"`{ast.unparse(node)}`: {ast.unparse(node.value)} is a "
+                              f"Python {type(base.ref).__name__}, not a WGSL value",
+                              "keep Python objects out of the shader: results go into a "
+                              "buffer, values come in as bindings")
         self.fail(node, f"the attribute `.{node.attr}` of a {getattr(t, 'wgsl', t)}",
                   "use a vector swizzle (.x, .xy, .rgb ...) or a struct field")
 
@@ -185,12 +181,13 @@ class Expressions:
             return E(text, element, ref=("selected", base, index, choices))
         if base.memory is not None:
             mem = base.memory
-            if isinstance(self.module.resolved(mem.type), Struct):
+            mt = self.module.resolved(mem.type)
+            if isinstance(mt, Struct):
                 self.fail(node, f"indexing {mem.name}, one struct (not an array of them)",
                           f"read its members ({mem.name}.member), or bind an array of structs")
             buffers.whole_element(self, node, mem)
-            if isinstance(self.module.resolved(mem.type), Array):
-                consts.check_index(self, node, index, self.module.resolved(mem.type).length)
+            if isinstance(mt, Array):
+                consts.check_index(self, node, index, mt.length)
             element = mem.element(self.module)
             text = f"{mem.name}[{index.text}]"
             if isinstance(element, Atomic) or mem.name in self.module.atomic_buffers:

@@ -597,4 +597,3 @@ def concrete(t: Any) -> Any:
 
 
 __all__ = ["AFLOAT", "Function", "concrete"]
-
