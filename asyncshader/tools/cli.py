@@ -413,6 +413,13 @@ def _add_strategy_options(p: argparse.ArgumentParser, default: str) -> None:
                    help="exhaustive: preemption bound (default: 2)")
 
 
+def cmd_demo(args: argparse.Namespace, out: Callable) -> int:
+    """The bundled demo (a racy counter, replayed, and the race detector's report)."""
+    from .demo import main as demo
+
+    return demo()
+
+
 # ---- wgsl / crosscheck (issue 20) --------------------------------------------------------------
 def cmd_wgsl(args: argparse.Namespace, out: Callable) -> int:
     """Prints the kernel's WGSL (types from setup()'s bindings when the file has a setup)."""
@@ -522,12 +529,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None, out: Callable = print) -> int:
     from ..errors import BindingError, DispatchError
     from ..exploration.explore import DeterminismError
-    from .demo import main as demo
-
     args = build_parser().parse_args(argv)
     commands = {"run": cmd_run, "explore": cmd_explore, "replay": cmd_replay, "step": cmd_step,
                 "puzzle": cmd_puzzle, "timeline": cmd_timeline, "wgsl": cmd_wgsl,
-                "crosscheck": cmd_crosscheck, "demo": lambda args, out: demo()}
+                "crosscheck": cmd_crosscheck, "demo": cmd_demo}
     try:
         if getattr(args, "runs", 1) < 1:
             raise UsageError("--runs must be at least 1")
