@@ -381,16 +381,17 @@ class _Ref(tuple):
     def _o(self) -> int:
         return self[1]
 
-    def load(self) -> Any:
-        """The struct's value (every member loaded), WGSL's ``let v = p[i];``."""
+    def load(self, frame: Any = None) -> Any:
+        """The struct's value (every member loaded), WGSL's ``let v = p[i];`` (``frame``: the
+        shader's frame the loads are reported at, the caller's when None)."""
         cls = self._struct
-        frame = _getframe(1)
+        frame = frame or _getframe(1)
         values = {}
         for m in cls.__wgsl_layout__.members:
             if isinstance(m.type, RuntimeArrayType):
                 continue
             v = load(self._b, self._o + m.offset, m.type, frame, m.name)
-            values[m.name] = v.load() if isinstance(v, (_Ref, ArrayRef)) else v
+            values[m.name] = v.load(frame) if isinstance(v, (_Ref, ArrayRef)) else v
         return cls(**values)
 
     def __getattr__(self, name: str) -> Any:
@@ -510,13 +511,14 @@ class ArrayRef:
     def __iter__(self) -> Any:
         return (self[i] for i in range(self.length))
 
-    def load(self) -> list:
-        """The whole array as a value (a list of element values)."""
-        frame = _getframe(1)
+    def load(self, frame: Any = None) -> list:
+        """The whole array as a value (a list of element values; ``frame`` as for a struct
+        reference's ``load``)."""
+        frame = frame or _getframe(1)
         out = []
         for i in range(self.length):
             v = load(self._b, self._o + i * self.stride, self.type.element, frame)
-            out.append(v.load() if isinstance(v, (_Ref, ArrayRef)) else v)
+            out.append(v.load(frame) if isinstance(v, (_Ref, ArrayRef)) else v)
         return out
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
