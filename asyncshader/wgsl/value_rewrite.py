@@ -120,10 +120,32 @@ class ValueStores:
                                      [obj, ast.Constant(target.attr), value], [])))
         return located(out, at)
 
+    def _rewrites(self, target: ast.expr) -> bool:
+        """Whether a store to ``target`` is rewritten (a swizzle, or a part of a local)."""
+        return (isinstance(target, ast.Attribute) and is_swizzle(target.attr)
+                and not self.nested) or self._value_root(target)[0] is not None
+
     def visit_Assign(self, node: ast.Assign) -> Any:
         self.generic_visit(node)
         if len(node.targets) != 1:
             return node
+        target = node.targets[0]
+        if isinstance(target, (ast.Tuple, ast.List)) and not any(
+                isinstance(e, ast.Starred) for e in target.elts) and any(
+                self._rewrites(e) for e in target.elts):
+            # v.x, v.y = a, b: unpacked into temporaries first, then stored one by one
+            self.temps += 1
+            temps = [self.name(f"u{self.temps}_{k}").id for k in range(len(target.elts))]
+            out: list[ast.stmt] = [ast.Assign([ast.Tuple(
+                [ast.Name(t, ast.Store()) for t in temps], ast.Store())], node.value)]
+            for elt, t in zip(target.elts, temps):
+                out += self._store(ast.copy_location(
+                    ast.Assign([elt], ast.Name(t, ast.Load())), node))
+            return located(out, node)
+        return self._store(node)
+
+    def _store(self, node: ast.Assign) -> list[ast.stmt]:
+        """One store (its parts rewritten already), as the rewrite makes it."""
         target = node.targets[0]
         swizzle = isinstance(target, ast.Attribute) and is_swizzle(target.attr) \
             and not self.nested

@@ -28,7 +28,7 @@ import numpy as np
 from .matrices import MATRICES, MATRICES_H, Matrix, _column, _column_index
 from .struct_refs import ArrayRef, _Ref
 from .structs import convert, is_struct
-from .types import _VECS, ArrayType, Vec, _swizzle_index, _type_name
+from .types import _CONVERT, _VECS, ArrayType, Vec, _swizzle_index, _type_name
 
 __all__ = ["IS_VALUE", "ArrayValue", "is_swizzle", "parts", "put", "store_swizzle"]
 
@@ -145,14 +145,24 @@ def _replace(obj: Any, key: Any, value: Any) -> Any:
     raise TypeError(f"cannot store into a part of {_type_name(type(obj))}")
 
 
+#: (component or swizzle name, vector size): the component indices it names
+_SWIZZLES: dict[tuple[str, int], tuple[int, ...] | None] = {}
+
+
 def _vec_with(v: Vec, key: Any, value: Any) -> Vec:
     comps = list(v)
+    convert_component = _CONVERT[v.kind]
     if key.__class__ is str:
-        idx = _swizzle_index(key, v.size)
+        idx = _SWIZZLES.get((key, v.size), ())
+        if idx == ():
+            idx = _SWIZZLES[(key, v.size)] = _swizzle_index(key, v.size)
         if idx is None:
             v.__getattr__(key)  # (raises the vector's AttributeError naming its components)
-        for i, c in zip(idx, parts(value, key)):
-            comps[i] = c
+        if len(idx) == 1:
+            comps[idx[0]] = convert_component(value)
+        else:
+            for i, c in zip(idx, parts(value, key)):
+                comps[i] = convert_component(c)
     else:
         if not isinstance(key, (int, np.integer)) or isinstance(key, (bool, np.bool_)):
             raise TypeError(f"a {_type_name(type(v))} component index is an integer, not "
@@ -160,8 +170,8 @@ def _vec_with(v: Vec, key: Any, value: Any) -> Vec:
         if not 0 <= key < v.size:
             raise IndexError(f"component {int(key)} of a {_type_name(type(v))}: it has "
                              f"components 0 to {v.size - 1}")
-        comps[int(key)] = value
-    return _VECS[(v.size, v.kind)](*comps)
+        comps[int(key)] = convert_component(value)
+    return _VECS[(v.size, v.kind)]._make(*comps)
 
 
 def _array_with(a: list, key: Any, value: Any) -> list:

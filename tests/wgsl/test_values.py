@@ -166,3 +166,19 @@ def test_to_wgsl_emits_the_copies_and_the_gpu_agrees(crosscheck):
     report = crosscheck(locals_copy, 1, out=np.zeros((5, 4), np.float32))
     assert report.gpu["out"].tolist() == [[1, 2, 3, 4], [5, 2, 3, 4], [2, 2, 3, 4],
                                           [1, 2, 3, 4], [7, 8, 10, 4]]
+
+
+@ash.compute(workgroup_size=1)
+async def unpacked(out: ash.Storage[vec4f]):
+    v = vec4f(1.0, 2.0, 3.0, 4.0)
+    a = v
+    a.x, a.w = a.w, a.x     # a store into parts of a local, unpacked: a copy too
+    out[0] = v
+    out[1] = a
+    out[2].y, out[2].z = f32(7.0), f32(8.0)
+
+
+def test_unpacking_into_parts_of_a_local_changes_that_local_only():
+    out = np.zeros((3, 4), np.float32)
+    ash.run(unpacked, out=out)
+    assert out.tolist() == [[1, 2, 3, 4], [4, 2, 3, 1], [0, 7, 8, 0]]
