@@ -1,0 +1,77 @@
+"""Public WGSL shaders ported to asyncshader as a user following the docs would write them
+(tests/ports/port_*.py; the originals, with source and license, in tests/data/ports/, listed in
+tests/data/README.md). For each entry point of each:
+
+* the original runs on lavapipe with wgpu directly (tests/ports/wgsl_originals.py): the oracle;
+* the port runs on the CPU, in order and under random schedules, with the race detector on,
+  and its outputs equal the original's: exactly, except where the original calls a built-in
+  that lavapipe computes a few ulp away from the correctly rounded result (sqrt, exp, tanh),
+  within the port's measured TOLERANCE (rtol, atol) for that entry point;
+* the port's own WGSL (``to_wgsl``) runs on lavapipe through ``ash.crosscheck``, equals the
+  port's CPU run (within the same tolerance), and equals the original's outputs bit for bit."""
+
+import importlib
+
+import numpy as np
+import pytest
+import wgsl_originals
+
+import asyncshader as ash
+
+PORTS = ["port_hello_workgroups", "port_game_of_life", "port_boids", "port_layer_norm",
+         "port_attn_softmax", "port_mlp"]
+CASES = [(name, entry) for name in PORTS
+         for entry in importlib.import_module(name).KERNELS]
+SCHEDULES = [ash.InOrder(), ash.Random(1), ash.Random(20)]
+
+
+def _original(port, entry, bindings, device):
+    return wgsl_originals.run(device, port.ORIGINAL, entry, port.WORKGROUPS,
+                              **port.original_bindings(bindings))
+
+
+def _tolerance(port, entry) -> tuple[float, float]:
+    return getattr(port, "TOLERANCE", {}).get(entry, (0.0, 0.0))
+
+
+def _assert_equal(port, got: dict, want: dict, what: str, tolerance=(0.0, 0.0)):
+    rtol, atol = tolerance
+    for original_name, name in port.OUTPUTS.items():
+        a = np.asarray(got[name])
+        b = want[original_name].view(a.dtype).reshape(a.shape)
+        for member in a.dtype.names or [None]:
+            x, y = (a, b) if member is None else (a[member], b[member])
+            label = f"{what}: {name}" + (f".{member}" if member else "")
+            if x.dtype.kind == "f" and (rtol or atol):
+                np.testing.assert_allclose(x, y, rtol=rtol, atol=atol, err_msg=label)
+            else:
+                np.testing.assert_array_equal(x, y, err_msg=label)
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES, ids=repr)
+@pytest.mark.parametrize(("name", "entry"), CASES)
+def test_the_port_on_the_cpu_equals_the_original_on_lavapipe(name, entry, schedule, gpu_device):
+    port = importlib.import_module(name)
+    bindings = port.setup()
+    want = _original(port, entry, bindings, gpu_device)
+    result = ash.run(port.KERNELS[entry], port.WORKGROUPS, schedule=schedule, **bindings)
+    assert result.findings == []
+    _assert_equal(port, bindings, want, f"CPU under {schedule!r}", _tolerance(port, entry))
+
+
+def _emit_cases():
+    for name, entry in CASES:
+        blocked = getattr(importlib.import_module(name), "EMIT_BLOCKED", None)
+        marks = [pytest.mark.xfail(reason=blocked, strict=True)] if blocked else []
+        yield pytest.param(name, entry, marks=marks, id=f"{name}-{entry}")
+
+
+@pytest.mark.parametrize(("name", "entry"), list(_emit_cases()))
+def test_the_ports_emitted_wgsl_equals_the_original_on_lavapipe(name, entry, gpu_device):
+    port = importlib.import_module(name)
+    bindings = port.setup(seed=5)
+    want = _original(port, entry, bindings, gpu_device)
+    report = ash.crosscheck(port.KERNELS[entry], port.WORKGROUPS, device=gpu_device,
+                            atol=_tolerance(port, entry)[1], **bindings)
+    assert report.ok, report.describe()
+    _assert_equal(port, report.gpu, want, "the emitted WGSL")
