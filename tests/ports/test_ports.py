@@ -19,14 +19,28 @@ import wgsl_originals
 import asyncshader as ash
 
 PORTS = ["port_hello_workgroups", "port_game_of_life", "port_boids", "port_layer_norm",
-         "port_attn_softmax", "port_mlp"]
-CASES = [(name, entry) for name in PORTS
-         for entry in importlib.import_module(name).KERNELS]
+         "port_attn_softmax", "port_mlp", "port_bitonic_sort"]
 SCHEDULES = [ash.InOrder(), ash.Random(1), ash.Random(20)]
 
 
+def _cases():
+    """(port, entry point, setup's keyword arguments): a port with STEPS (one dispatch of a
+    multi-pass algorithm each) gives one case per step."""
+    for name in PORTS:
+        port = importlib.import_module(name)
+        for entry in port.KERNELS:
+            for step in getattr(port, "STEPS", [None]):
+                yield name, entry, ({} if step is None else {"step": step})
+
+
+CASES = [pytest.param(n, e, kw, id="-".join([n, e, *map(str, kw.values())]))
+         for n, e, kw in _cases()]
+
+
 def _original(port, entry, bindings, device):
-    return wgsl_originals.run(device, port.ORIGINAL, entry, port.WORKGROUPS,
+    wgsl = (port.original_source() if hasattr(port, "original_source")
+            else wgsl_originals.source(port.ORIGINAL))
+    return wgsl_originals.run(device, wgsl, entry, port.WORKGROUPS,
                               **port.original_bindings(bindings))
 
 
@@ -49,10 +63,11 @@ def _assert_equal(port, got: dict, want: dict, what: str, tolerance=(0.0, 0.0)):
 
 
 @pytest.mark.parametrize("schedule", SCHEDULES, ids=repr)
-@pytest.mark.parametrize(("name", "entry"), CASES)
-def test_the_port_on_the_cpu_equals_the_original_on_lavapipe(name, entry, schedule, gpu_device):
+@pytest.mark.parametrize(("name", "entry", "kw"), CASES)
+def test_the_port_on_the_cpu_equals_the_original_on_lavapipe(name, entry, kw, schedule,
+                                                              gpu_device):
     port = importlib.import_module(name)
-    bindings = port.setup()
+    bindings = port.setup(**kw)
     want = _original(port, entry, bindings, gpu_device)
     result = ash.run(port.KERNELS[entry], port.WORKGROUPS, schedule=schedule, **bindings)
     assert result.findings == []
@@ -60,16 +75,16 @@ def test_the_port_on_the_cpu_equals_the_original_on_lavapipe(name, entry, schedu
 
 
 def _emit_cases():
-    for name, entry in CASES:
-        blocked = getattr(importlib.import_module(name), "EMIT_BLOCKED", None)
+    for case in CASES:
+        blocked = getattr(importlib.import_module(case.values[0]), "EMIT_BLOCKED", None)
         marks = [pytest.mark.xfail(reason=blocked, strict=True)] if blocked else []
-        yield pytest.param(name, entry, marks=marks, id=f"{name}-{entry}")
+        yield pytest.param(*case.values, marks=marks, id=case.id)
 
 
-@pytest.mark.parametrize(("name", "entry"), list(_emit_cases()))
-def test_the_ports_emitted_wgsl_equals_the_original_on_lavapipe(name, entry, gpu_device):
+@pytest.mark.parametrize(("name", "entry", "kw"), list(_emit_cases()))
+def test_the_ports_emitted_wgsl_equals_the_original_on_lavapipe(name, entry, kw, gpu_device):
     port = importlib.import_module(name)
-    bindings = port.setup(seed=5)
+    bindings = port.setup(seed=5, **kw)
     want = _original(port, entry, bindings, gpu_device)
     report = ash.crosscheck(port.KERNELS[entry], port.WORKGROUPS, device=gpu_device,
                             atol=_tolerance(port, entry)[1], **bindings)

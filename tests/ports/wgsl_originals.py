@@ -31,15 +31,15 @@ def declarations(wgsl: str) -> dict[str, tuple[int, int, str, str]]:
     return out
 
 
-def run(device: Any, name: str, entry: str, workgroups: tuple[int, ...] | int,
+def run(device: Any, wgsl: str, entry: str, workgroups: tuple[int, ...] | int,
         constants: dict[str, float] | None = None, **bindings: Any) -> dict[str, np.ndarray]:
-    """Dispatches ``entry`` of the original ``name`` over ``workgroups`` with ``bindings``
+    """Dispatches ``entry`` of the WGSL module ``wgsl`` (an original's text: :func:`source`)
+    over ``workgroups`` with ``bindings``
     (numpy arrays for storage buffers, bytes or arrays for uniforms, laid out as the original
     declares them); returns every ``read_write`` storage buffer as read back, with the dtype
     and shape of the array given for it."""
     import wgpu
 
-    wgsl = source(name)
     decls = declarations(wgsl)
     assert set(bindings) <= set(decls), (set(bindings), set(decls))
     usage = wgpu.BufferUsage
