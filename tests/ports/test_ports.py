@@ -8,7 +8,8 @@ tests/data/README.md). For each entry point of each:
   that lavapipe computes a few ulp away from the correctly rounded result (sqrt, exp, tanh),
   within the port's measured TOLERANCE (rtol, atol) for that entry point;
 * the port's own WGSL (``to_wgsl``) runs on lavapipe through ``ash.crosscheck``, equals the
-  port's CPU run (within the same tolerance), and equals the original's outputs bit for bit."""
+  port's CPU run (within crosscheck's 4 ulp or the port's atol), and equals the original's
+  outputs bit for bit."""
 
 import importlib
 
@@ -90,3 +91,20 @@ def test_the_ports_emitted_wgsl_equals_the_original_on_lavapipe(name, entry, kw,
                             atol=_tolerance(port, entry)[1], **bindings)
     assert report.ok, report.describe()
     _assert_equal(port, report.gpu, want, "the emitted WGSL")
+
+
+# ------------------------------------------------------------------ the comparison can fail
+def test_the_comparison_finds_one_ulp_in_an_exact_port_and_a_struct_member():
+    import port_boids
+    import port_layer_norm
+
+    want = {"output": np.array([1.0, 2.0], np.float32)}
+    got = {"output": np.nextafter(want["output"], np.float32(3))}
+    with pytest.raises(AssertionError, match="output"):
+        _assert_equal(port_layer_norm, got, want, "wrong on purpose")
+    particles = port_boids.Particle.zeros(2)
+    wrong = particles.copy()
+    wrong["vel"][1, 0] = 0.5
+    with pytest.raises(AssertionError, match="particles_b.vel"):
+        _assert_equal(port_boids, {"particles_b": wrong}, {"particlesB": particles},
+                      "wrong on purpose", _tolerance(port_boids, "main"))
