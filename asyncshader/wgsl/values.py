@@ -19,6 +19,7 @@ memory (``buf[i].x = e``, ``p[i].velocity.y = e``) reaches it, as in WGSL.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import difflib
 from sys import _getframe
 from typing import Any
@@ -65,10 +66,12 @@ ArrayType._value = array_value  # type: ignore[assignment]
 
 class _IsValue(dict):
     """``IS_VALUE[x.__class__]``: whether ``x`` is a composite value (a vector, a matrix, a
-    struct value or reference, an array value or array member reference), by its class."""
+    struct value or reference, an array value or array member reference, a fragment output's
+    dataclass), by its class."""
 
     def __missing__(self, cls: type) -> bool:
-        value = issubclass(cls, (Vec, Matrix, _Ref, ArrayRef, list)) or is_struct(cls)
+        value = issubclass(cls, (Vec, Matrix, _Ref, ArrayRef, list)) or is_struct(cls) or (
+            dataclasses.is_dataclass(cls) and not cls.__dataclass_params__.frozen)
         self[cls] = value
         return value
 
@@ -140,7 +143,7 @@ def _replace(obj: Any, key: Any, value: Any) -> Any:
         return cls._of(columns)
     if isinstance(obj, list):
         return _array_with(obj, key, value)
-    if is_struct(type(obj)):
+    if dataclasses.is_dataclass(obj):  # (a struct; a fragment's output is a plain dataclass)
         return _struct_with(obj, key, value)
     raise TypeError(f"cannot store into a part of {_type_name(type(obj))}")
 
@@ -195,12 +198,15 @@ def _struct_with(s: Any, key: Any, value: Any) -> Any:
     cls = type(s)
     members = _MEMBERS.get(cls)
     if members is None:
-        members = _MEMBERS[cls] = {m.name: m.type for m in cls.__wgsl_layout__.members}
+        members = _MEMBERS[cls] = {m.name: m.type for m in cls.__wgsl_layout__.members} \
+            if is_struct(cls) else {f.name: None for f in dataclasses.fields(cls)}
     if key.__class__ is not str or key not in members:
         close = difflib.get_close_matches(str(key), members, n=1)
         raise AttributeError(f"struct {cls.__name__} has no member {key!r}"
                              + (f": did you mean {close[0]!r}?" if close else
                                 f" (members: {', '.join(members)})"))
     new = copy.copy(s)
-    object.__setattr__(new, key, convert(members[key], value, f"{cls.__name__}.{key}"))
+    t = members[key]
+    object.__setattr__(new, key, value if t is None else
+                       convert(t, value, f"{cls.__name__}.{key}"))
     return new

@@ -5,6 +5,8 @@ Expected values are worked out by hand from WGSL's rules."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -182,3 +184,24 @@ def test_unpacking_into_parts_of_a_local_changes_that_local_only():
     out = np.zeros((3, 4), np.float32)
     ash.run(unpacked, out=out)
     assert out.tolist() == [[1, 2, 3, 4], [4, 2, 3, 1], [0, 7, 8, 0]]
+
+
+@dataclasses.dataclass
+class Shade:
+    color: vec4f
+    depth: float
+
+
+@ash.fragment
+async def shaded(*, position: vec4f):
+    a = Shade(vec4f(1.0), 0.5)
+    b = a                      # a fragment output's struct value: a copy too
+    b.color.x = 0.0
+    b.depth = 0.25
+    return Shade(a.color + b.color, a.depth + b.depth)
+
+
+def test_a_fragment_output_value_assigned_to_another_name_is_a_copy():
+    r = ash.run_fragments(shaded, 1, 1)
+    assert r["color"][0, 0].tolist() == [1.0, 2.0, 2.0, 2.0]
+    assert r["depth"][0, 0] == 0.75
