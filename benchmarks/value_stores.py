@@ -99,7 +99,8 @@ def main(argv: list[str] | None = None) -> None:
     for name, label in (("whole", "v = v + w (a new vector)"),
                         ("part", "v.x = s   (a store into a part of a local)"),
                         ("memory", "buf[i].x = s (a component store to memory)")):
-        print(f"{label:46s} {per[name]:8.0f}ns  {per[name] / per['whole']:5.2f}")
+        ratio = per[name] / per["whole"] if per["whole"] > 0 else float("nan")
+        print(f"{label:46s} {per[name]:8.0f}ns  {ratio:5.2f}")
 
 
 if __name__ == "__main__":
