@@ -32,7 +32,7 @@ from .struct_buffers import StructView, describe_granule
 from .struct_refs import Block, ref_of, store
 from .structs import is_struct, struct_of
 from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
-from .vec_arrays import ONE_INT, VecElements, store_plain, vector_class
+from .vec_arrays import ONE_INT, VecElements, bound_vector, store_plain, vector_class
 from .watched import _Traced, _zero_element, in_bounds
 
 __all__ = ["Ptr", "WorkgroupMemory", "WorkgroupVar", "find_workgroup_vars", "ptr", "workgroup"]
@@ -46,10 +46,15 @@ class WorkgroupVar(_Managed):
 
     @property
     def value(self) -> Any:
-        """The variable's value (for scalar and vector variables): a copy, like a WGSL load."""
+        """The variable's value (for scalar and vector variables): a copy, like a WGSL load;
+        a vector's component assignments store into the variable (``w.value.x = 1.0`` is
+        WGSL's ``w.x = 1.0``), as a vector loaded from an array's element does."""
         if self._run is not None:
             self._run.memory_access(self, (), "load")
-        return _read_whole(self)
+        value = _read_whole(self)
+        if isinstance(value, Vec):  # (a view of one row: stores report the variable's index)
+            return bound_vector(self.wgsl_type, self.reshape(1, value.size), 0, value)
+        return value
 
     @value.setter
     def value(self, v: Any) -> None:

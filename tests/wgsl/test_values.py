@@ -205,3 +205,26 @@ def test_a_fragment_output_value_assigned_to_another_name_is_a_copy():
     r = ash.run_fragments(shaded, 1, 1)
     assert r["color"][0, 0].tolist() == [1.0, 2.0, 2.0, 2.0]
     assert r["depth"][0, 0] == 0.75
+
+
+accent = ash.workgroup(vec4f)
+
+
+@ash.compute(workgroup_size=2)
+async def workgroup_vector(out: ash.Storage[vec4f], *, local_invocation_index: u32):
+    if local_invocation_index == 0:
+        accent.value = vec4f(1.0)
+        accent.value.x = 5.0            # WGSL's accent.x = 5.0: a store into the variable
+        accent.value.yz = vec2f(7.0, 8.0)
+        c = accent.value
+        c.w = 9.0                       # a copy: the variable keeps its w
+    await ash.workgroup_barrier()
+    out[local_invocation_index] = accent.value
+
+
+def test_component_stores_through_a_workgroup_vector_value_reach_it(crosscheck):
+    out = np.zeros((2, 4), np.float32)
+    ash.run(workgroup_vector, out=out)
+    assert out.tolist() == [[5, 7, 8, 1]] * 2
+    report = crosscheck(workgroup_vector, 1, out=np.zeros((2, 4), np.float32))
+    assert report.gpu["out"].tolist() == [[5, 7, 8, 1]] * 2
