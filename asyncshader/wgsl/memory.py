@@ -8,8 +8,10 @@ as WGSL requires), and when it switches to another live workgroup it saves them.
 the workgroup variables a kernel uses by name, like WGSL's "statically accessed" variables: the
 kernel and the functions it calls must refer to them by their global name.
 
-Scalars and vectors are 0-d and 1-d arrays; read and write them through ``.value``. A matrix
-``matCxR`` is a (C, R) array: ``.value`` is the matrix, ``var[c]`` column ``c`` in place; an
+Scalars and vectors are 0-d and 1-d arrays; read and write them through ``.value`` (a store
+into a part of it, ``w.value.x = 1.0``, stores into the variable, as WGSL's ``w.x = 1.0``). A
+matrix ``matCxR`` is a (C, R) array: ``.value`` is the matrix (``m.value[c] = v`` and
+``m.value[c].y = s`` store), ``var[c]`` column ``c`` in place; an
 array of them is (n, C, R), loaded with ``mat4x4f(tile[i])``. Atomic
 variables (``workgroup(atomic(u32))``) refuse plain access: use the ``atomic_*`` operations.
 """
@@ -54,6 +56,8 @@ class WorkgroupVar(_Managed):
         value = _read_whole(self)
         if isinstance(value, Vec):  # (a view of one row: stores report the variable's index)
             return bound_vector(self.wgsl_type, self.reshape(1, value.size), 0, value)
+        if isinstance(value, Matrix):
+            return _bound_matrix(self, value)
         return value
 
     @value.setter
@@ -189,6 +193,33 @@ def trace_vars(variables: list[WorkgroupVar], on: bool) -> None:
             v.__class__ = table[type(v)]
         if not on:
             v._run = v._fast = None
+
+
+_BOUND_MATRICES: dict[type, type] = {}
+
+
+def _bound_matrix(var: np.ndarray, value: Any) -> Any:
+    """The matrix ``value`` loaded from the (C, R) variable ``var``, whose column assignments
+    (``m.value[c] = v``) and component assignments (``m.value[c].x = s``) store into ``var``,
+    as WGSL's ``m[c] = v`` does."""
+    t = var.wgsl_type
+    cls = _BOUND_MATRICES.get(t)
+    if cls is None:
+        def __setitem__(self: Any, i: Any, v: Any) -> None:
+            t.__setitem__(self, i, v)  # (checks the index, converts the column)
+            home = getattr(self, "_var", None)
+            if home is not None:  # (else a matrix made from this class: a plain value)
+                c = int(i)
+                home[c] = tuple(self._c[c])
+                self._c[c] = bound_vector(t.column, home, c, self._c[c])
+
+        cls = _BOUND_MATRICES[t] = type(t.__name__, (t,), {
+            "__slots__": ("_var",), "__setitem__": __setitem__, "__module__": __name__,
+            "__doc__": f"A {t.__name__} loaded from a workgroup variable: assigning a column "
+                       "or a column's component stores it there."})
+    m = cls._of([bound_vector(t.column, var, c, col) for c, col in enumerate(value._c)])
+    m._var = var
+    return m
 
 
 def _read_whole(var: np.ndarray) -> Any:

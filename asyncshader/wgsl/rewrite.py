@@ -4,7 +4,9 @@ augmented forms ``/=`` ...) become calls of :mod:`asyncshader.wgsl.operators`.
 Python's meaning of these differs from WGSL's on numpy scalars (``np.int32(-7) // 2`` floors,
 ``u32 / u32`` gives a float64, ``x << 36`` is 0); the others (``+ - * & | ^ ~``, comparisons)
 already mean what WGSL means on numpy's 32-bit scalars, and stay as they are: rewriting them
-would put a Python call on every addition of every shader.
+would put a Python call on every addition of every shader. The same pass rewrites the stores
+into parts of local composite values, which gives vectors, matrices, structs and arrays WGSL's
+value semantics (:mod:`asyncshader.wgsl.value_rewrite`).
 
 :func:`with_wgsl_operators` compiles a copy of the shader from its source with those operators
 replaced, and does the same for every Python function of the user's that the shader (or such a

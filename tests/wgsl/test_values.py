@@ -228,3 +228,26 @@ def test_component_stores_through_a_workgroup_vector_value_reach_it(crosscheck):
     assert out.tolist() == [[5, 7, 8, 1]] * 2
     report = crosscheck(workgroup_vector, 1, out=np.zeros((2, 4), np.float32))
     assert report.gpu["out"].tolist() == [[5, 7, 8, 1]] * 2
+
+
+turn = ash.workgroup(mat2x2f)
+
+
+@ash.compute(workgroup_size=1)
+async def workgroup_matrix(out: ash.Storage[vec2f]):
+    turn.value = mat2x2f(1.0, 2.0, 3.0, 4.0)
+    turn.value[1].x = 9.0               # WGSL's turn[1].x = 9.0
+    turn.value[0] = vec2f(5.0, 6.0)     # WGSL's turn[0] = ...
+    m = turn.value
+    m[1].y = 0.0                        # a copy: the variable keeps its 4.0
+    out[0] = turn.value[0]
+    out[1] = turn.value[1]
+    out[2] = m[1]
+
+
+def test_column_stores_through_a_workgroup_matrix_value_reach_it(crosscheck):
+    out = np.zeros((3, 2), np.float32)
+    ash.run(workgroup_matrix, out=out)
+    assert out.tolist() == [[5, 6], [9, 4], [9, 0]]
+    report = crosscheck(workgroup_matrix, 1, out=np.zeros((3, 2), np.float32))
+    assert report.gpu["out"].tolist() == [[5, 6], [9, 4], [9, 0]]
