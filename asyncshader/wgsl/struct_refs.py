@@ -4,9 +4,10 @@ In a shader, ``p[i]`` of a struct buffer is a *reference* (WGSL's ``ref<storage,
 reading a member loads it, assigning one stores it, and every load and store is reported to the
 race detector by the bytes it covers (``p[3].mass`` and ``p[3].velocity`` are different memory
 locations): the detector sees a struct buffer as granules (4 bytes, 2 with f16 members). A
-vector member loads as a vector value that still knows where it came from, so
+vector member loads as a vector value that knows where it came from, so the memory expression
 ``p[i].velocity.y += g * dt`` stores the component; nested structs and array members are
-references, like ``p[i]``. See docs/structs.md for the aliasing difference from WGSL.
+references, like ``p[i]``. A name holding one is a value as far as stores go: the shader's
+source rewrite (:mod:`asyncshader.wgsl.values`) makes ``q = p[i]; q.mass = 2.0`` a new value.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ in float32 and rounds once to binary16, which gives the correctly rounded binary
 (WGSL: an abstract number converts to f16).
 
 Vectors (``vec2f`` ... ``vec4u``, ``vec2h`` ... ``vec4h``, ``vec3b``) hold such scalars in
-``.x .y .z .w`` (read aliases ``.r .g .b .a``), support swizzles (``v.zyx``), component-wise
+``.x .y .z .w`` (aliases ``.r .g .b .a``), support swizzles (``v.zyx``), component-wise
 arithmetic with vectors of the same type and with scalars, and component-wise comparisons that
 return a bool vector (use :func:`all` or :func:`any`). ``==`` and ``!=`` compare whole vectors
 and return a Python ``bool``, so that vectors work in ``assert`` statements; WGSL's
