@@ -29,6 +29,7 @@ from .._core.validation import (
     check_callable,
     option_error,
 )
+from .._core.verdicts import check_failed
 from ..errors import (
     DivergenceError,
     ForeignAwaitError,
@@ -266,7 +267,7 @@ def _run_checked(kernel: Any, setup: Callable, check: Callable | None, schedule:
             verdict = check(result)
         except Exception as exc:
             return result, outcome, f"check failed: {_describe_error(exc)}", exc
-        if verdict is False:
+        if check_failed(verdict, check):
             return result, outcome, "check returned False", None
     return result, outcome, None, None
 

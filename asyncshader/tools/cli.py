@@ -317,6 +317,7 @@ STEP_HELP = """commands (one per line):
 
 def cmd_step(args: argparse.Namespace, out: Callable) -> int:
     """You are the scheduler: step FILE::KERNEL, reading one command per line from stdin."""
+    from .._core.verdicts import check_failed
     from ..exploration.stepper import StepperError, stepper
     from ..schedules.strategies import Random
 
@@ -365,10 +366,12 @@ def cmd_step(args: argparse.Namespace, out: Callable) -> int:
         failure = f"{type(s.error).__name__}"
     elif check is not None:
         try:
-            if check(s.result) is False:
-                failure = "check(result) returned False"
+            verdict = check(s.result)
         except Exception as exc:
             failure = f"check failed: {type(exc).__name__}: {exc}"
+        else:
+            if check_failed(verdict, check):
+                failure = "check(result) returned False"
     failure = failure or _detector_failure(s.findings)
     if failure is not None:
         out(f"FAILED: {failure}")
