@@ -330,5 +330,24 @@ class Replay(Strategy):
         return dict(self.trace.strategy)
 
 
+#: the dispatch configuration's entry for the seed of ``subgroup_reduction="shuffled"``
+#: (recorded when it is not 0, so that a replay folds in the recorded orders)
+REDUCTION_SEED = "subgroup_reduction_seed"
+
+
+def reduction_seed(strategy: Any) -> int:
+    """The seed of a run's ``subgroup_reduction="shuffled"`` fold orders under ``strategy``: a
+    replay's recorded one (0 for a trace that records none), else the strategy's ``seed``, else
+    that of the strategy it wraps (``inner``: a recording or shrinking wrapper), else 0."""
+    while strategy is not None:
+        if isinstance(strategy, Replay):
+            return int(strategy.trace.dispatch.get(REDUCTION_SEED, 0))
+        seed = getattr(strategy, "seed", None)
+        if isinstance(seed, int) and not isinstance(seed, bool):
+            return seed
+        strategy = getattr(strategy, "inner", None)
+    return 0
+
+
 def _key(inv: Any) -> int:
     return inv.key
