@@ -65,10 +65,15 @@ class Ref:
     file: str | None = None
 
     def resolve(self) -> Any:
-        """The object, in this process (imported once, then remembered)."""
+        """The object, in this process (imported once, then remembered). Thread-safe: a
+        worker with several threads (Dask's) resolves a reference in one thread at a time, so
+        that no thread sees a kernel file another one is still executing."""
         found = _RESOLVED.get(self)
         if found is None:
-            found = _RESOLVED[self] = self._find()
+            with _RESOLVING:
+                found = _RESOLVED.get(self)
+                if found is None:
+                    found = _RESOLVED[self] = self._find()
         return found
 
     def _find(self) -> Any:
@@ -89,6 +94,9 @@ class Ref:
 
 
 _RESOLVED: dict[Ref, Any] = {}
+#: held while a reference is resolved: a file is loaded by one thread, whole, before any other
+#: thread looks it up (reentrant: the file may itself resolve references when it runs)
+_RESOLVING = threading.RLock()
 
 
 def _lookup(module: Any, qualname: str) -> Any:
