@@ -16,6 +16,7 @@ cluster, or Ray's executor.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import ctypes
 import importlib
 import importlib.util
 import itertools
@@ -23,6 +24,7 @@ import math
 import multiprocessing
 import os
 import pickle
+import signal
 import sys
 import threading
 import time
@@ -234,15 +236,50 @@ def _received(part: ExploreReport) -> ExploreReport:
 _HALT: Any = None
 
 
-def _init_worker(flag: Any) -> None:
+def _init_worker(flag: Any, parent: int) -> None:
     global _HALT
     _HALT = flag
+    end_with_parent(parent)
+    # Ctrl-C in a terminal reaches every process of its group: the exploring process handles
+    # it (it halts the workers through the flag and keeps what they found); a worker killed
+    # by it would break the pool and lose its runs
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     # a forked worker has only the thread that forked: the watchdog's thread is gone (and its
     # lock may have been held by it), so the watchdog starts afresh here when a run needs it
     watchdog._lock = threading.Lock()
     watchdog._watches.clear()
     watchdog._fired.clear()
     watchdog._sampler = None
+
+
+#: prctl(2)'s option that asks the kernel to signal this process when its parent ends
+PR_SET_PDEATHSIG = 1
+#: how often a worker without prctl looks whether its parent is still there (seconds)
+PARENT_LOOK = 1.0
+
+
+def end_with_parent(parent: int) -> None:
+    """Makes this worker process end when ``parent`` (the process that explores) ends, however
+    it ends (SIGTERM, SIGKILL, a crash): otherwise it would wait forever for tasks, holding its
+    memory. On Linux the kernel sends SIGKILL on the parent's death (``prctl``
+    ``PR_SET_PDEATHSIG``); elsewhere a daemon thread checks ``os.getppid()`` every second."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
+                if os.getppid() != parent:  # the parent ended before the call
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):  # no libc with prctl: watch instead
+            pass
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True,
+                     name="asyncshader-parent-watch").start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:  # (an orphan's parent becomes another process)
+        time.sleep(PARENT_LOOK)
+    os._exit(1)
 
 
 def _halter(call: int) -> Callable[[int], bool] | None:
@@ -272,7 +309,7 @@ def _pool(workers: int) -> tuple[cf.ProcessPoolExecutor, Any]:
     ctx = multiprocessing.get_context(method)
     flag = ctx.RawArray("q", 2)
     return cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker,
-                                  initargs=(flag,)), flag
+                                  initargs=(flag, os.getpid())), flag
 
 
 def _only_our_threads() -> bool:
