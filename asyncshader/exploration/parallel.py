@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .._core import watchdog
-from ..errors import OptionError
+from ..errors import ExplorationBrokenError, OptionError
 from .runs import (
     MEASURED_RUNS,
     ExploreReport,
@@ -41,6 +41,7 @@ from .runs import (
     _finding_key,
     explore_runs,
     new_report,
+    stopped_with,
 )
 
 __all__ = ["Ref", "Task", "available_cores", "explore_seeded", "merge", "reference", "run_task"]
@@ -364,13 +365,20 @@ def explore_seeded(spec: RunSpec, strategy: Any, runs: int, *, workers: int | No
         workers = cores if cores > 1 and per_run * left > AUTO_PARALLEL_SECONDS else 1
         if workers > 1 and not _importable(spec):
             workers = 1  # the default never fails for a kernel it cannot send: it stays here
-    if executor is None and workers == 1:
-        rest, _ = explore_runs(spec, strategy, first, runs, measured=measured,
-                               stop_on_failure=stop_on_failure, deadline=deadline,
-                               progress=_shifted(progress, report.runs, runs))
-    else:
-        rest = _farm_out(spec, strategy, first, runs, measured, workers, executor,
-                         stop_on_failure, deadline, per_run, progress, report.runs)
+    try:
+        if executor is None and workers == 1:
+            rest, _ = explore_runs(spec, strategy, first, runs, measured=measured,
+                                   stop_on_failure=stop_on_failure, deadline=deadline,
+                                   progress=_shifted(progress, report.runs, runs))
+        else:
+            rest = _farm_out(spec, strategy, first, runs, measured, workers, executor,
+                             stop_on_failure, deadline, per_run, progress, report.runs)
+    except BaseException as exc:  # Ctrl-C or dead workers: the first runs' report joins theirs
+        partial = getattr(exc, "asyncshader_report", None)
+        if partial is not None:
+            merge(report, partial, {_finding_key(f) for f in report.findings})
+            stopped_with(exc, report, exc.asyncshader_done, measured)  # type: ignore[attr-defined]
+        raise
     merge(report, rest, {_finding_key(f) for f in report.findings})
     report.stopped = rest.stopped or f"{runs} runs done"
     return report
@@ -458,20 +466,64 @@ def _farm_out(spec: RunSpec, strategy: Any, start: int, stop: int, measured: int
                     for other, start_other in list(pending.items()):
                         if start_other > first_failure and other.cancel():
                             del pending[other]
+                _arrived(spec, part, first_failure)
             if progress is not None:
                 progress(done, stop)
-    except cf.process.BrokenProcessPool as e:
-        raise RuntimeError(
-            "explore's worker processes died before finishing their runs. In a script, "
-            "start the exploration under `if __name__ == \"__main__\":` (the workers import "
-            "the script); otherwise a run crashed the process (memory?): try workers=1 to see "
-            "its error here") from e
+    except BaseException as exc:
+        if not isinstance(exc, KeyboardInterrupt) and not _lost_workers(exc):
+            raise  # (a usage error raised by a run, as the serial exploration raises it)
+        if flag is not None:
+            flag[1] = -1  # every worker halts after the run it is in
+        _shut(pending, owned)
+        for future, s in pending.items():  # the parts that came back meanwhile
+            if future.done() and not future.cancelled() and future.exception() is None:
+                parts[s] = part = _received(future.result())
+                _arrived(spec, part, first_failure)
+        rest = _merged(spec, parts, first_failure)
+        if isinstance(exc, KeyboardInterrupt):
+            raise stopped_with(exc, rest, _finished(parts, ranges, start)) from None
+        broken = ExplorationBrokenError(f"explore's workers died before finishing their runs: "
+                                        f"{type(exc).__name__}: {exc}")
+        raise stopped_with(broken, rest, _finished(parts, ranges, start)) from exc
     finally:
-        for future in pending:
-            future.cancel()
-        if owned is not None:
-            owned.shutdown(wait=True, cancel_futures=True)
-    rest = new_report(spec, parts[ranges[0][0]].strategy if parts else {})
+        _shut(pending, owned)
+    rest = _merged(spec, parts, first_failure)
+    if stop_on_failure and rest.failures:
+        rest.stopped = "failure found"
+    elif deadline is not None and time.time() >= deadline and rest.runs < stop - start:
+        rest.stopped = "time budget spent"
+    return rest
+
+
+def _arrived(spec: RunSpec, part: ExploreReport, first_failure: int) -> None:
+    """A worker's part came back: its failures go to the failure store now (those a serial
+    exploration reaches: up to the first failure, when it stops at one)."""
+    if spec.on_failure is not None:
+        for f in part.failures:
+            if f.run <= first_failure:
+                spec.on_failure(f)
+
+
+def _lost_workers(exc: BaseException) -> bool:
+    """Whether ``exc`` says that workers died: a broken process pool, a Dask worker lost."""
+    return isinstance(exc, cf.BrokenExecutor) or any(
+        c.__name__ == "KilledWorker" for c in type(exc).__mro__)
+
+
+def _shut(pending: dict[cf.Future, int], owned: cf.Executor | None) -> None:
+    """Cancels the tasks not started; waits for this package's pool to end (its workers halt
+    at the flag, or end their chunk)."""
+    for future in pending:
+        future.cancel()
+    if owned is not None:
+        owned.shutdown(wait=True, cancel_futures=True)
+
+
+def _merged(spec: RunSpec, parts: dict[int, ExploreReport], first_failure: int
+            ) -> ExploreReport:
+    """The parts, merged in the order of their ranges, up to the first failure's (the serial
+    exploration stops there)."""
+    rest = new_report(spec, next(iter(parts.values())).strategy if parts else {})
     seen: set = set()
     for s in sorted(parts):
         if s > first_failure:
@@ -480,8 +532,19 @@ def _farm_out(spec: RunSpec, strategy: Any, start: int, stop: int, measured: int
         merge(rest, part, seen)
         if part.stopped and part.stopped != "halted":
             rest.stopped = part.stopped
-    if stop_on_failure and rest.failures:
-        rest.stopped = "failure found"
-    elif deadline is not None and time.time() >= deadline and rest.runs < stop - start:
-        rest.stopped = "time budget spent"
     return rest
+
+
+def _finished(parts: dict[int, ExploreReport], ranges: list[tuple[int, int]], start: int
+              ) -> int:
+    """The end of the runs all finished from ``start`` on: the parts that came back, in
+    order, up to the first one missing or cut short."""
+    length = dict(ranges)
+    done = start
+    for s in sorted(parts):
+        if s != done:
+            break
+        done = s + parts[s].runs
+        if done < length[s]:
+            break
+    return done

@@ -11,6 +11,10 @@ import time
 
 import pytest
 from helpers import ROOT
+from test_parallel import check, racy_lock, setup
+
+import asyncshader as ash
+from asyncshader.exploration.store import DirectoryStore, failure_key
 
 #: a script that explores for a long time on two worker processes; each worker writes a file
 #: named by its pid when it runs its first run
@@ -90,3 +94,98 @@ def test_the_workers_end_when_the_exploring_process_is_killed(tmp_path, how):
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
         parent.wait(10)
+
+
+# ------------------------------------------------------------ Ctrl-C and workers that die
+def interrupt_after(calls):
+    """A setup() that acts as Ctrl-C on its ``calls + 1``-th call (KeyboardInterrupt is what
+    Python raises there)."""
+    made = []
+
+    def setup_then_ctrl_c():
+        if len(made) == calls:
+            raise KeyboardInterrupt
+        made.append(1)
+        return setup()
+
+    return setup_then_ctrl_c
+
+
+def test_ctrl_c_keeps_the_failures_found_stores_them_and_says_how_to_resume(tmp_path):
+    store = DirectoryStore(tmp_path / "failures")
+    kw = dict(stop_on_failure=False, workers=1)
+    with pytest.raises(ash.ExplorationInterrupted) as stopped:
+        ash.explore(racy_lock, interrupt_after(50), check, ash.Random(0), runs=120,
+                    store=store, **kw)
+    assert isinstance(stopped.value, KeyboardInterrupt)  # it still stops a program
+    partial = stopped.value.report
+    whole = ash.explore(racy_lock, setup, check, ash.Random(0), runs=120, store=None, **kw)
+    assert partial.runs == 50 and partial.stopped == "interrupted"
+    # the runs that finished, as the uninterrupted exploration has them
+    assert summary_of_failures(partial) == [f for f in summary_of_failures(whole) if f[0] < 50]
+    assert partial.failures, "Random(0..49) must lose updates for the test to mean much"
+    assert list(store.fetch(failure_key(racy_lock.identity))) == [
+        partial.failures[0].trace_string.encode()]
+    text = str(stopped.value)
+    assert "interrupted (Ctrl-C), after 50 of 120 runs" in text
+    assert f"{len(partial.failures)} failing run(s) found (first: run" in text
+    assert "saved in the failure store" in text and ".report" in text
+    assert "explore again with strategy=Random(50), runs=70" in text
+    # going on as it says gives the failures of the runs not done
+    rest = ash.explore(racy_lock, setup, check, ash.Random(50), runs=70, store=None, **kw)
+    assert [(f[0] + 50, *f[1:]) for f in summary_of_failures(rest)] == [
+        f for f in summary_of_failures(whole) if f[0] >= 50]
+
+
+def test_ctrl_c_during_a_parallel_exploration_halts_the_workers_and_keeps_their_failures(
+        tmp_path):
+    store = DirectoryStore(tmp_path / "failures")
+
+    def ctrl_c_once_workers_reported(done, total):
+        if done > 100:
+            raise KeyboardInterrupt
+
+    with pytest.raises(ash.ExplorationInterrupted) as stopped:
+        ash.explore(racy_lock, setup, check, ash.Random(0), runs=2000, workers=2,
+                    stop_on_failure=False, store=store, progress=ctrl_c_once_workers_reported)
+    partial = stopped.value.report
+    assert 100 < partial.runs < 2000 and [f for f in partial.failures if f.run >= 16]
+    whole = ash.explore(racy_lock, setup, check, ash.Random(0), runs=2000, workers=1,
+                        stop_on_failure=False, store=None)
+    assert set(summary_of_failures(partial)) <= set(summary_of_failures(whole))
+    assert list(store.fetch(failure_key(racy_lock.identity))) == [
+        whole.failures[0].trace_string.encode()]
+    assert "explore again with strategy=Random(" in str(stopped.value)
+
+
+def crash_in_a_worker():
+    """setup() that ends a worker process abruptly on its 100th call there (as a segfault or
+    the OOM killer would)."""
+    if str(os.getpid()) != os.environ["EXPLORE_TEST_PARENT"]:
+        CALLS.append(1)
+        if len(CALLS) == 100:
+            os._exit(3)
+    return setup()
+
+
+CALLS = []
+
+
+def test_a_worker_that_dies_keeps_the_failures_already_back_and_says_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("EXPLORE_TEST_PARENT", str(os.getpid()))
+    store = DirectoryStore(tmp_path / "failures")
+    with pytest.raises(ash.ExplorationBrokenError) as broken:
+        ash.explore(racy_lock, crash_in_a_worker, check, ash.Random(0), runs=5000, workers=2,
+                    stop_on_failure=False, store=store)
+    assert isinstance(broken.value, RuntimeError)
+    partial = broken.value.report
+    assert partial.stopped == "workers died" and partial.failures
+    saved = list(store.fetch(failure_key(racy_lock.identity)))
+    assert saved == [partial.failures[0].trace_string.encode()]
+    text = str(broken.value)
+    assert "lost its workers" in text and "saved in the failure store" in text
+    assert "workers=1 to see its error here" in text
+
+
+def summary_of_failures(report):
+    return [(f.run, f.error, f.trace_string) for f in report.failures]
