@@ -87,11 +87,11 @@ def stopped_error(exc: BaseException, report: ExploreReport, strategy: Any, runs
         text += f" (first: run {found[0].run}: {found[0].error})"
     text += ". "
     if found and store is not None:
-        text += (f"They are saved in the failure store {store!r}: the next exploration of "
-                 f"{report.kernel} replays them first. ")
+        text += (f"The first of each kind is saved in the failure store {store!r}, which the "
+                 f"next exploration of {report.kernel} replays first. ")
     elif found:
-        text += "store=None: they are only in this error's .report. "
-    text += "The report so far is this error's .report. "
+        text += "With store=None they are saved nowhere. "
+    text += "The report so far, failures and traces, is this error's .report. "
     text += _resume(strategy, done, runs, getattr(exc, "asyncshader_measured", None))
     if not interrupted:
         text += (" Why workers die: in a script, start the exploration under `if __name__ == "

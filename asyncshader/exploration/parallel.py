@@ -44,7 +44,8 @@ from .runs import (
     stopped_with,
 )
 
-__all__ = ["Ref", "Task", "available_cores", "explore_seeded", "merge", "reference", "run_task"]
+__all__ = ["Ref", "Task", "available_cores", "end_with_parent", "explore_seeded", "merge",
+           "reference", "run_task"]
 
 #: a chunk of runs takes about this long in a worker: long enough that the cost of a task
 #: (pickling, a round trip to the worker) is a few per cent, short enough that a failure stops

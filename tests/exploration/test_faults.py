@@ -129,7 +129,8 @@ def test_ctrl_c_keeps_the_failures_found_stores_them_and_says_how_to_resume(tmp_
     text = str(stopped.value)
     assert "interrupted (Ctrl-C), after 50 of 120 runs" in text
     assert f"{len(partial.failures)} failing run(s) found (first: run" in text
-    assert "saved in the failure store" in text and ".report" in text
+    assert "The first of each kind is saved in the failure store" in text
+    assert "is this error's .report" in text
     assert "explore again with strategy=Random(50), runs=70" in text
     # going on as it says gives the failures of the runs not done
     rest = ash.explore(racy_lock, setup, check, ash.Random(50), runs=70, store=None, **kw)
