@@ -69,12 +69,14 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
     The schedule-exploration loop of Shuttle's ``check_random``/``check_pct``/``check_dfs`` and
     Coyote's test engine. ``setup()`` returns fresh bindings for every run (resources, plus
     dispatch options like ``workgroups=``; ``width``/``height`` for fragment shaders).
-    ``check(result)`` raises or returns False on a bad outcome; a run that raises (a shader
-    error, a deadlock, a divergence) fails too. ``strategy`` is a Strategy (``Random(seed)``:
-    run ``i`` uses seed ``seed + i``; ``PCT(seed, depth)``: likewise, with the decisions per
-    run measured on the first runs; ``Exhaustive(max_preemptions)``: until the bounded space is
-    covered), one of their names, or a list of them: a *portfolio*, whose members take turns
-    (run ``i`` is run ``i // m`` of member ``i % m``). ``time_budget`` (seconds) stops early;
+    ``check(result)`` raises or returns False (numpy's ``np.False_`` too) on a bad outcome,
+    None or True on a good one (any other value is an OptionError naming the check); a run
+    that raises (a shader error, a deadlock, a divergence) fails too. ``strategy`` is a
+    Strategy (``Random(seed)``: run ``i`` uses seed ``seed + i``; ``PCT(seed, depth)``:
+    likewise, with the decisions per run measured on the first runs;
+    ``Exhaustive(max_preemptions)``: until the bounded space is covered), one of their names,
+    or a list of them: a *portfolio*, whose members take turns (run ``i`` is run ``i // m`` of
+    member ``i % m``). ``time_budget`` (seconds) stops early;
     ``stop_on_failure`` stops at the first failing run. ``recheck`` (a fraction, e.g. 0.05)
     reruns that share of the runs and compares trace digests and outcomes: a mismatch raises
     :class:`DeterminismError`. ``progress``: a function ``progress(done, total)`` called as
