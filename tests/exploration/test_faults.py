@@ -190,3 +190,46 @@ def test_a_worker_that_dies_keeps_the_failures_already_back_and_says_so(tmp_path
 
 def summary_of_failures(report):
     return [(f.run, f.error, f.trace_string) for f in report.failures]
+
+
+INTERRUPTED_FILE = '''
+import numpy as np
+import asyncshader as ash
+from asyncshader import atomic_add, ptr, u32
+
+CALLS = []
+
+
+@ash.compute(workgroup_size=2)
+async def racy(counter: ash.Storage, tickets: ash.Storage, *, local_invocation_index: u32):
+    v = counter[0]
+    await atomic_add(ptr(tickets, 0), 1)
+    counter[0] = v + 1
+
+
+def setup():
+    if len(CALLS) == 30:
+        raise KeyboardInterrupt  # what Ctrl-C raises, on the 31st run
+    CALLS.append(1)
+    return {"counter": np.zeros(1, np.uint32), "tickets": np.zeros(1, np.uint32)}
+
+
+def check(result):
+    assert result["counter"][0] == 2, "lost update"
+'''
+
+
+def test_the_cli_shows_the_failures_an_interrupted_exploration_found_and_how_to_resume(
+        tmp_path):
+    from asyncshader.tools.cli import main
+
+    (tmp_path / "k.py").write_text(textwrap.dedent(INTERRUPTED_FILE))
+    lines = []
+    code = main(["explore", str(tmp_path / "k.py") + "::racy", "--runs", "100",
+                 "--keep-going", "--seed", "0"], out=lines.append)
+    text = "\n".join(lines)
+    assert code == 1  # failures were found before Ctrl-C
+    assert "failed: check failed: AssertionError: lost update" in text
+    assert "replay: asyncshader replay" in text
+    assert "stopped: explore(k.racy) was interrupted (Ctrl-C), after 30 of 100 runs" in text
+    assert "strategy=Random(30), runs=70" in text
