@@ -45,6 +45,16 @@ def setup():
 
 
 if __name__ == "__main__":
+    if os.environ.get("NO_PRCTL"):  # as on a system without prctl: a thread watches instead
+        import ctypes
+
+        from asyncshader.exploration import parallel
+
+        def no_libc(*args, **kwargs):
+            raise OSError("no prctl here")
+
+        ctypes.CDLL = no_libc  # (the forked workers inherit both)
+        parallel.PARENT_LOOK = 0.1
     os.environ["EXPLORING_PID"] = str(os.getpid())
     ash.explore(counting, setup, None, ash.Random(0), runs=10**8, workers=2, store=None,
                 progress=False)
@@ -70,11 +80,15 @@ def _until(condition, seconds):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
-def test_the_workers_end_when_the_exploring_process_is_killed(tmp_path, how):
+@pytest.mark.parametrize(("how", "prctl"), [(signal.SIGKILL, True), (signal.SIGTERM, True),
+                                            (signal.SIGKILL, False)],
+                         ids=["SIGKILL", "SIGTERM", "SIGKILL-without-prctl"])
+def test_the_workers_end_when_the_exploring_process_is_killed(tmp_path, how, prctl):
     script = tmp_path / "exploring.py"
     script.write_text(textwrap.dedent(EXPLORING))
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ASYNCSHADER_STORE": "off"}
+    if not prctl:
+        env["NO_PRCTL"] = "1"
     parent = subprocess.Popen([sys.executable, str(script), str(tmp_path)], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     workers = []
