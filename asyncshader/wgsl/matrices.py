@@ -452,7 +452,7 @@ def _kernels(cls: type[Matrix]) -> dict[str, Callable]:
     ns: dict[str, Any] = {"_r": cls._round, "_R": cls.column, "_M": cls,
                           "_C": _VECS[(cls.cols, cls.kind)], "_one": np_type(1),
                           "_B": _rounds_finite(np_type)}
-    exec(_kernel_source(cls.cols, cls.rows), ns)
+    exec(compile(_kernel_source(cls.cols, cls.rows), __file__, "exec"), ns)  # (the package's)
     return {k: ns[k] for k in ("mv", "vm", "add", "sub")}
 
 

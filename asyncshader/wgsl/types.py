@@ -457,7 +457,8 @@ def _gen_vec(n: int, kind: str) -> dict[str, Any]:
         "_SCALARISH": _SCALARISH,
     }
     helpers = set(ns)
-    exec(src, ns)
+    exec(compile(src, __file__, "exec"), ns)  # (named as this file: a memory access from
+    # a vector's methods, buf[i][c] = v, is placed at the shader's line, as from this module)
     methods = {k: v for k, v in ns.items() if k not in helpers and k != "__builtins__"}
     suffix = kind
     cls = type(f"vec{n}{suffix}", (Vec,), {
