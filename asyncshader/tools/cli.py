@@ -445,7 +445,7 @@ def cmd_demo(args: argparse.Namespace, out: Callable) -> int:
     return demo()
 
 
-# ---- wgsl / crosscheck (issue 20) --------------------------------------------------------------
+# ---- wgsl / crosscheck: the kernel as WGSL, and on a WebGPU adapter ---------------------------
 def cmd_wgsl(args: argparse.Namespace, out: Callable) -> int:
     """Prints the kernel's WGSL (types from setup()'s bindings when the file has a setup)."""
     from ..emit import WGSLEmitError, to_wgsl

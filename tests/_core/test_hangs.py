@@ -1,4 +1,4 @@
-"""A dispatch never hangs and never runs away (issue 16, items 1-3).
+"""A dispatch never hangs and never runs away.
 
 * A loop with no ``await`` (``while flag[0] == 0: pass``) is stopped by the watchdog with a
   ShaderTimeoutError naming the invocation and the line it spins on, on every loop of the
