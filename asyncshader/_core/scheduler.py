@@ -26,13 +26,14 @@ from collections.abc import Iterator
 from operator import attrgetter
 from typing import Any
 
-from ..errors import AsyncShaderError
+from ..errors import AsyncShaderError, DivergenceError
 from .active_sets import ActiveSets
 from .diagnostics import Diagnostics
 from .fast_paths import FastPaths
 from .instruments import bound_hooks
 from .invocations import Group, Invocation, _frame_sites, _sites
 from .lean import LeanRounds
+from .sources import in_finally
 from .traps import POINT, from_pair
 from .watchdog import register_loops
 
@@ -127,7 +128,9 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds, ActiveSets):
                 end(self)
         except Exception as exc:
             held = self._close()
-            if held is not None:  # the run's error came of a shader's own exception: say so
+            if held is not None and isinstance(exc, DivergenceError):
+                # (a shader's own exception, held up in a finally block that awaited, took its
+                # invocation to another rendezvous than the others': that is the error)
                 raise self._held_error(exc, *held) from held[1]
             raise
         finally:
@@ -351,9 +354,8 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds, ActiveSets):
 
     def _close(self) -> tuple[Invocation, BaseException, tuple[str, int, str]] | None:
         """Closes the coroutines of every live unit (after an error or a cancellation).
-        Returns the first invocation found suspended while an exception its own code raised
-        was on its way out (a ``finally`` block that awaits), with that exception and where it
-        waited: the run's error is then a consequence of that exception."""
+        Returns the first invocation found suspended in a ``finally`` block while an exception
+        its own code raised was on its way out, with that exception and where it waited."""
         self.current = None  # keeps nothing of the run alive
         held = None
         for unit in self.live:
@@ -363,7 +365,7 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds, ActiveSets):
                 if m.coro is not None:
                     where = m.position() if held is None else None
                     original = finish(m.coro)
-                    if original is not None and held is None:
+                    if original is not None and where is not None and in_finally(*where[:2]):
                         held = (m, original, where)
                     m.coro = None
         for unit in self.live:

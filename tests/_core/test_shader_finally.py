@@ -76,7 +76,7 @@ def test_closing_invocations_whose_finally_awaits_raises_nothing_else(schedule):
 async def shade_raises(*, position: vec4f) -> vec4f:
     d = 0.0
     try:
-        if position.x > 2.0:
+        if position.x > 1.0:
             raise ArithmeticError("right half")  # the fragment's original
         d = await ash.dpdx(position.x)
     finally:
@@ -92,3 +92,44 @@ def test_a_finally_that_awaits_is_closed_cleanly_in_a_fragment_quad_too():
     assert f":{line(fn, 'the fragment' + chr(39) + 's original')}:" in str(err.value)
     assert f":{line(fn, 'the fragment' + chr(39) + 's finally')}:" in "\n".join(
         err.value.__notes__)
+
+
+@ash.compute(workgroup_size=4)
+async def handles_and_waits(out: ash.Storage[u32], *, local_invocation_index: u32):
+    i = local_invocation_index
+    try:
+        if i == 1:
+            raise ValueError("handled")
+    except ValueError:
+        await ash.workgroup_barrier()  # the handler's barrier
+    if i != 1:
+        await ash.workgroup_barrier()  # the others' barrier
+    out[i] = 1
+
+
+def test_an_exception_the_shader_handled_is_not_blamed_for_the_divergence():
+    with pytest.raises(ash.BarrierDivergenceError) as err:
+        ash.run(handles_and_waits, out=np.zeros(4, np.uint32))
+    assert "ValueError" not in str(err.value) and not getattr(err.value, "__notes__", None)
+    assert f".py:{line(handles_and_waits.fn, '# the handler')} in" in str(err.value)
+
+
+@ash.compute(workgroup_size=4)
+async def one_raises_one_holds(out: ash.Storage[u32], *, local_invocation_index: u32):
+    i = local_invocation_index
+    try:
+        if i == 0:
+            raise LookupError("held")
+    finally:
+        if i == 0:
+            await ash.workgroup_barrier()  # held here
+    if i == 3:
+        raise RuntimeError("the run's own")  # the run's error
+    await ash.workgroup_barrier()
+
+
+def test_the_exception_that_ended_the_run_stays_the_reported_one():
+    with pytest.raises(ash.ShaderError) as err:
+        ash.run(one_raises_one_holds, out=np.zeros(4, np.uint32))
+    assert isinstance(err.value.original, RuntimeError)
+    assert "local_invocation_index=3" in err.value.invocation
