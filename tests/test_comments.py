@@ -16,7 +16,7 @@ FOLDERS = ("asyncshader", "tests", "benchmarks", "examples")
 #: change came from ("(branch structs)", "branch builtins-bits", "branch matrices' classes"),
 #: a numbered session. (A branch of control flow, "a branch on an atomic's result", is not.)
 HISTORY = re.compile(
-    r"\bissues? ?#?\d+"
+    r"\bissues?\s*#?\d+|\bthe issue's\b"
     r"|\(branch\b|,\s*branch\s+[\w-]+"
     r"|\bbranch\s+[a-z0-9]+(?:-[a-z0-9]+)+\b|\bbranch\s+[a-z0-9_]+(?:'|\))"
     r"|\b(?:first|second|third|fourth|fifth|\d+(?:st|nd|rd|th))\s+session\b",
@@ -40,7 +40,8 @@ def files():
 @pytest.mark.parametrize("text", [
     "# WGSL output (issue 20); crosscheck below", "# ---- layout (issue 18, branch structs)",
     "# ---- bit manipulation (branch builtins-bits)", "class Mat:  # stand-in for branch "
-    "matrices' classes", "until the fourth session", "(issue #27)", "see issues 18"])
+    "matrices' classes", "until the fourth session", "(issue #27)", "see issues 18",
+    "issue\n17's target", "the issue's figure"])
 def test_the_pattern_finds_history(text):
     assert HISTORY.search(text)
 
