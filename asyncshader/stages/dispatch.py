@@ -76,6 +76,22 @@ class DispatchResult:
         return self.outputs[name]
 
 
+def refuse_nested(kernel: Any) -> None:
+    """Refuses a dispatch of ``kernel`` started while another dispatch's shaders run (``ash.run``
+    called inside a shader): workgroup variables are the module's, so the inner dispatch would
+    overwrite the workgroup memory the outer one's invocations are using."""
+    outer = CURRENT_RUN.get()
+    if outer is None:
+        return
+    running = getattr(outer, "kernel", None) or getattr(outer, "shader", None)
+    raise DispatchError(
+        f"{kernel.identity['name']} was dispatched inside a running shader "
+        f"({running.identity['name']}): a dispatch cannot start while another's shaders run "
+        "(the inner one would overwrite the outer one's workgroup memory). Dispatch one after "
+        "the other from the host: ash.run(outer, ...), then ash.run(inner, ...); or call the "
+        "inner shader's logic as a plain helper function")
+
+
 def check_derivative_mode(mode: Any) -> str:
     """The ``derivatives=`` dispatch option: what plain dpdx, dpdy and fwidth compute."""
     if mode not in ("coarse", "fine"):
