@@ -558,10 +558,7 @@ def select(f: Any, t: Any, cond: Any) -> Any:
 
 # ------------------------------------------------------------------------ memory type descriptors
 class ArrayType:
-    """WGSL ``array<E, N>``: a fixed-size array type for :func:`~asyncshader.workgroup` memory,
-    struct members, and a shader's function-scope arrays (calling it makes a value)."""
-
-    _value: Any = None  # t(*values), set by asyncshader.wgsl.values (it converts elements)
+    """WGSL ``array<E, N>``, of workgroup memory, struct members and function-scope arrays."""
 
     def __init__(self, element: Any, length: int) -> None:
         if not isinstance(length, int) or length <= 0:
@@ -570,9 +567,8 @@ class ArrayType:
         self.length = length
 
     def __call__(self, *values: Any) -> Any:
-        """An array value: ``array(f32, 6)()`` is zero (WGSL's ``var a: array<f32, 6>;``),
-        ``array(f32, 2)(1.0, 2.0)`` is WGSL's ``array<f32, 2>(1.0, 2.0)``."""
-        return ArrayType._value(self, values)
+        """WGSL's ``array<E, N>(...)`` value; zero with no values (``var a: array<E, N>;``)."""
+        return ArrayType._value(self, values)  # (asyncshader.wgsl.values: it converts)
 
     def __repr__(self) -> str:
         return f"array({_type_name(self.element)}, {self.length})"

@@ -61,7 +61,7 @@ def array_value(t: ArrayType, values: tuple) -> ArrayValue:
     return out
 
 
-ArrayType._value = array_value  # type: ignore[assignment]
+ArrayType._value = array_value  # type: ignore[attr-defined]  # (ArrayType.__call__ calls it)
 
 
 class _IsValue(dict):
