@@ -201,6 +201,8 @@ def _struct_with(s: Any, key: Any, value: Any) -> Any:
         members = _MEMBERS[cls] = {m.name: m.type for m in cls.__wgsl_layout__.members} \
             if is_struct(cls) else {f.name: None for f in dataclasses.fields(cls)}
     if key.__class__ is not str or key not in members:
+        if is_struct(cls):  # (slotted: the struct value's own AttributeError, as host code's)
+            setattr(copy.copy(s), str(key), value)
         close = difflib.get_close_matches(str(key), members, n=1)
         raise AttributeError(f"struct {cls.__name__} has no member {key!r}"
                              + (f": did you mean {close[0]!r}?" if close else
