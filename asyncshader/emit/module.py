@@ -284,6 +284,11 @@ class Module:
         key_parts: list[Any] = []
         for p, a in zip(params, args):
             if a.memory is not None:
+                if a.memory.space == "select":
+                    caller.fail(node, f"passing `{a.text}`, a local that names one of several "
+                                f"buffers in turn, to {fn.__name__}", "pass the buffer itself "
+                                "(the helper is emitted once per binding it is called with), "
+                                "or index it here and pass the element")
                 resources[p.name] = a.memory
                 key_parts.append(("memory", a.memory.name))
                 continue

@@ -83,7 +83,9 @@ class CrosscheckReport:
                     + (f" ({', '.join(self.ignored)} not compared)" if self.ignored else ""))
         lines = [f"crosscheck on {self.adapter}: the GPU differs from the CPU"]
         for name, n in self.counts.items():
-            if n:
+            if n and name == "check" and name not in self.cpu:
+                lines.append("  check: the check= function's verdict is false")
+            elif n:
                 total = self.sizes.get(name) or self.cpu[name].size
                 lines.append(f"  {name}: {n} of {total} elements differ; first:")
                 lines += [f"    {d}" for d in self.differences[name][:8]]
@@ -93,17 +95,23 @@ class CrosscheckReport:
 # ------------------------------------------------------------------------------------ compute
 def crosscheck(kernel: Any, workgroups: Any = 1, *, ulp: int = 4, atol: float = 0.0,
                ignore: tuple = (), check: Any = None, device: Any = None,
-               raise_on_difference: bool = True, **bindings: Any) -> CrosscheckReport:
+               raise_on_difference: bool = True, subgroup_size: int | None = None,
+               **bindings: Any) -> CrosscheckReport:
     """Runs a compute dispatch on the CPU (``asyncshader.run``) and its WGSL (``to_wgsl``) on a
     WebGPU device, and compares every storage buffer: integers exactly, floats within ``ulp``
-    units in the last place or ``atol`` (absolute). Raises :class:`CrosscheckError` (an
-    AssertionError) on a difference unless ``raise_on_difference=False``; returns the report.
-    The arrays you pass are not changed: each side gets copies."""
+    units in the last place or ``atol`` (absolute). ``check(cpu, gpu)`` (the arrays by name)
+    judges what the comparison cannot: a false verdict (``False``, ``np.False_``) fails, None
+    (a check that asserts) passes. ``subgroup_size`` is the CPU run's (``asyncshader.run``'s
+    option: set it to the GPU's, 8 on lavapipe, to compare a size-dependent result). Raises
+    :class:`CrosscheckError` (an AssertionError) on a difference unless
+    ``raise_on_difference=False``; returns the report. The arrays you pass are not changed:
+    each side gets copies."""
     dev = device or _device()
     code = emit(kernel, **bindings)
     cpu = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in bindings.items()}
     writers = _Writers(cpu)
-    result = run(kernel, workgroups, instruments=[writers], sanitize="report", **cpu)
+    result = run(kernel, workgroups, instruments=[writers], sanitize="report",
+                 subgroup_size=subgroup_size, **cpu)
     groups = _size3(workgroups)
     gpu = _run_compute(dev, code, groups, bindings)
     return _compare(code, cpu, gpu, writers, (ulp, atol), ignore, check, dev,
@@ -130,13 +138,12 @@ def _uniform_bytes(value: Any, t: Any) -> bytes:
         return data + bytes(-len(data) % 16)
     s = t.scalar if isinstance(t, Vector) else t
     values = list(value) if hasattr(value, "__iter__") else [value]
-    if s.kind == "f":
-        words = np.asarray(values, np.float32).view(np.uint32)
+    if s.kind == "f":  # (f16 components take 2 bytes each: vec3h is 6 bytes at offset 0)
+        data = np.asarray(values, np.float16 if s.name == "f16" else np.float32).tobytes()
     else:  # i32 as its two's complement bits, bool as 0 / 1
-        words = np.array([int(v) & 0xFFFFFFFF for v in values], np.uint64).astype(np.uint32)
-    data = np.zeros(4, np.uint32)
-    data[:words.size] = words
-    return data.tobytes()
+        data = np.array([int(v) & 0xFFFFFFFF for v in values], np.uint64).astype(
+            np.uint32).tobytes()
+    return data.ljust(16, b"\0")
 
 
 def _buffers(dev: Any, code: Emitted, bindings: dict[str, Any], visibility: Any = None
@@ -292,9 +299,11 @@ def _compare(code: Emitted, cpu: dict, gpu: dict, writers: _Writers,
                        a[tuple(idx)].item(), b[tuple(idx)].item(),
                        writers.last.get((n, int(np.ravel_multi_index(tuple(idx), a.shape)))))
             for idx in bad[:32]]
-    if check is not None and check(report.cpu, report.gpu) is False:
-        report.counts["check"] = 1
-        report.differences["check"] = []
+    if check is not None:
+        verdict = check(report.cpu, report.gpu)
+        if verdict is not None and not verdict:  # (False, np.False_: a failed check)
+            report.counts["check"] = 1
+            report.differences["check"] = []
     if raise_on_difference and not report.ok:
         raise CrosscheckError(report)
     return report

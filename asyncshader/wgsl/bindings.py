@@ -133,8 +133,8 @@ def refuse_writable_aliasing(kernel_name: str, bindings: dict[str, Any]) -> None
     copies, and two read-only storage buffers may share memory (read-only aliasing is allowed);
     a read-only buffer over memory a writable one also binds is refused."""
     storage = [(name, v) for name, v in bindings.items()
-               if isinstance(v, np.ndarray) and (v.flags.writeable
-                                                 or isinstance(v, ReadOnlyStorage))]
+               if isinstance(v, np.ndarray) and (v.flags.writeable or isinstance(
+                   v, ReadOnlyStorage) or getattr(v, "read_only_binding", ""))]
     for i, (name_a, a) in enumerate(storage):
         for name_b, b in storage[i + 1:]:
             if not (a.flags.writeable or b.flags.writeable):
@@ -165,6 +165,8 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
         if isinstance(value, np.ndarray) and not value.flags.writeable:
             ann = ReadOnly  # the caller's read-only array: var<storage, read>
     if _is(ann, Storage) and ann.access == "read":
+        if isinstance(value, np.ndarray) and value.dtype.names is not None:  # structs.py
+            return _struct_storage(kernel, name, ann.element, value, read_only=True)
         return _read_only_storage(kernel, name, ann, value)
     if _is(ann, Storage):
         if isinstance(value, np.ndarray) and value.dtype.names is not None:  # structs.py
@@ -205,8 +207,11 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
     return value
 
 
-def _struct_storage(kernel: str, name: str, element: Any, value: np.ndarray) -> Any:
-    """A struct buffer bound as ``var<storage, read_write>``: a StructArray view."""
+def _struct_storage(kernel: str, name: str, element: Any, value: np.ndarray,
+                    read_only: bool = False) -> Any:
+    """A struct buffer bound as ``var<storage, read_write>``: a StructArray view; with
+    ``read_only`` (``ReadOnly[Particle]``: ``var<storage, read>``) a non-writeable view of the
+    caller's array (no copy), whose stores are refused naming the binding."""
     cls = struct_of(value.dtype)
     if cls is None:
         raise BindingError(f"{kernel}: binding {name!r} is a structured array whose dtype is not "
@@ -215,11 +220,15 @@ def _struct_storage(kernel: str, name: str, element: Any, value: np.ndarray) -> 
     if element is not None and element is not cls:
         raise BindingError(f"{kernel}: binding {name!r} is declared Storage[{element!r}] but "
                            f"holds {cls.__name__} structs")
-    if not value.flags.writeable:
+    if not value.flags.writeable and not read_only:
         raise BindingError(f"{kernel}: storage buffer {name!r} is read-only; pass a writeable "
-                           "array or declare the parameter Uniform")
+                           "array or declare the parameter ash.ReadOnly (var<storage, read>)")
     try:
         view = as_struct_binding(value)
+        if read_only:
+            view = view.view(type(view))
+            view.flags.writeable = False
+            view.read_only_binding = name
         view.block()  # (a strided view is refused here, before the dispatch)
     except TypeError as exc:
         raise BindingError(f"{kernel}: binding {name!r}: {exc}") from None
