@@ -100,7 +100,7 @@ from .wgsl.atomics import (
     atomic_sub,
     atomic_xor,
 )
-from .wgsl.bindings import Input, ReadOnly, Storage, Uniform
+from .wgsl.bindings import BindingPoint, Input, ReadOnly, Storage, Uniform, at
 from .wgsl.builtins import (
     FrexpResult,
     ModfResult,
@@ -209,6 +209,7 @@ from .wgsl.matrices import (
     mat4x4h,
 )
 from .wgsl.memory import Ptr, WorkgroupVar, ptr, workgroup
+from .wgsl.module_bindings import ModuleBinding, storage, uniform
 from .wgsl.structs import buffer, struct
 from .wgsl.types import (
     all,
@@ -482,6 +483,9 @@ __all__ = [
 
 # f16 and read-only storage (issue 18, docs/wgsl.md)
 __all__ += ["ReadOnly", "f16", "vec2h", "vec3h", "vec4h"]
+
+# binding points (@group/@binding) and module-scope bindings (docs/to-gpu.md, docs/wgsl.md)
+__all__ += ["BindingPoint", "ModuleBinding", "at", "storage", "uniform"]
 
 # views (issue 21, items 1, 2): pictures of a run (docs/seeing.md)
 __all__ += ["Timeline", "access_diagram"]

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..wgsl.memory import WorkgroupVar
+from ..wgsl.module_bindings import ModuleBinding
 from ..wgsl.source import resolve, root_name
 from ..wgsl.types import Vec, _ScalarType
 from . import atomics, buffers, consts, matrices, names, results, structs, subgroups
@@ -105,6 +106,9 @@ class Expressions:
         if isinstance(value, WorkgroupVar):
             wgsl = self.module.workgroup_name(name, value, node, self)
             return E(wgsl, None, memory=self.module.workgroup_memory(wgsl))
+        if isinstance(value, ModuleBinding):  # (a module-scope binding, used by a helper)
+            memory = self.module.module_binding(value)
+            return E(memory.name, None, memory=memory)
         if isinstance(value, tuple):  # (a const array)
             return consts.tuple_value(self, node, name, value)
         t = type_of_value(value)

@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ShaderCreationError
+from ..wgsl.memory import scan_kernel
 from ..wgsl.rewrite import _is_user_function
 from . import consts, resources, results
 from .expressions import E, Memory
@@ -57,6 +59,7 @@ class Binding:
     space: str          # "storage", "read", "uniform"
     type: Any           # the WGSL type (Array for buffers)
     wgsl: str = ""      # its name in WGSL (the parameter's, unless WGSL reserves that)
+    group: int = 0      # its @group (binding: its @binding)
 
 
 @dataclass
@@ -121,11 +124,16 @@ class Module:
         self.pools: dict[str, list[Memory]] = {}
         self.final_pass = False
         self.changed = False
-        unknown = set(bindings) - set(shader.params)
+        self.module_decls: dict = {}  # module-scope bindings, by name (scan_kernel)
+        try:
+            scan_kernel(self.fn, self.module_decls)
+        except ShaderCreationError:
+            pass  # (recursion: the translation names the call's line)
+        unknown = set(bindings) - set(shader.params) - set(self.module_decls)
         if unknown:
             raise WGSLEmitError(f"{self.fn.__qualname__} has no parameter "
                                 f"{', '.join(sorted(unknown))}; it takes "
-                                f"{', '.join(shader.params)}")
+                                f"{', '.join([*shader.params, *self.module_decls])}")
 
     # ------------------------------------------------------------------------------ types
     def resolved(self, t: Any) -> Any:
@@ -249,6 +257,14 @@ class Module:
                 return Memory(wgsl, "workgroup", t)
         raise AssertionError(name)
 
+    def module_binding(self, decl: Any) -> Memory:
+        """The memory a module-scope binding names (a resource of the module, whichever function
+        uses it)."""
+        for r in self.resources:
+            if r.python == decl.var_name:
+                return r.memory
+        raise AssertionError(decl)
+
     def bound_shape(self, wgsl: str) -> tuple[int, ...] | None:
         """The shape of the array bound to the resource named ``wgsl`` (None: none given)."""
         for r in getattr(self, "resources", ()):
@@ -365,10 +381,10 @@ class Module:
                                     "which WGSL cannot bind (not host-shareable). Fix: pass a u32")
             space = {"storage": "storage, read_write", "read": "storage, read",
                      "uniform": "uniform"}[r.kind]
-            out.append(f"@group(0) @binding({r.index}) var<{space}> {r.name}: {t};")
+            out.append(f"@group({r.group}) @binding({r.index}) var<{space}> {r.name}: {t};")
             rt = self.resolved(r.memory.type)
             bindings.append(Binding(r.python, r.index, r.kind, self.defaults.get(rt, rt),
-                                    r.name))
+                                    r.name, r.group))
         for name, (_, t) in self.workgroup.items():
             out.append(f"var<workgroup> {name}: {self.final(t, self.entry, name)};")
         used = [s for _, s in self.structs.values()] + [r.memory.type for r in self.resources

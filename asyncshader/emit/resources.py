@@ -50,6 +50,7 @@ class Resource:
     kind: str
     memory: Memory
     python: str     # the parameter's name
+    group: int = 0  # (index: the @binding number)
 
 
 def parameters(module: Any) -> tuple[dict[str, E], list[Resource]]:
@@ -74,9 +75,32 @@ def parameters(module: Any) -> tuple[dict[str, E], list[Resource]]:
             params[name] = E(wgsl_identifier(name), t)
             module.inputs.append((name, t))
             continue
-        resources.append(Resource(wgsl_identifier(name), index, kind,
-                                  Memory(wgsl_identifier(name), kind, t), name))
+        point = getattr(p.annotation, "point", None)
+        group, binding = (point.group, point.binding) if point is not None else (0, index)
+        resources.append(Resource(wgsl_identifier(name), binding, kind,
+                                  Memory(wgsl_identifier(name), kind, t), name, group))
+    for name, (decl, _) in module.module_decls.items():  # (module-scope: at their points)
+        kind, t = _resource(module, name, decl.annotation,
+                            module.given.get(name, inspect.Parameter.empty))
+        resources.append(Resource(wgsl_identifier(name), decl.point.binding, kind,
+                                  Memory(wgsl_identifier(name), kind, t), name,
+                                  decl.point.group))
+    _check_points(module, resources)
     return params, resources
+
+
+def _check_points(module: Any, resources: list[Resource]) -> None:
+    """Two resources at one ``@group @binding`` (one given by ``ash.at``, the other by its
+    position) are an error naming both: WGSL refuses the module."""
+    seen: dict[tuple[int, int], str] = {}
+    for r in resources:
+        other = seen.setdefault((r.group, r.index), r.python)
+        if other != r.python:
+            raise WGSLEmitError(
+                f"{module.fn.__qualname__}: {other!r} and {r.python!r} are both at "
+                f"@group({r.group}) @binding({r.index}) (a resource without ash.at(...) takes "
+                "group 0 and its parameter's position). Fix: give each its own "
+                "ash.at(group, binding)")
 
 
 def _resource(module: Any, name: str, ann: Any, given: Any) -> tuple[str, Any]:

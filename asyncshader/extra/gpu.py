@@ -148,6 +148,8 @@ def _uniform_bytes(value: Any, t: Any) -> bytes:
 
 def _buffers(dev: Any, code: Emitted, bindings: dict[str, Any], visibility: Any = None
              ) -> tuple[list, dict[str, Any]]:
+    """Each binding's buffer: (group, bind-group entry) pairs, and the storage buffers to read
+    back."""
     import wgpu
 
     usage = wgpu.BufferUsage
@@ -171,8 +173,8 @@ def _buffers(dev: Any, code: Emitted, bindings: dict[str, Any], visibility: Any 
                                               usage.COPY_SRC)
             if b.space == "storage":
                 outputs[b.name] = (buf, np.asarray(value), b.type)
-        entries.append({"binding": b.binding, "resource": {"buffer": buf, "offset": 0,
-                                                           "size": buf.size}})
+        entries.append((b.group, {"binding": b.binding, "resource": {
+            "buffer": buf, "offset": 0, "size": buf.size}}))
     return entries, outputs
 
 
@@ -187,9 +189,9 @@ def _run_compute(dev: Any, code: Emitted, groups: tuple, bindings: dict[str, Any
     encoder = dev.create_command_encoder()
     cpass = encoder.begin_compute_pass()
     cpass.set_pipeline(pipeline)
-    if entries:
-        cpass.set_bind_group(0, dev.create_bind_group(layout=pipeline.get_bind_group_layout(0),
-                                                      entries=entries))
+    for g in range(max((g for g, _ in entries), default=-1) + 1):  # (every group up to the
+        cpass.set_bind_group(g, dev.create_bind_group(  # last used: an unused one is empty)
+            layout=pipeline.get_bind_group_layout(g), entries=[e for k, e in entries if k == g]))
     cpass.dispatch_workgroups(*groups)
     cpass.end()
     dev.queue.submit([encoder.finish()])

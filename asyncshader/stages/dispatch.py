@@ -38,9 +38,10 @@ def _running(job: Any) -> Iterator[None]:
     names in ``context_values`` (``(var, value)`` pairs: what a hot operation reads without
     going through the run, e.g. the derivative built-ins' request kinds)."""
     tokens = [(CURRENT_RUN, CURRENT_RUN.set(job))]
+    slots = getattr(job, "module_slots", None)  # (module-scope bindings: held for the run)
     try:
         tokens += [(var, var.set(value)) for var, value in getattr(job, "context_values", ())]
-        with np.errstate(**_QUIET):
+        with np.errstate(**_QUIET), slots if slots is not None else contextlib.nullcontext():
             yield
     finally:
         for var, token in reversed(tokens):

@@ -66,3 +66,123 @@ def test_a_local_choosing_between_buffers_cannot_be_passed_to_a_helper():
                        r"`src`, a local that names one of several buffers in turn, to doubled.*"
                        r"Fix: pass the buffer itself"):
         to_wgsl(ping_pong)
+
+
+# ------------------------------------------------------------------------- @group / @binding
+@ash.compute(workgroup_size=4)
+async def placed(inp: ash.ReadOnly[f32, ash.at(group=1, binding=3)],
+                 out: ash.Storage[f32, ash.at(2, 0)], scale: ash.Uniform[f32, ash.at(1, 0)],
+                 bias: f32, *, local_invocation_index: u32):
+    i = local_invocation_index
+    out[i] = inp[i] * scale + bias
+
+
+def test_a_binding_keeps_its_group_and_binding_and_the_others_their_position():
+    text = to_wgsl(placed)
+    assert "@group(1) @binding(3) var<storage, read> inp: array<f32>;" in text
+    assert "@group(2) @binding(0) var<storage, read_write> out: array<f32>;" in text
+    assert "@group(1) @binding(0) var<uniform> scale: f32;" in text
+    assert "@group(0) @binding(3) var<uniform> bias: f32;" in text
+
+
+def test_bindings_in_several_groups_agree_with_lavapipe(crosscheck):
+    report = crosscheck(placed, inp=np.arange(4, dtype=np.float32),
+                        out=np.zeros(4, np.float32), scale=2.0, bias=0.5)
+    assert report.gpu["out"].tolist() == [0.5, 2.5, 4.5, 6.5]
+
+
+@ash.compute(workgroup_size=4)
+async def only_group_two(out: ash.Storage[u32, ash.at(2, 5)], *, local_invocation_index: u32):
+    out[local_invocation_index] = local_invocation_index * 3
+
+
+def test_groups_below_the_first_used_are_bound_empty_on_the_gpu(crosscheck):
+    assert "@group(2) @binding(5) var<storage, read_write> out: array<u32>;" in \
+        to_wgsl(only_group_two)
+    assert crosscheck(only_group_two, out=np.zeros(4, np.uint32)).gpu["out"].tolist() == \
+        [0, 3, 6, 9]
+
+
+def test_two_resources_at_one_binding_point_are_an_error_naming_both():
+    with pytest.raises(TypeError, match=r"k: 'a' and 'b' are both at @group\(0\) @binding\(1\)"):
+        @ash.compute(workgroup_size=1)
+        async def k(a: ash.Storage[f32, ash.at(0, 1)], b: ash.Storage[f32, ash.at(0, 1)]):
+            pass
+
+    @ash.compute(workgroup_size=1)
+    async def by_position(a: ash.Storage[f32], b: ash.Storage[f32, ash.at(0, 0)]):
+        a[0] = b[0]
+
+    with pytest.raises(WGSLEmitError, match=r"by_position: 'a' and 'b' are both at @group\(0\) "
+                       r"@binding\(0\) \(a resource without ash.at\(\.\.\.\) takes group 0 and its "
+                       r"parameter's position\)"):
+        to_wgsl(by_position)
+
+
+def test_the_binding_point_is_part_of_the_annotation():
+    assert repr(ash.Storage[f32, ash.at(1, 3)]) == "Storage[f32, at(group=1, binding=3)]"
+    assert repr(ash.Storage[ash.at(0, 2)]) == "Storage[at(group=0, binding=2)]"
+    assert ash.ReadOnly[f32, ash.at(1, 3)].element is f32
+    assert ash.Uniform[f32, ash.at(1, 3)].point == ash.at(group=1, binding=3)
+    with pytest.raises(TypeError, match="a fragment input has a @location, not a binding point"):
+        ash.Input[f32, ash.at(0, 1)]
+    with pytest.raises(TypeError, match="non-negative ints; group is -1"):
+        ash.at(-1, 0)
+
+
+# ------------------------------------------------------------------- module-scope bindings
+@ash.struct
+class Boid:
+    pos: ash.vec2f
+    vel: ash.vec2f
+
+
+@ash.struct
+class SimParams:
+    dt: f32
+    rule_scale: f32
+
+
+params = ash.uniform(SimParams, group=0, binding=0)
+boids_in = ash.storage(Boid, group=0, binding=1, access="read")
+boids_out = ash.storage(Boid, group=0, binding=2)
+
+
+def neighbour_pull(i: u32, n: u32) -> ash.vec2f:
+    j = (i + 1) % n
+    return (boids_in[j].pos - boids_in[i].pos) * params.rule_scale
+
+
+@ash.compute(workgroup_size=8)
+async def boids_step(*, global_invocation_id: ash.vec3u):
+    i = global_invocation_id.x
+    n = ash.array_length(boids_in)
+    vel = boids_in[i].vel + neighbour_pull(i, n)
+    boids_out[i].vel = vel
+    boids_out[i].pos = boids_in[i].pos + vel * params.dt
+
+
+def _boids() -> np.ndarray:
+    b = Boid.zeros(8)
+    b["pos"] = np.stack([np.arange(8), np.arange(8) ** 2], 1).astype(np.float32) * 0.125
+    b["vel"][:, 0] = 0.5
+    return b
+
+
+def test_module_scope_bindings_are_declared_once_at_their_points_and_used_by_name():
+    text = to_wgsl(boids_step)
+    assert "@group(0) @binding(0) var<uniform> params: SimParams;" in text
+    assert "@group(0) @binding(1) var<storage, read> boids_in: array<Boid>;" in text
+    assert "@group(0) @binding(2) var<storage, read_write> boids_out: array<Boid>;" in text
+    assert "fn neighbour_pull(i: u32, n: u32) -> vec2f {" in text
+    assert "return (boids_in[j].pos - boids_in[i].pos) * params.rule_scale;" in text
+
+
+def test_module_scope_bindings_agree_with_lavapipe(crosscheck):
+    b = _boids()
+    report = crosscheck(boids_step, boids_in=b, boids_out=Boid.zeros(8),
+                        params=SimParams(dt=0.5, rule_scale=0.25))
+    pull = (np.roll(b["pos"], -1, 0) - b["pos"]) * 0.25
+    vel = b["vel"] + pull
+    assert np.allclose(report.gpu["boids_out"]["vel"], vel, rtol=0, atol=1e-6)
+    assert np.allclose(report.gpu["boids_out"]["pos"], b["pos"] + vel * 0.5, rtol=0, atol=1e-6)
