@@ -79,7 +79,9 @@ def parameters(module: Any) -> tuple[dict[str, E], list[Resource]]:
         group, binding = (point.group, point.binding) if point is not None else (0, index)
         resources.append(Resource(wgsl_identifier(name), binding, kind,
                                   Memory(wgsl_identifier(name), kind, t), name, group))
-    for name, (decl, _) in module.module_decls.items():  # (module-scope: at their points)
+    for name, (decl, _) in sorted(module.module_decls.items(),  # (module scope: in point order)
+                                  key=lambda item: (item[1][0].point.group,
+                                                    item[1][0].point.binding)):
         kind, t = _resource(module, name, decl.annotation,
                             module.given.get(name, inspect.Parameter.empty))
         resources.append(Resource(wgsl_identifier(name), decl.point.binding, kind,
