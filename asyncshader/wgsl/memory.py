@@ -336,6 +336,9 @@ class WorkgroupMemory:
     def exit(self) -> None:
         self.closed = True
         self.saved = None
+        slots = getattr(self.run, "module_slots", None)
+        if slots is not None:
+            slots.restore()
 
 
 def find_workgroup_vars(fn: Any) -> dict[str, WorkgroupVar]:

@@ -80,12 +80,15 @@ class ModuleBinding:
         raise self._unbound()
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
+        if name.startswith("_"):  # (tools probing for private or special attributes)
             raise AttributeError(name)
         raise self._unbound()
 
     def __len__(self) -> int:
         raise self._unbound()
+
+    def __bool__(self) -> bool:
+        return True  # (a declaration, not an empty container)
 
 
 def storage(element: Any, *, group: int, binding: int, access: str = "read_write"
@@ -177,9 +180,10 @@ def module_params(kernel: str, params: dict[str, inspect.Parameter],
         if name in params:
             raise TypeError(f"{kernel}: its parameter {name!r} and the module-scope binding "
                             f"{name!r} share a name; a run binds both by name. Fix: rename one")
-        for other, p in params.items():
+        for other, p in out.items():
             if getattr(p.annotation, "point", None) == decl.point:
-                raise TypeError(f"{kernel}: its parameter {other!r} and the module-scope "
+                what = "parameter" if other in params else "module-scope binding"
+                raise TypeError(f"{kernel}: its {what} {other!r} and the module-scope "
                                 f"binding {name!r} are both at @group({decl.point.group}) "
                                 f"@binding({decl.point.binding}). Fix: move one")
         out[name] = inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY,

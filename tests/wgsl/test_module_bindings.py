@@ -155,6 +155,16 @@ def test_a_parameter_may_not_share_a_name_or_a_binding_point_with_one():
                        r"at @group\(0\) @binding\(0\)"):
         ash.run(same_point, other=np.zeros(1, np.uint32), hits=np.zeros(1, np.uint32))
 
+    twin = ash.storage(u32, group=0, binding=0)
+
+    @ash.compute(workgroup_size=1)
+    async def two_at_one_point():
+        twin[0] = hits[0]
+
+    with pytest.raises(TypeError, match=r"binding '(hits|twin)' and the module-scope binding "
+                       r"'(hits|twin)' are both at @group\(0\) @binding\(0\)"):
+        ash.run(two_at_one_point, twin=np.zeros(1, np.uint32), hits=np.zeros(1, np.uint32))
+
 
 acc = ash.storage(f32, group=0, binding=0)
 
@@ -204,3 +214,37 @@ def test_the_declarations_check_their_arguments():
         ash.storage(f32, group=0, binding=-1)
     with pytest.raises(TypeError, match="'read_write' or 'read', not 'write'"):
         ash.storage(f32, group=0, binding=0, access="write")
+
+
+cells = ash.storage(u32, group=0, binding=0)
+shared = ash.workgroup(ash.array(u32, 8))
+
+
+@ash.compute(workgroup_size=8)
+async def mirrored(*, local_invocation_index: u32, workgroup_id: vec3u):
+    i = local_invocation_index
+    shared[i] = i + workgroup_id.x
+    await ash.workgroup_barrier()
+    cells[workgroup_id.x * 8 + i] = shared[7 - i]
+
+
+@ash.compute(workgroup_size=(4, 2), derivatives="quads")
+async def swapped(*, local_invocation_index: u32, workgroup_id: vec3u):
+    cells[workgroup_id.x * 8 + local_invocation_index] = \
+        await ash.quad_swap_x(local_invocation_index)
+
+
+@pytest.mark.parametrize("schedule,live", [(None, 1), (ash.Random(3), 1), (ash.Random(5), 3),
+                                           (ash.PCT(2), 2), (ash.Reverse(), 4)])
+@pytest.mark.parametrize("sanitize", [None, "off"])
+def test_every_schedule_and_interleaving_of_workgroups_sees_the_runs_buffer(schedule, live,
+                                                                           sanitize):
+    out = np.zeros(160, np.uint32)
+    ash.run(mirrored, 20, cells=out, schedule=schedule, max_live_workgroups=live,
+            sanitize=sanitize)
+    assert out.tolist() == [7 - i + w for w in range(20) for i in range(8)]
+    out = np.zeros(160, np.uint32)
+    ash.run(swapped, 20, cells=out, schedule=schedule, max_live_workgroups=live,
+            sanitize=sanitize)
+    assert out.tolist() == [1, 0, 3, 2, 5, 4, 7, 6] * 20
+    assert isinstance(cells, ash.ModuleBinding)
