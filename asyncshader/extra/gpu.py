@@ -83,8 +83,8 @@ class CrosscheckReport:
                     + (f" ({', '.join(self.ignored)} not compared)" if self.ignored else ""))
         lines = [f"crosscheck on {self.adapter}: the GPU differs from the CPU"]
         for name, n in self.counts.items():
-            if n and name == "check" and name not in self.cpu:
-                lines.append("  check: the check= function's verdict is false")
+            if n and name == "check":  # (the check= function's verdict, not a binding)
+                lines.append("  check(cpu, gpu) returned False")
             elif n:
                 total = self.sizes.get(name) or self.cpu[name].size
                 lines.append(f"  {name}: {n} of {total} elements differ; first:")
@@ -100,8 +100,8 @@ def crosscheck(kernel: Any, workgroups: Any = 1, *, ulp: int = 4, atol: float = 
     """Runs a compute dispatch on the CPU (``asyncshader.run``) and its WGSL (``to_wgsl``) on a
     WebGPU device, and compares every storage buffer: integers exactly, floats within ``ulp``
     units in the last place or ``atol`` (absolute). ``check(cpu, gpu)`` (the arrays by name)
-    judges what the comparison cannot: a false verdict (``False``, ``np.False_``) fails, None
-    (a check that asserts) passes. ``subgroup_size`` is the CPU run's (``asyncshader.run``'s
+    judges what the comparison cannot: ``False`` (numpy's too) fails, ``True`` or None (a
+    check that asserts) passes. ``subgroup_size`` is the CPU run's (``asyncshader.run``'s
     option: set it to the GPU's, 8 on lavapipe, to compare a size-dependent result). Raises
     :class:`CrosscheckError` (an AssertionError) on a difference unless
     ``raise_on_difference=False``; returns the report. The arrays you pass are not changed:

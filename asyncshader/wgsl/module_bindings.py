@@ -17,8 +17,8 @@ in a shader is a plain global load of the run's array, at parameter speed.
 The swap is in place only while the run's invocations execute: a checkpoint (where an awaited
 dispatch lets the host run), the switch to another workgroup and the end of the run put the
 declarations back, so host code, and another dispatch that starts meanwhile, find the
-declarations. Runs in different threads that use module-scope bindings take turns (one lock):
-two of them cannot both hold the one module global."""
+declarations. Runs in different threads that use module-scope bindings take turns (one lock,
+held while a run's values are in place): two of them cannot both hold the one module global."""
 
 from __future__ import annotations
 
@@ -33,8 +33,9 @@ __all__ = [
     "ModuleBinding", "Slots", "declared", "module_binding", "module_params", "storage", "uniform",
 ]
 
-#: held by a run that uses module-scope bindings, from its start to its end (re-entrant: the
-#: awaited dispatches of one event loop share the thread)
+#: held by a run while its values are installed, from a workgroup's entry to its exit or save
+#: (a switch, a checkpoint): runs in other threads wait for it; taken inside the run's turn at
+#: its workgroup variables, never across a checkpoint (re-entrant: a run inside a run)
 _LOCK = threading.RLock()
 #: the places a run has swapped, with their declarations: what a kernel scanned meanwhile (in
 #: another thread, or by to_wgsl) finds there
@@ -121,28 +122,35 @@ class Slots:
     def __init__(self, places: dict[str, tuple[ModuleBinding, list]]) -> None:
         self.places = places
         self.values: dict[str, Any] = {}
+        self.held = False  # (installed: this run holds the lock)
 
     def install(self) -> None:
+        """Makes the names refer to this run's values (waiting for a run in another thread
+        to put its declarations back first)."""
+        if not self.held:
+            _LOCK.acquire()
+            self.held = True
         for name, (decl, where) in self.places.items():
             for place in where:
                 _SWAPPED[_key(place)] = decl
             _put(where, self.values[name])
 
     def restore(self) -> None:
+        """Makes the names refer to their declarations again."""
+        if not self.held:
+            return
         for _, (decl, where) in self.places.items():
             _put(where, decl)
             for place in where:
                 _SWAPPED.pop(_key(place), None)
+        self.held = False
+        _LOCK.release()
 
     def __enter__(self) -> Slots:
-        _LOCK.acquire()
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        try:
-            self.restore()
-        finally:
-            _LOCK.release()
+        self.restore()  # (the run ends, or stops, with its values still installed)
 
 
 def module_binding(found: dict[str, tuple[ModuleBinding, list]], name: str,

@@ -190,23 +190,36 @@ def test_concurrent_dispatches_each_see_their_own_arrays():
     assert isinstance(acc, ash.ModuleBinding)
 
 
+@ash.compute(workgroup_size=8)
+async def accumulate_each(*, global_invocation_id: vec3u):
+    i = global_invocation_id.x
+    for _ in range(40):
+        acc[i] = acc[i] + 1.0
+        await ash.workgroup_barrier()
+
+
 def test_runs_in_threads_take_turns():
+    """(Each run holds the module global while one of its workgroups runs: the threads take
+    turns workgroup by workgroup, each seeing its own array.)"""
     arrays = [np.full(32, 10 * k, np.float32) for k in range(3)]
+    wide = [np.full(64, 100 * k, np.float32) for k in range(3)]
     errors = []
 
-    def work(arr):
+    def work(arr, many):
         try:
             ash.run(accumulate, acc=arr)
+            ash.run(accumulate_each, 8, acc=many, schedule=ash.Random(1), max_live_workgroups=2)
         except Exception as exc:  # (reported below)
             errors.append(exc)
 
-    threads = [threading.Thread(target=work, args=(arr,)) for arr in arrays]
+    threads = [threading.Thread(target=work, args=pair) for pair in zip(arrays, wide)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     assert errors == []
-    assert [arr[0] for arr in arrays] == [300.0, 310.0, 320.0]
+    assert [arr.tolist() for arr in arrays] == [[300.0 + 10 * k] * 32 for k in range(3)]
+    assert [arr.tolist() for arr in wide] == [[40.0 + 100 * k] * 64 for k in range(3)]
 
 
 def test_the_declarations_check_their_arguments():
