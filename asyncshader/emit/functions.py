@@ -59,6 +59,8 @@ class Function(Expressions):
         self.module, self.fn, self.kind, self.key = module, fn, kind, key
         self.scope = Scope(fn)
         self.params, self.resources = params, resources
+        # (module-scope names this helper reaches through its parameters: no local takes them)
+        self.shadowing = {m.name for p, m in resources.items() if p != m.name}
         parsed = parse(fn)
         if parsed is None:
             raise WGSLEmitError(f"{fn.__qualname__}: its source cannot be read (made by exec?); "
@@ -110,7 +112,12 @@ class Function(Expressions):
         self.lines.append("    " * self.depth + text)
 
     def local_name(self, name: str) -> str:
-        return wgsl_identifier(name)
+        """A local's WGSL name: its own, unless a buffer passed to this helper goes by it at
+        module scope (``def f(buf): a = buf[0]`` called with the binding ``a``)."""
+        wgsl = wgsl_identifier(name)
+        while wgsl in self.shadowing:
+            wgsl += "_"
+        return wgsl
 
     def fresh(self, stem: str) -> str:
         """A name for a temporary that no name of the function takes (``tmp1``, ``tmp2`` ...)."""

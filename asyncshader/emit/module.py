@@ -298,6 +298,8 @@ class Module:
         values: dict[str, E] = {}
         resources: dict[str, Memory] = {}
         key_parts: list[Any] = []
+        memory_names = {a.memory.name for p, a in zip(params, args)  # (a parameter's WGSL name
+                        if a.memory is not None and a.memory.name != p.name}  # never takes them)
         for p, a in zip(params, args):
             if a.memory is not None:
                 if a.memory.space == "select":
@@ -317,7 +319,10 @@ class Module:
             if t is None:
                 caller.fail(node, f"passing `{a.text}` to {fn.__name__}", "pass a value")
             results.check_named(caller, node, t, f"passing `{a.text}` to {fn.__name__}")
-            values[p.name] = E(p.name + "_" if p.name in RESERVED else p.name, t)
+            text = p.name + "_" if p.name in RESERVED else p.name
+            while text in memory_names:
+                text += "_"
+            values[p.name] = E(text, t)
             key_parts.append(t)
         key = (id(fn), tuple(key_parts))
         if key in self.helpers:

@@ -52,6 +52,32 @@ def test_helpers_taking_bindings_agree_with_lavapipe(crosscheck):
     assert report.gpu["a"].tolist() == (2 * a[::-1] + 3.0).tolist()
 
 
+def doubled_plus_next(buf, i: u32) -> f32:
+    a = buf[i] * 2.0                    # (a local named like the binding passed as buf)
+    return a + buf[i + 1]
+
+
+def at_index(buf, a: u32) -> f32:      # (a parameter named like it)
+    return buf[a]
+
+
+@ash.compute(workgroup_size=4)
+async def shadowing(a: ash.Storage[f32], out: ash.Storage[f32], *,
+                    local_invocation_index: u32):
+    i = local_invocation_index
+    out[i] = doubled_plus_next(a, i) + at_index(a, i)
+
+
+def test_a_helpers_names_do_not_hide_the_binding_it_names(crosscheck):
+    text = to_wgsl(shadowing)
+    assert "    let a_ = a[i] * 2.0;\n    return a_ + a[i + 1];" in text
+    assert "fn at_index(a_: u32) -> f32 {\n    return a[a_];" in text
+    report = crosscheck(shadowing, a=np.arange(5, dtype=np.float32),
+                        out=np.zeros(4, np.float32))
+    # 2 a[i] + a[i + 1] + a[i] with a = 0 .. 4
+    assert report.gpu["out"].tolist() == [1.0, 5.0, 9.0, 13.0]
+
+
 def test_a_local_choosing_between_buffers_cannot_be_passed_to_a_helper():
     @ash.compute(workgroup_size=4)
     async def ping_pong(a: ash.Storage[f32], b: ash.Storage[f32], *,
