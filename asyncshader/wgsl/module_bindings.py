@@ -123,6 +123,7 @@ class Slots:
         self.places = places
         self.values: dict[str, Any] = {}
         self.held = False  # (installed: this run holds the lock)
+        self.before: list = []  # (what the places held: declarations, or a run's around this)
 
     def install(self) -> None:
         """Makes the names refer to this run's values (waiting for a run in another thread
@@ -130,19 +131,23 @@ class Slots:
         if not self.held:
             _LOCK.acquire()
             self.held = True
+            self.before = [(place, _get(place)) for _, where in self.places.values()
+                           for place in where]
         for name, (decl, where) in self.places.items():
             for place in where:
                 _SWAPPED[_key(place)] = decl
             _put(where, self.values[name])
 
     def restore(self) -> None:
-        """Makes the names refer to their declarations again."""
+        """Makes the names refer to what they did before :meth:`install`: the declarations
+        (or, for a run inside a run, the outer run's values)."""
         if not self.held:
             return
-        for _, (decl, where) in self.places.items():
-            _put(where, decl)
-            for place in where:
+        for place, value in self.before:
+            _put([place], value)
+            if isinstance(value, ModuleBinding):
                 _SWAPPED.pop(_key(place), None)
+        self.before = []
         self.held = False
         _LOCK.release()
 
@@ -207,6 +212,10 @@ def declared(place: Any, value: Any) -> Any:
 
 def _key(place: Any) -> Any:
     return (id(place[0]), place[1]) if isinstance(place, tuple) else id(place)
+
+
+def _get(place: Any) -> Any:
+    return place.cell_contents if isinstance(place, types.CellType) else place[0][place[1]]
 
 
 def _put(where: list, value: Any) -> None:
