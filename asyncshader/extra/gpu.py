@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from .._core.instruments import Instrument
+from .._core.verdicts import check_failed
 from ..emit import Emitted, emit
 from ..emit.buffers import from_gpu, struct_bytes, to_gpu
 from ..emit.wtypes import Matrix, Vector
@@ -301,11 +302,9 @@ def _compare(code: Emitted, cpu: dict, gpu: dict, writers: _Writers,
                        a[tuple(idx)].item(), b[tuple(idx)].item(),
                        writers.last.get((n, int(np.ravel_multi_index(tuple(idx), a.shape)))))
             for idx in bad[:32]]
-    if check is not None:
-        verdict = check(report.cpu, report.gpu)
-        if verdict is not None and not verdict:  # (False, np.False_: a failed check)
-            report.counts["check"] = 1
-            report.differences["check"] = []
+    if check is not None and check_failed(check(report.cpu, report.gpu), check):
+        report.counts["check"] = 1
+        report.differences["check"] = []
     if raise_on_difference and not report.ok:
         raise CrosscheckError(report)
     return report

@@ -24,6 +24,7 @@ from .._core.watchdog import Interrupt, set_deadline, unwatch, watch
 from ..errors import DispatchError, ReplayMismatchError, ShaderTimeoutError
 from ..schedules.strategies import Replay, Strategy
 from ..schedules.trace import Trace
+from ..wgsl.memory import MemoryTurn
 
 #: ``watchdog=``: seconds one invocation may run without suspending (docs/concepts.md)
 DEFAULT_WATCHDOG = 10.0
@@ -38,7 +39,7 @@ def _running(job: Any) -> Iterator[None]:
     names in ``context_values`` (``(var, value)`` pairs: what a hot operation reads without
     going through the run, e.g. the derivative built-ins' request kinds)."""
     tokens = [(CURRENT_RUN, CURRENT_RUN.set(job))]
-    slots = getattr(job, "module_slots", None)  # (module-scope bindings: held for the run)
+    slots = getattr(job, "module_slots", None)  # (module-scope bindings: put back at the end)
     try:
         tokens += [(var, var.set(value)) for var, value in getattr(job, "context_values", ())]
         with np.errstate(**_QUIET), slots if slots is not None else contextlib.nullcontext():
@@ -144,18 +145,23 @@ def counters(sched: Scheduler) -> Counters:
 
 
 def drive(job: Any) -> None:
-    """Runs a dispatch's scheduler to the end, synchronously (watched: ``job.watchdog``)."""
+    """Runs a dispatch's scheduler to the end, synchronously (watched: ``job.watchdog``),
+    holding the turn at its workgroup variables from first step to last (docs/design.md,
+    "Workgroup memory")."""
     run = job.scheduler.run()
-    w = watch(run, job.scheduler, getattr(job, "watchdog", None))
-    with _running(job), _ending(job, run, w):
-        for _ in run:
-            pass
+    turn = _turn(job)
+    with turn:  # (taken before the watchdog looks: waiting for a turn is not a stall)
+        w = watch(run, job.scheduler, getattr(job, "watchdog", None))
+        with _running(job), _ending(job, run, w, turn):
+            for _ in run:
+                pass
 
 
 @contextlib.contextmanager
-def _ending(job: Any, run: Any, w: Any) -> Iterator[None]:
+def _ending(job: Any, run: Any, w: Any, turn: MemoryTurn) -> Iterator[None]:
     """How a dispatch's run ends, synchronous or awaited: an error gets the run's trace, the
-    watchdog stops watching, the scheduler's generator is closed."""
+    watchdog stops watching, the scheduler's generator is closed (in the run's turn at its
+    workgroup variables: closing it may still switch their classes back)."""
     try:
         yield
     except Interrupt as exc:  # the watchdog's exception landed outside a shader (rare)
@@ -165,7 +171,26 @@ def _ending(job: Any, run: Any, w: Any) -> Iterator[None]:
         raise
     finally:
         unwatch(w)
-        run.close()
+        with turn:
+            run.close()
+
+
+def _turn(job: Any) -> MemoryTurn:
+    """The run's turn at its workgroup variables and, if it uses any, the module-scope
+    bindings it swaps into module globals (docs/design.md)."""
+    return MemoryTurn(getattr(job, "wg_vars", ()), getattr(job, "module_slots", None) is not None)
+
+
+def _in_turns(run: Iterator[None], turn: MemoryTurn) -> Iterator[None]:
+    """The steps of an awaited run from one checkpoint to the next, each in the run's turn
+    at its workgroup variables (released at the checkpoints, where the run saved them)."""
+    while True:
+        with turn:
+            try:
+                next(run)
+            except StopIteration:
+                return
+        yield
 
 
 def _stray(job: Any, exc: Interrupt) -> Exception:
@@ -190,11 +215,12 @@ async def drive_async(job: Any) -> None:
     checkpoints. The watchdog also enforces the host's deadline (``anyio.fail_after``) on a
     shader that never suspends: it is interrupted there, and the cancellation happens here."""
     run = job.scheduler.run()
+    turn = _turn(job)
     w = watch(run, job.scheduler, getattr(job, "watchdog", None), _deadline())
-    with _ending(job, run, w):
+    with _ending(job, run, w, turn):
         try:
             with _running(job):
-                for _ in run:
+                for _ in _in_turns(run, turn):
                     await anyio.lowlevel.checkpoint()
                     if w is not None:
                         set_deadline(w, _deadline())

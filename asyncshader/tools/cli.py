@@ -7,7 +7,8 @@ WebGPU adapter) and ``demo``. A kernel file defines the kernel, ``setup()`` retu
 bindings (resources and dispatch options such as ``workgroups=``) and optionally
 ``check(result)``, which raises or returns False on a bad outcome. A file with several kernels
 gives each its own as ``setup_KERNEL()`` / ``check_KERNEL()``, which win over ``setup()`` and
-``check()``. Exit codes: 0 no failure, 1 a failure found, 2 a usage error.
+``check()``. Exit codes: 0 no failure, 1 a failure found (or explore's workers died), 2 a
+usage error, 130 explore interrupted (Ctrl-C) before it found a failure.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # Ctrl-C before any failure was found (the shells' 128 + SIGINT)
 
 
 class UsageError(Exception):
@@ -233,7 +235,18 @@ def _detector_failure(findings: list) -> str | None:
             "access. Fix the kernel, or declare an intended race with allow_races= in setup()")
 
 
+def _print_failures(report: Any, path: str, name: str, out: Callable) -> None:
+    """The first failures of an exploration, each with the command that replays it."""
+    for f in report.failures[:3]:
+        if f.trace is not None:
+            f.trace.origin = {"file": path, "kernel": name}
+        out(f"run {f.run} failed: {f.error}")
+        if f.trace is not None:
+            out(f"  replay: asyncshader replay {f.trace.to_string()}")
+
+
 def cmd_explore(args: argparse.Namespace, out: Callable) -> int:
+    from ..errors import ExplorationBrokenError, ExplorationInterrupted
     from ..exploration.explore import explore
     from ..exploration.shrink import shrink
 
@@ -244,16 +257,17 @@ def cmd_explore(args: argparse.Namespace, out: Callable) -> int:
         report = explore(kernel, setup, check, strategy, runs=args.runs,
                          time_budget=args.time_budget, stop_on_failure=not args.keep_going,
                          recheck=args.recheck, progress=progress)
+    except (ExplorationInterrupted, ExplorationBrokenError) as exc:  # what it found, then why
+        progress.close()
+        _print_failures(exc.report, path, name, out)
+        out(f"stopped: {exc}")
+        return (EXIT_FAILURE if exc.report.failures or isinstance(exc, ExplorationBrokenError)
+                else EXIT_INTERRUPTED)
     finally:
         progress.close()
     out(report.summary().splitlines()[0])
     _print_table(report, out)
-    for f in report.failures[:3]:
-        if f.trace is not None:
-            f.trace.origin = {"file": path, "kernel": name}
-        out(f"run {f.run} failed: {f.error}")
-        if f.trace is not None:
-            out(f"  replay: asyncshader replay {f.trace.to_string()}")
+    _print_failures(report, path, name, out)
     if report.failures and args.shrink and report.failures[0].trace is not None:
         s = shrink(kernel, setup, report.failures[0].trace, check)
         s.trace.origin = {"file": path, "kernel": name}
@@ -317,6 +331,7 @@ STEP_HELP = """commands (one per line):
 
 def cmd_step(args: argparse.Namespace, out: Callable) -> int:
     """You are the scheduler: step FILE::KERNEL, reading one command per line from stdin."""
+    from .._core.verdicts import check_failed
     from ..exploration.stepper import StepperError, stepper
     from ..schedules.strategies import Random
 
@@ -365,10 +380,12 @@ def cmd_step(args: argparse.Namespace, out: Callable) -> int:
         failure = f"{type(s.error).__name__}"
     elif check is not None:
         try:
-            if check(s.result) is False:
-                failure = "check(result) returned False"
+            verdict = check(s.result)
         except Exception as exc:
             failure = f"check failed: {type(exc).__name__}: {exc}"
+        else:
+            if check_failed(verdict, check):
+                failure = "check(result) returned False"
     failure = failure or _detector_failure(s.findings)
     if failure is not None:
         out(f"FAILED: {failure}")

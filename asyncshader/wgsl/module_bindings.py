@@ -17,8 +17,9 @@ in a shader is a plain global load of the run's array, at parameter speed.
 The swap is in place only while the run's invocations execute: a checkpoint (where an awaited
 dispatch lets the host run), the switch to another workgroup and the end of the run put the
 declarations back, so host code, and another dispatch that starts meanwhile, find the
-declarations. Runs in different threads that use module-scope bindings take turns (one lock,
-held while a run's values are in place): two of them cannot both hold the one module global."""
+declarations. Runs in different threads that use module-scope bindings take turns
+(:data:`MODULE_BINDINGS_TURN`, part of a run's turn at its memory): two of them cannot both
+hold the one module global."""
 
 from __future__ import annotations
 
@@ -30,13 +31,15 @@ from typing import Any
 from .bindings import BindingPoint, ReadOnly, Storage, Uniform, at
 
 __all__ = [
-    "ModuleBinding", "Slots", "declared", "module_binding", "module_params", "storage", "uniform",
+    "MODULE_BINDINGS_TURN", "ModuleBinding", "Slots", "declared", "module_binding", "module_params",
+    "storage", "uniform",
 ]
 
-#: held by a run while its values are installed, from a workgroup's entry to its exit or save
-#: (a switch, a checkpoint): runs in other threads wait for it; taken inside the run's turn at
-#: its workgroup variables, never across a checkpoint (re-entrant: a run inside a run)
-_LOCK = threading.RLock()
+#: part of the turn (``wgsl.memory.MemoryTurn``) of a run that uses module-scope bindings: a
+#: synchronous run holds it from its first step to its last, an awaited one between its
+#: checkpoints (where its values are taken out again), so runs in other threads wait for it
+#: (re-entrant: a run inside a run)
+MODULE_BINDINGS_TURN = threading.RLock()
 #: the places a run has swapped, with their declarations: what a kernel scanned meanwhile (in
 #: another thread, or by to_wgsl) finds there
 _SWAPPED: dict[Any, ModuleBinding] = {}
@@ -122,14 +125,12 @@ class Slots:
     def __init__(self, places: dict[str, tuple[ModuleBinding, list]]) -> None:
         self.places = places
         self.values: dict[str, Any] = {}
-        self.held = False  # (installed: this run holds the lock)
+        self.held = False  # (installed)
         self.before: list = []  # (what the places held: declarations, or a run's around this)
 
     def install(self) -> None:
-        """Makes the names refer to this run's values (waiting for a run in another thread
-        to put its declarations back first)."""
+        """Makes the names refer to this run's values (the run holds its turn)."""
         if not self.held:
-            _LOCK.acquire()
             self.held = True
             self.before = [(place, _get(place)) for _, where in self.places.values()
                            for place in where]
@@ -149,13 +150,14 @@ class Slots:
                 _SWAPPED.pop(_key(place), None)
         self.before = []
         self.held = False
-        _LOCK.release()
 
     def __enter__(self) -> Slots:
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        self.restore()  # (the run ends, or stops, with its values still installed)
+        if self.held:  # (the run stopped with its values in place: put back in its turn)
+            with MODULE_BINDINGS_TURN:
+                self.restore()
 
 
 def module_binding(found: dict[str, tuple[ModuleBinding, list]], name: str,

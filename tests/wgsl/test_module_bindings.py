@@ -199,8 +199,8 @@ async def accumulate_each(*, global_invocation_id: vec3u):
 
 
 def test_runs_in_threads_take_turns():
-    """(Each run holds the module global while one of its workgroups runs: the threads take
-    turns workgroup by workgroup, each seeing its own array.)"""
+    """(A run holds the module globals for its turn: the threads take turns, each seeing its
+    own array.)"""
     arrays = [np.full(32, 10 * k, np.float32) for k in range(3)]
     wide = [np.full(64, 100 * k, np.float32) for k in range(3)]
     errors = []
