@@ -100,8 +100,9 @@ from .wgsl.types import (
 
 # isort: split
 # What a shader's memory is: resource bindings, workgroup variables, pointers (wgsl/)
-from .wgsl.bindings import Input, ReadOnly, Storage, Uniform
+from .wgsl.bindings import BindingPoint, Input, ReadOnly, Storage, Uniform, at
 from .wgsl.memory import Ptr, WorkgroupVar, ptr, workgroup
+from .wgsl.module_bindings import ModuleBinding, storage, uniform
 
 # isort: split
 # WGSL built-in functions, the atomic ones included (wgsl/builtins/, wgsl/atomics.py)
@@ -327,6 +328,7 @@ __all__ = [
     "AtomicCompareExchangeResult",
     "BarrierDivergenceError",
     "BindingError",
+    "BindingPoint",
     "ComputeKernel",
     "Counters",
     "DataRace",
@@ -358,6 +360,7 @@ __all__ = [
     "InvocationView",
     "Matrix",
     "ModfResult",
+    "ModuleBinding",
     "NonUniformCollective",
     "OptionError",
     "OutOfBounds",
@@ -401,6 +404,7 @@ __all__ = [
     "asin",
     "asinh",
     "assert_race_free",
+    "at",
     "atan",
     "atan2",
     "atanh",
@@ -532,6 +536,7 @@ __all__ = [
     "sqrt",
     "step",
     "stepper",
+    "storage",
     "storage_barrier",
     "stride_of",
     "struct",
@@ -563,6 +568,7 @@ __all__ = [
     "transpose",
     "trunc",
     "u32",
+    "uniform",
     "unpack2x16float",
     "unpack2x16snorm",
     "unpack2x16unorm",

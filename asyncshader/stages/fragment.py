@@ -60,6 +60,7 @@ from ..wgsl.bindings import (
     Storage,
     Uniform,
     bind_resources,
+    explicit_points,
     signature_params,
     vector_elements,
 )
@@ -122,7 +123,13 @@ class FragmentShader:
                 raise TypeError(f"{fn.__qualname__}: parameter {p} is not supported; a shader "
                                 "takes named builtins, inputs and resources")
         self.builtins = [n for n in self.params if n in FRAGMENT_BUILTINS]
-        wg_vars, uses = scan_kernel(fn)
+        explicit_points(fn.__qualname__, self.params)
+        module: dict = {}
+        wg_vars, uses = scan_kernel(fn, module)
+        if module:
+            raise TypeError(f"{fn.__qualname__} uses the module-scope binding "
+                            f"{next(iter(module))!r}: asyncshader runs those in compute kernels "
+                            "only. Fix: make it a parameter of the fragment shader")
         self.subgroup_builtins, self.subgroup_ops = subgroup_uses(fn, self.params, uses)
         if wg_vars:
             raise TypeError(f"{fn.__qualname__} uses workgroup memory ({', '.join(wg_vars)}); "
