@@ -78,8 +78,7 @@ async def subgroup_checks(out: ash.Storage, *, global_invocation_id: vec3u,
     passed |= bit(21, await ash.subgroup_broadcast(sid, 1) == 1)
     passed |= bit(22, await ash.subgroup_shuffle(sid, sid) == sid)
     passed |= bit(23, await ash.subgroup_shuffle(sid, size - 1 - sid) == size - 1 - sid)
-    # (WGSL's || would skip the shuffle in the last lane; the shuffle runs in every lane, as
-    # the module wgpu runs evaluates both sides: tests/data/README.md says more)
+    # (called before the `or`, which would skip it in an edge lane: tests/data/README.md)
     down = await ash.subgroup_shuffle_down(sid, 1)
     passed |= bit(24, sid == size - 1 or down == sid + 1)
     up = await ash.subgroup_shuffle_up(sid, 1)
