@@ -90,6 +90,25 @@ class AtomicOp(Point):
             hook(inv, op, memory, index, old, new)
         return result
 
+    def polls(self) -> Any:
+        """Whether, applied now, this atomic would leave memory as it is (a load, an exchange or
+        store of the value already there, a compare-exchange that fails...): then the location
+        and the value it would read, else ``None``. The schedules' fairness rule reads it: an
+        invocation that reads the same value from the same place again, having changed
+        nothing, is polling (:class:`~asyncshader.PCT`)."""
+        memory, index, op = self.memory, self.index, self.op
+        old = int(np.ndarray.__getitem__(memory, index))
+        if op == "atomic_compare_exchange_weak":
+            changes = old == int(self.compare) and int(_wrap(memory.dtype, int(self.operand))) \
+                != old
+        elif op == "atomic_load":
+            changes = False
+        else:
+            changes = int(_wrap(memory.dtype, _RMW[op](old, int(self.operand)))) != old
+        if changes:
+            return None
+        return (id(memory), index if isinstance(index, tuple) else int(index), old)
+
     def __repr__(self) -> str:
         return f"{self.op}({getattr(self.memory, 'var_name', 'buffer')}[{self.index!r}])"
 
