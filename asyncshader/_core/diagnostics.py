@@ -197,10 +197,12 @@ class Diagnostics:
         unit = inv.unit
         waiting = [m for m in unit.members if m is not inv and not m.done] if unit else []
         if waiting:  # others of its own workgroup (unit) are still there: it may wait on one
-            unfair = "" if getattr(self.strategy, "fair", True) else (
-                f" The schedule {self.strategy!r} is not fair: it runs one invocation until it "
-                "blocks, and an atomic does not block, so a wait on another invocation never "
-                "lets that one run (Random and PCT are fair).")
+            strategy = self.strategy
+            named = getattr(strategy, "describe", dict)().get("name", type(strategy).__name__)
+            unfair = "" if getattr(strategy, "fair", True) else (
+                f" The {named} schedule is not fair: it runs one invocation until it blocks, "
+                "and an atomic does not block, so a wait on another invocation never lets that "
+                "one run (random and pct are fair).")
             return StepLimitError(
                 head + f"A spin loop waiting for another invocation of {unit.label}? "
                 f"{len(waiting)} of its invocations have not finished.{unfair} WGSL gives no "

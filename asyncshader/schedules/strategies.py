@@ -360,6 +360,11 @@ class Replay(Strategy):
         """The recorded run's strategy: a replay's trace equals the original trace."""
         return dict(self.trace.strategy)
 
+    @property
+    def fair(self) -> bool:  # type: ignore[override]
+        """The recorded strategy's fairness (its schedule is the one replayed)."""
+        return self.trace.strategy.get("name") in ("random", "pct")
+
 
 def _key(inv: Any) -> int:
     return inv.key

@@ -82,7 +82,7 @@ def test_a_spin_inside_a_workgroup_is_not_called_a_wait_between_workgroups():
     assert "between workgroups" not in message
     assert "waiting for another invocation of workgroup_id=(0,0,0)? 3 of its invocations " \
            "have not finished" in message
-    assert "The schedule InOrder() is not fair" in message
+    assert "The in_order schedule is not fair" in message
 
 
 @ash.compute(workgroup_size=1)
