@@ -207,10 +207,11 @@ class PCT(Strategy):
 
     Fair, as CHESS's PCT is: an invocation about to *poll* (an atomic that reads, from the same
     place, the value its previous atomic read there, having changed nothing since: a spin on a
-    lock or a flag) has its priority dropped below all others, so the invocation it waits for
-    runs. Without it a spinning invocation with the highest priority would run forever. These
-    drops are not change points: they follow from the run, so the schedule still depends on
-    ``(seed, depth, steps)`` alone (docs/concepts.md, "Fairness").
+    lock or a flag) after running 8 decisions in a row has its priority dropped below all
+    others, so the invocation it waits for runs. Without it a spinning invocation with the
+    highest priority would run forever. These drops are not change points: they follow from
+    the run, so the schedule still depends on ``(seed, depth, steps)`` alone
+    (docs/concepts.md, "Fairness").
     """
 
     name = "pct"
@@ -234,6 +235,8 @@ class PCT(Strategy):
         self._change = {c: float(self.depth - 1 - i) for i, c in enumerate(points)}
         self._count = 0
         self._floor = 0.0  # polling invocations drop below it (change points stay above)
+        self._last: Any = None  # the invocation picked at the last decision
+        self._stretch = 0  # decisions in a row it has been picked at, less one
 
     def pick(self, runnable: list) -> int:
         # priorities live on the invocations (fresh objects every run), so that the highest is
@@ -245,17 +248,29 @@ class PCT(Strategy):
                 if not hasattr(inv, "_ash_pct"):
                     inv._ash_pct = self.depth + self._rand()
             best = max(runnable, key=_PCT_PRIORITY)
-        checked = 0  # (each at most once: all may be polling, on one that is blocked)
-        while checked < len(runnable) and _polls_again(best):
-            self._floor -= 1.0
-            best._ash_pct = self._floor
-            best = max(runnable, key=_PCT_PRIORITY)
-            checked += 1
+        if best is self._last:  # it ran the last step too: a stretch of its own
+            self._stretch += 1
+            checked = 0  # (each at most once: all may be polling, on one that is blocked)
+            while self._stretch >= _POLL_AFTER and checked < len(runnable) and \
+                    _polls_again(best):
+                self._floor -= 1.0
+                best._ash_pct = self._floor
+                best = max(runnable, key=_PCT_PRIORITY)
+                checked += 1
+                self._stretch = 0
+                best._ash_polled = None
+        else:
+            self._stretch = 0
+            best._ash_polled = None
+        self._last = best
         self._count += 1
         low = self._change.get(self._count)
         if low is not None:
             best._ash_pct = low
         return runnable.index(best)
+
+    def end(self, scheduler: Any) -> None:
+        self._last = None  # (keeps nothing of the run alive)
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "seed": self.seed, "depth": self.depth, "steps": self._k}
@@ -274,6 +289,9 @@ def _polls_again(inv: Any) -> bool:
 
 
 _PCT_PRIORITY = operator.attrgetter("_ash_pct")
+#: PCT looks for polling once an invocation has run this many decisions in a row (a spinner
+#: with the highest priority runs every step; shorter stretches cost nothing)
+_POLL_AFTER = 8
 
 
 def _estimate_decisions() -> int:

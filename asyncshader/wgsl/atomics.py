@@ -51,6 +51,10 @@ _RMW = {
 }
 
 
+#: the atomics that change memory whenever their operand is not zero (modulo 2^32)
+_ALWAYS_CHANGE = frozenset({"atomic_add", "atomic_sub", "atomic_xor"})
+
+
 class AtomicOp(Point):
     """A pending atomic operation; :meth:`apply` performs it when the invocation resumes."""
 
@@ -96,7 +100,10 @@ class AtomicOp(Point):
         and the value it would read, else ``None``. The schedules' fairness rule reads it: an
         invocation that reads the same value from the same place again, having changed
         nothing, is polling (:class:`~asyncshader.PCT`)."""
-        memory, index, op = self.memory, self.index, self.op
+        op = self.op
+        if op in _ALWAYS_CHANGE and int(self.operand) & _MASK:
+            return None  # (the common case, answered without reading memory)
+        memory, index = self.memory, self.index
         old = int(np.ndarray.__getitem__(memory, index))
         if op == "atomic_compare_exchange_weak":
             changes = old == int(self.compare) and int(_wrap(memory.dtype, int(self.operand))) \

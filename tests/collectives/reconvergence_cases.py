@@ -1,8 +1,8 @@
-"""Kernels whose lanes diverge around subgroup operations and reconverge, each with the same
-kernel in WGSL (what lavapipe runs in test_reconvergence_gpu.py) and the values a GPU with
-maximal reconvergence gives, worked out by hand (test_reconvergence.py). Eight lanes, one
-subgroup of 8; ``out[i]`` is the uniform ``subgroup_add(1)`` after the divergent part,
-``inner[i]`` what the divergent part computed."""
+"""Kernels whose lanes diverge around subgroup operations and reconverge, each declaring
+lavapipe's subgroup size, 8, with the same kernel in WGSL (what lavapipe runs in
+test_reconvergence_gpu.py) and the values a GPU with maximal reconvergence gives, worked out
+by hand (test_reconvergence.py). Eight lanes, one subgroup of 8; ``out[i]`` is the uniform
+``subgroup_add(1)`` after the divergent part, ``inner[i]`` what the divergent part computed."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from asyncshader import u32
 add = ash.subgroup_add
 
 
-@ash.compute(workgroup_size=8)
+@ash.compute(workgroup_size=8, subgroup_size=8)
 async def if_then(out: ash.Storage, inner: ash.Storage, *, subgroup_invocation_id: u32):
     i = subgroup_invocation_id
     if i < 3:
@@ -20,7 +20,7 @@ async def if_then(out: ash.Storage, inner: ash.Storage, *, subgroup_invocation_i
     out[i] = await add(u32(1))
 
 
-@ash.compute(workgroup_size=8)
+@ash.compute(workgroup_size=8, subgroup_size=8)
 async def if_else(out: ash.Storage, inner: ash.Storage, *, subgroup_invocation_id: u32):
     i = subgroup_invocation_id
     if i % 2 == 0:
@@ -32,7 +32,7 @@ async def if_else(out: ash.Storage, inner: ash.Storage, *, subgroup_invocation_i
     out[i] = await add(u32(1))
 
 
-@ash.compute(workgroup_size=8)
+@ash.compute(workgroup_size=8, subgroup_size=8)
 async def lane_loop(out: ash.Storage, inner: ash.Storage, *, subgroup_invocation_id: u32):
     i = subgroup_invocation_id
     acc = u32(0)
@@ -42,7 +42,7 @@ async def lane_loop(out: ash.Storage, inner: ash.Storage, *, subgroup_invocation
     out[i] = await add(u32(1))
 
 
-@ash.compute(workgroup_size=8)
+@ash.compute(workgroup_size=8, subgroup_size=8)
 async def loop_break(out: ash.Storage, inner: ash.Storage, *, subgroup_invocation_id: u32):
     i = subgroup_invocation_id
     acc = u32(0)
@@ -54,7 +54,7 @@ async def loop_break(out: ash.Storage, inner: ash.Storage, *, subgroup_invocatio
     out[i] = await add(u32(1))
 
 
-@ash.compute(workgroup_size=8)
+@ash.compute(workgroup_size=8, subgroup_size=8)
 async def loop_continue(out: ash.Storage, inner: ash.Storage, *, subgroup_invocation_id: u32):
     i = subgroup_invocation_id
     acc = u32(0)
@@ -66,7 +66,7 @@ async def loop_continue(out: ash.Storage, inner: ash.Storage, *, subgroup_invoca
     out[i] = await add(u32(1))
 
 
-@ash.compute(workgroup_size=8)
+@ash.compute(workgroup_size=8, subgroup_size=8)
 async def early_return(out: ash.Storage, inner: ash.Storage, *, subgroup_invocation_id: u32):
     i = subgroup_invocation_id
     inner[i] = await add(u32(1))
@@ -75,7 +75,7 @@ async def early_return(out: ash.Storage, inner: ash.Storage, *, subgroup_invocat
     out[i] = await add(u32(1))
 
 
-@ash.compute(workgroup_size=8)
+@ash.compute(workgroup_size=8, subgroup_size=8)
 async def while_if(out: ash.Storage, inner: ash.Storage, *, subgroup_invocation_id: u32):
     i = subgroup_invocation_id
     acc = u32(0)
@@ -88,7 +88,7 @@ async def while_if(out: ash.Storage, inner: ash.Storage, *, subgroup_invocation_
     out[i] = await add(u32(1))
 
 
-@ash.compute(workgroup_size=8)
+@ash.compute(workgroup_size=8, subgroup_size=8)
 async def nested(out: ash.Storage, inner: ash.Storage, *, subgroup_invocation_id: u32):
     i = subgroup_invocation_id
     acc = u32(0)
@@ -107,7 +107,7 @@ async def _count_below(i: u32, limit: u32) -> u32:
     return await add(u32(1))
 
 
-@ash.compute(workgroup_size=8)
+@ash.compute(workgroup_size=8, subgroup_size=8)
 async def helper_return(out: ash.Storage, inner: ash.Storage, *, subgroup_invocation_id: u32):
     i = subgroup_invocation_id
     inner[i] = await _count_below(i, u32(3)) + u32(10) * await _count_below(i, u32(6))

@@ -62,3 +62,16 @@ def test_divergent_kernels_match_lavapipe(subgroup_device, name):
         inner = np.zeros(8, np.uint32)
         ash.run(kernel, 1, out=out, inner=inner, subgroup_size=8, schedule=schedule)
         assert (inner.tolist(), out.tolist()) == (gpu_inner, gpu_out), schedule
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_crosscheck_agrees_on_the_divergent_kernels(subgroup_device, name):
+    """The same kernels through ``crosscheck``: asyncshader's run against its own emitted WGSL
+    on lavapipe (the kernels declare subgroup_size=8, lavapipe's size)."""
+    kernel, _, inner, out = CASES[name]
+    report = ash.crosscheck(kernel, 1, out=np.zeros(8, np.uint32),
+                            inner=np.zeros(8, np.uint32), device=subgroup_device,
+                            raise_on_difference=False)
+    assert report.differences == {"inner": [], "out": []}
+    assert (report.gpu["inner"].tolist(), report.gpu["out"].tolist()) == (inner, out)
+    assert (report.cpu["inner"].tolist(), report.cpu["out"].tolist()) == (inner, out)
