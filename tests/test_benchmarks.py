@@ -23,6 +23,7 @@ SMALL = {
     "matrices.py": ["--number", "10", "--repeat", "1"],
     "emit.py": ["--repeat", "1", "--kernels", "reduce,quad_downsample"],
     "fairness.py": ["--seeds", "1", "--cap", "3"],
+    "reconvergence.py": ["--groups", "1", "--repeat", "1"],
 }
 
 

@@ -39,8 +39,11 @@ _RANK = {(ast.For, "orelse"): 1, (ast.While, "orelse"): 1, (ast.AsyncFor, "orels
 _LOOPS = (ast.For, ast.While)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp,
            ast.SetComp, ast.DictComp, ast.GeneratorExp)
-#: static paths by code object: {await span: path}, and whether the code counts iterations
-_TABLES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: by id of a code object (hashing a code object hashes its bytecode: too slow for every
+#: round): [{await span: static path}, whether it counts iterations, the spans of its code
+#: units (made when first needed), {instruction: the counters around it}, a weak reference
+#: to the code that drops the entry when the code goes]
+_TABLES: dict[int, list] = {}
 
 
 def instrument(fn_node: ast.AsyncFunctionDef | ast.FunctionDef, scope: Scope
@@ -58,7 +61,9 @@ def instrument(fn_node: ast.AsyncFunctionDef | ast.FunctionDef, scope: Scope
 
 def register(code: types.CodeType, table: dict, counts: bool) -> None:
     """Remembers ``code``'s table (made by :func:`instrument` for the code compiled from it)."""
-    _TABLES[code] = [table, counts, None]
+    key = id(code)
+    _TABLES[key] = [table, counts, None, {},
+                    weakref.ref(code, lambda _, key=key: _TABLES.pop(key, None))]
 
 
 class _Builder:
@@ -231,14 +236,14 @@ def position(coro: Any) -> tuple:
 def _frame_position(frame: Any, out: list) -> None:
     code = frame.f_code
     lasti = frame.f_lasti
-    entry = _TABLES.get(code)
+    entry = _TABLES.get(id(code))  # (a live code's id is its own: entries go with codes)
     path = None
     if entry is not None:
         spans = entry[2]
         if spans is None:  # (line, end line, column, end column) of each code unit
             spans = entry[2] = [p[0:4] for p in code.co_positions()]
         path = entry[0].get(spans[lasti // 2]) if lasti // 2 < len(spans) else None
-    out.append(("F", code))
+    out.append(("F", id(code)))
     if path is not None:
         local = frame.f_locals if entry[1] else None
         for step in path:
@@ -252,8 +257,59 @@ def _frame_position(frame: Any, out: list) -> None:
 
 
 def positions(members: list) -> list:
-    """:func:`position` of suspended invocations (the scheduler's ``positions``)."""
+    """:func:`position` of suspended invocations."""
     return [position(m.coro) for m in members]
+
+
+def instances(members: list) -> list:
+    """The dynamic instance each suspended invocation stands at, as a key equal for two
+    invocations exactly when their :func:`position` is: each frame's code and instruction,
+    with the iteration counters of the loops around that instruction (the scheduler's
+    ``sites`` for shaders that count iterations; cheaper than whole positions)."""
+    out = []
+    push = out.append
+    for m in members:
+        coro = m.coro
+        key = _frame_key(coro.cr_frame)
+        aw = coro.cr_await
+        while True:  # helpers in between: their frames too
+            if aw.__class__ is types.CoroutineType:
+                key += _frame_key(aw.cr_frame)
+                aw = aw.cr_await
+            elif aw.__class__ is types.GeneratorType and aw.gi_yieldfrom is not None:
+                key += _frame_key(aw.gi_frame)
+                aw = aw.gi_yieldfrom
+            else:
+                break
+        push(key)
+    return out
+
+
+def _frame_key(frame: Any) -> tuple:
+    """A frame's part of :func:`instances`' key (a live code's id is its own)."""
+    code, lasti = frame.f_code, frame.f_lasti
+    entry = _TABLES.get(id(code))
+    if entry is None or not entry[1]:
+        return (id(code), lasti)
+    names = entry[3].get(lasti)
+    if names is None:
+        names = entry[3][lasti] = _counters_at(code, lasti, entry)
+    if not names:
+        return (id(code), lasti)
+    local = frame.f_locals
+    if len(names) == 1:
+        return (id(code), lasti, local.get(names[0]))
+    return (id(code), lasti, *[local.get(n) for n in names])
+
+
+def _counters_at(code: types.CodeType, lasti: int, entry: list) -> tuple:
+    """The counters of the loops around the await at ``lasti`` (from the static path)."""
+    spans = entry[2]
+    if spans is None:
+        spans = entry[2] = [p[0:4] for p in code.co_positions()]
+    path = entry[0].get(spans[lasti // 2]) if lasti // 2 < len(spans) else None
+    return tuple(step[3] if step[0] == "B" else step[2] for step in path or ()
+                 if (step[3] if step[0] == "B" else step[2]))
 
 
 def precedes(p: tuple, q: tuple) -> bool:
@@ -292,5 +348,5 @@ def reconvergence_options(shader: Any, subgroups: bool) -> dict:
     if not subgroups:
         return {}
     if getattr(shader, "__ash_counts__", False):
-        return {"reconverge": ready, "sites": positions}
+        return {"reconverge": ready, "sites": instances}
     return {"reconverge": ready}
