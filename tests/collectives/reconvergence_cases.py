@@ -100,6 +100,19 @@ async def nested(out: ash.Storage, inner: ash.Storage, *, subgroup_invocation_id
     out[i] = await add(u32(1))
 
 
+@ash.compute(workgroup_size=8, subgroup_size=8)
+async def while_vote(out: ash.Storage, inner: ash.Storage, *, subgroup_invocation_id: u32):
+    i = subgroup_invocation_id
+    j = u32(0)
+    acc = u32(0)
+    while await ash.subgroup_any(j < i):  # a subgroup operation in the loop's test
+        if j < i:
+            acc += await add(u32(1))
+        j += 1
+    inner[i] = acc
+    out[i] = await add(j)
+
+
 async def _count_below(i: u32, limit: u32) -> u32:
     """A helper whose early return leaves some lanes out of its subgroup operation."""
     if i >= limit:
@@ -158,6 +171,16 @@ CASES = {
   }
   inner[i] = acc;
   out[i] = subgroupAdd(1u);""", [600, 605, 609, 612, 614, 615, 0, 0], [8] * 8),
+    "while_vote": (while_vote, """
+  var acc = 0u;
+  var j = 0u;
+  loop {
+    if !subgroupAny(j < i) { break; }
+    if j < i { acc += subgroupAdd(1u); }
+    j++;
+  }
+  inner[i] = acc;
+  out[i] = subgroupAdd(j);""", [0, 7, 13, 18, 22, 25, 27, 28], [56] * 8),
     "helper_return": (helper_return, """
   inner[i] = count_below(i, 3u) + 10u * count_below(i, 6u);
   out[i] = subgroupAdd(1u);""", [63, 63, 63, 60, 60, 60, 0, 0], [8] * 8),
