@@ -24,6 +24,8 @@ SMALL = {
     "emit.py": ["--repeat", "1", "--kernels", "reduce,quad_downsample"],
     "fairness.py": ["--seeds", "1", "--cap", "3"],
     "reconvergence.py": ["--groups", "1", "--repeat", "1"],
+    "value_stores.py": ["--n", "20", "--repeat", "1"],
+    "live_workgroups.py": ["--groups", "2", "--repeat", "1"],
 }
 
 
