@@ -87,3 +87,21 @@ def test_different_iterations_of_one_call_site_are_different_operations():
         out = np.zeros(8, np.uint32)
         ash.run(k, 1, out=out, subgroup_size=8, schedule=schedule)
         assert out.tolist() == [77, 77, 77, 777, 777, 777, 777, 777]
+
+
+def test_fragment_subgroups_reconverge_too():
+    """A 4x2 target is one subgroup of 8 (two quads); the pixels of the left column take an
+    ``if`` with a subgroup_add (2 of them), and the one after it sees all 8 again."""
+    @ash.fragment
+    async def fs(*, position: ash.vec4f):
+        inside = u32(0)
+        if position.x < 1.0:
+            inside = await ash.subgroup_add(u32(1))
+        after = await ash.subgroup_add(u32(1))
+        return ash.vec4u(inside, after, 0, 0)
+
+    for schedule in SCHEDULES:
+        out = ash.run_fragments(fs, 4, 2, subgroup_size=8, schedule=schedule,
+                                sanitize="report").output
+        assert out[..., 0].tolist() == [[2, 0, 0, 0], [2, 0, 0, 0]]
+        assert (out[..., 1] == 8).all()
