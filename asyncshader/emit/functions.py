@@ -13,7 +13,7 @@ import ast
 from typing import Any
 
 from ..wgsl.source import parse
-from . import results
+from . import creation, results
 from .expressions import E, Expressions, Memory
 from .names import RESERVED, SPACES
 from .values import copy_of
@@ -472,6 +472,7 @@ class Function(Expressions):
                       "update its elements one by one, in a loop over range()")
         t = self.binary_type(node, self.module.resolved(target.type),
                              self.module.resolved(value.type))
+        creation.check_operator(self, node, type(node.op), value, t)
         if isinstance(node.target, ast.Name) and node.target.id in self.locals:
             self.module.unify(self.module.resolved(self.locals[node.target.id].type), t, node,
                               self)

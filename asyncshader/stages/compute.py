@@ -44,6 +44,7 @@ from ..collectives.subgroups import (
     subgroup_options,
 )
 from ..errors import BindingError, DispatchError
+from ..sanitizers.creation_checks import check_creation
 from ..sanitizers.races import SanitizedRun
 from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
 from ..schedules.names import as_strategy
@@ -162,6 +163,7 @@ class ComputeKernel:
         self.subgroup_size = (None if subgroup_size is None
                               else check_subgroup_size(subgroup_size))
         _check_default_limits(fn, self.workgroup_size)
+        check_creation(fn, "compute", self.workgroup_size, derivatives)
         self.params = signature_params(fn)
         for name, p in self.params.items():
             if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY):
@@ -182,7 +184,9 @@ class ComputeKernel:
     @functools.cached_property
     def shader_fn(self) -> Callable:
         """The shader as it runs: ``fn`` with WGSL's operators (:mod:`asyncshader.wgsl.rewrite`),
-        compiled at the first dispatch, when the helpers it calls are defined."""
+        compiled at the first dispatch, when the helpers it calls are defined (the
+        shader-creation checks run again then, for what was bound after decoration)."""
+        check_creation(self.fn, "compute", self.workgroup_size, self.derivatives)
         return with_wgsl_operators(self.fn, strict=self.strict)
 
     def scan(self) -> tuple[list, bool, bool]:
