@@ -26,6 +26,7 @@ from . import (
     creation,
     matrices,
     names,
+    powers,
     results,
     structs,
     subgroups,
@@ -254,8 +255,7 @@ class Expressions:
         if isinstance(ta, Matrix) or isinstance(tb, Matrix) or op is ast.MatMult:
             return matrices.binop(self, node, a, b, ta, tb)
         if op is ast.Pow:
-            t = self.binary_type(node, ta, tb)
-            return E(f"pow({a.text}, {b.text})", t)
+            return powers.power(self, node, node.left, node.right, a, b)
         creation.check_operator(self, node, op, b, ta)
         if op in _SHIFTS:
             s = scalar_of(tb)

@@ -13,7 +13,7 @@ import ast
 from typing import Any
 
 from ..wgsl.source import parse
-from . import creation, results
+from . import creation, powers, results
 from .expressions import E, Expressions, Memory
 from .names import RESERVED, SPACES
 from .values import copy_of
@@ -482,14 +482,14 @@ class Function(Expressions):
         if target.memory is not None:
             self.fail(node, "an augmented assignment to an atomic", "use ash.atomic_add(...)")
         op = type(node.op)
-        s = scalar_of(t)
-        if op is ast.FloorDiv:
-            if s is not None and s.kind == "f":
-                self.emit(f"{target.text} = floor({target.text} / {value.operand('mul', 1)});")
-                return
-            op = ast.Div
-        if op is ast.Pow or op not in _AUG:
-            self.fail(node, f"the operator {type(node.op).__name__}=", "write x = pow(x, y)")
+        if op is ast.FloorDiv and getattr(scalar_of(t), "kind", None) == "f":
+            return self.emit(f"{target.text} = floor({target.text} / {value.operand('mul', 1)});")
+        if op is ast.Pow:  # (x = x * x, or pow)
+            power = powers.power(self, node, node.target, node.value)
+            return self.emit(f"{target.text} = {power.text};")
+        op = ast.Div if op is ast.FloorDiv else op
+        if op not in _AUG:
+            self.fail(node, f"the operator {op.__name__}=", "write it as x = x op y")
         self.emit(f"{target.text} {_AUG[op]} {value.text};")
 
 

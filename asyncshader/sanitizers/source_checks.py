@@ -55,7 +55,9 @@ def _check(fn: Any, seen: set[int]) -> None:
         if not isinstance(node, ast.Call):
             continue
         target = resolve(node.func, scope)
-        parent = parents.get(node)
+        parent, child = parents.get(node), node
+        while isinstance(parent, ast.IfExp) and child is not parent.test:  # await (a if c else b)
+            parent, child = parents.get(parent), parent
         if is_trap_function(target) and _in_async_def(node, parents) \
                 and not isinstance(parent, ast.Await) and not _kept(parent, awaited):
             line = first + node.lineno - 1

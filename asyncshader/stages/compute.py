@@ -473,7 +473,8 @@ def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedul
     out-of-bounds accesses and helper side effects become ``result.findings``; the default,
     which also issues a :class:`~asyncshader.DataRaceWarning` when it finds a race),
     ``"error"`` (any finding raises :class:`~asyncshader.DataRaceError`) or ``"off"`` (the
-    fastest; out-of-bounds indices then raise IndexError as in numpy); ``allow_races`` names
+    fastest; out-of-bounds accesses are then WGSL's robust access unreported, as
+    :mod:`asyncshader.wgsl.robust` says); ``allow_races`` names
     bindings or workgroup variables whose races are intentional. ``subgroup_size`` (4, 8, ...,
     128) overrides the kernel's (default 32), ``subgroup_reduction`` (``"lanes"``,
     ``"reverse"``, ``"tree"``, ``"shuffled"``) is the order float subgroup reductions fold in

@@ -1,5 +1,7 @@
 """Gives a shader's operators WGSL's meaning: ``/``, ``//``, ``%``, ``<<`` and ``>>`` (and their
-augmented forms ``/=`` ...) become calls of :mod:`asyncshader.wgsl.operators`.
+augmented forms ``/=`` ...) become calls of :mod:`asyncshader.wgsl.operators`, and ``**`` (and
+``**=``) a product or a call of :mod:`asyncshader.wgsl.powers`; indexing gets WGSL's robust
+buffer access (:mod:`asyncshader.wgsl.robust`).
 
 Python's meaning of these differs from WGSL's on numpy scalars (``np.int32(-7) // 2`` floors,
 ``u32 / u32`` gives a float64, ``x << 36`` is 0); the others (``+ - * & | ^ ~``, comparisons)
@@ -27,6 +29,8 @@ from typing import Any
 
 from .._core.sources import user_code
 from .operators import OPERATORS, SAFE_WITH_LITERAL, inplace
+from .powers import SMALL_MAX, power, small_power
+from .robust import Robust, ix, load, store
 from .source import Scope, parse
 
 _OPS = {ast.Div: "div", ast.FloorDiv: "floordiv", ast.Mod: "mod", ast.LShift: "shl",
@@ -42,7 +46,8 @@ _LITERALS = {"div": (1, 2**31), "floordiv": (1, 2**31), "mod": (1, 2**31), "shl"
 PREFIX = "__ash_"
 #: what the rewritten source calls, by name (less the prefix)
 _TABLE = OPERATORS | {"safe_" + op: s for op, s in SAFE_WITH_LITERAL.items()} | {
-    "inplace": inplace}
+    "inplace": inplace, "power": power, "small_power": small_power, "robust_load": load,
+    "robust_store": store, "robust_ix": ix}
 _NO_TYPE_PARAMS = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
 
 
@@ -98,6 +103,7 @@ class _Copier:
                    if _is_user_function(value := scope.get(name))}
         rewriter = _Rewriter(set(helpers), self.ops)
         rewriter.visit(node)
+        node.body = Robust(rewriter.robust_name, _calls_helper).body(node.body)
         if not rewriter.used and not helpers:
             return None
         node.decorator_list = []
@@ -138,6 +144,14 @@ class _Rewriter(ast.NodeTransformer):
         self.temps = 0
         self.scopes: list[set[str]] = []  # names bound by the nested functions we are in
 
+    def robust_name(self, op: str) -> str:
+        """The name the rewritten source calls :mod:`asyncshader.wgsl.robust`'s ``op`` by
+        ("load", "store", "ix"), or a temporary's ("c", "v")."""
+        if op in ("c", "v"):
+            return f"{PREFIX}r{op}"
+        self.used.add("robust_" + op)
+        return PREFIX + "robust_" + op
+
     def _call(self, op: str, left: ast.expr, right: ast.expr, at: ast.AST,
               python_op: ast.operator, call: ast.expr | None = None) -> ast.expr:
         """The operator function's call (or ``call``); for a name and an int literal
@@ -158,18 +172,41 @@ class _Rewriter(ast.NodeTransformer):
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         self.generic_visit(node)
+        if isinstance(node.op, ast.Pow):
+            return self._power(node.left, node.right, node)
         op = self.ops.get(type(node.op))
         return node if op is None else self._call(op, node.left, node.right, node, node.op)
+
+    def _power(self, left: ast.expr, right: ast.expr, at: ast.AST) -> ast.expr:
+        """``left ** right`` (:mod:`asyncshader.wgsl.powers`): a name to a small int literal
+        power is its product inline (``x * x``), any other small power a call of
+        ``small_power``, the rest a call of ``power``."""
+        n = right.value if isinstance(right, ast.Constant) and type(right.value) is int \
+            and 0 <= right.value <= SMALL_MAX else None
+        if n is None:
+            self.used.add("power")
+            call = ast.Call(ast.Name(PREFIX + "power", ast.Load()), [left, right], [])
+        elif isinstance(left, ast.Name) and n >= 1:
+            call = ast.Name(left.id, ast.Load())
+            for _ in range(n - 1):
+                call = ast.BinOp(call, ast.Mult(), ast.Name(left.id, ast.Load()))
+        else:
+            self.used.add("small_power")
+            call = ast.Call(ast.Name(PREFIX + "small_power", ast.Load()), [left, right], [])
+        for child in ast.walk(call):
+            if "lineno" in child._attributes and getattr(child, "lineno", None) is None:
+                ast.copy_location(child, at)
+        return call
 
     def visit_AugAssign(self, node: ast.AugAssign) -> Any:
         """``t op= v``: ``t = inplace(op)(t, v)``, which writes an array's result back into it
         (``row //= 2`` on a view of a buffer updates the buffer, as numpy's ``//=`` would); a
-        subscript's or attribute's container and index are evaluated once, into temporaries."""
+        subscript's or attribute's container and index are evaluated once, into temporaries.
+        ``t **= v`` is ``t = t ** v`` as :meth:`_power` reads it."""
         self.generic_visit(node)
         op = self.ops.get(type(node.op))
-        if op is None:
+        if op is None and not isinstance(node.op, ast.Pow):
             return node
-        self.used.add("inplace")
         before: list[ast.stmt] = []
         target = node.target
         if isinstance(target, (ast.Subscript, ast.Attribute)):
@@ -185,12 +222,20 @@ class _Rewriter(ast.NodeTransformer):
                 store = ast.Attribute(ast.Name(box, ast.Load()), target.attr, ast.Store())
             target = store
         load = _as_load(target)
+        if op is None:  # (**=)
+            return self._located(node, [*before, ast.Assign([target], self._power(
+                load, node.value, node))])
+        self.used.add("inplace")
         value: ast.expr = ast.Call(ast.Name(PREFIX + "inplace", ast.Load()),
                                    [ast.Name(PREFIX + op, ast.Load()), load, node.value], [])
         if isinstance(target, ast.Name):  # (``s //= 2`` keeps the inline test of a scalar)
             value = self._call(op, load, node.value, node, node.op, value)
         self.used.add(op)
-        done = [*before, ast.Assign([target], value)]
+        return self._located(node, [*before, ast.Assign([target], value)])
+
+    @staticmethod
+    def _located(node: ast.AST, done: list[ast.stmt]) -> list[ast.stmt]:
+        """``done``, at ``node``'s place (where they have none of their own)."""
         for stmt in done:
             ast.copy_location(stmt, node)
             for child in ast.walk(stmt):
@@ -213,6 +258,11 @@ class _Rewriter(ast.NodeTransformer):
             self.scopes.pop()
 
     visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _nested
+
+
+def _calls_helper(call: ast.Call) -> bool:
+    """A call of a helper being copied (whose effects a second run would repeat)."""
+    return isinstance(call.func, ast.Name) and call.func.id.startswith(PREFIX + "fn_")
 
 
 def _as_load(target: ast.expr) -> ast.expr:

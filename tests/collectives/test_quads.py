@@ -21,9 +21,8 @@ Mirrored CTS tests (``webgpu:shader,execution,expression,call,builtin,quadBroadc
 
 from __future__ import annotations
 
-import inspect
-
 import hashlib
+import inspect
 import json
 from pathlib import Path
 
