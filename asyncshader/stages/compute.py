@@ -221,8 +221,8 @@ def compute(workgroup_size: int | tuple[int, ...], *, derivatives: str | None = 
     ``derivatives`` selects a compute-derivative layout, as VK_KHR_compute_shader_derivatives:
     ``"quads"`` makes quads of local ids (2x+i, 2y+j, z) (x and y sizes must be even),
     ``"linear"`` of local indices 4n..4n+3 (the size must be a multiple of 4). Without a layout,
-    derivatives return zero (GLSL_NV_compute_shader_derivatives), or raise with ``strict=True``;
-    quad operations then use 4 consecutive local indices. ``subgroup_size`` (4 to 128, a power
+    a derivative is a shader-creation error, as in WGSL (refused here, at decoration); quad
+    operations then use 4 consecutive local indices. ``subgroup_size`` (4 to 128, a power
     of two) is the kernel's subgroup size unless a dispatch gives one (default 32;
     docs/subgroups.md).
     """

@@ -27,6 +27,8 @@ import linecache
 import types
 from typing import Any
 
+import numpy as np
+
 from .._core.sources import user_code
 from .operators import OPERATORS, SAFE_WITH_LITERAL, inplace
 from .powers import SMALL_MAX, power, small_power
@@ -47,7 +49,7 @@ PREFIX = "__ash_"
 #: what the rewritten source calls, by name (less the prefix)
 _TABLE = OPERATORS | {"safe_" + op: s for op, s in SAFE_WITH_LITERAL.items()} | {
     "inplace": inplace, "power": power, "small_power": small_power, "robust_load": load,
-    "robust_store": store, "robust_ix": ix}
+    "robust_store": store, "robust_ix": ix, "robust_u32": np.uint32}
 _NO_TYPE_PARAMS = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
 
 
@@ -146,8 +148,8 @@ class _Rewriter(ast.NodeTransformer):
 
     def robust_name(self, op: str) -> str:
         """The name the rewritten source calls :mod:`asyncshader.wgsl.robust`'s ``op`` by
-        ("load", "store", "ix"), or a temporary's ("c", "v")."""
-        if op in ("c", "v"):
+        ("load", "store", "ix", "u32"), or a temporary's ("c", "v", "t")."""
+        if op in ("c", "v", "t"):
             return f"{PREFIX}r{op}"
         self.used.add("robust_" + op)
         return PREFIX + "robust_" + op

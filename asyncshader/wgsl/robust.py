@@ -11,8 +11,9 @@ statement awaits nothing and calls no helper of the user's (its loads and built-
 same values again, and a store that raised stored nothing); a statement that does await or call
 a helper, an ``if``'s condition that does, a ``while`` condition and a ``for`` loop's iterable
 index through :func:`load`/:func:`store` at once (they are rarer and dearer anyway). An index
-expression that subtracts (``a[i - 1]``, ``a[-k]``) goes through :func:`ix`, which turns a
-negative value into one numpy refuses, so that it takes the same path; a negative value that a
+expression that subtracts (``a[i - 1]``, ``a[-k]``) is tested inline (a ``u32`` is never
+negative; anything else is compared with 0) and a negative value goes through :func:`ix`,
+which turns it into one numpy refuses, so that it takes the same path; a negative value that a
 name holds (``j = i - 1`` then ``a[j]``) is past that reach and counts from the end, as numpy
 does (docs/design.md, "Deviations"). Code without source is not rewritten and keeps numpy's
 indexing.
@@ -200,16 +201,33 @@ class _Guard(ast.NodeTransformer):
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if any(_subtracts(p) for p in parts) and not _simple(node.value):
             return node  # (the container is evaluated once: its load may not be repeated)
-        guarded = [_at(ast.Call(ast.Name(self.robust.name("ix"), ast.Load()),
-                                [copy.deepcopy(node.value), p], []), p)
-                   if _subtracts(p) else p for p in parts]
+        guarded = [_at(self._guard(node.value, p), p) if _subtracts(p) else p for p in parts]
         if guarded != parts:
             node.slice = _at(ast.Tuple(guarded, ast.Load()), node.slice) \
                 if isinstance(node.slice, ast.Tuple) else guarded[0]
         return node
 
+    def _guard(self, memory: ast.expr, index: ast.expr) -> ast.expr:
+        """``t if (t := index).__class__ is u32 or t >= 0 else ix(memory, t)``: inline, as a
+        call per index costs a kernel of a few loads a third of its time; a u32 (the builtins'
+        type) is never negative, and its comparison with 0 is numpy's (slow)."""
+        t = self.robust.name("t")
+        test = ast.BoolOp(ast.Or(), [
+            ast.Compare(ast.Attribute(ast.NamedExpr(ast.Name(t, ast.Store()), index),
+                                      "__class__", ast.Load()),
+                        [ast.Is()], [ast.Name(self.robust.name("u32"), ast.Load())]),
+            ast.Compare(ast.Name(t, ast.Load()), [ast.GtE()], [ast.Constant(0)])])
+        call = ast.Call(ast.Name(self.robust.name("ix"), ast.Load()),
+                        [copy.deepcopy(memory), ast.Name(t, ast.Load())], [])
+        return ast.IfExp(test, ast.Name(t, ast.Load()), call)
+
     def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
         return node
+
+    def _comprehension(self, node: ast.AST) -> ast.AST:
+        return node  # (an assignment expression may not stand in its iterable)
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
 
 
 def _subtracts(index: ast.expr) -> bool:

@@ -107,3 +107,14 @@ def test_struct_buffers_load_zero_and_drop_stores_past_the_end():
     ash.run(structs, p=p, out=out, sanitize="off")
     assert out.tolist() == [2.5, 0.0]
     assert p["n"].tolist() == [0, 7]
+
+
+@ash.compute(workgroup_size=1)
+async def comprehension(buf: ash.Storage, out: ash.Storage):
+    out[0] = sum([buf[k + 1] for k in range(3)])   # buf[3] is past the end: zero
+
+
+def test_indexing_inside_a_comprehension_is_robust_too():
+    out = np.zeros(1, np.float32)
+    ash.run(comprehension, buf=np.array([1, 2, 4], np.float32), out=out, sanitize="off")
+    assert out.tolist() == [6.0]
