@@ -47,6 +47,11 @@ def power(fx: Any, node: ast.AST, base: ast.expr, exponent: ast.expr, a: E | Non
     return E(text, ta, "mul" if n > 1 else a.level)
 
 
+def augmented(fx: Any, node: ast.AugAssign) -> E:
+    """The value ``t **= v`` assigns to ``t``."""
+    return power(fx, node, node.target, node.value)
+
+
 def _pure(fx: Any, call: ast.Call) -> bool:
     """Not a call of a helper (a built-in, a constructor: the same value each time)."""
     return not fx.module.is_user_function(resolve(call.func, fx.scope))
