@@ -12,8 +12,10 @@ Each is a rendezvous of the quad (:mod:`asyncshader.quads`). With P0..P3 the val
   option (default ``"coarse"``), the same choice for all three, as SPIR-V requires.
 
 In a compute dispatch, derivatives need a layout (``@compute(derivatives="quads"|"linear")``);
-without one they return zero, as GLSL_NV_compute_shader_derivatives says, or raise with
-``strict=True``.
+a kernel without one that calls a derivative is refused when it is decorated
+(:mod:`asyncshader.sanitizers.creation_checks`), and a call the source does not show there (a
+helper reached other than by name) raises :class:`~asyncshader.ShaderCreationError` when it
+runs.
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from .._core.context import CURRENT_RUN as _CURRENT_RUN
 from .._core.traps import rendezvous_kind, trap_function
+from ..errors import ShaderCreationError
 from ..wgsl.types import Vec
 from .quads import QUAD, QuadRendezvous, copy_value
 
@@ -82,10 +84,6 @@ def _f32(op: str, e: Any) -> Any:
     return np.float32(e)
 
 
-def _zero(e: Any) -> Any:
-    return type(e)(0) if isinstance(e, Vec) else np.float32(0)
-
-
 _F32 = np.float32
 _KINDS: dict[str, dict[str, Any]] = {"coarse": {}, "fine": {}}  # mode -> op -> request kind
 _NO_LAYOUT: dict[str, Any] = {}  # op -> None: compute without a derivative layout
@@ -121,14 +119,13 @@ def _builtin(op: str, variant: str | None, wgsl: str, what: str) -> Callable[[An
         kind = kinds.get()[op]
         if kind is not None:
             return (yield (kind, e))  # the cheap form of kind(e)
-        if _CURRENT_RUN.get().strict:
-            raise TypeError(
-                f"{op}() in a compute kernel without a derivative layout: declare "
-                "@compute(..., derivatives=\"quads\" | \"linear\") (VK_KHR_compute_shader_"
-                "derivatives), or drop strict=True to get zero as GLSL_NV_compute_shader_"
-                "derivatives specifies")
-        return _zero(e)
+        raise ShaderCreationError(
+            f"{op}() in a compute kernel without a derivative layout (WGSL has derivatives in "
+            "fragment shaders only). Fix: declare @ash.compute(..., derivatives=\"quads\" | "
+            "\"linear\") (VK_KHR_compute_shader_derivatives), or exchange the neighbours' "
+            "values with quad_swap_x / quad_swap_y and subtract.")
     derivative.__name__ = derivative.__qualname__ = op
+    derivative.__ash_derivative__ = True  # (what the decoration-time checks look for)
     derivative.__doc__ = f"WGSL ``{wgsl}(e)``: {what}"
     derivative.__module__ = __name__
     return trap_function(derivative)

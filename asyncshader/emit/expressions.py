@@ -22,7 +22,18 @@ from ..wgsl.memory import WorkgroupVar
 from ..wgsl.module_bindings import ModuleBinding
 from ..wgsl.source import resolve, root_name
 from ..wgsl.types import Vec, _ScalarType
-from . import atomics, buffers, consts, matrices, names, results, structs, subgroups
+from . import (
+    atomics,
+    buffers,
+    consts,
+    creation,
+    matrices,
+    names,
+    powers,
+    results,
+    structs,
+    subgroups,
+)
 from .values import E, Memory
 from .wtypes import (
     AFLOAT,
@@ -251,8 +262,8 @@ class Expressions:
         if isinstance(ta, Matrix) or isinstance(tb, Matrix) or op is ast.MatMult:
             return matrices.binop(self, node, a, b, ta, tb)
         if op is ast.Pow:
-            t = self.binary_type(node, ta, tb)
-            return E(f"pow({a.text}, {b.text})", t)
+            return powers.power(self, node, node.left, node.right, a, b)
+        creation.check_operator(self, node, op, b, ta)
         if op in _SHIFTS:
             s = scalar_of(tb)
             if s is None or (s.kind != "u" and s != AINT):
@@ -518,6 +529,8 @@ class Expressions:
     def call_builtin(self, node: ast.Call, row: names.Builtin) -> E:
         if node.keywords:
             self.fail(node, f"keyword arguments to {row.name}", "pass them by position")
+        if row.name.startswith("quad_"):
+            creation.check_quads(self, node, row.name)
         if row.name.startswith(("dpd", "fwidth")) and self.module.stage == "compute":
             self.fail(node, f"{row.name} in a compute shader (asyncshader's quad layout for "
                       "compute; WGSL has derivatives in fragment shaders only)", "exchange "
@@ -552,6 +565,8 @@ class Expressions:
         if row.name in subgroups.LANE_OPERATIONS:
             return subgroups.call(self, node, row)
         args = [self.value(a) for a in node.args]
+        if row.name.startswith(("dpd", "fwidth")) and args:
+            creation.check_derivative(self, node, row.name, self.module.resolved(args[0].type))
         if row.name in subgroups.INTEGER_ONLY and args:
             subgroups.check_integer(self, node, row.name, self.module.resolved(args[0].type))
         return self.call_unified(node, row.wgsl, args, row.unify, row.rule)

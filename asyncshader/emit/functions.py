@@ -13,7 +13,7 @@ import ast
 from typing import Any
 
 from ..wgsl.source import parse
-from . import results, swizzles
+from . import creation, powers, results, swizzles
 from .expressions import E, Expressions, Memory
 from .names import RESERVED, SPACES
 from .scoping import bind_counts, hoisted, store_counts, used_outside
@@ -482,6 +482,7 @@ class Function(Expressions):
                       "update its elements one by one, in a loop over range()")
         t = self.binary_type(node, self.module.resolved(target.type),
                              self.module.resolved(value.type))
+        creation.check_operator(self, node, type(node.op), value, t)
         if isinstance(node.target, ast.Name) and node.target.id in self.locals:
             self.module.unify(self.module.resolved(self.locals[node.target.id].type), t, node,
                               self)
@@ -491,14 +492,13 @@ class Function(Expressions):
         if target.memory is not None:
             self.fail(node, "an augmented assignment to an atomic", "use ash.atomic_add(...)")
         op = type(node.op)
-        s = scalar_of(t)
-        if op is ast.FloorDiv:
-            if s is not None and s.kind == "f":
-                self.emit(f"{target.text} = floor({target.text} / {value.operand('mul', 1)});")
-                return
-            op = ast.Div
-        if op is ast.Pow or op not in _AUG:
-            self.fail(node, f"the operator {type(node.op).__name__}=", "write x = pow(x, y)")
+        if op is ast.FloorDiv and getattr(scalar_of(t), "kind", None) == "f":
+            return self.emit(f"{target.text} = floor({target.text} / {value.operand('mul', 1)});")
+        if op is ast.Pow:  # (x = x * x, or pow)
+            return self.emit(f"{target.text} = {powers.augmented(self, node).text};")
+        op = ast.Div if op is ast.FloorDiv else op
+        if op not in _AUG:
+            self.fail(node, f"the operator {op.__name__}=", "write it as x = x op y")
         self.emit(f"{target.text} {_AUG[op]} {value.text};")
 
 

@@ -1,11 +1,12 @@
 """Checks of a shader's source made once, when it is decorated.
 
 A shader that calls ``workgroup_barrier()`` without ``await`` gets back an awaitable and throws
-it away: nothing waits, and nothing says so. Python cannot warn about that cheaply at run time
-(the traps are generators), so the decorators read the source instead: a call to an asyncshader
-operation whose value is thrown away (a statement of its own) inside an ``async def`` (the shader
-and the async helpers it calls by name) is an error. Keeping the awaitable to await later is
-fine.
+it away: nothing waits, and nothing says so; ``x = ash.subgroup_add(v)`` or ``return
+ash.dpdx(x)`` gives a value that is the operation itself, not its result. Python cannot warn
+about that cheaply at run time (the traps are generators), so the decorators read the source
+instead: a call to an asyncshader operation inside an ``async def`` (the shader and the async
+helpers it calls by name) that is not awaited where it stands is an error. Keeping the
+awaitable in a name to await later (``t = op(...)`` ... ``await t``) is fine.
 
 They also find out whether every ``await`` of a shader is a direct call of an asyncshader
 operation (:func:`direct_awaits`): then an invocation only ever suspends in its own frame, and
@@ -48,17 +49,25 @@ def _check(fn: Any, seen: set[int]) -> None:
     tree, first = parsed
     scope = Scope(fn)
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    awaited = {n.value.id for n in ast.walk(tree)
+               if isinstance(n, ast.Await) and isinstance(n.value, ast.Name)}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
         target = resolve(node.func, scope)
+        parent, child = parents.get(node), node
+        while isinstance(parent, ast.IfExp) and child is not parent.test:  # await (a if c else b)
+            parent, child = parents.get(parent), parent
         if is_trap_function(target) and _in_async_def(node, parents) \
-                and isinstance(parents.get(node), ast.Expr):  # the value is thrown away
+                and not isinstance(parent, ast.Await) and not _kept(parent, awaited):
             line = first + node.lineno - 1
             name = ast.unparse(node.func)
+            what = ("so it does nothing (it only builds the operation)"
+                    if isinstance(parent, ast.Expr) else
+                    "so its value is the unawaited operation, not the operation's result")
             raise TypeError(
-                f"{fn.__code__.co_filename}:{line}: {name}() is called without `await`, so it "
-                f"does nothing (it only builds the operation). Write `await {name}(...)`.")
+                f"{fn.__code__.co_filename}:{line}: {name}() is called without `await`, "
+                f"{what}. Write `await {name}(...)`.")
         if isinstance(target, types.FunctionType) and inspect.iscoroutinefunction(target):
             _check(target, seen)
 
@@ -136,6 +145,12 @@ def _own_nodes(fn_node: ast.AsyncFunctionDef) -> list[ast.AST]:
         else:
             todo.extend(ast.iter_child_nodes(node))
     return found
+
+
+def _kept(parent: ast.AST | None, awaited: set[str]) -> bool:
+    """``t = op(...)`` where the function awaits ``t`` somewhere: kept to await later."""
+    return isinstance(parent, ast.Assign) and len(parent.targets) == 1 \
+        and isinstance(parent.targets[0], ast.Name) and parent.targets[0].id in awaited
 
 
 def _in_async_def(node: ast.AST, parents: dict) -> bool:

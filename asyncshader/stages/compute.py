@@ -44,6 +44,7 @@ from ..collectives.subgroups import (
     subgroup_options,
 )
 from ..errors import BindingError, DispatchError
+from ..sanitizers.creation_checks import check_creation
 from ..sanitizers.races import SanitizedRun
 from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
 from ..schedules.names import as_strategy
@@ -170,6 +171,7 @@ class ComputeKernel:
         self.subgroup_size = (None if subgroup_size is None
                               else check_subgroup_size(subgroup_size))
         _check_default_limits(fn, self.workgroup_size)
+        check_creation(fn, "compute", self.workgroup_size, derivatives)
         self.params = signature_params(fn)
         for name, p in self.params.items():
             if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY):
@@ -191,7 +193,9 @@ class ComputeKernel:
     @functools.cached_property
     def shader_fn(self) -> Callable:
         """The shader as it runs: ``fn`` with WGSL's operators (:mod:`asyncshader.wgsl.rewrite`),
-        compiled at the first dispatch, when the helpers it calls are defined."""
+        compiled at the first dispatch, when the helpers it calls are defined (the
+        shader-creation checks run again then, for what was bound after decoration)."""
+        check_creation(self.fn, "compute", self.workgroup_size, self.derivatives)
         return with_wgsl_operators(self.fn, strict=self.strict, reconverge=self.scan()[2])
 
     def scan(self) -> tuple[list, bool, bool, dict]:
@@ -228,8 +232,8 @@ def compute(workgroup_size: int | tuple[int, ...], *, derivatives: str | None = 
     ``derivatives`` selects a compute-derivative layout, as VK_KHR_compute_shader_derivatives:
     ``"quads"`` makes quads of local ids (2x+i, 2y+j, z) (x and y sizes must be even),
     ``"linear"`` of local indices 4n..4n+3 (the size must be a multiple of 4). Without a layout,
-    derivatives return zero (GLSL_NV_compute_shader_derivatives), or raise with ``strict=True``;
-    quad operations then use 4 consecutive local indices. ``subgroup_size`` (4 to 128, a power
+    a derivative is a shader-creation error, as in WGSL (refused here, at decoration); quad
+    operations then use 4 consecutive local indices. ``subgroup_size`` (4 to 128, a power
     of two) is the kernel's subgroup size unless a dispatch gives one (default 32;
     docs/subgroups.md).
     """
@@ -485,7 +489,8 @@ def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedul
     out-of-bounds accesses and helper side effects become ``result.findings``; the default,
     which also issues a :class:`~asyncshader.DataRaceWarning` when it finds a race),
     ``"error"`` (any finding raises :class:`~asyncshader.DataRaceError`) or ``"off"`` (the
-    fastest; out-of-bounds indices then raise IndexError as in numpy); ``allow_races`` names
+    fastest; out-of-bounds accesses are then WGSL's robust access unreported, as
+    :mod:`asyncshader.wgsl.robust` says); ``allow_races`` names
     bindings or workgroup variables whose races are intentional. ``subgroup_size`` (4, 8, ...,
     128) overrides the kernel's (default 32), ``subgroup_reduction`` (``"lanes"``,
     ``"reverse"``, ``"tree"``, ``"shuffled"``) is the order float subgroup reductions fold in

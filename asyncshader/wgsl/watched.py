@@ -51,6 +51,7 @@ class _Traced:
 
     __slots__ = ()
     _reports = True
+    _checks_indices = True  # (a negative index is reported as it is: wgsl/robust.py)
 
     def __getitem__(self, index: Any) -> Any:
         fast = self._fast  # type: ignore[attr-defined]

@@ -6,8 +6,9 @@ WGSL has no compute derivatives; asyncshader follows Vulkan (spec digest §6):
 (DerivativeGroupQuadsKHR: workgroup x and y sizes even, VUID-StandaloneSpirv-
 DerivativeGroupQuadsKHR-10151); ``derivatives="linear"`` groups local indices 4n..4n+3, laid out
 ``4n | 4n+1 / 4n+2 | 4n+3`` (DerivativeGroupLinearKHR: a multiple of 4 invocations, -10152).
-Without a layout derivatives return zero (GLSL_NV_compute_shader_derivatives) or, with
-``strict=True``, raise; quad operations then use 4 consecutive local indices (CTS
+Without a layout a derivative is a shader-creation error, as WGSL has none in compute (refused
+at decoration, or where it runs when the source does not show it); quad operations then use 4
+consecutive local indices (CTS
 ``quadBroadcast``/``quadSwap`` compute model). The expected values below are worked out by hand
 from those formulas (fine: own row / column; coarse: the pair through quad id 0).
 """
@@ -180,39 +181,47 @@ def test_unknown_layout_is_rejected():
         ash.compute(workgroup_size=4, derivatives="quad")(_noop)
 
 
-# ------------------------------------------------------------------------ no layout: zero
+# ------------------------------------------------------------------ no layout: refused
 async def _no_layout(out: ash.Storage, vec_out: ash.Storage, *, local_invocation_index):
     l = f32(local_invocation_index)
     await _all_derivatives(out, local_invocation_index, l * l)
     v = await ash.fwidth_fine(vec2f(l, l * l))
     vec_out[local_invocation_index, 0] = v.x
-    vec_out[local_invocation_index, 1] = v.y
-    assert type(v) is vec2f
 
 
 @pytest.mark.parametrize("size", [4, 3, (2, 3)])
-def test_without_a_layout_derivatives_return_zero(size):
-    """GLSL_NV_compute_shader_derivatives: without a derivative group, derivatives are zero."""
-    kernel = ash.compute(workgroup_size=size)(_no_layout)
-    n = int(np.prod(size))
-    out = np.full((len(DERIVATIVE_NAMES), n), np.nan, np.float32)
-    vec_out = np.full((n, 2), np.nan, np.float32)
-    ash.run(kernel, out=out, vec_out=vec_out)
-    assert (out == 0).all() and (vec_out == 0).all()
+def test_without_a_layout_a_derivative_is_refused_at_decoration(size):
+    """WGSL has derivatives in fragment shaders only: without a layout (Vulkan's
+    compute-derivative modes) the kernel is refused when decorated, at the first derivative
+    the source shows (here in the helper it awaits), with the fix."""
+    first = inspect.getsourcelines(_all_derivatives)[1]
+    with pytest.raises(ash.ShaderCreationError, match=rf":{first + 1}: in _all_derivatives: "
+                       r"ash.dpdx\(\) in a compute kernel without a derivative layout") as info:
+        ash.compute(workgroup_size=size)(_no_layout)
+    assert 'derivatives="quads" | "linear"' in str(info.value)
+
+
+_HIDDEN = {}
+
+
+async def _hidden_dpdy(out: ash.Storage, *, local_invocation_index):
+    out[local_invocation_index] = await _HIDDEN["dpdy"](f32(local_invocation_index))
+
+
+def test_without_a_layout_a_derivative_the_source_hides_raises_where_it_runs():
+    """A derivative reached other than by name (here through a dict) is not seen at
+    decoration; it raises ShaderCreationError when it runs, never returns a made-up zero."""
+    _HIDDEN["dpdy"] = ash.dpdy
+    kernel = ash.compute(workgroup_size=4)(_hidden_dpdy)
+    with pytest.raises(ash.ShaderError, match=r"dpdy\(\) in a compute kernel without a "
+                                              r"derivative layout") as info:
+        ash.run(kernel, out=np.zeros(4, np.float32))
+    assert isinstance(info.value.original, ash.ShaderCreationError)
+    assert 'derivatives="quads" | "linear"' in str(info.value)
 
 
 async def _strict_dpdy(out: ash.Storage, *, local_invocation_index):
     out[local_invocation_index] = await ash.dpdy(f32(local_invocation_index))
-
-
-def test_without_a_layout_strict_raises():
-    """GLSL_KHR/SPV_KHR_compute_shader_derivatives: derivatives need a derivative group mode."""
-    kernel = ash.compute(workgroup_size=4, strict=True)(_strict_dpdy)
-    with pytest.raises(ash.ShaderError, match=r"dpdy\(\) in a compute kernel without a "
-                                              r"derivative layout") as info:
-        ash.run(kernel, out=np.zeros(4, np.float32))
-    assert isinstance(info.value.original, TypeError)
-    assert 'derivatives="quads" | "linear"' in str(info.value)
 
 
 def test_strict_with_a_layout_computes_derivatives():

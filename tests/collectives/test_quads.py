@@ -22,6 +22,7 @@ Mirrored CTS tests (``webgpu:shader,execution,expression,call,builtin,quadBroadc
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 from pathlib import Path
 
@@ -381,10 +382,28 @@ def test_fragment_quad_members_at_different_quad_ops_is_a_uniformity_error():
 
 
 def test_quad_ops_without_a_layout_need_a_multiple_of_4_invocations():
-    """CTS quad tests use thread counts % 4 == 0: a kernel with quad ops and 6 invocations fails
-    at dispatch, before any invocation runs."""
-    kernel = ash.compute(workgroup_size=6)(_all_active)
-    results = np.zeros((7, 6), np.uint32)
+    """CTS quad tests use thread counts % 4 == 0: a kernel with quad ops and 6 invocations is
+    refused when decorated, naming the line of the first quad operation and the fix."""
+    line = inspect.getsourcelines(_all_ops)[1] + 3
+    with pytest.raises(ash.ShaderCreationError, match=rf":{line}: in _all_ops: "
+                       r"ash.quad_swap_x\(\) in a compute kernel of 6 invocations") as info:
+        ash.compute(workgroup_size=6)(_all_active)
+    assert "multiple of 4" in str(info.value) and 'derivatives="quads"' in str(info.value)
+
+
+async def _later_quad_helper(results: ash.Storage, *, local_invocation_index):
+    await _defined_later(results, local_invocation_index)
+
+
+def test_a_quad_op_in_a_helper_defined_after_the_kernel_fails_at_dispatch():
+    """A helper defined after decoration is not seen then; the dispatch refuses it before any
+    invocation runs."""
+    global _defined_later
+    kernel = ash.compute(workgroup_size=6)(_later_quad_helper)
+
+    async def _defined_later(results, l):
+        results[0, l] = await ash.quad_swap_x(l)
+    results = np.zeros((1, 6), np.uint32)
     with pytest.raises(ash.DispatchError, match="multiple of 4"):
         ash.run(kernel, results=results)
     assert not results.any()

@@ -319,7 +319,7 @@ def test_a_pixel_callable_that_raises_is_a_clear_error_not_a_crash():
 
 
 # ------------------------------------------------------------------------ census findings
-@ash.compute(workgroup_size=4)
+@ash.compute(workgroup_size=4, derivatives="linear")  # (without a layout: refused at decoration)
 async def slope(out: ash.Storage[f32], *, local_invocation_index: u32):
     out[local_invocation_index] = await ash.dpdx(f32(local_invocation_index))
 

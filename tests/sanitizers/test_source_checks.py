@@ -48,6 +48,56 @@ def test_awaited_calls_sync_helpers_and_references_are_fine():
     assert out[0] == 2
 
 
+@pytest.mark.parametrize("line, name", [
+    ("x = ash.subgroup_add(v)", "ash.subgroup_add"),
+    ("return ash.dpdx(v)", "ash.dpdx"),
+    ("y = 2 * ash.dpdx(v)", "ash.dpdx"),
+    ("out[0] = ash.quad_swap_x(v) + 1.0", "ash.quad_swap_x"),
+    ("x = f32(ash.subgroup_max(v))", "ash.subgroup_max"),
+])
+def test_an_operation_whose_value_is_used_without_await_is_refused_with_the_line(line, name):
+    """The value of an unawaited operation is the operation itself, not its result: an error
+    at decoration naming the line, in a fragment shader as in a compute kernel."""
+    source = ("async def shader(out: ash.Storage, *, position: ash.vec4f):\n"
+              "    v = position.x\n"
+              f"    {line}\n")
+    space = {"ash": ash, "f32": ash.f32}
+    exec(compile(source, "<forgot>", "exec"), space)
+    fn = space["shader"]
+    import linecache
+    linecache.cache["<forgot>"] = (len(source), None, source.splitlines(True), "<forgot>")
+    try:
+        with pytest.raises(TypeError, match=rf"<forgot>:3: {name}\(\) is called without "
+                           r"`await`, so its value is the unawaited operation") as info:
+            ash.fragment(fn)
+    finally:
+        del linecache.cache["<forgot>"]
+    assert f"Write `await {name}(...)`" in str(info.value)
+
+
+def test_an_operation_kept_in_a_name_and_awaited_later_is_fine():
+    @ash.compute(workgroup_size=2)
+    async def keeps(out: ash.Storage, *, local_invocation_index: ash.u32):
+        pending = ash.atomic_add(ash.ptr(out, 0), 1)
+        await pending
+
+    import numpy as np
+
+    out = np.zeros(1, np.uint32)
+    ash.run(keeps, out=out)
+    assert out[0] == 2
+
+
+def test_workgroup_memory_declared_inside_a_kernel_is_refused():
+    with pytest.raises(ash.ShaderCreationError, match=r"test_source_checks.py:\d+: in "
+                       r".*inside_kernel: ash.workgroup\(\.\.\.\) inside a function") as info:
+        @ash.compute(workgroup_size=4)
+        async def inside_kernel(out: ash.Storage, *, local_invocation_index: ash.u32):
+            tile = ash.workgroup(ash.array(ash.f32, 4))
+            tile[local_invocation_index] = 1.0
+    assert "module scope" in str(info.value) and "top level of the module" in str(info.value)
+
+
 # ------------------------------------------------ direct awaits: suspending in the shader's frame
 async def a_helper():
     await workgroup_barrier()

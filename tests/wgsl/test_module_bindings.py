@@ -77,12 +77,18 @@ def test_outside_a_run_the_name_is_the_declaration_and_says_how_to_bind_it():
         _ = params.dt
 
 
+@ash.compute(workgroup_size=4)
+async def step_that_fails(*, global_invocation_id: vec3u):
+    speeds[global_invocation_id.x] = params.dt
+    if global_invocation_id.x == 5:
+        raise ValueError("a shader that fails while the run's bindings are in place")
+
+
 def test_a_run_that_fails_puts_the_declarations_back():
-    with pytest.raises(ash.ShaderError):
-        ash.run(step, 2, particles=_particles(), params=SimParams(dt=0.5, n=6),
-                speeds=np.zeros(3, np.float32), table=np.zeros(2, np.uint32),
-                sanitize="off")  # (speeds[3] is past the end: IndexError)
-    assert isinstance(particles, ash.ModuleBinding) and isinstance(speeds, ash.ModuleBinding)
+    with pytest.raises(ash.ShaderError, match="a shader that fails"):
+        ash.run(step_that_fails, 2, params=SimParams(dt=0.5, n=6),
+                speeds=np.zeros(8, np.float32), sanitize="off")
+    assert isinstance(params, ash.ModuleBinding) and isinstance(speeds, ash.ModuleBinding)
 
 
 def test_bindings_are_checked_as_parameters_are():

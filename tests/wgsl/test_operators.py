@@ -185,8 +185,8 @@ def helper_division(a, b):
     return a / b, a % b
 
 
-async def async_helper(x):
-    x >>= u32(33)
+async def async_helper(x, count):
+    x >>= count
     return x
 
 
@@ -196,10 +196,11 @@ async def operators_kernel(out: ash.Storage, fout: ash.Storage):
     q, r = helper_division(a, i32(2))
     out[0] = q
     out[1] = r
-    out[2] = a / i32(0)
-    out[3] = a % 0
-    out[4] = i32(u32(0xFFFFFFFF) << 36)
-    out[5] = await async_helper(i32(-8))
+    zero, big = i32(0), u32(36)  # (run-time values: constant ones are creation errors)
+    out[2] = a / zero
+    out[3] = a % zero
+    out[4] = i32(u32(0xFFFFFFFF) << big)
+    out[5] = await async_helper(i32(-8), u32(33))
     s = i32(-9)
     s //= 2  # an augmented assignment with a literal: the fast test, then the rule
     out[6] = s
