@@ -565,3 +565,14 @@ __all__ += [
     "mat4x4f",
     "mat4x4h",
 ]
+
+# textures and samplers (docs/textures.md)
+from .collectives.textures import (  # noqa: E402
+    texture_sample,
+    texture_sample_bias,
+    texture_sample_compare,
+)
+from .wgsl import textures as _textures  # noqa: E402
+from .wgsl.textures import *  # noqa: E402,F403
+
+__all__ += [*_textures.__all__, "texture_sample", "texture_sample_bias", "texture_sample_compare"]
