@@ -183,8 +183,7 @@ def texture_store(t: Any, coords: Any, *args: Any) -> None:
                               "coordinates")
     value = args[-1]
     sample_type = t.view.format.sample_type
-    if not (isinstance(value, Vec) and value.size == 4
-            and value.__class__ is _RESULT[sample_type]):
+    if not (isinstance(value, Vec) and value.size == 4 and value.kind == sample_type[0]):
         raise ShaderTypeError(f"texture_store({t.name}): a {kind.wgsl()} stores a "
                               f"{_RESULT[sample_type].__name__}, got {value!r}")
     where = _texel_index(t, c, int(args[0]) if arrayed else 0, 0)
