@@ -23,6 +23,7 @@ SMALL = {
     "matrices.py": ["--number", "10", "--repeat", "1"],
     "emit.py": ["--repeat", "1", "--kernels", "reduce,quad_downsample"],
     "live_workgroups.py": ["--groups", "2", "--repeat", "1"],
+    "textures.py": ["--loads", "5", "--repeat", "1"],
 }
 
 

@@ -51,7 +51,7 @@ def sampler_arg(fn: str, s: Any, comparison: bool) -> Sampler:
 
 def coords_arg(fn: str, t: BoundTexture, c: Any) -> list:
     n = _COORDS[t.view.dimension]
-    values = list(c) if isinstance(c, Vec) else [c]
+    values = [float(v) for v in c] if isinstance(c, Vec) else [float(c)]
     if len(values) != n:
         raise ShaderTypeError(f"{fn}(): a {t.kind.wgsl()} takes {n}-component coordinates, "
                               f"got {c!r}")

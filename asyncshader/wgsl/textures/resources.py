@@ -192,6 +192,8 @@ class TextureView:
         self.texture, self.dimension = t, dimension
         self.base_mip_level, self.mip_level_count = base_mip_level, mip_level_count
         self.base_array_layer, self.array_layer_count = base_array_layer, array_layer_count
+        self._sizes = [(w, h, d if dimension == "3d" else 1) for w, h, d in (
+            t.size(base_mip_level + k) for k in range(mip_level_count))]
 
     @property
     def format(self) -> TexelFormat:
@@ -199,8 +201,7 @@ class TextureView:
 
     def size(self, level: int = 0) -> tuple[int, int, int]:
         """(width, height, depth) of the view's level ``level`` (depth 1 but for 3d)."""
-        w, h, d = self.texture.size(self.base_mip_level + level)
-        return w, h, (d if self.dimension == "3d" else 1)
+        return self._sizes[level]
 
     def __repr__(self) -> str:
         return (f"TextureView({self.texture!r}, {self.dimension}, levels "

@@ -98,6 +98,14 @@ def filter_level(view: TextureView, sampler: Sampler, uvw: list, layer: int, lev
     if len(xs) == 1 and len(ys) == 1 and len(zs) == 1:
         texel = data[zs[0][0]][ys[0][0]][xs[0][0]]
         return _compared(texel, compare) if compare else list(texel)
+    if len(zs) == 1 and len(xs) == 2 and len(ys) == 2 and not compare:  # bilinear, unrolled
+        plane = data[zs[0][0]]
+        (x0, a0), (x1, a1) = xs
+        (y0, b0), (y1, b1) = ys
+        r0, r1 = plane[y0], plane[y1]
+        t00, t10, t01, t11 = r0[x0], r0[x1], r1[x0], r1[x1]
+        w00, w10, w01, w11 = a0 * b0, a1 * b0, a0 * b1, a1 * b1
+        return [w00 * t00[c] + w10 * t10[c] + w01 * t01[c] + w11 * t11[c] for c in range(4)]
     acc = [0.0, 0.0, 0.0, 0.0]
     for z, wz in zs:
         plane = data[z]
