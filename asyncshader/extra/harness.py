@@ -18,6 +18,7 @@ from ..emit import Emitted, emit
 from ..emit.buffers import from_gpu
 from ..emit.wtypes import Scalar, Struct, Vector
 from .device import validate
+from .textures import handle_layout
 
 _SCALAR = {"f": "f32", "i": "i32", "u": "u32"}
 #: texture formats and sample types of the inputs, by scalar kind
@@ -143,7 +144,8 @@ def read_pixels(dev: Any, harness: Harness, width: int, height: int,
     entries, storage = make_buffers(dev, code, bindings)
     frag = wgpu.ShaderStage.FRAGMENT
     kinds = {"storage": "storage", "read": "read-only-storage", "uniform": "uniform"}
-    layouts = [[{"binding": b.binding, "visibility": frag, "buffer": {"type": kinds[b.space]}}
+    layouts = [[handle_layout(b.binding, bindings[b.name], frag) if b.space == "handle" else
+                {"binding": b.binding, "visibility": frag, "buffer": {"type": kinds[b.space]}}
                 for b in code.bindings], [], []]
     groups: list[list] = [entries, [], []]
     for k, name in enumerate(code.call_params):

@@ -86,6 +86,26 @@ def read_back(dev: Any, gpu: Any, texture: Texture, level: int = 0) -> None:
     texture.changed()
 
 
+def handle_entry(dev: Any, binding: int, value: Any) -> dict[str, Any]:
+    """The bind group entry of a texture (uploaded) or sampler bound at ``binding``."""
+    return _entries(dev, {binding: value})[0][0]
+
+
+def handle_layout(binding: int, value: Any, visibility: Any) -> dict[str, Any]:
+    """The bind group layout entry of a sampled texture or a sampler (for explicit layouts:
+    the fragment cross-check's)."""
+    if isinstance(value, Sampler):
+        kind = "comparison" if value.is_comparison else "filtering"
+        return {"binding": binding, "visibility": visibility, "sampler": {"type": kind}}
+    view = as_view(value)
+    fmt = view.format
+    sample = "depth" if fmt.is_depth else {"u32": "uint", "i32": "sint"}.get(
+        fmt.sample_type, "unfilterable-float" if fmt.kind == "float" and fmt.bits[0] == 32
+        else "float")
+    return {"binding": binding, "visibility": visibility,
+            "texture": {"sample_type": sample, "view_dimension": view.dimension}}
+
+
 def _entries(dev: Any, resources: dict[int, Any]) -> tuple[list, list]:
     """Bind group entries for ``resources`` (binding -> numpy array (a storage buffer), Texture,
     TextureView or Sampler), and what to read back: (binding, kind, gpu object, host)."""
