@@ -202,4 +202,6 @@ def test_implicit_lod_texture_sample_in_a_fragment_shader():
         return await ash.texture_sample(t, s, uv)
 
     cpu = ash.run_fragments(textured, w, h, t=tex, s=smp).output
-    np.testing.assert_allclose(cpu, gpu, atol=FILTER_ATOL)
+    # lavapipe's LOD is approximate (Vulkan asks for 4 bits of LOD precision): a 1/16 level
+    # error moves the blend between levels 40/255 apart by 40/255/16
+    np.testing.assert_allclose(cpu, gpu, atol=40 / 255 / 16 + FILTER_ATOL)

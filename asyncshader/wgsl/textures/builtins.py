@@ -26,6 +26,7 @@ from .resources import Sampler
 from .sampling import compare_op, cube_face, gather, implicit_lod, sample
 
 _ARRAYED = ("2d-array", "cube-array")
+_NO_OFFSET = ("1d", "cube", "cube-array")
 _RESULT = {"f32": vec4f, "i32": vec4i, "u32": vec4u}
 _COORDS = {"1d": 1, "2d": 2, "2d-array": 2, "3d": 3, "cube": 3, "cube-array": 3}
 
@@ -64,9 +65,10 @@ def split_args(fn: str, t: BoundTexture, args: Sequence[Any], own: int) -> tuple
     arrayed = t.view.dimension in _ARRAYED
     need = own + arrayed
     if len(args) not in (need, need + 1):
+        offset = "" if t.view.dimension in _NO_OFFSET else " and an optional offset"
         raise ShaderTypeError(f"{fn}(): a {t.kind.wgsl()} takes {need} argument(s) after the "
                               f"coordinates{' (the array index first)' if arrayed else ''}"
-                              f"{' and an optional offset' if own >= 0 else ''}, got "
+                              f"{offset}, got "
                               f"{len(args)}")
     layer = int(args[0]) if arrayed else 0
     offset = _offset(fn, t, args[need]) if len(args) > need else []
@@ -74,7 +76,7 @@ def split_args(fn: str, t: BoundTexture, args: Sequence[Any], own: int) -> tuple
 
 
 def _offset(fn: str, t: BoundTexture, off: Any) -> list:
-    if t.view.dimension in ("cube", "cube-array", "1d"):
+    if t.view.dimension in _NO_OFFSET:
         raise ShaderTypeError(f"{fn}(): a {t.kind.wgsl()} takes no offset")
     values = [int(v) for v in (off if isinstance(off, Vec) else [off])]
     if len(values) != _COORDS[t.view.dimension] or not all(-8 <= v <= 7 for v in values):

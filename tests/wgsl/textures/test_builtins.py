@@ -246,3 +246,25 @@ def test_base_clamp_to_edge_keeps_half_a_texel_inside():
 
     s = ash.Sampler(address_mode_u="repeat", mag_filter="linear")
     assert run1(k, tex=ramp4(), smp=s)[0] == 0.0     # repeat would blend texel 3 in
+
+
+R32Read = ash.StorageTexture2D["r32float", "read"]
+
+
+def test_a_read_only_storage_texture_refuses_stores():
+    @ash.compute(workgroup_size=1)
+    async def k(t: R32Read):
+        ash.texture_store(t, vec2i(0, 0), vec4f(1, 0, 0, 0))
+
+    with pytest.raises(ash.ShaderError, match="r32float, read> cannot be written. Fix"):
+        ash.run(k, 1, t=ash.Texture([np.zeros((1, 1, 1), np.float32)], "r32float"))
+
+
+def test_an_array_texture_needs_its_array_index():
+    @ash.compute(workgroup_size=1)
+    async def k(out: ash.Storage[f32], t: ash.Texture2DArray[f32], s: SMP):
+        out[0] = ash.texture_sample_level(t, s, vec2f(0.5, 0.5), 0.0).x
+
+    with pytest.raises(ash.ShaderError, match=r"takes 2 argument\(s\) after the coordinates "
+                                              r"\(the array index first\)"):
+        run1(k, t=ash.Texture([np.zeros((2, 2, 2, 4), np.uint8)]), s=ash.Sampler())
