@@ -478,7 +478,8 @@ def check_subgroup_size(value: Any) -> int:
     from .._core.validation import is_int, option_error
     if not is_int(value) or int(value) not in SUBGROUP_SIZES:
         raise option_error("subgroup_size", value, "a power of two from 4 to 128 (4, 8, 16, "
-                           "32, 64 or 128; WGSL's range)")
+                           "32, 64 or 128; WGSL's range)",
+                           accepts=lambda v: is_int(v) and int(v) in SUBGROUP_SIZES)
     return int(value)
 
 

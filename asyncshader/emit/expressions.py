@@ -16,7 +16,10 @@ import dataclasses
 import types
 from typing import Any
 
+import numpy as np
+
 from ..wgsl.memory import WorkgroupVar
+from ..wgsl.module_bindings import ModuleBinding
 from ..wgsl.source import resolve, root_name
 from ..wgsl.types import Vec, _ScalarType
 from . import atomics, buffers, consts, matrices, names, results, structs, subgroups, textures
@@ -103,6 +106,9 @@ class Expressions:
         if isinstance(value, WorkgroupVar):
             wgsl = self.module.workgroup_name(name, value, node, self)
             return E(wgsl, None, memory=self.module.workgroup_memory(wgsl))
+        if isinstance(value, ModuleBinding):  # (a module-scope binding, used by a helper)
+            memory = self.module.module_binding(value)
+            return E(memory.name, None, memory=memory)
         if isinstance(value, tuple):  # (a const array)
             return consts.tuple_value(self, node, name, value)
         t = type_of_value(value)
@@ -215,8 +221,9 @@ class Expressions:
         e = self.value(node.operand)
         t = self.module.resolved(e.type)
         if e.has_const and not isinstance(node.op, ast.Not):
-            v = {ast.USub: lambda x: -x, ast.UAdd: lambda x: +x,
-                 ast.Invert: lambda x: ~x}[type(node.op)](e.const)
+            with np.errstate(all="ignore"):  # (-i32(-2147483648) wraps, as in WGSL)
+                v = {ast.USub: lambda x: -x, ast.UAdd: lambda x: +x,
+                     ast.Invert: lambda x: ~x}[type(node.op)](e.const)
             if not isinstance(v, Vec) and type_of_value(v) is not None:
                 return self.constant(v, t if not t.abstract else type_of_value(v))
         if isinstance(node.op, ast.Not):
@@ -375,7 +382,7 @@ class Expressions:
             op = "==" if node.func.attr == "eq" else "!="
             return E(f"{a.operand('rel', 0)} {op} {b.operand('rel', 1)}", with_scalar(t, BOOL),
                      "rel")
-        loaded = structs.load(self, node)
+        loaded = structs.load(self, node) or structs.array_value(self, node)
         if loaded is not None:
             return loaded
         callee = self.expr(node.func).ref
@@ -407,7 +414,9 @@ class Expressions:
             if node.keywords:
                 self.fail(node, "keyword arguments to a helper", "pass them by position")
             name, result = self.module.helper(callee, args, node, self)
-            text = f"{name}({', '.join(a.text for a in args)})"
+            # (a binding or workgroup variable is not passed: the helper is specialised to it
+            # and names it at module scope, as WGSL cannot pass them by value)
+            text = f"{name}({', '.join(a.text for a in args if a.memory is None)})"
             return E(text, result, ref="helper-call")
         for a in node.args:  # (an argument WGSL cannot express is the first thing to fix)
             self.expr(a)
@@ -453,7 +462,8 @@ class Expressions:
                 return None
         try:
             code = compile(ast.Expression(ast.fix_missing_locations(node)), "<fold>", "eval")
-            v = eval(code, {"__builtins__": {}}, _Lookup(self.scope))
+            with np.errstate(all="ignore"):  # (numpy's overflow warnings are the CPU run's)
+                v = eval(code, {"__builtins__": {}}, _Lookup(self.scope))
         except Exception:
             return None
         t = type_of_value(v)

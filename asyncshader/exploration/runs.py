@@ -18,7 +18,7 @@ import hashlib
 import math
 import random as _random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +31,7 @@ from .._core.validation import (
 )
 from .._core.verdicts import check_failed
 from ..errors import (
+    BindingError,
     DivergenceError,
     ForeignAwaitError,
     ReplayMismatchError,
@@ -215,6 +216,23 @@ class ExploreReport:
 
 
 # --------------------------------------------------------------------------------- running
+def setup_bindings(kernel: Any, bindings: Any, sized: bool = True) -> dict[str, Any]:
+    """What ``setup()`` returned, checked (a copy): a mapping of the bindings, holding
+    ``width`` and ``height`` for a fragment shader when ``sized``; else a BindingError."""
+    if not isinstance(bindings, Mapping):
+        raise BindingError(
+            f"setup() must return a dict of the bindings (resources by name, and dispatch "
+            f"options such as workgroups=), got a {type(bindings).__name__}: e.g. "
+            "return {'workgroups': 1, 'out': np.zeros(64, np.float32)}")
+    missing = [k for k in ("width", "height") if k not in bindings]
+    if sized and missing and getattr(kernel, "stage", None) == "fragment":
+        raise BindingError(
+            f"setup() for a fragment shader must return width= and height= (the size of the "
+            f"grid it shades) among the bindings; it has no {' and no '.join(missing)}: e.g. "
+            "return {'width': 8, 'height': 8}")
+    return dict(bindings)
+
+
 def dispatch_once(kernel: Any, bindings: dict[str, Any], schedule: Any,
                   instruments: list | tuple = (), sanitize: str = "off", **options: Any) -> Any:
     """One synchronous dispatch of a compute kernel or fragment shader with ``bindings`` (what
@@ -229,15 +247,11 @@ def dispatch_once(kernel: Any, bindings: dict[str, Any], schedule: Any,
     from ..stages.compute import run
     from ..stages.fragment import run_fragments
 
-    kw = dict(bindings)
+    kw = setup_bindings(kernel, bindings)
     for name, value in {"sanitize": sanitize, **options}.items():
         kw.setdefault(name, value)  # what setup() returns wins
     if getattr(kernel, "stage", None) == "fragment":
-        try:
-            width, height = kw.pop("width"), kw.pop("height")
-        except KeyError:
-            raise TypeError("setup() for a fragment shader must return width= and height= "
-                            "among the bindings") from None
+        width, height = kw.pop("width"), kw.pop("height")
         return run_fragments(kernel, width, height, schedule=schedule,
                              instruments=instruments, **kw)
     return run(kernel, schedule=schedule, instruments=instruments, **kw)

@@ -48,8 +48,14 @@ from ..sanitizers.races import SanitizedRun
 from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
 from ..schedules.names import as_strategy
 from ..schedules.strategies import Strategy
-from ..wgsl.bindings import bind_resources, signature_params, vector_elements
+from ..wgsl.bindings import (
+    bind_resources,
+    explicit_points,
+    signature_params,
+    vector_elements,
+)
 from ..wgsl.memory import WorkgroupMemory, scan_kernel, trace_vars
+from ..wgsl.module_bindings import Slots, module_params
 from ..wgsl.readonly import checked_read_only
 from ..wgsl.rewrite import with_wgsl_operators
 from ..wgsl.struct_buffers import StructArray
@@ -68,6 +74,7 @@ from .dispatch import (
     drive_async,
     kernel_identity,
     make_trace,
+    refuse_nested,
 )
 
 SUBGROUP_BUILTINS = ("subgroup_invocation_id", "subgroup_size", "subgroup_id", "num_subgroups")
@@ -177,6 +184,7 @@ class ComputeKernel:
                                     f"a builtin; did you mean {' or '.join(map(repr, close))}? "
                                     "(A resource would be bound by that name.)")
         self.builtins = [n for n in self.params if n in COMPUTE_BUILTINS]
+        explicit_points(fn.__qualname__, self.params)  # (two resources at one @binding)
         self.identity = kernel_identity(fn)
 
     @functools.cached_property
@@ -185,11 +193,13 @@ class ComputeKernel:
         compiled at the first dispatch, when the helpers it calls are defined."""
         return with_wgsl_operators(self.fn, strict=self.strict)
 
-    def scan(self) -> tuple[list, bool, bool]:
-        """The workgroup variables the kernel uses, and whether it uses quad and subgroup
-        operations. Read at every dispatch: variables may be declared after the kernel (like
-        WGSL module scope)."""
-        variables, uses = scan_kernel(self.fn)
+    def scan(self) -> tuple[list, bool, bool, dict]:
+        """The workgroup variables the kernel uses, whether it uses quad and subgroup
+        operations, and the module-scope bindings it uses (with where its code refers to them).
+        Read at every dispatch: variables may be declared after the kernel (like WGSL module
+        scope)."""
+        module: dict = {}
+        variables, uses = scan_kernel(self.fn, module)
         quad_ops = any(getattr(f, "__ash_needs_quads__", False) for f in uses)
         subgroup_ops = any(getattr(f, "__ash_needs_subgroups__", False) for f in uses)
         n = self.workgroup_size[0] * self.workgroup_size[1] * self.workgroup_size[2]
@@ -198,7 +208,7 @@ class ComputeKernel:
                 f"{self.fn.__qualname__} uses quad operations; in compute a quad is 4 "
                 f"consecutive local invocation indices, so the workgroup must hold a multiple "
                 f"of 4 invocations, not {n}")
-        return list(variables.values()), quad_ops, subgroup_ops
+        return list(variables.values()), quad_ops, subgroup_ops, module
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"{self.fn.__qualname__} is a compute kernel; run it with "
@@ -277,7 +287,9 @@ class ComputeRun(SanitizedRun):
         self.strategy: Strategy = as_strategy(schedule)
         self.instruments: list[Instrument] = check_instances(
             "instruments", instruments, Instrument, "ash.Footprints()")
-        self.bindings = bind_resources(kernel.fn.__qualname__, kernel.params,
+        self.wg_vars, quad_ops, subgroup_ops, module = kernel.scan()
+        params = module_params(kernel.fn.__qualname__, kernel.params, module)
+        self.bindings = bind_resources(kernel.fn.__qualname__, params,
                                        set(kernel.builtins), bindings)
         self.max_live = max_live_workgroups
         self.ids = _Ids(kernel.workgroup_size, self.groups)
@@ -287,7 +299,6 @@ class ComputeRun(SanitizedRun):
         self.context_values = ((DERIVATIVE_KINDS, derivative_kinds(
             self.derivative_mode if self.has_derivatives else None)),)
         self.strict = kernel.strict
-        self.wg_vars, quad_ops, subgroup_ops = kernel.scan()
         self.quads = kernel.derivatives is not None or quad_ops
         self.subgroups = subgroup_ops
         self.config = {"stage": "compute", "workgroups": list(self.groups),
@@ -308,7 +319,7 @@ class ComputeRun(SanitizedRun):
         self.access_hooks = [i.memory_access for i in self.instruments
                              if i.wants_memory_access]
         self.args = checked_read_only(self.bindings, self.detector is not None)
-        vectors = vector_elements(kernel.params)  # (Storage[vec3f]: buf[i] loads a vec3f)
+        vectors = vector_elements(params)  # (Storage[vec3f]: buf[i] loads a vec3f)
         if self.access_hooks:  # storage buffers seen through access-reporting wrappers
             self.args = {k: traced_storage(v, self, vectors.get(k)) if _is_storage(v) else v
                          for k, v in self.args.items()}
@@ -318,6 +329,9 @@ class ComputeRun(SanitizedRun):
                          else v for k, v in self.args.items()}
         self.args = {k: v.shader_arg() if isinstance(v, StructArray) else v  # (unwatched)
                      for k, v in self.args.items()}
+        self.module_slots = Slots(module) if module else None  # (swapped in while it runs)
+        if module:
+            self.module_slots.values = {name: self.args.pop(name) for name in module}
         self.scheduler = Scheduler(self._units(), self.strategy, self.instruments,
                                    max_live=max_live_workgroups,
                                    single_scope=not (self.quads or self.subgroups),
@@ -505,6 +519,7 @@ def _prepare(kernel: Any, workgroups: Any, schedule: Any, max_live: int, instrum
              bindings: dict[str, Any], max_points: int, derivatives: str, sanitize: str | None,
              allow_races: Any, watchdog: Any, subgroup_size: Any = None,
              subgroup_reduction: Any = "lanes") -> ComputeRun:
+    refuse_nested(kernel)
     if "workgroup_size" in bindings:
         raise BindingError("workgroup_size belongs to the kernel: @compute(workgroup_size=...)")
     limit = check_watchdog(watchdog)

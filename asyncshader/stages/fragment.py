@@ -60,6 +60,7 @@ from ..wgsl.bindings import (
     Storage,
     Uniform,
     bind_resources,
+    explicit_points,
     signature_params,
     vector_elements,
 )
@@ -79,6 +80,7 @@ from .dispatch import (
     drive_async,
     kernel_identity,
     make_trace,
+    refuse_nested,
 )
 from .fragment_io import (
     FragmentIds,
@@ -121,7 +123,13 @@ class FragmentShader:
                 raise TypeError(f"{fn.__qualname__}: parameter {p} is not supported; a shader "
                                 "takes named builtins, inputs and resources")
         self.builtins = [n for n in self.params if n in FRAGMENT_BUILTINS]
-        wg_vars, uses = scan_kernel(fn)
+        explicit_points(fn.__qualname__, self.params)
+        module: dict = {}
+        wg_vars, uses = scan_kernel(fn, module)
+        if module:
+            raise TypeError(f"{fn.__qualname__} uses the module-scope binding "
+                            f"{next(iter(module))!r}: asyncshader runs those in compute kernels "
+                            "only. Fix: make it a parameter of the fragment shader")
         self.subgroup_builtins, self.subgroup_ops = subgroup_uses(fn, self.params, uses)
         if wg_vars:
             raise TypeError(f"{fn.__qualname__} uses workgroup memory ({', '.join(wg_vars)}); "
@@ -542,6 +550,7 @@ _OPTIONS = {"position_z": 0.0, "position_w": 1.0, "front_facing": True,
 def _prepare(shader: Any, width: int, height: int, schedule: Any, derivatives: str,
              max_live_quads: int, instruments: Any, max_points: int,
              inputs: dict[str, Any], watchdog: Any) -> FragmentRun:
+    refuse_nested(shader)
     options = {k: inputs.pop(k, default) for k, default in _OPTIONS.items()}
     sanitize = inputs.pop("sanitize", None)
     allow_races = inputs.pop("allow_races", ())

@@ -145,6 +145,7 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
     from ..exploration.explore import Recorded, _run_checked
 
     kernel, setup, check, path, name = load_target(args.target)
+    _check_outputs(args, "trace")
     rec = Recorded(_strategy(args))
     # with the race detector, as a plain dispatch (and `replay`) runs: WGSL's robust access
     result, outcome, failure, _ = _run_checked(kernel, setup, check, rec, [], "report")
@@ -179,17 +180,22 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
 def cmd_timeline(args: argparse.Namespace, out: Callable) -> int:
     """Runs FILE::KERNEL once with a Timeline; prints the terminal view and writes the files
     asked for (docs/seeing.md). Exit 1 when the run failed or had a data race."""
-    from ..errors import AsyncShaderError
+    from ..errors import AsyncShaderError, BindingError, DispatchError
     from ..exploration.explore import dispatch_once
+    from ..exploration.runs import setup_bindings
     from ..views.access import access_diagram
     from ..views.timeline import Timeline
 
     kernel, setup, _, _, _ = load_target(args.target)
+    _check_outputs(args, "html", "perfetto", "svg", "diagram")
     tl = Timeline(max_steps=args.max_steps)
     failure = None
+    bindings = setup_bindings(kernel, setup())
     try:
-        result = dispatch_once(kernel, setup(), _strategy(args), [tl], "report")
+        result = dispatch_once(kernel, bindings, _strategy(args), [tl], "report")
         findings = result.findings
+    except (BindingError, DispatchError):  # setup()'s mistake, not the run's: a usage error
+        raise
     except AsyncShaderError as exc:  # a deadlock, a divergence...: show the run up to it
         failure, findings = f"{type(exc).__name__}: {exc}", []
     tl.collect_races(findings)
@@ -213,6 +219,18 @@ def cmd_timeline(args: argparse.Namespace, out: Callable) -> int:
         out(f"FAILED: {failure}")
         return EXIT_FAILURE
     return EXIT_OK
+
+
+def _check_outputs(args: argparse.Namespace, *options: str) -> None:
+    """The files the command will write (``--trace``, ``--html`` ...) go into folders that
+    exist: checked before the run, rather than failing after it."""
+    for option in options:
+        path = getattr(args, option, None)
+        if path:
+            folder = os.path.dirname(os.path.abspath(path))
+            if not os.path.isdir(folder):
+                raise UsageError(f"--{option} {path}: the folder {folder} does not exist; "
+                                 "create it first, or name a file in an existing folder")
 
 
 def _print_findings(findings: list, out: Callable) -> None:
@@ -283,6 +301,11 @@ def cmd_replay(args: argparse.Namespace, out: Callable) -> int:
     from ..schedules.trace import Trace
 
     text = args.trace
+    source = text
+    if text.endswith(".py") and os.path.isfile(text):
+        raise UsageError(f"{text} is a Python file, not a trace: replay takes a trace file (the "
+                         "JSON or the one-line string `run --trace` saves) or a trace string "
+                         f"(ash1:...); to run the kernel, asyncshader run {text}::KERNEL")
     try:
         if not text.startswith("ash") and os.path.exists(text):
             with open(text, encoding="utf-8") as f:
@@ -292,7 +315,7 @@ def cmd_replay(args: argparse.Namespace, out: Callable) -> int:
                 f"this holds the traces of {text.count(',') + 1} dispatches (one pytest run of a "
                 "@pytest.mark.schedules test): replay them with pytest <test> "
                 "--asyncshader-replay=<that file or string>")
-        trace = Trace.load(text)
+        trace = Trace.load(source)  # (a file by its name: messages name the file)
     except (OSError, ValueError, KeyError) as exc:
         raise UsageError(f"cannot read the trace: {exc}") from None
     target = args.kernel
@@ -332,13 +355,15 @@ STEP_HELP = """commands (one per line):
 def cmd_step(args: argparse.Namespace, out: Callable) -> int:
     """You are the scheduler: step FILE::KERNEL, reading one command per line from stdin."""
     from .._core.verdicts import check_failed
+    from ..exploration.runs import setup_bindings
     from ..exploration.stepper import StepperError, stepper
     from ..schedules.strategies import Random
 
     kernel, setup, check, path, name = load_target(args.target)
     if kernel.stage != "compute":
         raise UsageError(f"{name} is a {kernel.stage} shader; the stepper runs compute kernels")
-    s = stepper(kernel, **setup())
+    _check_outputs(args, "trace")
+    s = stepper(kernel, **setup_bindings(kernel, setup()))
     out(STEP_HELP)
     while not s.done:
         out(s.show())
@@ -437,13 +462,15 @@ def cmd_demo(args: argparse.Namespace, out: Callable) -> int:
     return demo()
 
 
-# ---- wgsl / crosscheck (issue 20) --------------------------------------------------------------
+# ---- wgsl / crosscheck: the kernel as WGSL, and on a WebGPU adapter ---------------------------
 def cmd_wgsl(args: argparse.Namespace, out: Callable) -> int:
     """Prints the kernel's WGSL (types from setup()'s bindings when the file has a setup)."""
     from ..emit import WGSLEmitError, to_wgsl
+    from ..exploration.runs import setup_bindings
 
     kernel, setup, _, _, _ = load_target(args.target, need_setup=False)
-    bindings = _shader_bindings(kernel, setup() if setup is not None else {})
+    given = setup_bindings(kernel, setup(), sized=False) if setup is not None else {}
+    bindings = _shader_bindings(kernel, given)
     try:
         out(to_wgsl(kernel, **bindings).rstrip("\n"))
     except WGSLEmitError as exc:
@@ -455,10 +482,11 @@ def cmd_wgsl(args: argparse.Namespace, out: Callable) -> int:
 def cmd_crosscheck(args: argparse.Namespace, out: Callable) -> int:
     """Runs setup()'s dispatch on the CPU and on a WebGPU adapter; prints the comparison."""
     from ..emit import WGSLEmitError
+    from ..exploration.runs import setup_bindings
     from ..extra.gpu import CrosscheckError, GPUUnavailable, crosscheck, crosscheck_fragments
 
     kernel, setup, _, _, _ = load_target(args.target)
-    given = dict(setup())
+    given = setup_bindings(kernel, setup())
     bindings = _shader_bindings(kernel, given)
     try:
         if kernel.stage == "compute":
@@ -478,8 +506,10 @@ def cmd_crosscheck(args: argparse.Namespace, out: Callable) -> int:
 
 
 def _shader_bindings(kernel: Any, given: dict) -> dict:
-    """setup()'s values for the shader's parameters (not workgroups, width, schedule ...)."""
-    return {k: v for k, v in given.items() if k in kernel.params}
+    """setup()'s values for the shader's parameters and module-scope bindings (not
+    workgroups, width, schedule ...)."""
+    names = set(kernel.params) | (set(kernel.scan()[3]) if kernel.stage == "compute" else set())
+    return {k: v for k, v in given.items() if k in names}
 
 
 def _add_emit_commands(sub: Any) -> None:

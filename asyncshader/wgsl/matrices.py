@@ -28,8 +28,9 @@ that matrices work in ``assert`` statements; WGSL itself has no ``==`` on matric
 component-wise one either, so there is no ``eq`` method).
 
 ``m[i]`` is the column itself, as WGSL's ``m[i]`` of a variable is a reference: ``m[1].x = 2.0``
-and ``m[1][0] = 2.0`` change ``m``. A Python name bound to it is the same object (Python's
-references, as with vectors): copy a column you want to keep, ``vec3f(m[1])``.
+and ``m[1][0] = 2.0`` change ``m``. In a shader, matrices are values as vectors are
+(:mod:`asyncshader.wgsl.values`): after ``n = m`` or ``c = m[1]``, a store into ``n`` or ``c``
+leaves ``m`` unchanged; in host code a name bound to a column is the column object.
 
 Each class carries ``cols``, ``rows``, ``scalar`` (``f32`` or ``f16``), ``column`` (the column type,
 ``vecR``), ``wgsl`` (``"mat4x3<f32>"``), ``dtype`` (the numpy element type), ``shape``
@@ -45,7 +46,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..errors import ShaderTypeError
-from .types import _VECS, DEFER, ByClass, Vec
+from .types import _VECS, DEFER, GENERATED, ByClass, Vec
 
 __all__ = ["MATRICES", "MATRICES_H", "Matrix", "mat2x2f", "mat2x2h", "mat2x3f", "mat2x3h",
            "mat2x4f", "mat2x4h", "mat3x2f", "mat3x2h", "mat3x3f", "mat3x3h", "mat3x4f",
@@ -452,7 +453,7 @@ def _kernels(cls: type[Matrix]) -> dict[str, Callable]:
     ns: dict[str, Any] = {"_r": cls._round, "_R": cls.column, "_M": cls,
                           "_C": _VECS[(cls.cols, cls.kind)], "_one": np_type(1),
                           "_B": _rounds_finite(np_type)}
-    exec(_kernel_source(cls.cols, cls.rows), ns)
+    exec(compile(_kernel_source(cls.cols, cls.rows), GENERATED, "exec"), ns)
     return {k: ns[k] for k in ("mv", "vm", "add", "sub")}
 
 

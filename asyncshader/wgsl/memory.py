@@ -8,8 +8,10 @@ as WGSL requires), and when it switches to another live workgroup it saves them.
 the workgroup variables a kernel uses by name, like WGSL's "statically accessed" variables: the
 kernel and the functions it calls must refer to them by their global name.
 
-Scalars and vectors are 0-d and 1-d arrays; read and write them through ``.value``. A matrix
-``matCxR`` is a (C, R) array: ``.value`` is the matrix, ``var[c]`` column ``c`` in place; an
+Scalars and vectors are 0-d and 1-d arrays; read and write them through ``.value`` (a store
+into a part of it, ``w.value.x = 1.0``, stores into the variable, as WGSL's ``w.x = 1.0``). A
+matrix ``matCxR`` is a (C, R) array: ``.value`` is the matrix (``m.value[c] = v`` and
+``m.value[c].y = s`` store), ``var[c]`` column ``c`` in place; an
 array of them is (n, C, R), loaded with ``mat4x4f(tile[i])``. Atomic
 variables (``workgroup(atomic(u32))``) refuse plain access: use the ``atomic_*`` operations.
 """
@@ -30,11 +32,12 @@ from .._core.sources import user_code
 from ..errors import ShaderCreationError
 from .managed import _converts, _Managed, _map_of
 from .matrices import Matrix
+from .module_bindings import MODULE_BINDINGS_TURN, ModuleBinding, declared, module_binding
 from .struct_buffers import StructView, describe_granule
 from .struct_refs import Block, ref_of, store
 from .structs import is_struct, struct_of
 from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
-from .vec_arrays import ONE_INT, VecElements, store_plain, vector_class
+from .vec_arrays import ONE_INT, VecElements, bound_vector, store_plain, vector_class
 from .watched import _Traced, _zero_element, in_bounds
 
 __all__ = ["MemoryTurn", "Ptr", "WorkgroupMemory", "WorkgroupVar", "find_workgroup_vars", "ptr",
@@ -49,10 +52,17 @@ class WorkgroupVar(_Managed):
 
     @property
     def value(self) -> Any:
-        """The variable's value (for scalar and vector variables): a copy, like a WGSL load."""
+        """The variable's value (for scalar and vector variables): a copy, like a WGSL load;
+        a vector's component assignments store into the variable (``w.value.x = 1.0`` is
+        WGSL's ``w.x = 1.0``), as a vector loaded from an array's element does."""
         if self._run is not None:
             self._run.memory_access(self, (), "load")
-        return _read_whole(self)
+        value = _read_whole(self)
+        if isinstance(value, Vec):  # (a view of one row: stores report the variable's index)
+            return bound_vector(self.wgsl_type, self.reshape(1, value.size), 0, value)
+        if isinstance(value, Matrix):
+            return _bound_matrix(self, value)
+        return value
 
     @value.setter
     def value(self, v: Any) -> None:
@@ -187,6 +197,33 @@ def trace_vars(variables: list[WorkgroupVar], on: bool) -> None:
             v.__class__ = table[type(v)]
         if not on:
             v._run = v._fast = None
+
+
+_BOUND_MATRICES: dict[type, type] = {}
+
+
+def _bound_matrix(var: np.ndarray, value: Any) -> Any:
+    """The matrix ``value`` loaded from the (C, R) variable ``var``, whose column assignments
+    (``m.value[c] = v``) and component assignments (``m.value[c].x = s``) store into ``var``,
+    as WGSL's ``m[c] = v`` does."""
+    t = var.wgsl_type
+    cls = _BOUND_MATRICES.get(t)
+    if cls is None:
+        def __setitem__(self: Any, i: Any, v: Any) -> None:
+            t.__setitem__(self, i, v)  # (checks the index, converts the column)
+            home = getattr(self, "_var", None)
+            if home is not None:  # (else a matrix made from this class: a plain value)
+                c = int(i)
+                home[c] = tuple(self._c[c])
+                self._c[c] = bound_vector(t.column, home, c, self._c[c])
+
+        cls = _BOUND_MATRICES[t] = type(t.__name__, (t,), {
+            "__slots__": ("_var",), "__setitem__": __setitem__, "__module__": __name__,
+            "__doc__": f"A {t.__name__} loaded from a workgroup variable: assigning a column "
+                       "or a column's component stores it there."})
+    m = cls._of([bound_vector(t.column, var, c, col) for c, col in enumerate(value._c)])
+    m._var = var
+    return m
 
 
 def _read_whole(var: np.ndarray) -> Any:
@@ -325,13 +362,22 @@ class WorkgroupMemory:
             for v, s in zip(self.vars, self.saved):
                 np.copyto(v.view(np.ndarray), s, casting="no")
             self.saved = None
+        slots = getattr(run, "module_slots", None)  # (module-scope bindings: the run's values)
+        if slots is not None:
+            slots.install()
 
     def save(self) -> None:
         self.saved = [np.array(v, copy=True).view(np.ndarray) for v in self.vars]
+        slots = getattr(self.run, "module_slots", None)  # (the host may run: declarations)
+        if slots is not None:
+            slots.restore()
 
     def exit(self) -> None:
         self.closed = True
         self.saved = None
+        slots = getattr(self.run, "module_slots", None)
+        if slots is not None:
+            slots.restore()
 
 
 class MemoryTurn:
@@ -346,8 +392,10 @@ class MemoryTurn:
 
     __slots__ = ("locks",)
 
-    def __init__(self, variables: list[WorkgroupVar]) -> None:
+    def __init__(self, variables: list[WorkgroupVar], module_bindings: bool = False) -> None:
         held = dict(_lock_of(v) for v in variables)  # (one lock per variable, however named)
+        if module_bindings:  # (the module globals a run swaps: one lock, always taken first)
+            held[-1] = MODULE_BINDINGS_TURN
         self.locks = [held[k] for k in sorted(held)]
 
     def __enter__(self) -> None:
@@ -379,9 +427,12 @@ def find_workgroup_vars(fn: Any) -> dict[str, WorkgroupVar]:
     return scan_kernel(fn)[0]
 
 
-def scan_kernel(fn: Any) -> tuple[dict[str, WorkgroupVar], set]:
+def scan_kernel(fn: Any, bindings: dict | None = None) -> tuple[dict[str, WorkgroupVar], set]:
     """What ``fn`` and the functions it calls refer to by name: workgroup variables (by name),
-    and asyncshader operations (trap functions), like WGSL's "statically accessed".
+    and asyncshader operations (trap functions), like WGSL's "statically accessed". Given
+    ``bindings``, also fills it with the module-scope bindings they use, by name, each with
+    the places that refer to it (``(namespace, key)`` pairs and closure cells: what a run
+    swaps, :mod:`asyncshader.wgsl.module_bindings`).
 
     WGSL forbids recursion: a function of the user's that refers to itself, directly or through
     other functions of the user's, raises :class:`~asyncshader.ShaderCreationError` naming each
@@ -397,7 +448,7 @@ def scan_kernel(fn: Any) -> tuple[dict[str, WorkgroupVar], set]:
             return
         seen.add(id(code))
         for name in code.co_names:
-            visit_value(name, globs.get(name), globs, code.co_names)
+            visit_value(name, globs.get(name), globs, code.co_names, (globs, name))
         for const in code.co_consts:
             if isinstance(const, types.CodeType):
                 if const.co_name in const.co_freevars and _user_code(const):
@@ -405,9 +456,15 @@ def scan_kernel(fn: Any) -> tuple[dict[str, WorkgroupVar], set]:
                     raise _recursion([(const, const.co_name)], const.co_name)
                 visit_code(const, globs)
 
-    def visit_value(name: str, value: Any, globs: dict, names: tuple) -> None:
+    def visit_value(name: str, value: Any, globs: dict, names: tuple, place: Any = None
+                    ) -> None:
+        if place is not None:
+            value = declared(place, value)  # (a running run's value: the declaration)
         if getattr(value, "__ash_trap__", False) is True:
             uses.add(value)
+        elif isinstance(value, ModuleBinding):
+            if bindings is not None and place is not None:
+                module_binding(bindings, name, value, place)
         elif isinstance(value, WorkgroupVar):
             if value.var_name == WorkgroupVar.var_name:
                 value.var_name = name
@@ -416,9 +473,9 @@ def scan_kernel(fn: Any) -> tuple[dict[str, WorkgroupVar], set]:
             visit_function(value, name)
         elif isinstance(value, types.ModuleType):
             for attr in names:  # module.attr accesses: co_names holds the attribute names too
-                sub = getattr(value, attr, None)
-                if isinstance(sub, (WorkgroupVar, types.FunctionType)):
-                    visit_value(attr, sub, vars(value), ())
+                sub = declared((vars(value), attr), getattr(value, attr, None))
+                if isinstance(sub, (WorkgroupVar, types.FunctionType, ModuleBinding)):
+                    visit_value(attr, sub, vars(value), (), (vars(value), attr))
         elif hasattr(value, "__wrapped_kernel__"):  # a kernel object: not a call of its code
             visit_function(value.__wrapped_kernel__, name, call=False)
 
@@ -441,7 +498,7 @@ def scan_kernel(fn: Any) -> tuple[dict[str, WorkgroupVar], set]:
                     value = cell.cell_contents
                 except ValueError:  # an empty cell
                     continue
-                visit_value(var, value, f.__globals__, ())
+                visit_value(var, value, f.__globals__, (), cell)
         finally:
             path.pop()
 

@@ -11,7 +11,7 @@ in float32 and rounds once to binary16, which gives the correctly rounded binary
 (WGSL: an abstract number converts to f16).
 
 Vectors (``vec2f`` ... ``vec4u``, ``vec2h`` ... ``vec4h``, ``vec3b``) hold such scalars in
-``.x .y .z .w`` (read aliases ``.r .g .b .a``), support swizzles (``v.zyx``), component-wise
+``.x .y .z .w`` (aliases ``.r .g .b .a``), support swizzles (``v.zyx``), component-wise
 arithmetic with vectors of the same type and with scalars, and component-wise comparisons that
 return a bool vector (use :func:`all` or :func:`any`). ``==`` and ``!=`` compare whole vectors
 and return a Python ``bool``, so that vectors work in ``assert`` statements; WGSL's
@@ -273,6 +273,11 @@ _VECS: dict[tuple[int, str], type] = {}
 _SCALARISH = frozenset({int, float, bool, np.float32, np.float64, np.int32, np.uint32, np.int64,
                         np.uint64, np.bool_, np.int16, np.uint16, np.int8, np.uint8, np.float16})
 
+#: the file name of the code made here at import (the vector classes' methods): inside the
+#: package's folder, so a memory access from it (``buf[i][c] = v``) is placed at the shader's
+#: line, as one from this module is; no file, so a traceback shows no unrelated source line
+GENERATED = __file__ + " (generated)"
+
 _TEMPLATE = """
 def __init__(self, *a):
     if len(a) != {n} or not _SCALARISH.issuperset(map(type, a)):
@@ -457,7 +462,7 @@ def _gen_vec(n: int, kind: str) -> dict[str, Any]:
         "_SCALARISH": _SCALARISH,
     }
     helpers = set(ns)
-    exec(src, ns)
+    exec(compile(src, GENERATED, "exec"), ns)
     methods = {k: v for k, v in ns.items() if k not in helpers and k != "__builtins__"}
     suffix = kind
     cls = type(f"vec{n}{suffix}", (Vec,), {
@@ -553,13 +558,17 @@ def select(f: Any, t: Any, cond: Any) -> Any:
 
 # ------------------------------------------------------------------------ memory type descriptors
 class ArrayType:
-    """WGSL ``array<E, N>``: a fixed-size array type for :func:`~asyncshader.workgroup` memory."""
+    """WGSL ``array<E, N>``, of workgroup memory, struct members and function-scope arrays."""
 
     def __init__(self, element: Any, length: int) -> None:
         if not isinstance(length, int) or length <= 0:
             raise TypeError(f"array length must be a positive int, got {length!r}")
         self.element = element
         self.length = length
+
+    def __call__(self, *values: Any) -> Any:
+        """WGSL's ``array<E, N>(...)`` value; zero with no values (``var a: array<E, N>;``)."""
+        return ArrayType._value(self, values)  # (asyncshader.wgsl.values: it converts)
 
     def __repr__(self) -> str:
         return f"array({_type_name(self.element)}, {self.length})"

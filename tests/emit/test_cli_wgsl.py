@@ -108,6 +108,7 @@ CLI_CROSSCHECKS = [
     ("particles.py::step", ["--ulp", "32"]),     # (u.spin * d: rounded once on the CPU)
     ("mip_level.py::mip_level", ["--atol", "3.8e-6"]),  # (a log2 near 0: test_examples_on_gpu)
     ("quad_downsample.py::downsample", ["--ulp", "0"]),  # (texels of 1/256: every sum exact)
+    ("boids.py::update", []),                    # (module-scope bindings, from setup() by name)
 ]
 
 
