@@ -3,6 +3,9 @@ cooperative scheduler that follows WGSL semantics.
 
 Everything public is re-exported here, grouped by layer (the folders, bottom layer first: see
 docs/design.md); see the docs for the guide and the API reference.
+
+Why this file is long: it is the one list of the public names, one per line as isort writes
+them; splitting it would only move the list.
 """
 
 from typing import Any
@@ -598,3 +601,16 @@ __all__ = [
     "workgroup_barrier",
     "workgroup_uniform_load",
 ]
+
+# isort: split
+# Textures and samplers: resources, annotations, built-ins (wgsl/textures/), and the
+# implicit-LOD samples, quad operations (collectives/textures.py); docs/textures.md
+from .collectives.textures import (  # noqa: E402
+    texture_sample,
+    texture_sample_bias,
+    texture_sample_compare,
+)
+from .wgsl import textures as _textures  # noqa: E402
+from .wgsl.textures import *  # noqa: E402,F403
+
+__all__ += [*_textures.__all__, "texture_sample", "texture_sample_bias", "texture_sample_compare"]

@@ -88,7 +88,7 @@ def test_example_runs_as_script(name, tmp_path):
     assert _shadows(tmp_path) == [], f"examples/{name} left {_shadows(tmp_path)} in {tmp_path}"
     written = {p.name for p in tmp_path.iterdir()}
     assert written <= {"fwidth_ring.png", "mip_level.png", "racy_counter_trace.json",
-                       "particles.png", "quad_downsample.png"}, written
+                       "particles.png", "quad_downsample.png", "textured_floor.png"}, written
 
 
 def test_examples_and_demo_leave_nothing_that_shadows_the_package(tmp_path):

@@ -33,6 +33,7 @@ from . import (
     results,
     structs,
     subgroups,
+    textures,
 )
 from .values import E, Memory
 from .wtypes import (
@@ -86,7 +87,7 @@ class Expressions:
         if e.memory is not None:
             t = self.module.resolved(e.memory.type)
             if isinstance(t, (Scalar, Vector, Matrix, Struct)) or (isinstance(t, Unknown)
-                                                    and e.memory.space == "uniform"):
+                    and e.memory.space == "uniform") or e.memory.space == "handle":
                 return E(e.memory.name, t)
             self.fail(node, f"`{ast.unparse(node)}` names a whole buffer or array",
                       "index it (buf[i]), or pass ash.ptr(buf, i) to an atomic")
@@ -551,6 +552,8 @@ class Expressions:
             t = self.module.resolved(mem.type) if mem is not None else None
             if isinstance(t, Array) and t.length is not None:
                 return self.constant(t.length, names.U32)  # (arrayLength is for runtime arrays)
+        if row.name.startswith("texture_"):
+            return textures.call(self, node, row)
         if row.pointer_first:
             return atomics.call(self, node, row)
         if row.name in ("frexp", "modf"):

@@ -384,9 +384,9 @@ class Module:
             if r.kind == "uniform" and self.resolved(r.memory.type) == BOOL:
                 raise WGSLEmitError(f"{self.fn.__qualname__}: the uniform {r.python!r} is a bool, "
                                     "which WGSL cannot bind (not host-shareable). Fix: pass a u32")
-            space = {"storage": "storage, read_write", "read": "storage, read",
-                     "uniform": "uniform"}[r.kind]
-            out.append(f"@group({r.group}) @binding({r.index}) var<{space}> {r.name}: {t};")
+            space = {"storage": "<storage, read_write>", "read": "<storage, read>",
+                     "uniform": "<uniform>", "handle": ""}[r.kind]
+            out.append(f"@group({r.group}) @binding({r.index}) var{space} {r.name}: {t};")
             rt = self.resolved(r.memory.type)
             bindings.append(Binding(r.python, r.index, r.kind, self.defaults.get(rt, rt),
                                     r.name, r.group))

@@ -14,8 +14,10 @@ from typing import Any
 import numpy as np
 
 from ..collectives import barriers, derivatives, quads, subgroups
+from ..collectives import textures as _quad_textures
 from ..stages import fragment as _fragment
 from ..wgsl import atomics, builtins, types
+from ..wgsl.textures import builtins as _textures
 from .results import compare_exchange_type
 from .wtypes import BOOL, F32, I32, U32, Scalar, Vector, scalar_of, with_scalar
 
@@ -83,7 +85,11 @@ _OTHER: dict[str, Rule] = {
     "atomic_and": _pointee, "atomic_or": _pointee, "atomic_xor": _pointee,
     "atomic_exchange": _pointee, "atomic_compare_exchange_weak": compare_exchange_type,
     "frexp": _fixed(None), "modf": _fixed(None),  # (emit/results.py: split)
-}
+} | {name: _fixed(None) for name in (  # (emit/textures.py: the texture built-ins)
+    "texture_dimensions", "texture_num_levels", "texture_num_layers", "texture_load",
+    "texture_store", "texture_sample", "texture_sample_bias", "texture_sample_compare",
+    "texture_sample_level", "texture_sample_grad", "texture_sample_compare_level",
+    "texture_gather", "texture_gather_compare", "texture_sample_base_clamp_to_edge")}
 
 #: WGSL names that are not the camelCase of asyncshader's
 _SPELLING = {"pack4xi8": "pack4xI8", "pack4xu8": "pack4xU8", "pack4xi8_clamp": "pack4xI8Clamp",
@@ -125,7 +131,8 @@ class Builtin:
 
 def _table() -> dict[int, Builtin]:
     rows = {name: _same for name in _NUMERIC_SAME + _SUBGROUP_SAME} | _OTHER
-    where = [builtins, atomics, barriers, derivatives, quads, subgroups, types]
+    where = [builtins, atomics, barriers, derivatives, quads, subgroups, types, _textures,
+             _quad_textures]
     table: dict[int, Builtin] = {}
     for name, rule in rows.items():
         for module in where:

@@ -16,6 +16,7 @@ from ..wgsl.bindings import Input, Storage, Uniform, uniform_layout_type
 from ..wgsl.layout import check_uniform
 from .buffers import element_of
 from .functions import wgsl_identifier
+from .textures import handle_type
 from .values import E, Memory
 from .wtypes import (
     BOOL,
@@ -115,6 +116,9 @@ def _check_points(module: Any, resources: list[Resource]) -> None:
 
 def _resource(module: Any, name: str, ann: Any, given: Any) -> tuple[str, Any]:
     """(address space or "input", WGSL type or an Unknown) of a resource parameter."""
+    handle = handle_type(name, ann, given)
+    if handle is not None:
+        return "handle", handle  # (a texture or a sampler: emit/textures.py)
     empty = inspect.Parameter.empty
     marker = ann if isinstance(ann, type) and issubclass(ann, (Storage, Uniform, Input)) \
         else None

@@ -30,6 +30,7 @@ from ..stages.compute import run
 from ..stages.fragment import run_fragments
 from .device import GPUUnavailable, ShaderRejected, adapter_name, device, validate
 from .harness import fragment_harness, read_pixels
+from .textures import handle_entry
 
 
 class CrosscheckError(AsyncShaderError, AssertionError):
@@ -160,6 +161,9 @@ def _buffers(dev: Any, code: Emitted, bindings: dict[str, Any], visibility: Any 
         if value is None:
             raise BindingError(f"crosscheck needs a value for the binding {b.name!r} (pass "
                                f"{b.name}=... as to the dispatch)")
+        if b.space == "handle":  # a texture or sampler (extra/textures.py)
+            entries.append((b.group, handle_entry(dev, b.binding, value)))
+            continue
         if b.space == "uniform":
             buf = dev.create_buffer_with_data(data=_uniform_bytes(value, b.type),
                                               usage=usage.UNIFORM)

@@ -19,6 +19,7 @@ from ..emit.buffers import from_gpu
 from ..emit.wtypes import Scalar, Struct, Vector
 from ..errors import BindingError
 from .device import validate
+from .textures import handle_layout
 
 _SCALAR = {"f": "f32", "i": "i32", "u": "u32"}
 #: texture formats and sample types of the inputs, by scalar kind
@@ -149,7 +150,8 @@ def read_pixels(dev: Any, harness: Harness, width: int, height: int,
     entries = [e for _, e in grouped]
     frag = wgpu.ShaderStage.FRAGMENT
     kinds = {"storage": "storage", "read": "read-only-storage", "uniform": "uniform"}
-    layouts = [[{"binding": b.binding, "visibility": frag, "buffer": {"type": kinds[b.space]}}
+    layouts = [[handle_layout(b.binding, bindings[b.name], frag) if b.space == "handle" else
+                {"binding": b.binding, "visibility": frag, "buffer": {"type": kinds[b.space]}}
                 for b in code.bindings], [], []]
     groups: list[list] = [entries, [], []]
     for k, name in enumerate(code.call_params):

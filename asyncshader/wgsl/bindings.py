@@ -8,7 +8,10 @@
   an array bound without a vector element keeps numpy's rows.
 * A parameter annotated :class:`ReadOnly` (``ReadOnly[f32]``) is a ``var<storage, read>``
   buffer: the caller's array, writeable or not, seen through a read-only view (never copied)
-  that refuses stores (:mod:`asyncshader.wgsl.readonly`). An unannotated array that is itself
+  that refuses stores (:mod:`asyncshader.wgsl.readonly`).
+* A texture or sampler parameter (``Texture2D[f32]``, ``StorageTexture2D["r32float"]``,
+  ``Sampler``, ...) takes an ``ash.Texture``, a view of one or an ``ash.Sampler``
+  (:mod:`asyncshader.wgsl.textures.annotations`). An unannotated array that is itself
   read-only (``arr.flags.writeable`` False: ``np.broadcast_to``, a read-only memory map) binds
   the same way: it is what the caller said the buffer is, and a copy into a uniform would cost
   its size and lose its identity.
@@ -31,6 +34,7 @@ from .matrices import Matrix
 from .readonly import ReadOnlyStorage, read_only_view
 from .struct_buffers import as_struct_binding, write_value
 from .structs import is_struct, struct_of
+from .textures.annotations import bind_texture, is_texture_binding
 from .types import ArrayType, Vec, _ScalarType
 
 _STORAGE_DTYPES = (np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.uint32),
@@ -216,6 +220,8 @@ def refuse_writable_aliasing(kernel_name: str, bindings: dict[str, Any]) -> None
 
 
 def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
+    if is_texture_binding(ann, value):
+        return bind_texture(kernel, name, ann, value)
     if ann is inspect.Parameter.empty:
         ann = Storage if isinstance(value, np.ndarray) else Uniform
         if isinstance(value, np.ndarray) and not value.flags.writeable:

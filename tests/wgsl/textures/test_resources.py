@@ -1,0 +1,78 @@
+"""Textures hold one numpy array per mip level in WebGPU's shapes; views and samplers are
+validated as WebGPU validates them, with errors that name what is wrong and the fix."""
+
+import numpy as np
+import pytest
+
+from asyncshader.wgsl.textures.resources import Sampler, Texture
+
+
+def chain(w, h, n, c=4, layers=None):
+    shape = (lambda k: (max(1, h >> k), max(1, w >> k), c)) if layers is None else (
+        lambda k: (layers, max(1, h >> k), max(1, w >> k), c))
+    return [np.zeros(shape(k), np.uint8) for k in range(n)]
+
+
+def test_a_2d_texture_with_its_mip_chain():
+    t = Texture(chain(8, 4, 4))
+    assert (t.width, t.height, t.depth_or_array_layers, t.mip_level_count) == (8, 4, 1, 4)
+    assert t.size(3) == (1, 1, 1)
+    assert t.view().dimension == "2d"
+
+
+def test_layered_textures_default_to_array_views_and_make_cube_views():
+    t = Texture(chain(4, 4, 1, layers=12))
+    assert t.view().dimension == "2d-array" and t.view().array_layer_count == 12
+    v = t.view(dimension="cube", base_array_layer=6)
+    assert (v.base_array_layer, v.array_layer_count) == (6, 6)
+    assert t.view(dimension="cube-array").array_layer_count == 12
+
+
+def test_the_host_array_is_the_texture_memory():
+    a = np.zeros((2, 2, 4), np.uint8)
+    t = Texture([a])
+    assert t.block(0).base is a or np.shares_memory(t.block(0), a)
+
+
+@pytest.mark.parametrize("levels, fmt, dim, match", [
+    ([np.zeros((4, 4, 4), np.float32)], "rgba8unorm", "2d", r"astype\(np.uint8\)"),
+    ([np.zeros((4, 4, 3), np.uint8)], "rgba8unorm", "2d", "C = 4"),
+    ([np.zeros((4, 4, 4), np.uint8), np.zeros((3, 2, 4), np.uint8)], "rgba8unorm", "2d",
+     r"level 1 .* must be \(1, 2, 2\)"),
+    ([np.zeros((4, 1), np.uint8), np.zeros((2, 1), np.uint8)], "r8unorm", "1d",
+     "one mip level"),
+    ([np.zeros((2, 2, 4), np.uint8)] * 3, "rgba8unorm", "2d", "at most 2"),
+    ([np.zeros((2, 2, 4), np.uint8)], "rgba8unorm", "cube", "view"),
+])
+def test_bad_textures_are_refused_with_the_fix(levels, fmt, dim, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        Texture(levels, fmt, dim)
+
+
+def test_bad_views_are_refused():
+    t = Texture(chain(4, 4, 3, layers=6))
+    with pytest.raises(ValueError, match="outside the texture's 3 levels"):
+        t.view(base_mip_level=2, mip_level_count=2)
+    with pytest.raises(ValueError, match="needs 6 array layers"):
+        t.view(dimension="cube", array_layer_count=4)
+    with pytest.raises(ValueError, match="one array layer"):
+        t.view(dimension="2d", array_layer_count=2)
+    with pytest.raises(ValueError, match="square"):
+        Texture(chain(4, 2, 1, layers=6)).view(dimension="cube")
+
+
+def test_sampler_descriptor_as_wgpu_py_spells_it():
+    s = Sampler(address_mode_u="repeat", mag_filter="linear", compare="less")
+    assert s.is_comparison and s.descriptor()["address_mode_u"] == "repeat"
+    assert s.descriptor()["compare"] == "less" and s.lod_max_clamp == 32.0
+    with pytest.raises(ValueError, match="clamp-to-edge, repeat, mirror-repeat"):
+        Sampler(address_mode_v="clamp")
+    with pytest.raises(ValueError, match="all 'linear'"):
+        Sampler(max_anisotropy=4)
+    with pytest.raises(ValueError, match="1 to 16"):
+        Sampler(max_anisotropy=17, mag_filter="linear", min_filter="linear",
+                mipmap_filter="linear")
+    with pytest.raises(ValueError, match="lod_min_clamp <= lod_max_clamp"):
+        Sampler(lod_min_clamp=3, lod_max_clamp=1)
+    with pytest.raises(TypeError):
+        Sampler(addressModeU="repeat")
