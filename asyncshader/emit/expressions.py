@@ -79,6 +79,9 @@ class Expressions:
         if e.ref is not None and e.type is None:
             self.fail(node, f"`{ast.unparse(node)}` is a {type(e.ref).__name__}, not a value",
                       "call it, or use a WGSL value here")
+        if isinstance(e.type, Atomic):  # (a struct's atomic member, read plainly)
+            self.fail(node, f"a plain read of the atomic `{ast.unparse(node)}`", "read it with "
+                      f"await ash.atomic_load(ash.ptr({ast.unparse(node)}))")
         return e
 
     # ------------------------------------------------------------------------------ leaves

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..wgsl.rewrite import _is_user_function
-from . import consts, resources, results
+from . import atomics, consts, resources, results
 from .expressions import E, Memory
 from .functions import Function, wgsl_identifier
 from .names import RESERVED, annotation_fix
@@ -431,14 +431,10 @@ class Module:
         for name, (_, t) in self.workgroup.items():
             t = self.resolved(t)
             if isinstance(t, Array):
-                store = (f"atomicStore(&{name}[i], 0)" if isinstance(t.element, Atomic)
-                         else f"{name}[i] = {self.final(t.element, self.entry, name)}()")
                 lines.append(f"    for (var i = {index}; i < {t.length}u; i += {size}u) "
-                             f"{{ {store}; }}")
+                             f"{{ {atomics.zero(self, f'{name}[i]', t.element)} }}")
             else:
-                store = (f"atomicStore(&{name}, 0)" if isinstance(t, Atomic)
-                         else f"{name} = {t.wgsl}()")
-                lines.append(f"    if {index} == 0u {{ {store}; }}")
+                lines.append(f"    if {index} == 0u {{ {atomics.zero(self, name, t)} }}")
         lines.append("    workgroupBarrier();")
         return lines
 

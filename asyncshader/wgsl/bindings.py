@@ -25,12 +25,13 @@ from typing import Any
 import numpy as np
 
 from ..errors import BindingError
+from .atomics import AtomicVariable
 from .layout import check_uniform
 from .matrices import Matrix
 from .readonly import ReadOnlyStorage, read_only_view
 from .struct_buffers import as_struct_binding, write_value
 from .structs import is_struct, struct_of
-from .types import ArrayType, Vec, _ScalarType
+from .types import ArrayType, AtomicType, Vec, _ScalarType
 
 _STORAGE_DTYPES = (np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.uint32),
                    np.dtype(np.float16))
@@ -170,6 +171,8 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
         if isinstance(value, np.ndarray) and value.dtype.names is not None:  # structs.py
             return _struct_storage(kernel, name, ann.element, value)
         _check_storage_array(kernel, name, ann, value)
+        if isinstance(ann.element, AtomicType):
+            return _atomic_storage(kernel, name, ann, value)
         if isinstance(ann.element, type) and issubclass(ann.element, Matrix):
             _check_matrix_buffer(kernel, name, ann.element, value)
         if not value.flags.writeable:
@@ -286,6 +289,21 @@ def _check_storage_array(kernel: str, name: str, ann: Any, value: Any) -> None:
                            f"array<{vec.__name__}>), not {value.shape}. Fix: pass "
                            f"{name}=arr.reshape(-1, {vec.size}), or declare the element type "
                            "the array holds.")
+
+
+def _atomic_storage(kernel: str, name: str, ann: Any, value: np.ndarray) -> AtomicVariable:
+    """``Storage[atomic(u32)]``: ``var<storage, read_write> name: atomic<u32>``, one value (an
+    array of shape () or (1,), seen as shape ())."""
+    if value.size != 1 or value.ndim > 1:
+        raise BindingError(f"{kernel}: binding {name!r} is declared {ann!r}, one atomic "
+                           f"(WGSL's var<storage> {name}: {ann.element.scalar.wgsl}), so it "
+                           f"needs an array of one element, not shape {value.shape}. Fix: pass "
+                           f"np.zeros(1, np.{value.dtype}), or declare "
+                           f"Storage[{ann.element.scalar.wgsl}] for an array atomics touch")
+    if not value.flags.writeable:
+        raise BindingError(f"{kernel}: binding {name!r} ({ann!r}) is a read-only array; "
+                           "atomics write: pass a writeable array")
+    return value.reshape(()).view(AtomicVariable)
 
 
 def _vector_element(ann: Any) -> Any:
