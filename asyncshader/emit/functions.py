@@ -16,6 +16,7 @@ from ..wgsl.source import parse
 from . import results
 from .expressions import E, Expressions, Memory
 from .names import RESERVED, SPACES
+from .switch import Switches
 from .values import copy_of
 from .wtypes import (
     AFLOAT,
@@ -46,7 +47,7 @@ class Local:
         self.loaded = ""  # the memory it holds an element of (a view of it on the CPU)
 
 
-class Function(Expressions):
+class Function(Switches, Expressions):
     """Translates one function. ``params`` maps parameter names to E values (the entry point's
     builtins and inputs, a helper's arguments); names not local are looked up in the
     function's module scope (workgroup variables, constants, helpers) or in ``resources``."""
@@ -552,8 +553,8 @@ def _hoisted(fn_node: Any) -> set[str]:
         for k, s in enumerate(stmts):
             for name in _assigned_here(s):
                 first.setdefault(name, (stmts, k))
-            for field in ("body", "orelse", "finalbody"):
-                inner = getattr(s, field, None)
+            blocks = [getattr(s, f, None) for f in ("body", "orelse", "finalbody")]
+            for inner in blocks + [c.body for c in getattr(s, "cases", ())]:  # (match's too)
                 if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt) \
                         and not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     visit(inner)
@@ -582,14 +583,13 @@ _STATEMENTS = {"Assert": "assert", "Raise": "raise", "Try": "try / except", "Wit
                "AsyncWith": "async with", "AsyncFor": "async for", "Global": "global",
                "Nonlocal": "nonlocal", "Import": "import", "ImportFrom": "import",
                "FunctionDef": "a nested function", "AsyncFunctionDef": "a nested function",
-               "ClassDef": "a class", "Delete": "del", "Match": "match"}
+               "ClassDef": "a class", "Delete": "del"}
 _FIXES = {"Assert": "check the condition in a test on the CPU (or write a flag into a buffer)",
           "Raise": "write an error code into a buffer", "Try": "WGSL has no exceptions",
           "FunctionDef": "define the helper at module scope (it becomes a WGSL function)",
           "AsyncFunctionDef": "define the helper at module scope",
           "Global": "use a workgroup variable or a buffer",
-          "Import": "import at module scope", "ImportFrom": "import at module scope",
-          "Match": "use if / elif"}
+          "Import": "import at module scope", "ImportFrom": "import at module scope"}
 
 
 def concrete(t: Any) -> Any:

@@ -21,6 +21,7 @@ import types
 from typing import Any
 
 from .._core.traps import TRAP_FUNCTIONS
+from ..wgsl.matches import check_matches
 from ..wgsl.source import Scope, parse, resolve, root_name
 
 
@@ -47,6 +48,7 @@ def _check(fn: Any, seen: set[int]) -> None:
         return
     tree, first = parsed
     scope = Scope(fn)
+    check_matches(tree, scope, fn.__code__.co_filename, first, fn.__qualname__)
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):

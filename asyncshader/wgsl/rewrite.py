@@ -26,6 +26,7 @@ import types
 from typing import Any
 
 from .._core.sources import user_code
+from .matches import check_matches
 from .operators import OPERATORS, SAFE_WITH_LITERAL, inplace
 from .source import Scope, parse
 
@@ -91,6 +92,7 @@ class _Copier:
                 or node.name != fn.__name__:
             return None  # (a lambda, or source that is not this function's own)
         scope = Scope(fn)
+        check_matches(node, scope, fn.__code__.co_filename, first, fn.__qualname__)
         rebound = {name for n in ast.walk(node) if isinstance(n, (ast.Global, ast.Nonlocal))
                    for name in n.names}  # (their value can change while the shader runs)
         helpers = {name: self._helper_cell(value)
