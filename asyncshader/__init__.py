@@ -209,6 +209,7 @@ from .wgsl.matrices import (
     mat4x4h,
 )
 from .wgsl.memory import Ptr, WorkgroupVar, ptr, workgroup
+from .wgsl.overrides import Override, override
 from .wgsl.structs import buffer, struct
 from .wgsl.types import (
     all,
@@ -561,3 +562,6 @@ __all__ += [
     "mat4x4f",
     "mat4x4h",
 ]
+
+# pipeline-overridable constants (WGSL override, docs/wgsl.md)
+__all__ += ["Override", "override"]

@@ -17,9 +17,10 @@ import types
 from typing import Any
 
 from ..wgsl.memory import WorkgroupVar
+from ..wgsl.overrides import Override
 from ..wgsl.source import resolve, root_name
 from ..wgsl.types import Vec, _ScalarType
-from . import atomics, buffers, consts, matrices, names, results, structs, subgroups
+from . import atomics, buffers, consts, matrices, names, overrides, results, structs, subgroups
 from .values import E, Memory
 from .wtypes import (
     AFLOAT,
@@ -108,6 +109,8 @@ class Expressions:
             return E(wgsl, None, memory=self.module.workgroup_memory(wgsl))
         if isinstance(value, tuple):  # (a const array)
             return consts.tuple_value(self, node, name, value)
+        if isinstance(value, Override):  # (a pipeline-overridable constant)
+            return overrides.value(self, name, value)
         t = type_of_value(value)
         if t is not None:
             return E(consts.const_name(self.module, name, value, t), t, const=value,

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..wgsl.rewrite import _is_user_function
-from . import atomics, consts, resources, results
+from . import atomics, consts, overrides, resources, results
 from .expressions import E, Memory
 from .functions import Function, wgsl_identifier
 from .names import RESERVED, annotation_fix
@@ -329,6 +329,7 @@ class Module:
     def translate(self, final: bool) -> None:
         self.final_pass, self.changed = final, False
         self.consts: dict[str, tuple[Any, Any]] = {}
+        self.overrides: dict[str, tuple[Any, Any]] = {}
         self.workgroup: dict[str, tuple[Any, Any]] = {}
         self.structs: dict[str, tuple[type, Struct]] = {}
         self.helpers: dict[Any, tuple[str, Any, str]] = {}
@@ -375,7 +376,7 @@ class Module:
         for _, _, text in self.helpers.values():
             out += [text, ""]
         out += self._entry_text()
-        out = consts.declarations(self, "\n".join(out)) + out
+        out = consts.declarations(self, "\n".join(out)) + overrides.declarations(self) + out
         if re.search(r"\bf16\b|\bvec[234]h\b|[0-9]h\b", "\n".join(out)):
             out.insert(0, "enable f16;\n")
         wg = tuple(self.shader.workgroup_size) if self.stage == "compute" else None

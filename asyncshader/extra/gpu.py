@@ -27,6 +27,7 @@ from ..emit.wtypes import Matrix, Vector
 from ..errors import AsyncShaderError, BindingError
 from ..stages.compute import run
 from ..stages.fragment import run_fragments
+from ..wgsl.overrides import pipeline_constants
 from .device import GPUUnavailable, ShaderRejected, adapter_name, device, validate
 from .harness import fragment_harness, read_pixels
 
@@ -93,19 +94,25 @@ class CrosscheckReport:
 # ------------------------------------------------------------------------------------ compute
 def crosscheck(kernel: Any, workgroups: Any = 1, *, ulp: int = 4, atol: float = 0.0,
                ignore: tuple = (), check: Any = None, device: Any = None,
-               raise_on_difference: bool = True, **bindings: Any) -> CrosscheckReport:
+               raise_on_difference: bool = True, overrides: dict | None = None,
+               **bindings: Any) -> CrosscheckReport:
     """Runs a compute dispatch on the CPU (``asyncshader.run``) and its WGSL (``to_wgsl``) on a
     WebGPU device, and compares every storage buffer: integers exactly, floats within ``ulp``
     units in the last place or ``atol`` (absolute). Raises :class:`CrosscheckError` (an
     AssertionError) on a difference unless ``raise_on_difference=False``; returns the report.
-    The arrays you pass are not changed: each side gets copies."""
+    The arrays you pass are not changed: each side gets copies. ``overrides`` (name or id:
+    value) sets the kernel's ``ash.override`` constants on both sides (the GPU's through the
+    pipeline's ``constants``)."""
     dev = device or _device()
     code = emit(kernel, **bindings)
     cpu = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in bindings.items()}
     writers = _Writers(cpu)
-    result = run(kernel, workgroups, instruments=[writers], sanitize="report", **cpu)
+    result = run(kernel, workgroups, instruments=[writers], sanitize="report",
+                 overrides=overrides, **cpu)
     groups = _size3(workgroups)
-    gpu = _run_compute(dev, code, groups, bindings)
+    constants = pipeline_constants(kernel.fn.__qualname__, getattr(
+        kernel.shader_fn, "__ash_overrides__", {}), overrides)
+    gpu = _run_compute(dev, code, groups, bindings, constants)
     return _compare(code, cpu, gpu, writers, (ulp, atol), ignore, check, dev,
                     raise_on_difference, result.findings)
 
@@ -169,13 +176,15 @@ def _buffers(dev: Any, code: Emitted, bindings: dict[str, Any], visibility: Any 
     return entries, outputs
 
 
-def _run_compute(dev: Any, code: Emitted, groups: tuple, bindings: dict[str, Any]
-                 ) -> dict[str, np.ndarray]:
+def _run_compute(dev: Any, code: Emitted, groups: tuple, bindings: dict[str, Any],
+                 constants: dict | None = None) -> dict[str, np.ndarray]:
     import wgpu
 
     module = validate(code.source, dev)
-    pipeline = dev.create_compute_pipeline(layout=wgpu.AutoLayoutMode.auto,
-                                           compute={"module": module, "entry_point": code.entry})
+    stage = {"module": module, "entry_point": code.entry}
+    if constants:  # (the overrides' values: wgsl/overrides.py)
+        stage["constants"] = constants
+    pipeline = dev.create_compute_pipeline(layout=wgpu.AutoLayoutMode.auto, compute=stage)
     entries, outputs = _buffers(dev, code, bindings)
     encoder = dev.create_command_encoder()
     cpass = encoder.begin_compute_pass()
@@ -194,7 +203,8 @@ def _run_compute(dev: Any, code: Emitted, groups: tuple, bindings: dict[str, Any
 def crosscheck_fragments(shader: Any, width: int, height: int, *, ulp: int = 4,
                          atol: float = 0.0, ignore: tuple = (), check: Any = None,
                          device: Any = None,
-                         raise_on_difference: bool = True, **bindings: Any) -> CrosscheckReport:
+                         raise_on_difference: bool = True, overrides: dict | None = None,
+               **bindings: Any) -> CrosscheckReport:
     """:func:`crosscheck` for a fragment shader: ``run_fragments`` on the CPU (with
     ``derivatives="fine"``: lavapipe computes coarse derivatives as fine ones) against a draw
     of ``width`` x ``height`` pixels on the GPU; compares the outputs and storage buffers.

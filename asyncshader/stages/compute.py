@@ -50,6 +50,7 @@ from ..schedules.names import as_strategy
 from ..schedules.strategies import Strategy
 from ..wgsl.bindings import bind_resources, signature_params, vector_elements
 from ..wgsl.memory import WorkgroupMemory, scan_kernel, trace_vars
+from ..wgsl.overrides import OVERRIDES, override_values
 from ..wgsl.readonly import checked_read_only
 from ..wgsl.rewrite import with_wgsl_operators
 from ..wgsl.struct_buffers import StructArray
@@ -453,7 +454,8 @@ def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedul
         max_points_per_invocation: int = DEFAULT_MAX_POINTS, derivatives: str = "coarse",
         sanitize: str | None = None, allow_races: Any = (),
         watchdog: float | None = DEFAULT_WATCHDOG, subgroup_size: int | None = None,
-        subgroup_reduction: str = "lanes", **bindings: Any) -> DispatchResult:
+        subgroup_reduction: str = "lanes", overrides: dict | None = None,
+        **bindings: Any) -> DispatchResult:
     """Dispatches ``kernel`` over ``workgroups`` and runs it to completion (synchronously).
 
     WGSL/WebGPU's ``dispatchWorkgroups(x, y, z)``. ``schedule`` is a strategy (``InOrder()``, the
@@ -473,11 +475,13 @@ def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedul
     bindings or workgroup variables whose races are intentional. ``subgroup_size`` (4, 8, ...,
     128) overrides the kernel's (default 32), ``subgroup_reduction`` (``"lanes"``,
     ``"reverse"``, ``"tree"``, ``"shuffled"``) is the order float subgroup reductions fold in
-    (docs/subgroups.md). Returns a :class:`~asyncshader.DispatchResult`.
+    (docs/subgroups.md). ``overrides`` gives the kernel's ``ash.override`` constants their
+    values for this dispatch, by name or id (WebGPU's pipeline ``constants``; docs/wgsl.md).
+    Returns a :class:`~asyncshader.DispatchResult`.
     """
     job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings,
                    max_points_per_invocation, derivatives, sanitize, allow_races, watchdog,
-                   subgroup_size, subgroup_reduction)
+                   subgroup_size, subgroup_reduction, overrides)
     drive(job)
     return job.result()
 
@@ -488,7 +492,7 @@ async def dispatch(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1,
                    derivatives: str = "coarse", sanitize: str | None = None,
                    allow_races: Any = (), watchdog: float | None = DEFAULT_WATCHDOG,
                    subgroup_size: int | None = None, subgroup_reduction: str = "lanes",
-                   **bindings: Any) -> DispatchResult:
+                   overrides: dict | None = None, **bindings: Any) -> DispatchResult:
     """The awaitable form of :func:`run`, for asyncio or trio (through anyio).
 
     It yields to the host event loop every few thousand steps, so ``anyio.fail_after`` and
@@ -496,7 +500,7 @@ async def dispatch(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1,
     """
     job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings,
                    max_points_per_invocation, derivatives, sanitize, allow_races, watchdog,
-                   subgroup_size, subgroup_reduction)
+                   subgroup_size, subgroup_reduction, overrides)
     await drive_async(job)
     return job.result()
 
@@ -504,11 +508,15 @@ async def dispatch(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1,
 def _prepare(kernel: Any, workgroups: Any, schedule: Any, max_live: int, instruments: Any,
              bindings: dict[str, Any], max_points: int, derivatives: str, sanitize: str | None,
              allow_races: Any, watchdog: Any, subgroup_size: Any = None,
-             subgroup_reduction: Any = "lanes") -> ComputeRun:
+             subgroup_reduction: Any = "lanes", overrides: Any = None) -> ComputeRun:
     if "workgroup_size" in bindings:
         raise BindingError("workgroup_size belongs to the kernel: @compute(workgroup_size=...)")
     limit = check_watchdog(watchdog)
     job = ComputeRun(kernel, workgroups, schedule, max_live, instruments, bindings, max_points,
                      derivatives, sanitize, allow_races, subgroup_size, subgroup_reduction)
     job.watchdog = limit
+    used = getattr(kernel.shader_fn, "__ash_overrides__", {})
+    if used or overrides:  # (the values the shader's reads of an ash.override see)
+        job.context_values += ((OVERRIDES, override_values(kernel.fn.__qualname__, used,
+                                                           overrides)),)
     return job

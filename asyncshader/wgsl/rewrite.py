@@ -28,6 +28,7 @@ from typing import Any
 from .._core.sources import user_code
 from .matches import check_matches
 from .operators import OPERATORS, SAFE_WITH_LITERAL, inplace
+from .overrides import Override
 from .source import Scope, parse
 
 _OPS = {ast.Div: "div", ast.FloorDiv: "floordiv", ast.Mod: "mod", ast.LShift: "shl",
@@ -64,12 +65,15 @@ class _Copier:
         self.cells: dict[int, types.CellType] = {}  # a helper's copy, by id of the function
         self.keep: list[types.FunctionType] = []  # (the functions whose ids are keys)
         self.pending: list[tuple[types.CellType, types.FunctionType]] = []
+        self.overrides: dict[str, Override] = {}  # the overrides read, by name
 
     def copy(self, fn: types.FunctionType) -> types.FunctionType | None:
         made = self._copy(fn)
         while self.pending:  # helpers are copied after their callers' cells exist
             cell, helper = self.pending.pop()
             cell.cell_contents = self._copy(helper) or helper
+        if made is not None and self.overrides:
+            made.__ash_overrides__ = self.overrides  # type: ignore[attr-defined]
         return made
 
     def _helper_cell(self, helper: types.FunctionType) -> types.CellType:
@@ -95,18 +99,24 @@ class _Copier:
         check_matches(node, scope, fn.__code__.co_filename, first, fn.__qualname__)
         rebound = {name for n in ast.walk(node) if isinstance(n, (ast.Global, ast.Nonlocal))
                    for name in n.names}  # (their value can change while the shader runs)
-        helpers = {name: self._helper_cell(value)
-                   for name in _free_loads(node) - _bound_names(node) - rebound
+        free = _free_loads(node) - _bound_names(node) - rebound
+        helpers = {name: self._helper_cell(value) for name in free
                    if _is_user_function(value := scope.get(name))}
-        rewriter = _Rewriter(set(helpers), self.ops)
+        overrides = {name: value for name in free
+                     if isinstance(value := scope.get(name), Override)}
+        for name, ov in overrides.items():
+            ov.name = name if ov.name == "<override>" else ov.name
+            self.overrides[name] = ov
+        rewriter = _Rewriter(set(helpers), self.ops, set(overrides))
         rewriter.visit(node)
-        if not rewriter.used and not helpers:
+        if not rewriter.used and not helpers and not overrides:
             return None
         node.decorator_list = []
         _shift_columns(node, _indent(fn.__code__.co_filename, first))
         ast.increment_lineno(node, first - 1)
         injected = {PREFIX + op: types.CellType(_TABLE[op]) for op in rewriter.used}
         injected |= {PREFIX + "fn_" + name: cell for name, cell in helpers.items()}
+        injected |= {PREFIX + "ov_" + name: types.CellType(ov) for name, ov in overrides.items()}
         freevars = fn.__code__.co_freevars
         cells = dict(zip(freevars, fn.__closure__ or ()))
         cells.update(injected)
@@ -133,8 +143,10 @@ class _Copier:
 class _Rewriter(ast.NodeTransformer):
     """Replaces the operators and the references to the helpers being copied."""
 
-    def __init__(self, helpers: set[str], ops: dict = _OPS) -> None:
+    def __init__(self, helpers: set[str], ops: dict = _OPS,
+                 overrides: frozenset | set = frozenset()) -> None:
         self.helpers = helpers
+        self.overrides = overrides  # names read as OVERRIDE.value (wgsl/overrides.py)
         self.ops = ops
         self.used: set[str] = set()
         self.temps = 0
@@ -201,9 +213,14 @@ class _Rewriter(ast.NodeTransformer):
         return done
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
-        if isinstance(node.ctx, ast.Load) and node.id in self.helpers \
-                and not any(node.id in bound for bound in self.scopes):
+        if not isinstance(node.ctx, ast.Load) or any(node.id in b for b in self.scopes):
+            return node
+        if node.id in self.helpers:
             return ast.copy_location(ast.Name(PREFIX + "fn_" + node.id, ast.Load()), node)
+        if node.id in self.overrides:
+            value = ast.Attribute(ast.Name(PREFIX + "ov_" + node.id, ast.Load()), "value",
+                                  ast.Load())
+            return ast.copy_location(value, node)
         return node
 
     def _nested(self, node: Any) -> Any:
