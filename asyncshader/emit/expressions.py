@@ -16,11 +16,22 @@ import dataclasses
 import types
 from typing import Any
 
-from ..wgsl.memory import WorkgroupVar
+from ..wgsl.memory import WorkgroupVar, ptr
 from ..wgsl.overrides import Override
 from ..wgsl.source import resolve, root_name
 from ..wgsl.types import Vec, _ScalarType
-from . import atomics, buffers, consts, matrices, names, overrides, results, structs, subgroups
+from . import (
+    atomics,
+    buffers,
+    consts,
+    matrices,
+    names,
+    overrides,
+    pointers,
+    results,
+    structs,
+    subgroups,
+)
 from .values import E, Memory
 from .wtypes import (
     AFLOAT,
@@ -127,6 +138,9 @@ class Expressions:
             if isinstance(owner, (types.ModuleType, type)):
                 return self.global_value(node, node.attr, getattr(owner, node.attr, None))
         base = self.expr(node.value)
+        deref = pointers.deref(self, node, base)  # (p.value: *p)
+        if deref is not None:
+            return deref
         mt = self.module.resolved(base.memory.type) if base.memory is not None else None
         if base.memory is not None and node.attr == "value":
             return E(base.memory.name, mt, memory=base.memory if isinstance(mt, Atomic) else None)
@@ -385,6 +399,8 @@ class Expressions:
         if loaded is not None:
             return loaded
         callee = self.expr(node.func).ref
+        if callee is ptr:  # (&x of a local; an atomic's pointer is read by atomics.pointer)
+            return pointers.function_pointer(self, node)
         folded = self.fold_call(node, callee)
         if folded is not None:
             return folded

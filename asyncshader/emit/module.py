@@ -25,6 +25,7 @@ from . import atomics, consts, overrides, resources, results
 from .expressions import E, Memory
 from .functions import Function, wgsl_identifier
 from .names import RESERVED, annotation_fix
+from .pointers import Pointer
 from .resources import COMPUTE_BUILTINS, FRAGMENT_BUILTINS
 from .structs import declarations, reachable
 from .wtypes import (
@@ -309,6 +310,7 @@ class Module:
         self.function_names.add(name)
         inner = Function(self, fn, values, resources, "helper",
                          f"{fn.__qualname__}/{len(self.helpers)}")
+        inner.mutated_params -= {n for n, v in values.items() if isinstance(v.type, Pointer)}
         lines = inner.body()
         result = None
         for e, n in inner.returns:

@@ -35,7 +35,8 @@ from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
 from .vec_arrays import ONE_INT, VecElements, store_plain, vector_class
 from .watched import _Traced, _zero_element, in_bounds
 
-__all__ = ["Ptr", "WorkgroupMemory", "WorkgroupVar", "find_workgroup_vars", "ptr", "workgroup"]
+__all__ = ["FunctionVar", "Ptr", "WorkgroupMemory", "WorkgroupVar", "find_workgroup_vars", "ptr",
+           "workgroup"]
 
 
 class WorkgroupVar(_Managed):
@@ -245,8 +246,25 @@ def workgroup(wgsl_type: Any) -> WorkgroupVar:
     return var
 
 
+class FunctionVar:
+    """A function-scope variable whose address the function takes (``ash.ptr(x)``, WGSL's
+    ``&x``, a ``ptr<function, T>``): the rewrite of the shader's source
+    (:mod:`asyncshader.wgsl.function_ptrs`) keeps ``x`` in one of these, so that a helper
+    writing through the pointer changes the caller's ``x``."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any = None) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"<function variable = {self.value!r}>"
+
+
 class Ptr:
-    """A pointer to one element of a buffer or workgroup array (WGSL ``&buf[i]``)."""
+    """A pointer: to one element of a buffer or workgroup array (WGSL ``&buf[i]``), to a
+    workgroup variable or an atomic struct member, or to a function-scope variable of the
+    caller (``ptr<function, T>``), whose ``.value`` is WGSL's ``*p``."""
 
     __slots__ = ("index", "memory")
 
@@ -254,13 +272,34 @@ class Ptr:
         self.memory = memory
         self.index = index
 
+    @property
+    def value(self) -> Any:
+        """WGSL ``*p`` of a ``ptr<function, T>``: the variable's value."""
+        return _function_var(self).value
+
+    @value.setter
+    def value(self, v: Any) -> None:
+        _function_var(self).value = v
+
     def __repr__(self) -> str:
+        if self.memory.__class__ is FunctionVar:
+            return f"ptr(<function variable = {self.memory.value!r}>)"
         return f"ptr({getattr(self.memory, 'var_name', 'buffer')}, {self.index!r})"
+
+
+def _function_var(p: Ptr) -> FunctionVar:
+    if p.memory.__class__ is FunctionVar:
+        return p.memory
+    raise TypeError(f"{p!r}.value: .value reads and writes through a pointer to a "
+                    "function-scope variable (ash.ptr(x) of a local x, WGSL's ptr<function, "
+                    "T>); this pointer is to memory or to a value: index the memory itself, or "
+                    "pass it to an atomic or workgroup_uniform_load")
 
 
 def ptr(memory: Any, index: Any = ()) -> Ptr:
     """WGSL ``&memory[index]`` (or ``&memory`` without an index), for atomics and
-    ``workgroup_uniform_load``."""
+    ``workgroup_uniform_load``; ``ptr(x)`` of a local variable ``x`` is ``&x``, a
+    ``ptr<function, T>`` that a helper reads and writes as ``p.value`` (WGSL ``*p``)."""
     return Ptr(memory, index)
 
 
@@ -268,6 +307,8 @@ def resolve_ptr(p: Any) -> tuple[Any, Any]:
     """(memory, index) for a Ptr, a ``(memory, index)`` tuple, or a whole variable."""
     if isinstance(p, Ptr):
         memory, index = p.memory, p.index
+        if memory.__class__ is FunctionVar:  # (a local holding memory, whose address is taken)
+            memory = memory.value
     elif isinstance(p, tuple) and len(p) == 2:
         memory, index = p
     elif isinstance(p, np.ndarray):

@@ -26,7 +26,9 @@ import types
 from typing import Any
 
 from .._core.sources import user_code
+from .function_ptrs import CELL, address_taken, to_cells
 from .matches import check_matches
+from .memory import FunctionVar
 from .operators import OPERATORS, SAFE_WITH_LITERAL, inplace
 from .overrides import Override
 from .source import Scope, parse
@@ -109,12 +111,17 @@ class _Copier:
             self.overrides[name] = ov
         rewriter = _Rewriter(set(helpers), self.ops, set(overrides))
         rewriter.visit(node)
-        if not rewriter.used and not helpers and not overrides:
+        cells = address_taken(node, scope, _bound_names(node) - rebound)
+        if cells:  # (locals a helper writes through ash.ptr: function_ptrs.py)
+            to_cells(node, cells, PREFIX, scope)
+        if not rewriter.used and not helpers and not overrides and not cells:
             return None
         node.decorator_list = []
         _shift_columns(node, _indent(fn.__code__.co_filename, first))
         ast.increment_lineno(node, first - 1)
         injected = {PREFIX + op: types.CellType(_TABLE[op]) for op in rewriter.used}
+        if cells:
+            injected[PREFIX + CELL] = types.CellType(FunctionVar)
         injected |= {PREFIX + "fn_" + name: cell for name, cell in helpers.items()}
         injected |= {PREFIX + "ov_" + name: types.CellType(ov) for name, ov in overrides.items()}
         freevars = fn.__code__.co_freevars
