@@ -24,25 +24,23 @@ CELL = "function_var"
 
 
 def address_taken(fn_node: Any, scope: Scope, bound: set[str]) -> set[str]:
-    """The names among ``bound`` (the function's parameters and locals) that appear as
-    ``ash.ptr(name)``, a call of :func:`~asyncshader.wgsl.memory.ptr` with one argument."""
+    """The names among ``bound`` (the names the function binds) that appear as
+    ``ash.ptr(name)``, a call of :func:`~asyncshader.wgsl.memory.ptr` with one argument,
+    less its parameters (WGSL takes no address of a parameter; a resource parameter is
+    memory already)."""
+    args = fn_node.args
+    bound = bound - {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
     return {n.args[0].id for n in ast.walk(fn_node)
             if isinstance(n, ast.Call) and len(n.args) == 1 and not n.keywords
             and isinstance(n.args[0], ast.Name) and n.args[0].id in bound
             and resolve(n.func, scope) is ptr}
 
 
-def prologue(fn_node: Any, names: set[str], prefix: str) -> list[ast.stmt]:
-    """The statements that make each cell when the function starts (a parameter's holds the
-    argument)."""
-    args = fn_node.args
-    params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
-    out = []
-    for name in sorted(names):
-        given = [ast.Name(name, ast.Load())] if name in params else []
-        call = ast.Call(ast.Name(prefix + CELL, ast.Load()), given, [])
-        out.append(ast.Assign([ast.Name(prefix + "v_" + name, ast.Store())], call))
-    return out
+def prologue(names: set[str], prefix: str) -> list[ast.stmt]:
+    """The statements that make each (empty) cell when the function starts."""
+    return [ast.Assign([ast.Name(prefix + "v_" + name, ast.Store())],
+                       ast.Call(ast.Name(prefix + CELL, ast.Load()), [], []))
+            for name in sorted(names)]
 
 
 def to_cells(fn_node: Any, names: set[str], prefix: str, scope: Scope) -> None:
@@ -50,7 +48,7 @@ def to_cells(fn_node: Any, names: set[str], prefix: str, scope: Scope) -> None:
     and puts the cells' :func:`prologue` first."""
     _Cells(names, prefix, scope).visit(fn_node)
     fn_node.body[:0] = [ast.copy_location(s, fn_node.body[0])
-                        for s in prologue(fn_node, names, prefix)]
+                        for s in prologue(names, prefix)]
 
 
 class _Cells(ast.NodeTransformer):

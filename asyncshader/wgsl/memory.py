@@ -29,7 +29,7 @@ from ..errors import ShaderCreationError
 from .managed import _converts, _Managed, _map_of
 from .matrices import Matrix
 from .struct_buffers import StructView, describe_granule
-from .struct_refs import Block, ref_of, store
+from .struct_refs import ArrayRef, AtomicMember, Block, _Ref, ref_of, store
 from .structs import is_struct, struct_of
 from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
 from .vec_arrays import ONE_INT, VecElements, store_plain, vector_class
@@ -292,14 +292,21 @@ def _function_var(p: Ptr) -> FunctionVar:
         return p.memory
     raise TypeError(f"{p!r}.value: .value reads and writes through a pointer to a "
                     "function-scope variable (ash.ptr(x) of a local x, WGSL's ptr<function, "
-                    "T>); this pointer is to memory or to a value: index the memory itself, or "
+                    "T>); this pointer is to memory or to a value (a parameter: WGSL takes no "
+                    "address of one, copy it into a local first): index memory itself, or "
                     "pass it to an atomic or workgroup_uniform_load")
+
+
+#: what a local may name that is memory, not a value: a pointer to such a local is to it
+_MEMORY = (np.ndarray, StructView, ArrayRef, AtomicMember, _Ref)
 
 
 def ptr(memory: Any, index: Any = ()) -> Ptr:
     """WGSL ``&memory[index]`` (or ``&memory`` without an index), for atomics and
     ``workgroup_uniform_load``; ``ptr(x)`` of a local variable ``x`` is ``&x``, a
     ``ptr<function, T>`` that a helper reads and writes as ``p.value`` (WGSL ``*p``)."""
+    if memory.__class__ is FunctionVar and isinstance(memory.value, _MEMORY):
+        memory = memory.value  # (a local naming a buffer or variable: point at that memory)
     return Ptr(memory, index)
 
 
@@ -307,8 +314,6 @@ def resolve_ptr(p: Any) -> tuple[Any, Any]:
     """(memory, index) for a Ptr, a ``(memory, index)`` tuple, or a whole variable."""
     if isinstance(p, Ptr):
         memory, index = p.memory, p.index
-        if memory.__class__ is FunctionVar:  # (a local holding memory, whose address is taken)
-            memory = memory.value
     elif isinstance(p, tuple) and len(p) == 2:
         memory, index = p
     elif isinstance(p, np.ndarray):
