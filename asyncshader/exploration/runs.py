@@ -140,6 +140,21 @@ class Failure:
     def trace_string(self) -> str:
         return self.trace.to_string() if self.trace is not None else ""
 
+    def __str__(self) -> str:
+        """A few lines for people: the run, the error, and how to replay it (the trace's
+        decisions are in :attr:`trace`, :attr:`trace_string` and ``trace.save(path)``)."""
+        error = self.error if len(self.error) <= 2000 else self.error[:2000] + " ..."
+        where = "a stored failure" if self.stored else f"run {self.run}"
+        replay = (f"\n  {self.trace!r}: replay it with ash.run(kernel, ..., schedule="
+                  "ash.Replay(failure.trace)), keep it with failure.trace.save(path)"
+                  if self.trace is not None else "")
+        return f"{where} failed: {error}{replay}"
+
+    def __repr__(self) -> str:
+        error = self.error if len(self.error) <= 200 else self.error[:200] + " ..."
+        return (f"Failure(run={self.run}, error={error!r}, trace={self.trace!r}"
+                + (", stored=True" if self.stored else "") + ")")
+
 
 @dataclass
 class ExploreReport:

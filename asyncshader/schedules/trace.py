@@ -63,6 +63,13 @@ class Trace:
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Trace) and self.to_dict() == other.to_dict())
 
+    def __repr__(self) -> str:
+        """One short line whatever the run's length: the kernel, the strategy and the counts;
+        the decisions themselves are in :meth:`to_string`, :meth:`save` and :attr:`decisions`."""
+        strategy = ", ".join(f"{k}={v!r}" for k, v in self.strategy.items() if k != "name")
+        return (f"<Trace of {self.kernel.get('name', '?')}: {self.strategy.get('name', '?')}"
+                f"({strategy}), {self.steps:,} steps, {self.decision_count:,} decisions>")
+
     # ---- JSON
     def to_dict(self) -> dict[str, Any]:
         """The versioned JSON document (decisions packed as base64 zlib little-endian int64)."""

@@ -227,11 +227,14 @@ _SCRIPT = """
   var barriers = svg.querySelectorAll('g.barrier').length;
   var races = svg.querySelectorAll('g.race').length;
   var marks = svg.querySelectorAll('rect.race-mark').length;
+  var listed = document.querySelectorAll('#races li.race-item').length;
   var summary = document.getElementById('summary');
-  summary.textContent = lanes + ' lanes, ' + barriers + ' barrier columns, ' + races +
-      ' racing pairs (' + marks + ' racing accesses marked)';
+  summary.textContent = lanes + ' lanes, ' + barriers + ' barrier columns, ' + listed +
+      (listed === 1 ? ' data race' : ' data races') + ' (pairs of source lines, listed below)' +
+      ' over ' + races + ' racing pairs of accesses (' + marks + ' accesses marked)';
   summary.setAttribute('data-lanes', lanes);
   summary.setAttribute('data-barriers', barriers);
+  summary.setAttribute('data-listed', listed);
   summary.setAttribute('data-races', races);
   function hot(n, on) {
     document.querySelectorAll('[data-race="' + n + '"]').forEach(function (el) {

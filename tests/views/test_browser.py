@@ -27,8 +27,8 @@ def live_summary(dom: str) -> dict[str, int]:
     """The counts the page's script wrote into #summary (absent if the script did not run)."""
     tag = re.search(r'<span id="summary"[^>]*>', dom)
     assert tag, dom[:2000]
-    found = dict(re.findall(r'data-(lanes|barriers|races)="(\d+)"', tag.group(0)))
-    assert set(found) == {"lanes", "barriers", "races"}, tag.group(0)
+    found = dict(re.findall(r'data-(lanes|barriers|listed|races)="(\d+)"', tag.group(0)))
+    assert set(found) == {"lanes", "barriers", "listed", "races"}, tag.group(0)
     return {k: int(v) for k, v in found.items()}
 
 
@@ -38,8 +38,9 @@ def test_counter_race_in_the_browser(counter_run, chromium, tmp_path):
     tl.to_html(page)
     dom = chromium(page, "--dump-dom")
     assert 'data-ready="yes"' in dom
-    assert live_summary(dom) == {"lanes": 8, "barriers": 0, "races": 84}
-    assert "8 lanes, 0 barrier columns, 84 racing pairs (16 racing accesses marked)" in dom
+    assert live_summary(dom) == {"lanes": 8, "barriers": 0, "listed": 2, "races": 84}
+    assert ("8 lanes, 0 barrier columns, 2 data races (pairs of source lines, listed below) "
+            "over 84 racing pairs of accesses (16 accesses marked)") in dom
     assert len(re.findall(r'<li class="race-item"', dom)) == 2  # both findings, with lines
     shot = tmp_path / "counter.png"
     chromium(page, f"--screenshot={shot}", "--window-size=1200,700")
@@ -51,7 +52,11 @@ def test_missing_barrier_in_the_browser(missing_barrier_run, chromium, tmp_path)
     page = tmp_path / "reduce.html"
     tl.to_html(page)
     dom = chromium(page, "--dump-dom")
-    assert live_summary(dom) == {"lanes": 8, "barriers": 3, "races": 4}
+    # the header counts what the list shows: one race (one pair of lines), over 4 pairs of
+    # accesses (the same two lines, four elements)
+    assert live_summary(dom) == {"lanes": 8, "barriers": 3, "listed": 1, "races": 4}
+    assert len(re.findall(r'<li class="race-item"', dom)) == 1
+    assert "1 data race (pairs of source lines, listed below) over 4 racing pairs" in dom
     assert dom.count('class="race-mark"') == 8
     shot = tmp_path / "reduce.png"
     chromium(page, f"--screenshot={shot}", "--window-size=1200,700")
@@ -64,7 +69,7 @@ def test_race_free_run_shows_no_race_colour(reduce_ok_run, chromium, tmp_path):
     page = tmp_path / "ok.html"
     tl.to_html(page)
     dom = chromium(page, "--dump-dom")
-    assert live_summary(dom) == {"lanes": 8, "barriers": 4, "races": 0}
+    assert live_summary(dom) == {"lanes": 8, "barriers": 4, "listed": 0, "races": 0}
     assert "no data race in this run" in dom
     shot = tmp_path / "ok.png"
     chromium(page, f"--screenshot={shot}", "--window-size=1200,700")

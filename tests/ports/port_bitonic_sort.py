@@ -1,0 +1,155 @@
+"""webgpu-samples' bitonic sort step (the WGSL that
+tests/data/ports/webgpu-samples_bitonicSort_bitonicCompute.ts generates, ``NaiveBitonicCompute``
+for a workgroup of WG invocations), ported: one dispatch runs one step of the sort, chosen by
+``uniforms.algo``: a flip or a disperse over a block of ``block_height`` elements, in workgroup
+memory (local) or in the storage buffers (global); every swap counts one in ``counter``.
+
+The helpers read the workgroup array by name, as the original's do; the bindings they use
+(``counter``, ``input_data``, ``output_data``) are parameters, since a helper cannot name a
+kernel's binding."""
+
+import re
+
+import numpy as np
+
+import asyncshader as ash
+from asyncshader import f32, u32, vec2u, vec3u
+
+ORIGINAL = "webgpu-samples_bitonicSort_bitonicCompute.ts"
+WG = 8                       # invocations per workgroup; a workgroup sorts 2 * WG elements
+WORKGROUPS = 2
+N = 2 * WG * WORKGROUPS
+
+#: the steps compared: (algo, block height); 1 local flip, 2 local disperse, 3 global flip,
+#: 4 global disperse, 0 none (the workgroup copies its elements through workgroup memory)
+STEPS = [(1, 2), (1, 16), (2, 8), (2, 2), (3, 32), (4, 16), (4, 4), (0, 0)]
+
+# Defects: to_wgsl refuses the switch (WGSLEmitError "match cannot be written in WGSL. Fix: use
+# if / elif"); written as if / elif, the module it emits is rejected by the WebGPU front-end,
+# because a helper that takes a binding (local_compare_and_swap(counter, ...),
+# global_compare_and_swap(input_data, output_data, ...)) is emitted with the binding dropped
+# from its parameters but passed in its calls ("Loading of [64] can't be done").
+# EMIT_BLOCKED marks the test that shows it.
+EMIT_BLOCKED = "to_wgsl: match (WGSL switch) refused; helpers taking a binding emit invalid WGSL"
+
+local_data = ash.workgroup(ash.array(u32, WG * 2))
+
+ALGO_NONE = 0
+ALGO_LOCAL_FLIP = 1
+ALGO_LOCAL_DISPERSE = 2
+ALGO_GLOBAL_FLIP = 3
+
+
+@ash.struct
+class Uniforms:
+    width: f32
+    height: f32
+    algo: u32
+    block_height: u32
+
+
+async def local_compare_and_swap(counter, idx_before, idx_after):
+    # idx_before should always be < idx_after
+    if local_data[idx_after] < local_data[idx_before]:
+        await ash.atomic_add(ash.ptr(counter, 0), 1)
+        temp = local_data[idx_before]
+        local_data[idx_before] = local_data[idx_after]
+        local_data[idx_after] = temp
+
+
+def get_flip_indices(invoke_id, block_height):
+    # the index offset (moves the indices into their block)
+    block_offset = ((2 * invoke_id) // block_height) * block_height
+    half_height = block_height // 2
+    idx = vec2u(invoke_id % half_height, block_height - (invoke_id % half_height) - 1)
+    idx.x += block_offset
+    idx.y += block_offset
+    return idx
+
+
+def get_disperse_indices(invoke_id, block_height):
+    block_offset = ((2 * invoke_id) // block_height) * block_height
+    half_height = block_height // 2
+    idx = vec2u(invoke_id % half_height, (invoke_id % half_height) + half_height)
+    idx.x += block_offset
+    idx.y += block_offset
+    return idx
+
+
+def global_compare_and_swap(input_data, output_data, idx_before, idx_after):
+    if input_data[idx_after] < input_data[idx_before]:
+        output_data[idx_before] = input_data[idx_after]
+        output_data[idx_after] = input_data[idx_before]
+
+
+# Defect: the original's `var<storage, read_write> counter: atomic<u32>` (one atomic, not an
+# array) is an array of one u32 here, and its atomic is ptr(counter, 0): atomic_add(counter, 1)
+# on the buffer raises ShaderError "TypeError: only 0-dimensional arrays can be converted to
+# Python scalars". The buffer's 4 bytes are the same.
+@ash.compute(workgroup_size=(WG, 1, 1))
+async def compute_main(input_data: ash.ReadOnly[u32], output_data: ash.Storage[u32],
+                       uniforms: ash.Uniform[Uniforms], counter: ash.Storage[u32], *,
+                       global_invocation_id: vec3u, local_invocation_id: vec3u,
+                       workgroup_id: vec3u):
+    offset = WG * 2 * workgroup_id.x
+    # a local step first copies the workgroup's range of input_data into local_data
+    if uniforms.algo <= 2:
+        local_data[local_invocation_id.x * 2] = input_data[offset + local_invocation_id.x * 2]
+        local_data[local_invocation_id.x * 2 + 1] = \
+            input_data[offset + local_invocation_id.x * 2 + 1]
+    await ash.workgroup_barrier()
+    match uniforms.algo:
+        case 1:  # local flip
+            idx = get_flip_indices(local_invocation_id.x, uniforms.block_height)
+            await local_compare_and_swap(counter, idx.x, idx.y)
+        case 2:  # local disperse
+            idx = get_disperse_indices(local_invocation_id.x, uniforms.block_height)
+            await local_compare_and_swap(counter, idx.x, idx.y)
+        case 3:  # global flip
+            idx = get_flip_indices(global_invocation_id.x, uniforms.block_height)
+            global_compare_and_swap(input_data, output_data, idx.x, idx.y)
+        case 4:  # global disperse
+            idx = get_disperse_indices(global_invocation_id.x, uniforms.block_height)
+            global_compare_and_swap(input_data, output_data, idx.x, idx.y)
+        case _:
+            pass
+    # every invocation has swapped its own elements
+    await ash.workgroup_barrier()
+    if uniforms.algo <= ALGO_LOCAL_DISPERSE:
+        # the workgroup's range of output_data from local_data
+        output_data[offset + local_invocation_id.x * 2] = local_data[local_invocation_id.x * 2]
+        output_data[offset + local_invocation_id.x * 2 + 1] = \
+            local_data[local_invocation_id.x * 2 + 1]
+
+
+def setup(seed: int = 0, step: tuple[int, int] = STEPS[0]) -> dict:
+    rng = np.random.default_rng(seed)
+    data = rng.integers(0, 1000, N).astype(np.uint32)
+    algo, block_height = step
+    return {"input_data": data, "output_data": data.copy(),
+            "uniforms": Uniforms(width=N, height=1, algo=algo, block_height=block_height),
+            "counter": np.zeros(1, np.uint32)}
+
+
+def original_source() -> str:
+    """The WGSL the sample generates: NaiveBitonicCompute(WG)'s template literal."""
+    from wgsl_originals import source
+
+    ts = source(ORIGINAL)
+    template = re.search(r"NaiveBitonicCompute = .*?return `(.*?)`;", ts, re.S).group(1)
+    return template.replace("${workgroupSize * 2}", str(WG * 2)) \
+        .replace("${workgroupSize}", str(WG))
+
+
+def original_bindings(b: dict) -> dict:
+    """The original's bindings, by its names, for the same inputs: Uniforms is f32, f32, u32,
+    u32."""
+    u = b["uniforms"]
+    words = np.array([np.float32(u.width).view(np.uint32), np.float32(u.height).view(np.uint32),
+                      u.algo, u.block_height], np.uint32)
+    return {"input_data": b["input_data"], "output_data": b["output_data"],
+            "uniforms": words.tobytes(), "counter": b["counter"]}
+
+
+KERNELS = {"computeMain": compute_main}
+OUTPUTS = {"output_data": "output_data", "counter": "counter"}  # original's -> the port's

@@ -1,0 +1,110 @@
+"""webgpu-samples' compute boids (tests/data/ports/webgpu-samples_computeBoids_updateSprites.wgsl),
+ported: each particle steers by the three flocking rules over every other particle of
+``particles_a`` and writes its new position and velocity to ``particles_b``."""
+
+import numpy as np
+
+import asyncshader as ash
+from asyncshader import f32, u32, vec2f, vec3u
+
+ORIGINAL = "webgpu-samples_computeBoids_updateSprites.wgsl"
+N = 64
+WORKGROUPS = N // 64
+#: CPU against lavapipe (distance, normalize and length: 2 ulp apart, measured), per entry
+TOLERANCE = {"main": (1e-6, 1e-8)}
+
+
+@ash.struct
+class Particle:
+    pos: vec2f
+    vel: vec2f
+
+
+@ash.struct
+class SimParams:
+    delta_t: f32
+    rule1_distance: f32
+    rule2_distance: f32
+    rule3_distance: f32
+    rule1_scale: f32
+    rule2_scale: f32
+    rule3_scale: f32
+
+
+# Defect: particles_a is only read, as the original's var<storage, read>, but is declared
+# Storage: a struct buffer annotated ash.ReadOnly[Particle] is refused at the dispatch
+# (BindingError "binding 'particles_a' is a [('pos', ...)] array; WGSL storage buffers hold
+# f32, f16, i32 or u32").
+@ash.compute(workgroup_size=64)
+async def main(params: ash.Uniform[SimParams], particles_a: ash.Storage[Particle],
+               particles_b: ash.Storage[Particle], *, global_invocation_id: vec3u):
+    index = global_invocation_id.x
+    v_pos = particles_a[index].pos
+    v_vel = particles_a[index].vel
+    c_mass = vec2f(0.0)
+    c_vel = vec2f(0.0)
+    col_vel = vec2f(0.0)
+    c_mass_count = u32(0)
+    c_vel_count = u32(0)
+    for i in range(ash.array_length(particles_a)):
+        if i == index:
+            continue
+        pos = particles_a[i].pos.xy
+        vel = particles_a[i].vel.xy
+        if ash.distance(pos, v_pos) < params.rule1_distance:
+            c_mass += pos
+            c_mass_count += 1
+        if ash.distance(pos, v_pos) < params.rule2_distance:
+            col_vel -= pos - v_pos
+        if ash.distance(pos, v_pos) < params.rule3_distance:
+            c_vel += vel
+            c_vel_count += 1
+    if c_mass_count > 0:
+        c_mass = (c_mass / vec2f(f32(c_mass_count))) - v_pos
+    if c_vel_count > 0:
+        c_vel /= f32(c_vel_count)
+    v_vel += (c_mass * params.rule1_scale) + (col_vel * params.rule2_scale) \
+        + (c_vel * params.rule3_scale)
+    # clamp velocity for a more pleasing simulation
+    v_vel = ash.normalize(v_vel) * ash.clamp(ash.length(v_vel), 0.0, 0.1)
+    # kinematic update
+    v_pos = v_pos + (v_vel * params.delta_t)
+    # wrap around boundary
+    if v_pos.x < -1.0:
+        v_pos.x = 1.0
+    if v_pos.x > 1.0:
+        v_pos.x = -1.0
+    if v_pos.y < -1.0:
+        v_pos.y = 1.0
+    if v_pos.y > 1.0:
+        v_pos.y = -1.0
+    # write back
+    particles_b[index].pos = v_pos
+    particles_b[index].vel = v_vel
+
+
+PARAMS = SimParams(delta_t=0.04, rule1_distance=0.1, rule2_distance=0.025,
+                   rule3_distance=0.025, rule1_scale=0.02, rule2_scale=0.05, rule3_scale=0.005)
+
+
+def setup(seed: int = 0) -> dict:
+    """The sample's start: positions and velocities uniform in [-1, 1) and [-0.1, 0.1)
+    (denser here, 64 particles in a quarter of the square, so that every rule fires)."""
+    rng = np.random.default_rng(seed)
+    a = Particle.zeros(N)
+    a["pos"] = (rng.random((N, 2)) - 0.5).astype(np.float32)
+    a["vel"] = ((rng.random((N, 2)) * 2 - 1) * 0.1).astype(np.float32)
+    return {"params": PARAMS, "particles_a": a, "particles_b": Particle.zeros(N)}
+
+
+def original_bindings(b: dict) -> dict:
+    """The original's bindings, by its names, for the same inputs: SimParams is seven f32."""
+    p = b["params"]
+    params = np.array([p.delta_t, p.rule1_distance, p.rule2_distance, p.rule3_distance,
+                       p.rule1_scale, p.rule2_scale, p.rule3_scale], np.float32)
+    return {"params": params.tobytes(), "particlesA": b["particles_a"],
+            "particlesB": b["particles_b"]}
+
+
+KERNELS = {"main": main}
+OUTPUTS = {"particlesB": "particles_b"}  # original's name -> the port's

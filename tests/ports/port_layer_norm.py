@@ -1,0 +1,76 @@
+"""webgpu-samples' vision transformer layer normalization
+(tests/data/ports/webgpu-samples_visionTransformer_layerNorm.wgsl), ported: one workgroup per
+row; invocation 0 computes the row's mean and inverse standard deviation into workgroup
+memory, and after a barrier every invocation normalizes its share of the row."""
+
+import numpy as np
+
+import asyncshader as ash
+from asyncshader import f32, u32, vec3u
+
+ORIGINAL = "webgpu-samples_visionTransformer_layerNorm.wgsl"
+ROWS, D = 2, 300                # D > 256: the strided loop runs twice for some invocations
+WORKGROUPS = ROWS
+
+
+@ash.struct
+class Params:
+    n: u32   # number of rows (tokens)
+    d: u32   # dimension per row
+    eps: f32
+
+
+shared_mean = ash.workgroup(f32)
+shared_inv_std = ash.workgroup(f32)
+
+
+@ash.compute(workgroup_size=256)
+async def main(params: ash.Uniform[Params], input: ash.ReadOnly[f32], gamma: ash.ReadOnly[f32],
+               beta: ash.ReadOnly[f32], output: ash.Storage[f32], *, workgroup_id: vec3u,
+               local_invocation_id: vec3u):
+    row = workgroup_id.x
+    tid = local_invocation_id.x
+    d = params.d
+    base = row * d
+    # invocation 0 computes mean and variance
+    if tid == 0:
+        total = 0.0
+        sq_sum = 0.0
+        for i in range(d):
+            val = input[base + i]
+            total += val
+            sq_sum += val * val
+        mean = total / f32(d)
+        variance = sq_sum / f32(d) - mean * mean
+        shared_mean.value = mean
+        shared_inv_std.value = 1.0 / ash.sqrt(variance + params.eps)
+    await ash.workgroup_barrier()
+    mean = shared_mean.value
+    inv_std = shared_inv_std.value
+    # every invocation normalizes and applies the affine transform. Defect: the loop variable
+    # is j, not the original's i, because to_wgsl refuses two sibling loops that reuse a name
+    # (WGSLEmitError "the loop variable 'i' used after its loop ... cannot be written in WGSL")
+    for j in range(tid, d, 256):
+        val = input[base + j]
+        output[base + j] = (val - mean) * inv_std * gamma[j] + beta[j]
+
+
+def setup(seed: int = 0) -> dict:
+    rng = np.random.default_rng(seed)
+    return {"params": Params(n=ROWS, d=D, eps=1e-6),
+            "input": rng.normal(0.5, 2.0, ROWS * D).astype(np.float32),
+            "gamma": rng.normal(1.0, 0.1, D).astype(np.float32),
+            "beta": rng.normal(0.0, 0.1, D).astype(np.float32),
+            "output": np.zeros(ROWS * D, np.float32)}
+
+
+def original_bindings(b: dict) -> dict:
+    """The original's bindings, by its names, for the same inputs: Params is u32, u32, f32."""
+    p = b["params"]
+    params = np.array([p.n, p.d, np.float32(p.eps).view(np.uint32)], np.uint32)
+    return {"params": params.tobytes(), "input": b["input"], "gamma": b["gamma"],
+            "beta": b["beta"], "output": b["output"]}
+
+
+KERNELS = {"main": main}
+OUTPUTS = {"output": "output"}  # original's name -> the port's
