@@ -68,7 +68,8 @@ async def histogram(out: ash.Storage[u32], *, local_invocation_index: u32,
 
 def test_atomics_on_a_workgroup_struct_count_per_workgroup():
     out = np.zeros(10, np.uint32)
-    ash.run(histogram, 2, out=out)
+    result = ash.run(histogram, 2, out=out, sanitize="report", schedule=ash.Random(2))
+    assert result.findings == []
     assert out.tolist() == [4, 4, 4, 4, 120] * 2   # 0 + 1 + ... + 15 = 120, each workgroup
 
 
@@ -81,7 +82,9 @@ async def tickets(counter: ash.Storage[ash.atomic(u32)], seen: ash.Storage[u32],
 def test_a_storage_buffer_declared_one_atomic_hands_out_every_ticket_once():
     counter = np.zeros(1, np.uint32)
     seen = np.zeros(16, np.uint32)
-    ash.run(tickets, 2, counter=counter, seen=seen, schedule=ash.Random(3))
+    result = ash.run(tickets, 2, counter=counter, seen=seen, schedule=ash.Random(3),
+                     sanitize="report")
+    assert result.findings == []      # atomics never race with atomics
     assert counter.tolist() == [16]   # the caller's array, updated in place
     assert sorted(seen.tolist()) == list(range(16))
 

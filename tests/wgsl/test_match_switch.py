@@ -141,3 +141,24 @@ def test_a_float_selector_names_the_fix():
     with pytest.raises(WGSLEmitError, match=r"`match out\[0\]` on a f32 \(WGSL's switch "
                        r"selects on i32 or u32\).*Fix: match an integer"):
         to_wgsl(k)
+
+
+@ash.compute(workgroup_size=4)
+async def skip_ones(out: ash.Storage[u32], *, local_invocation_index: u32):
+    total = u32(0)
+    for j in range(6):
+        match j % 3:
+            case 1:
+                continue             # WGSL's continue in a switch continues the loop too
+            case _:
+                total += u32(j)
+    out[local_invocation_index] = total + local_invocation_index
+
+
+def test_continue_inside_a_case_continues_the_loop(crosscheck):
+    out = np.zeros(4, np.uint32)
+    ash.run(skip_ones, out=out)
+    assert out.tolist() == [10, 11, 12, 13]          # 0 + 2 + 3 + 5, plus the index
+    assert "            case 1: {\n                continue;\n            }" in to_wgsl(skip_ones)
+    assert crosscheck(skip_ones, 1, out=np.zeros(4, np.uint32)).gpu["out"].tolist() == \
+        [10, 11, 12, 13]

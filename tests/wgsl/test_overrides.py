@@ -38,6 +38,18 @@ def test_a_dispatch_sets_overrides_by_name_or_id_and_the_rest_keep_their_default
     assert out.tolist() == [-(i % 4) for i in range(16)]
 
 
+def test_the_awaited_dispatch_takes_overrides_too():
+    import anyio
+
+    out = np.zeros(16, np.float32)
+
+    async def main():
+        await ash.dispatch(tiles, 2, out=out, overrides={"SCALE": 3.0, "BLOCK": 2})
+
+    anyio.run(main)
+    assert out.tolist() == [0.0, 3.0] * 8
+
+
 def test_an_override_without_default_must_be_set():
     with pytest.raises(ash.DispatchError, match=r"tiles: override SCALE has no default, so the "
                        r"dispatch must give it a value: pass overrides=\{'SCALE': \.\.\.\}"):
