@@ -202,26 +202,28 @@ def _run_compute(dev: Any, code: Emitted, groups: tuple, bindings: dict[str, Any
 # ------------------------------------------------------------------------------------ fragment
 def crosscheck_fragments(shader: Any, width: int, height: int, *, ulp: int = 4,
                          atol: float = 0.0, ignore: tuple = (), check: Any = None,
-                         device: Any = None,
-                         raise_on_difference: bool = True, overrides: dict | None = None,
-               **bindings: Any) -> CrosscheckReport:
+                         device: Any = None, raise_on_difference: bool = True,
+                         overrides: dict | None = None, **bindings: Any) -> CrosscheckReport:
     """:func:`crosscheck` for a fragment shader: ``run_fragments`` on the CPU (with
     ``derivatives="fine"``: lavapipe computes coarse derivatives as fine ones) against a draw
     of ``width`` x ``height`` pixels on the GPU; compares the outputs and storage buffers.
-    Per-pixel inputs are arrays shaped (height, width[, n])."""
+    Per-pixel inputs are arrays shaped (height, width[, n]); ``overrides`` as for
+    :func:`crosscheck`."""
     dev = device or _device()
     emit(shader, **bindings)  # (the shader's own errors first, without the harness)
     cpu_b = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in bindings.items()}
     writers = _Writers(cpu_b)
     result = run_fragments(shader, width, height, derivatives="fine", instruments=[writers],
-                           sanitize="report", **cpu_b)
+                           sanitize="report", overrides=overrides, **cpu_b)
     outs = result.output if isinstance(result.output, dict) else {"output": result.output}
     harness = fragment_harness(shader, width, height, bindings)
     cpu = {k: v for k, v in cpu_b.items() if any(b.name == k and b.space == "storage"
                                                    for b in harness.emitted.bindings)}
     cpu.update({f"output.{k}" if k != "output" else k: np.asarray(v) for k, v in outs.items()
                 if v is not None})
-    gpu = read_pixels(dev, harness, width, height, bindings, _buffers)
+    constants = pipeline_constants(shader.fn.__qualname__, getattr(
+        shader.shader_fn, "__ash_overrides__", {}), overrides)
+    gpu = read_pixels(dev, harness, width, height, bindings, _buffers, constants)
     return _compare(harness.emitted, cpu, gpu, writers, (ulp, atol), ignore, check, dev,
                     raise_on_difference, result.findings)
 

@@ -64,6 +64,7 @@ from ..wgsl.bindings import (
     vector_elements,
 )
 from ..wgsl.memory import scan_kernel
+from ..wgsl.overrides import OVERRIDES, override_values
 from ..wgsl.readonly import checked_read_only
 from ..wgsl.rewrite import with_wgsl_operators
 from ..wgsl.types import _VECS, Vec, vec4f
@@ -545,11 +546,16 @@ def _prepare(shader: Any, width: int, height: int, schedule: Any, derivatives: s
     options = {k: inputs.pop(k, default) for k, default in _OPTIONS.items()}
     sanitize = inputs.pop("sanitize", None)
     allow_races = inputs.pop("allow_races", ())
+    overrides = inputs.pop("overrides", None)
     limit = check_watchdog(watchdog)
     job = FragmentRun(shader, width, height, schedule, derivatives, max_live_quads, instruments,
                       options, inputs, max_points, sanitize, allow_races,
                       options.pop("subgroup_size"), options.pop("subgroup_reduction"))
     job.watchdog = limit
+    used = getattr(shader.shader_fn, "__ash_overrides__", {})
+    if used or overrides:  # (the values the shader's reads of an ash.override see)
+        job.context_values += ((OVERRIDES, override_values(shader.fn.__qualname__, used,
+                                                           overrides)),)
     return job
 
 
@@ -564,7 +570,8 @@ def run_fragments(shader: FragmentShader, width: int, height: int, *, schedule: 
     ``sanitize`` and ``allow_races`` work as for :func:`~asyncshader.run` (the race detector is
     on by default: fragments writing one storage element race). Other keywords are per-pixel
     inputs, storage buffers and uniforms. ``max_points_per_invocation`` and ``watchdog`` bound a
-    spin as in :func:`~asyncshader.run`, ``subgroup_size`` and ``subgroup_reduction`` too."""
+    spin as in :func:`~asyncshader.run`, ``subgroup_size``, ``subgroup_reduction`` and
+    ``overrides`` too."""
     job = _prepare(shader, width, height, schedule, derivatives, max_live_quads, instruments,
                    max_points_per_invocation, inputs, watchdog)
     drive(job)

@@ -85,3 +85,22 @@ def test_overrides_are_emitted_and_set_on_the_gpu(crosscheck):
     assert report.gpu["out"].tolist() == [-v for v in [0, 2, 4, 6, 8] * 3 + [0]]
     report = crosscheck(tiles, 2, out=np.zeros(16, np.float32), overrides={"SCALE": 0.5})
     assert report.gpu["out"].tolist() == [i / 2 for i in range(16)]
+
+
+GAIN = ash.override(f32, 2.0)
+
+
+@ash.fragment
+async def shade(position: ash.vec4f) -> ash.vec4f:
+    return ash.vec4f(position.x * GAIN / 8.0, 0.0, 0.0, 1.0)
+
+
+def test_a_fragment_shader_reads_overrides_on_both_sides(crosscheck):
+    ramp = [(x + 0.5) / 8.0 for x in range(4)]               # position.x / 8 at pixel centres
+    out = np.asarray(ash.run_fragments(shade, 4, 2, overrides={"GAIN": 0.5}).output)
+    assert out[1, :, 0].tolist() == [v * 0.5 for v in ramp]
+    assert "override GAIN: f32 = 2.0f;" in to_wgsl(shade)
+    report = crosscheck.fragments(shade, 4, 2, overrides={"GAIN": 0.5})
+    assert report.gpu["output"][1, :, 0].tolist() == [v * 0.5 for v in ramp]
+    report = crosscheck.fragments(shade, 4, 2)                # the default, 2.0
+    assert report.gpu["output"][0, :, 0].tolist() == [v * 2.0 for v in ramp]
