@@ -1,32 +1,16 @@
 """asyncshader: GPU shaders as ``async def`` coroutines on the CPU, under a deterministic
 cooperative scheduler that follows WGSL semantics.
 
-Everything public is re-exported here; see the docs for the guide and the API reference.
+Everything public is re-exported here, grouped by layer (the folders, bottom layer first: see
+docs/design.md); see the docs for the guide and the API reference.
 """
 
 from typing import Any
 
 from ._compat import install as _install_moved_paths
-from ._core.instruments import Instrument
-from .collectives.barriers import (
-    storage_barrier,
-    texture_barrier,
-    workgroup_barrier,
-    workgroup_uniform_load,
-)
-from .collectives.derivatives import (
-    dpdx,
-    dpdx_coarse,
-    dpdx_fine,
-    dpdy,
-    dpdy_coarse,
-    dpdy_fine,
-    fwidth,
-    fwidth_coarse,
-    fwidth_fine,
-)
-from .collectives.quads import quad_broadcast, quad_swap_diagonal, quad_swap_x, quad_swap_y
-from .emit import WGSLEmitError, to_wgsl  # WGSL output (issue 20); crosscheck below
+
+# isort: split
+# Errors: every exception asyncshader raises on purpose (errors.py)
 from .errors import (
     AsyncShaderError,
     BarrierDivergenceError,
@@ -35,6 +19,8 @@ from .errors import (
     DerivativeUniformityError,
     DispatchError,
     DivergenceError,
+    ExplorationBrokenError,
+    ExplorationInterrupted,
     ForeignAwaitError,
     OptionError,
     ReplayMismatchError,
@@ -43,49 +29,83 @@ from .errors import (
     ShaderTimeoutError,
     ShaderTypeError,
     StepLimitError,
+    SubgroupUniformityError,
     TraceError,
 )
-from .exploration.explore import (
-    DeterminismError,
-    Exhaustive,
-    ExploreReport,
-    Failure,
-    Footprints,
-    explore,
-)
-from .exploration.shrink import ScheduleStats, ShrinkReport, schedule_stats, shrink
 
-# --- the stepper (issue 21: you are the scheduler) ---
-from .exploration.stepper import InvocationView, Stepper, StepperError, stepper
-from .exploration.store import DirectoryStore, set_failure_store  # exploration at scale
+# isort: split
+# The scheduler's observer interface: an instrument sees every step of a run (_core/)
+from ._core.instruments import Instrument
 
-# ---
-from .sanitizers.findings import (
-    DataRace,
-    DataRaceError,
-    DataRaceWarning,
-    Finding,
-    HelperSideEffect,
-    OutOfBounds,
-    assert_race_free,
-    findings_json,
-    render_findings,
-)
-from .sanitizers.races import RaceDetector
+# isort: split
+# Schedules: the strategies that pick the next invocation, and the trace of a run (schedules/)
 from .schedules.strategies import PCT, InOrder, Random, Replay, Reverse, Strategy
 from .schedules.trace import Trace
-from .stages.compute import ComputeKernel, WebGPULimitWarning, compute, dispatch, run
-from .stages.dispatch import Counters, DispatchResult
-from .stages.fragment import (
-    FragmentResult,
-    FragmentShader,
-    discard,
-    dispatch_fragments,
-    fragment,
-    run_fragments,
+
+# isort: split
+# WGSL types: scalars, vectors, matrices, arrays, atomics, structs and their layout (wgsl/)
+from .wgsl.layout import align, align_of, runtime_array, size, size_of, stride_of
+from .wgsl.matrices import (
+    Matrix,
+    mat2x2f,
+    mat2x2h,
+    mat2x3f,
+    mat2x3h,
+    mat2x4f,
+    mat2x4h,
+    mat3x2f,
+    mat3x2h,
+    mat3x3f,
+    mat3x3h,
+    mat3x4f,
+    mat3x4h,
+    mat4x2f,
+    mat4x2h,
+    mat4x3f,
+    mat4x3h,
+    mat4x4f,
+    mat4x4h,
 )
-from .views.access import access_diagram  # views (issue 21): pictures of a run
-from .views.timeline import Timeline  # views (issue 21)
+from .wgsl.structs import buffer, struct
+from .wgsl.types import (
+    all,
+    any,
+    array,
+    atomic,
+    bool_,
+    f16,
+    f32,
+    i32,
+    select,
+    u32,
+    vec2,
+    vec2b,
+    vec2f,
+    vec2h,
+    vec2i,
+    vec2u,
+    vec3,
+    vec3b,
+    vec3f,
+    vec3h,
+    vec3i,
+    vec3u,
+    vec4,
+    vec4b,
+    vec4f,
+    vec4h,
+    vec4i,
+    vec4u,
+)
+
+# isort: split
+# What a shader's memory is: resource bindings, workgroup variables, pointers (wgsl/)
+from .wgsl.bindings import Input, ReadOnly, Storage, Uniform
+from .wgsl.memory import Ptr, WorkgroupVar, ptr, workgroup
+from .wgsl.overrides import Override, override
+
+# isort: split
+# WGSL built-in functions, the atomic ones included (wgsl/builtins/, wgsl/atomics.py)
 from .wgsl.atomics import (
     AtomicCompareExchangeResult,
     atomic_add,
@@ -100,7 +120,6 @@ from .wgsl.atomics import (
     atomic_sub,
     atomic_xor,
 )
-from .wgsl.bindings import Input, ReadOnly, Storage, Uniform
 from .wgsl.builtins import (
     FrexpResult,
     ModfResult,
@@ -185,62 +204,102 @@ from .wgsl.builtins import (
 )
 from .wgsl.builtins.matrix import determinant, transpose
 
-# ---- layout and structs (issue 18, branch structs): align, size, runtime_array, struct, ...
-from .wgsl.layout import align, align_of, runtime_array, size, size_of, stride_of
-from .wgsl.matrices import (
-    Matrix,
-    mat2x2f,
-    mat2x2h,
-    mat2x3f,
-    mat2x3h,
-    mat2x4f,
-    mat2x4h,
-    mat3x2f,
-    mat3x2h,
-    mat3x3f,
-    mat3x3h,
-    mat3x4f,
-    mat3x4h,
-    mat4x2f,
-    mat4x2h,
-    mat4x3f,
-    mat4x3h,
-    mat4x4f,
-    mat4x4h,
+# isort: split
+# The race detector and what it finds (sanitizers/)
+from .sanitizers.findings import (
+    DataRace,
+    DataRaceError,
+    DataRaceWarning,
+    Finding,
+    HelperSideEffect,
+    IndeterminateValue,
+    NonUniformCollective,
+    OutOfBounds,
+    assert_race_free,
+    findings_json,
+    render_findings,
 )
-from .wgsl.memory import Ptr, WorkgroupVar, ptr, workgroup
-from .wgsl.overrides import Override, override
-from .wgsl.structs import buffer, struct
-from .wgsl.types import (
-    all,
-    any,
-    array,
-    atomic,
-    bool_,
-    f16,
-    f32,
-    i32,
-    select,
-    u32,
-    vec2,
-    vec2b,
-    vec2f,
-    vec2h,
-    vec2i,
-    vec2u,
-    vec3,
-    vec3b,
-    vec3f,
-    vec3h,
-    vec3i,
-    vec3u,
-    vec4,
-    vec4b,
-    vec4f,
-    vec4h,
-    vec4i,
-    vec4u,
+from .sanitizers.races import RaceDetector
+
+# isort: split
+# Pictures of a run: its timeline and access diagram (views/)
+from .views.access import access_diagram
+from .views.timeline import Timeline
+
+# isort: split
+# Operations where invocations meet: barriers, derivatives, quads, subgroups (collectives/)
+from .collectives.barriers import (
+    storage_barrier,
+    texture_barrier,
+    workgroup_barrier,
+    workgroup_uniform_load,
 )
+from .collectives.derivatives import (
+    dpdx,
+    dpdx_coarse,
+    dpdx_fine,
+    dpdy,
+    dpdy_coarse,
+    dpdy_fine,
+    fwidth,
+    fwidth_coarse,
+    fwidth_fine,
+)
+from .collectives.quads import quad_broadcast, quad_swap_diagonal, quad_swap_x, quad_swap_y
+from .collectives.subgroups import (
+    subgroup_add,
+    subgroup_all,
+    subgroup_and,
+    subgroup_any,
+    subgroup_ballot,
+    subgroup_broadcast,
+    subgroup_broadcast_first,
+    subgroup_elect,
+    subgroup_exclusive_add,
+    subgroup_exclusive_mul,
+    subgroup_inclusive_add,
+    subgroup_inclusive_mul,
+    subgroup_max,
+    subgroup_min,
+    subgroup_mul,
+    subgroup_or,
+    subgroup_shuffle,
+    subgroup_shuffle_down,
+    subgroup_shuffle_up,
+    subgroup_shuffle_xor,
+    subgroup_xor,
+)
+
+# isort: split
+# Kernels and dispatches: @compute, @fragment, run, dispatch and their results (stages/)
+from .stages.compute import ComputeKernel, WebGPULimitWarning, compute, dispatch, run
+from .stages.dispatch import Counters, DispatchResult
+from .stages.fragment import (
+    FragmentResult,
+    FragmentShader,
+    discard,
+    dispatch_fragments,
+    fragment,
+    run_fragments,
+)
+
+# isort: split
+# Exploring schedules: explore, shrink, the stepper, the failure store (exploration/)
+from .exploration.explore import (
+    DeterminismError,
+    Exhaustive,
+    ExploreReport,
+    Failure,
+    Footprints,
+    explore,
+)
+from .exploration.shrink import ScheduleStats, ShrinkReport, schedule_stats, shrink
+from .exploration.stepper import InvocationView, Stepper, StepperError, stepper
+from .exploration.store import DirectoryStore, set_failure_store
+
+# isort: split
+# The shader on a GPU: its WGSL (emit/); crosscheck(), below, runs it there (extra/gpu.py)
+from .emit import WGSLEmitError, to_wgsl
 
 
 def crosscheck(*args: Any, **kwargs: Any) -> Any:
@@ -282,6 +341,8 @@ __all__ = [
     "DispatchResult",
     "DivergenceError",
     "Exhaustive",
+    "ExplorationBrokenError",
+    "ExplorationInterrupted",
     "ExploreReport",
     "Failure",
     "Finding",
@@ -292,15 +353,20 @@ __all__ = [
     "FrexpResult",
     "HelperSideEffect",
     "InOrder",
+    "IndeterminateValue",
     "Input",
     "Instrument",
     "InvocationView",
+    "Matrix",
     "ModfResult",
+    "NonUniformCollective",
     "OptionError",
     "OutOfBounds",
+    "Override",
     "Ptr",
     "RaceDetector",
     "Random",
+    "ReadOnly",
     "Replay",
     "ReplayMismatchError",
     "Reverse",
@@ -315,14 +381,17 @@ __all__ = [
     "StepperError",
     "Storage",
     "Strategy",
+    "SubgroupUniformityError",
+    "Timeline",
     "Trace",
     "TraceError",
     "Uniform",
-    "WGSLEmitError",  # issue 20: WGSL output and the GPU cross-check
+    "WGSLEmitError",
     "WGSLIndeterminateWarning",
     "WebGPULimitWarning",
     "WorkgroupVar",
     "abs",
+    "access_diagram",
     "acos",
     "acosh",
     "align",
@@ -361,9 +430,10 @@ __all__ = [
     "count_one_bits",
     "count_trailing_zeros",
     "cross",
-    "crosscheck",  # issue 20
-    "crosscheck_fragments",  # issue 20
+    "crosscheck",
+    "crosscheck_fragments",
     "degrees",
+    "determinant",
     "discard",
     "dispatch",
     "dispatch_fragments",
@@ -381,6 +451,7 @@ __all__ = [
     "exp2",
     "explore",
     "extract_bits",
+    "f16",
     "f32",
     "face_forward",
     "findings_json",
@@ -401,11 +472,30 @@ __all__ = [
     "length",
     "log",
     "log2",
+    "mat2x2f",
+    "mat2x2h",
+    "mat2x3f",
+    "mat2x3h",
+    "mat2x4f",
+    "mat2x4h",
+    "mat3x2f",
+    "mat3x2h",
+    "mat3x3f",
+    "mat3x3h",
+    "mat3x4f",
+    "mat3x4h",
+    "mat4x2f",
+    "mat4x2h",
+    "mat4x3f",
+    "mat4x3h",
+    "mat4x4f",
+    "mat4x4h",
     "max",
     "min",
     "mix",
     "modf",
     "normalize",
+    "override",
     "pack2x16float",
     "pack2x16snorm",
     "pack2x16unorm",
@@ -448,75 +538,6 @@ __all__ = [
     "storage_barrier",
     "stride_of",
     "struct",
-    "tan",
-    "tanh",
-    "texture_barrier",
-    "to_wgsl",  # issue 20
-    "trunc",
-    "u32",
-    "unpack2x16float",
-    "unpack2x16snorm",
-    "unpack2x16unorm",
-    "unpack4x8snorm",
-    "unpack4x8unorm",
-    "unpack4xi8",
-    "unpack4xu8",
-    "vec2",
-    "vec2b",
-    "vec2f",
-    "vec2i",
-    "vec2u",
-    "vec3",
-    "vec3b",
-    "vec3f",
-    "vec3i",
-    "vec3u",
-    "vec4",
-    "vec4b",
-    "vec4f",
-    "vec4i",
-    "vec4u",
-    "workgroup",
-    "workgroup_barrier",
-    "workgroup_uniform_load",
-]
-
-# f16 and read-only storage (issue 18, docs/wgsl.md)
-__all__ += ["ReadOnly", "f16", "vec2h", "vec3h", "vec4h"]
-
-# views (issue 21, items 1, 2): pictures of a run (docs/seeing.md)
-__all__ += ["Timeline", "access_diagram"]
-# --- subgroups (issue 19): the WGSL subgroup built-ins, their findings and error ---
-from .collectives.subgroups import (  # noqa: E402
-    subgroup_add,
-    subgroup_all,
-    subgroup_and,
-    subgroup_any,
-    subgroup_ballot,
-    subgroup_broadcast,
-    subgroup_broadcast_first,
-    subgroup_elect,
-    subgroup_exclusive_add,
-    subgroup_exclusive_mul,
-    subgroup_inclusive_add,
-    subgroup_inclusive_mul,
-    subgroup_max,
-    subgroup_min,
-    subgroup_mul,
-    subgroup_or,
-    subgroup_shuffle,
-    subgroup_shuffle_down,
-    subgroup_shuffle_up,
-    subgroup_shuffle_xor,
-    subgroup_xor,
-)
-from .errors import SubgroupUniformityError  # noqa: E402
-from .sanitizers.findings import IndeterminateValue, NonUniformCollective  # noqa: E402
-
-__all__ += [
-    "IndeterminateValue",
-    "NonUniformCollective",
-    "SubgroupUniformityError",
     "subgroup_add",
     "subgroup_all",
     "subgroup_and",
@@ -538,30 +559,39 @@ __all__ += [
     "subgroup_shuffle_up",
     "subgroup_shuffle_xor",
     "subgroup_xor",
+    "tan",
+    "tanh",
+    "texture_barrier",
+    "to_wgsl",
+    "transpose",
+    "trunc",
+    "u32",
+    "unpack2x16float",
+    "unpack2x16snorm",
+    "unpack2x16unorm",
+    "unpack4x8snorm",
+    "unpack4x8unorm",
+    "unpack4xi8",
+    "unpack4xu8",
+    "vec2",
+    "vec2b",
+    "vec2f",
+    "vec2h",
+    "vec2i",
+    "vec2u",
+    "vec3",
+    "vec3b",
+    "vec3f",
+    "vec3h",
+    "vec3i",
+    "vec3u",
+    "vec4",
+    "vec4b",
+    "vec4f",
+    "vec4h",
+    "vec4i",
+    "vec4u",
+    "workgroup",
+    "workgroup_barrier",
+    "workgroup_uniform_load",
 ]
-
-# matrices (issue 18, docs/wgsl.md)
-__all__ += ["Matrix", "determinant", "transpose"]
-__all__ += [
-    "mat2x2f",
-    "mat2x2h",
-    "mat2x3f",
-    "mat2x3h",
-    "mat2x4f",
-    "mat2x4h",
-    "mat3x2f",
-    "mat3x2h",
-    "mat3x3f",
-    "mat3x3h",
-    "mat3x4f",
-    "mat3x4h",
-    "mat4x2f",
-    "mat4x2h",
-    "mat4x3f",
-    "mat4x3h",
-    "mat4x4f",
-    "mat4x4h",
-]
-
-# pipeline-overridable constants (WGSL override, docs/wgsl.md)
-__all__ += ["Override", "override"]

@@ -113,3 +113,27 @@ class ShaderTimeoutError(AsyncShaderError):
     def __init__(self, message: str, invocation: str = "") -> None:
         super().__init__(message)
         self.invocation = invocation
+
+
+class ExplorationInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or another ``KeyboardInterrupt``) stopped :func:`~asyncshader.explore`.
+
+    Still a ``KeyboardInterrupt``, so that it stops a program as Ctrl-C does. :attr:`report`
+    is the :class:`~asyncshader.ExploreReport` of the runs that finished before it (their
+    failures are already in the failure store); the message says how many, and how to go on
+    from where it stopped."""
+
+    def __init__(self, message: str, report: object) -> None:
+        super().__init__(message)
+        self.report = report
+
+
+class ExplorationBrokenError(AsyncShaderError, RuntimeError):
+    """:func:`~asyncshader.explore`'s workers died before finishing their runs (a run crashed
+    a worker process, the system ran out of memory, a Dask worker was lost). :attr:`report`
+    is the report of the runs that came back before (their failures are already in the
+    failure store); the message says why it may have happened and how to go on."""
+
+    def __init__(self, message: str, report: object = None) -> None:
+        super().__init__(message)
+        self.report = report

@@ -1,8 +1,8 @@
 """What a built-in call costs against the Python expression it replaces, measured in one run.
 
 WGSL's built-ins (``asyncshader.clamp``, ``mix``, ``dot``, ``normalize`` ...) resolve WGSL's
-overloads from their arguments' types and round float64 work to f32. The target (issue 17,
-item 6) is at most about twice the cheapest Python expression that computes the same thing on
+overloads from their arguments' types and round float64 work to f32. The target is at
+most about twice the cheapest Python expression that computes the same thing on
 numpy scalars or with vec4f arithmetic. Each pair is timed in alternation (``--repeat`` rounds
 of ``--number`` calls each, the best round counts), so machine load hits both sides alike.
 

@@ -1,6 +1,6 @@
 """What a bit, packing or bitcast built-in costs against the cheapest plain Python/numpy
-expression that computes the same thing (same value, same numpy type) on numpy scalars: issue
-17's target is at most about 2x. Each row times the built-in and its plain twins in the same
+expression that computes the same thing (same value, same numpy type) on numpy scalars: the
+target is at most about 2x. Each row times the built-in and its plain twins in the same
 process, interleaved, best of ``--repeat``; the ratio is built-in / fastest twin.
 
 The plain twins do only the common case (no clamping of offset/count, no argument checks, no

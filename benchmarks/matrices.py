@@ -1,6 +1,6 @@
 """What a matrix operation costs against the scalar arithmetic it stands for, measured in one run.
 
-``m * v`` on a ``mat4x4f`` is sixteen multiply-adds; the target (issue 18) is at most about
+``m * v`` on a ``mat4x4f`` is sixteen multiply-adds; the target is at most about
 twice the time of those sixteen written out on numpy f32 scalars (``a00 * x + a10 * y + ...``,
 four sums, no vector built). ``v * m``, ``m * m`` (64 multiply-adds) and ``m + m`` (16 f32
 additions) are compared the same way, and ``m * v`` also against the column sum a shader would

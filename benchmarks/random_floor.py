@@ -1,9 +1,9 @@
 """What a Random(seed) schedule that draws a pick at every step costs at the least: the
 random-order bare trampoline of benchmarks/reduce.py with asyncshader's pieces added one at a
 time, but no scheduler. Each row is a ratio against the typed bare trampoline run in order, in
-the same process (issue 2's target for Random is 0.35 of it). Random drew per step until the
-fourth session; it now keeps a random order per round (docs/concepts.md#strategies), which is
-how it got past this floor: the last row shows asyncshader as it is now.
+the same process (the target for Random is 0.35 of it). Random keeps a random order per
+round rather than drawing at every step (docs/concepts.md#strategies), which is how it gets
+past this floor: the last row shows asyncshader itself.
 
 Rows: random order and nothing else; plus an ``Invocation`` per coroutine (what errors, traces
 and instruments name); plus the decision trace every run keeps (two entries per decision, so

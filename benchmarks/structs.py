@@ -1,7 +1,7 @@
 """What a member access on a struct buffer, and a vector element of a buffer of vectors, cost
 against an element access on a flat buffer.
 
-The target (issue 18): ``p[i].mass`` costs at most about twice ``buf[i]``. Each kernel runs
+The target: ``p[i].mass`` costs at most about twice ``buf[i]``. Each kernel runs
 ``--loads`` loads and as many stores per invocation in a loop; a kernel with the same loop and
 no memory access is the baseline subtracted from all, so the ratios are the accesses' own cost.
 Kernels are timed in alternation (``--repeat`` rounds, medians), with the race detector on

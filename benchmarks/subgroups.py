@@ -9,8 +9,8 @@ ratios, measured in the same run, alternating the variants; medians of ``--repea
 
 Two figures: the whole dispatch (16 rounds, with what a dispatch costs besides: making the
 invocations, the kernel's store, their return), and *a round* alone: each variant also runs a
-one-round version, and the round's cost is the difference divided by 15 (the issue's figure:
-"a subgroupAdd round at least 0.5x a bare trampoline doing the same rendezvous and sum").
+one-round version, and the round's cost is the difference divided by 15 (the target: "a
+subgroupAdd round at least 0.5x a bare trampoline doing the same rendezvous and sum").
 
     python benchmarks/subgroups.py [--groups 64] [--repeat 5]
 """

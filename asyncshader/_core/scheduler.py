@@ -20,17 +20,20 @@ Rules:
 
 from __future__ import annotations
 
+import sys
 from array import array
 from collections.abc import Iterator
 from operator import attrgetter
 from typing import Any
 
+from ..errors import AsyncShaderError, DivergenceError
 from .active_sets import ActiveSets
 from .diagnostics import Diagnostics
 from .fast_paths import FastPaths
 from .instruments import bound_hooks
 from .invocations import Group, Invocation, _frame_sites, _sites
 from .lean import LeanRounds
+from .sources import in_finally
 from .traps import POINT, from_pair
 from .watchdog import register_loops
 
@@ -123,6 +126,13 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds, ActiveSets):
             end = getattr(self.strategy, "end", None)
             if end is not None:
                 end(self)
+        except Exception as exc:
+            held = self._close()
+            if held is not None and isinstance(exc, DivergenceError):
+                # (a shader's own exception, held up in a finally block that awaited, took its
+                # invocation to another rendezvous than the others': that is the error)
+                raise self._held_error(exc, *held) from held[1]
+            raise
         finally:
             self._close()
             for hook in bound_hooks(self.instruments, "run_finished"):
@@ -342,16 +352,21 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds, ActiveSets):
         for hook in self._rendezvous_hooks:
             hook(group, req.op, arrived)
 
-    def _close(self) -> None:
-        """Closes the coroutines of every live unit (after an error or a cancellation)."""
+    def _close(self) -> tuple[Invocation, BaseException, tuple[str, int, str]] | None:
+        """Closes the coroutines of every live unit (after an error or a cancellation).
+        Returns the first invocation found suspended in a ``finally`` block while an exception
+        its own code raised was on its way out, with that exception and where it waited."""
         self.current = None  # keeps nothing of the run alive
+        held = None
         for unit in self.live:
-            for c in unit.coros or ():  # a lean unit
-                c.close()
-            unit.coros = None
+            if unit.coros is not None:  # a lean unit: its members, to name the invocation
+                unit.materialize()
             for m in unit.members:
                 if m.coro is not None:
-                    m.coro.close()
+                    where = m.position() if held is None else None
+                    original = finish(m.coro)
+                    if original is not None and where is not None and in_finally(*where[:2]):
+                        held = (m, original, where)
                     m.coro = None
         for unit in self.live:
             if unit.context is not None:
@@ -360,6 +375,20 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds, ActiveSets):
         close = getattr(self.units, "close", None)
         if close is not None:
             close()
+        return held
+
+    def _held_error(self, error: Exception, inv: Invocation, original: BaseException,
+                    where: tuple[str, int, str]) -> BaseException:
+        """The error of a run that stopped while ``inv``'s ``finally`` block awaited at
+        ``where`` with ``original`` (the shader's own exception) on its way out: ``original``,
+        at its line, with what stopped the run."""
+        err = self._shader_error(inv, original)
+        name, line, text = where
+        first = str(error).partition("\n")[0]
+        err.add_note(f"asyncshader: the exception was on its way out of the shader when a "
+                     f"`finally` block awaited, at {name}:{line}: {text}; the dispatch then "
+                     f"stopped with {type(error).__name__}: {first}")
+        return err
 
     def find(self, key: int) -> Invocation | None:
         """The live invocation with ``key``, if any."""
@@ -370,6 +399,36 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds, ActiveSets):
                     if m.key == key:
                         return m
         return None
+
+
+#: how many times :func:`finish` throws GeneratorExit into a coroutine that keeps awaiting
+_FINISH_TRIES = 100
+
+
+def finish(coro: Any) -> BaseException | None:
+    """Closes suspended coroutine ``coro``, also one whose ``finally`` block awaits (a plain
+    ``close()`` raises RuntimeError then and leaves it suspended). Returns the exception the
+    shader's own code had raised and was carrying out where it was suspended, if any."""
+    outside = sys.exception()  # (a thrown exception's context falls back to the caller's)
+    for _ in range(_FINISH_TRIES):
+        try:
+            coro.throw(GeneratorExit)
+        except GeneratorExit as exc:
+            return _own(exc.__context__, outside)
+        except BaseException:  # the shader's cleanup raised: closed, it is not the run's error
+            return None
+    coro.close()  # (a finally that awaits forever: what close() says)
+    return None
+
+
+def _own(exc: BaseException | None, outside: BaseException | None) -> BaseException | None:
+    """The exception a GeneratorExit thrown into a shader interrupted (``exc``: its context),
+    if the shader's own code raised it: not one of the GeneratorExits, not the caller's."""
+    while isinstance(exc, GeneratorExit):  # (one per finally that awaited)
+        exc = exc.__context__
+    if exc is None or exc is outside or isinstance(exc, AsyncShaderError):
+        return None
+    return exc
 
 
 # the watchdog tells a running shader by its caller: every function that resumes one

@@ -3,6 +3,7 @@ own machinery (skipped when a message looks for the user's line)."""
 
 from __future__ import annotations
 
+import ast
 import linecache
 import os
 import sys
@@ -93,6 +94,25 @@ def where(frame: Any) -> tuple[str, int, str]:
         return ("?", 0, "")
     name, line = frame.f_code.co_filename, frame.f_lineno
     return (name, line, linecache.getline(name, line).strip())
+
+
+def in_finally(filename: str, line: int) -> bool:
+    """Whether ``line`` of ``filename`` is in a ``finally:`` block (the innermost ``try``
+    block around it; not in an ``except`` handler): where code that awaits may hold up an
+    exception on its way out."""
+    try:
+        tree = ast.parse("".join(linecache.getlines(filename)))
+    except (SyntaxError, ValueError):
+        return False
+    innermost = (0, False)  # (first line of the innermost block around `line`, a finally?)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Try, ast.TryStar)):
+            blocks = [(node.finalbody, True)] + [(h.body, False) for h in node.handlers]
+            for body, is_finally in blocks:
+                if body and body[0].lineno <= line <= (body[-1].end_lineno or 0) \
+                        and body[0].lineno >= innermost[0]:
+                    innermost = (body[0].lineno, is_finally)
+    return innermost[1]
 
 
 def user_stacklevel() -> int:

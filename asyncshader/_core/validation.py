@@ -35,27 +35,45 @@ def shown(value: Any) -> str:
     return text
 
 
-def _hint(option: str, value: Any) -> str:
-    """What the user probably meant, for values that look like a number of another type."""
+def _meant(value: Any) -> Any:
+    """The number a value of another type probably stands for (``'64'``: 64, ``'0.5'``: 0.5,
+    ``2.0``: 2), or None."""
     if isinstance(value, str):
-        try:
-            number = int(value.strip())
-        except ValueError:
-            return ""
-        return f"; write {option}={number}, without quotes"
+        for parse in (int, float):
+            try:
+                number = parse(value.strip())
+            except ValueError:
+                continue
+            return number if np.isfinite(number) else None
+        return None
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        return int(value)
+    return None
+
+
+def _hint(option: str, value: Any, accepts: Callable[[Any], bool] | None) -> str:
+    """What the user probably meant, for values that look like a number of another type: said
+    only when the option's check (``accepts``) takes it, so a hint never suggests a value that
+    is refused in turn (``time_budget=-1.0`` gets none: its sign is the mistake)."""
+    if accepts is None:
+        return ""
     if isinstance(value, (bool, np.bool_)):
         return "; a bool is not a number here"
-    if isinstance(value, (float, np.floating)) and float(value).is_integer():
-        return f"; write {option}={int(value)} (a whole number)"
-    return ""
+    number = _meant(value)
+    if number is None or not accepts(number):
+        return ""
+    if isinstance(value, str):
+        return f"; write {option}={number!r}, without quotes"
+    return f"; write {option}={number} (a whole number)"
 
 
-def option_error(option: str, value: Any, expected: str, hint: str | None = None
-                 ) -> OptionError:
-    """``<option> must be <expected>, got <value>[; hint]`` (the hint, by default, is what
-    the value probably meant: ``'64'`` -> ``64``)."""
+def option_error(option: str, value: Any, expected: str, hint: str | None = None,
+                 accepts: Callable[[Any], bool] | None = None) -> OptionError:
+    """``<option> must be <expected>, got <value>[; hint]``. The hint, by default, is what the
+    value probably meant (``'64'`` -> ``64``) when ``accepts`` (the option's own check, as a
+    predicate) takes that; without ``accepts`` no value is suggested."""
     return OptionError(f"{option} must be {expected}, got {shown(value)}"
-                       + (_hint(option, value) if hint is None else hint))
+                       + (_hint(option, value, accepts) if hint is None else hint))
 
 
 def _int_form(minimum: int | None) -> str:
@@ -70,8 +88,12 @@ def check_int(option: str, value: Any, minimum: int | None = None, *, none_ok: b
     if value is None and none_ok:
         return None
     form = expected or (_int_form(minimum) + (" or None" if none_ok else ""))
-    if not is_int(value) or (minimum is not None and value < minimum):
-        raise option_error(option, value, form)
+
+    def accepts(v: Any) -> bool:
+        return is_int(v) and (minimum is None or v >= minimum)
+
+    if not accepts(value):
+        raise option_error(option, value, form, accepts=accepts)
     return int(value)
 
 
@@ -82,19 +104,23 @@ def check_number(option: str, value: Any, minimum: float | None = None,
     makes the minimum exclusive."""
     if value is None and none_ok:
         return None
-    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
-        value, (bool, np.bool_)) and np.isfinite(value)
-    if ok and minimum is not None:
-        ok = value > minimum if above else value >= minimum
-    if ok and maximum is not None:
-        ok = value <= maximum
-    if not ok:
+
+    def accepts(v: Any) -> bool:
+        ok = isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(
+            v, (bool, np.bool_)) and (isinstance(v, (int, np.integer)) or bool(np.isfinite(v)))
+        if ok and minimum is not None:
+            ok = v > minimum if above else v >= minimum
+        if ok and maximum is not None:
+            ok = v <= maximum
+        return ok
+
+    if not accepts(value):
         if expected is None:
             bounds = [f"{'>' if above else '>='} {minimum}" if minimum is not None else "",
                       f"<= {maximum}" if maximum is not None else ""]
             expected = "a number" + (" " + " and ".join(b for b in bounds if b)
                                      if any(bounds) else "") + (" or None" if none_ok else "")
-        raise option_error(option, value, expected)
+        raise option_error(option, value, expected, accepts=accepts)
     return float(value)
 
 
@@ -147,7 +173,7 @@ def check_size3(option: str, value: Any, minimum: int) -> tuple[int, int, int]:
         if len(dims) > 3:
             raise OptionError(f"{option} takes 1 to 3 dimensions ({form}), got {value!r}")
     else:
-        raise option_error(option, value, form)
+        raise option_error(option, value, form, accepts=lambda v: is_int(v) and v >= minimum)
     if min(dims) < minimum:
         if minimum == 0:
             raise OptionError(f"{option} must not be negative ({form}, each >= 0), got "

@@ -36,6 +36,7 @@ from .._core.invocations import Group
 from .._core.traps import Rendezvous, rendezvous_kind, suspend, trap_function
 from ..errors import DivergenceError, SubgroupUniformityError
 from ..sanitizers.findings import IndeterminateValue, NonUniformCollective
+from ..schedules.strategies import REDUCTION_SEED, reduction_seed
 from ..wgsl.builtins import max as wgsl_max
 from ..wgsl.builtins import min as wgsl_min
 from ..wgsl.types import Vec, i32, vec4u
@@ -477,7 +478,8 @@ def check_subgroup_size(value: Any) -> int:
     from .._core.validation import is_int, option_error
     if not is_int(value) or int(value) not in SUBGROUP_SIZES:
         raise option_error("subgroup_size", value, "a power of two from 4 to 128 (4, 8, 16, "
-                           "32, 64 or 128; WGSL's range)")
+                           "32, 64 or 128; WGSL's range)",
+                           accepts=lambda v: is_int(v) and int(v) in SUBGROUP_SIZES)
     return int(value)
 
 
@@ -489,10 +491,10 @@ def check_reduction(value: Any) -> str:
 
 def reduction_rng(how: str, strategy: Any) -> random.Random | None:
     """The draws of ``subgroup_reduction="shuffled"``: seeded by the schedule's seed (0 for a
-    schedule without one), so a run replays."""
+    schedule without one; a replay's recorded seed), so a run replays."""
     if how != "shuffled":
         return None
-    return random.Random(getattr(strategy, "seed", 0) or 0)
+    return random.Random(reduction_seed(strategy))
 
 
 def subgroup_options(run: Any, size: Any, reduction: Any, used: bool) -> None:
@@ -511,6 +513,9 @@ def subgroup_options(run: Any, size: Any, reduction: Any, used: bool) -> None:
         run.config["subgroup_size"] = run.subgroup_size
         if run.subgroup_reduction != "lanes":
             run.config["subgroup_reduction"] = run.subgroup_reduction
+        seed = reduction_seed(run.strategy) if run.subgroup_rng is not None else 0
+        if seed:  # (the trace must say which orders the run folded in)
+            run.config[REDUCTION_SEED] = seed
 
 
 def subgroup_group(k: int, label: str, size: int) -> Group:

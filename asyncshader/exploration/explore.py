@@ -25,11 +25,12 @@ from .._core.validation import (
     option_error,
 )
 from ..collectives.subgroups import check_subgroup_size
-from ..errors import ReplayMismatchError, TraceError
+from ..errors import ExplorationBrokenError, ReplayMismatchError, TraceError
 from ..schedules.exhaustive import DeterminismError, Exhaustive, Footprints
 from ..schedules.names import strategy_from_name
 from ..schedules.strategies import Replay
 from ..schedules.trace import Trace
+from .faults import FailureSaver, stopped_error
 from .parallel import explore_seeded
 from .progress import progress_for
 from .runs import (
@@ -52,8 +53,6 @@ from .store import _as_store, default_store, failure_key
 __all__ = ["DeterminismError", "Exhaustive", "ExploreReport", "Failure", "Footprints", "Recorded",
            "check_target", "dispatch_once", "explore", "outcome_hash", "strategy_from_name"]
 
-#: at most this many failures of one exploration are saved (the first of each failing outcome)
-SAVED_PER_EXPLORATION = 16
 _DEFAULT = object()  # store= not given
 #: (key, value) pairs this process saved: not replayed again by the explorations that follow
 _SAVED_HERE: set[tuple[bytes, bytes]] = set()
@@ -70,12 +69,14 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
     The schedule-exploration loop of Shuttle's ``check_random``/``check_pct``/``check_dfs`` and
     Coyote's test engine. ``setup()`` returns fresh bindings for every run (resources, plus
     dispatch options like ``workgroups=``; ``width``/``height`` for fragment shaders).
-    ``check(result)`` raises or returns False on a bad outcome; a run that raises (a shader
-    error, a deadlock, a divergence) fails too. ``strategy`` is a Strategy (``Random(seed)``:
-    run ``i`` uses seed ``seed + i``; ``PCT(seed, depth)``: likewise, with the decisions per
-    run measured on the first runs; ``Exhaustive(max_preemptions)``: until the bounded space is
-    covered), one of their names, or a list of them: a *portfolio*, whose members take turns
-    (run ``i`` is run ``i // m`` of member ``i % m``). ``time_budget`` (seconds) stops early;
+    ``check(result)`` raises or returns False (numpy's ``np.False_`` too) on a bad outcome,
+    None or True on a good one (any other value is an OptionError naming the check); a run
+    that raises (a shader error, a deadlock, a divergence) fails too. ``strategy`` is a
+    Strategy (``Random(seed)``: run ``i`` uses seed ``seed + i``; ``PCT(seed, depth)``:
+    likewise, with the decisions per run measured on the first runs;
+    ``Exhaustive(max_preemptions)``: until the bounded space is covered), one of their names,
+    or a list of them: a *portfolio*, whose members take turns (run ``i`` is run ``i // m`` of
+    member ``i % m``). ``time_budget`` (seconds) stops early;
     ``stop_on_failure`` stops at the first failing run. ``recheck`` (a fraction, e.g. 0.05)
     reruns that share of the runs and compares trace digests and outcomes: a mismatch raises
     :class:`DeterminismError`. ``progress``: a function ``progress(done, total)`` called as
@@ -94,7 +95,11 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
     ``.asyncshader/failures``; None for none; a folder; or any Hypothesis
     ``ExampleDatabase``) keeps the traces of failures, keyed by the kernel's name; the next
     exploration of the kernel in another process replays them first, and stops at one that
-    still fails (``report.failures[0].stored``).
+    still fails (``report.failures[0].stored``). A failure is saved when it is found, so
+    Ctrl-C or a worker that dies loses none: explore then raises
+    :class:`~asyncshader.ExplorationInterrupted` (a ``KeyboardInterrupt``) or
+    :class:`~asyncshader.ExplorationBrokenError`, whose ``report`` holds the runs that
+    finished, and whose message says how to go on from there.
 
     ``subgroup_sizes`` (e.g. ``[4, 8, 32, 64]``) varies the subgroup size: run ``i`` uses
     ``subgroup_sizes[i % len(subgroup_sizes)]`` (its failure text says which), to expose a
@@ -138,7 +143,9 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
             "executor= out, or explore Random/PCT in parallel")
     started = time.perf_counter()
     deadline = time.time() + time_budget if time_budget is not None else None
+    spec.on_failure = FailureSaver(the_store, kernel, _SAVED_HERE)  # saved as found
     callback, close = progress_for(progress, runs)
+    report = None
     try:
         report = _replay_stored(spec, the_store, family(strategy)[1]
                                 if not sequential else _family(strategy)(0, None).describe(),
@@ -155,11 +162,20 @@ def explore(kernel: Any, setup: Callable[[], dict[str, Any]],
             explored.failing_outcomes |= report.failing_outcomes
             explored.replayed = report.replayed
             report = explored
+    except (KeyboardInterrupt, ExplorationBrokenError) as exc:  # what was found is kept
+        partial = getattr(exc, "asyncshader_report", None)
+        if partial is None or report is None:
+            raise
+        partial.failures[:0] = report.failures
+        partial.failing_outcomes |= report.failing_outcomes
+        partial.replayed = report.replayed
+        partial.elapsed = time.perf_counter() - started
+        raise stopped_error(exc, partial, strategy, runs, the_store) from (
+            None if isinstance(exc, KeyboardInterrupt) else exc.__cause__)
     finally:
         close()
     if report.stopped == "time budget spent":
         report.stopped = f"time budget of {time_budget} s spent"
-    _save(the_store, spec, report)
     report.elapsed = time.perf_counter() - started
     return report
 
@@ -216,29 +232,3 @@ def _replay_stored(spec: RunSpec, store: Any, description: dict[str, Any],
         if stop_on_failure:
             break
     return report
-
-
-def _save(store: Any, spec: RunSpec, report: ExploreReport) -> None:
-    """Saves the first failure of each failing outcome (not those replayed from the store)."""
-    if store is None:
-        return
-    key = failure_key(spec.kernel.identity)
-    outcomes: set = set()
-    saved = 0
-    for f in report.failures:
-        if f.stored or f.trace is None or saved >= SAVED_PER_EXPLORATION:
-            continue
-        outcome = f.error.split(":")[0]
-        if outcome in outcomes:
-            continue
-        outcomes.add(outcome)
-        value = f.trace.to_string().encode("utf-8")
-        try:
-            store.save(key, value)
-        except OSError as e:
-            warnings.warn(f"asyncshader could not save a failing schedule of "
-                          f"{report.kernel} to {store!r}: {e}. Point ASYNCSHADER_STORE at a "
-                          "writable folder, or pass store=None", stacklevel=3)
-            return
-        _SAVED_HERE.add((key, value))
-        saved += 1

@@ -16,6 +16,7 @@ cluster, or Ray's executor.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import ctypes
 import importlib
 import importlib.util
 import itertools
@@ -23,6 +24,7 @@ import math
 import multiprocessing
 import os
 import pickle
+import signal
 import sys
 import threading
 import time
@@ -31,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .._core import watchdog
-from ..errors import OptionError
+from ..errors import ExplorationBrokenError, OptionError
 from .runs import (
     MEASURED_RUNS,
     ExploreReport,
@@ -39,9 +41,11 @@ from .runs import (
     _finding_key,
     explore_runs,
     new_report,
+    stopped_with,
 )
 
-__all__ = ["Ref", "Task", "available_cores", "explore_seeded", "merge", "reference", "run_task"]
+__all__ = ["Ref", "Task", "available_cores", "end_with_parent", "explore_seeded", "merge",
+           "reference", "run_task"]
 
 #: a chunk of runs takes about this long in a worker: long enough that the cost of a task
 #: (pickling, a round trip to the worker) is a few per cent, short enough that a failure stops
@@ -65,10 +69,15 @@ class Ref:
     file: str | None = None
 
     def resolve(self) -> Any:
-        """The object, in this process (imported once, then remembered)."""
+        """The object, in this process (imported once, then remembered). Thread-safe: a
+        worker with several threads (Dask's) resolves a reference in one thread at a time, so
+        that no thread sees a kernel file another one is still executing."""
         found = _RESOLVED.get(self)
         if found is None:
-            found = _RESOLVED[self] = self._find()
+            with _RESOLVING:
+                found = _RESOLVED.get(self)
+                if found is None:
+                    found = _RESOLVED[self] = self._find()
         return found
 
     def _find(self) -> Any:
@@ -89,6 +98,9 @@ class Ref:
 
 
 _RESOLVED: dict[Ref, Any] = {}
+#: held while a reference is resolved: a file is loaded by one thread, whole, before any other
+#: thread looks it up (reentrant: the file may itself resolve references when it runs)
+_RESOLVING = threading.RLock()
 
 
 def _lookup(module: Any, qualname: str) -> Any:
@@ -226,15 +238,50 @@ def _received(part: ExploreReport) -> ExploreReport:
 _HALT: Any = None
 
 
-def _init_worker(flag: Any) -> None:
+def _init_worker(flag: Any, parent: int) -> None:
     global _HALT
     _HALT = flag
+    end_with_parent(parent)
+    # Ctrl-C in a terminal reaches every process of its group: the exploring process handles
+    # it (it halts the workers through the flag and keeps what they found); a worker killed
+    # by it would break the pool and lose its runs
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     # a forked worker has only the thread that forked: the watchdog's thread is gone (and its
     # lock may have been held by it), so the watchdog starts afresh here when a run needs it
     watchdog._lock = threading.Lock()
     watchdog._watches.clear()
     watchdog._fired.clear()
     watchdog._sampler = None
+
+
+#: prctl(2)'s option that asks the kernel to signal this process when its parent ends
+PR_SET_PDEATHSIG = 1
+#: how often a worker without prctl looks whether its parent is still there (seconds)
+PARENT_LOOK = 1.0
+
+
+def end_with_parent(parent: int) -> None:
+    """Makes this worker process end when ``parent`` (the process that explores) ends, however
+    it ends (SIGTERM, SIGKILL, a crash): otherwise it would wait forever for tasks, holding its
+    memory. On Linux the kernel sends SIGKILL on the parent's death (``prctl``
+    ``PR_SET_PDEATHSIG``); elsewhere a daemon thread checks ``os.getppid()`` every second."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
+                if os.getppid() != parent:  # the parent ended before the call
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):  # no libc with prctl: watch instead
+            pass
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True,
+                     name="asyncshader-parent-watch").start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:  # (an orphan's parent becomes another process)
+        time.sleep(PARENT_LOOK)
+    os._exit(1)
 
 
 def _halter(call: int) -> Callable[[int], bool] | None:
@@ -264,7 +311,7 @@ def _pool(workers: int) -> tuple[cf.ProcessPoolExecutor, Any]:
     ctx = multiprocessing.get_context(method)
     flag = ctx.RawArray("q", 2)
     return cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker,
-                                  initargs=(flag,)), flag
+                                  initargs=(flag, os.getpid())), flag
 
 
 def _only_our_threads() -> bool:
@@ -319,13 +366,20 @@ def explore_seeded(spec: RunSpec, strategy: Any, runs: int, *, workers: int | No
         workers = cores if cores > 1 and per_run * left > AUTO_PARALLEL_SECONDS else 1
         if workers > 1 and not _importable(spec):
             workers = 1  # the default never fails for a kernel it cannot send: it stays here
-    if executor is None and workers == 1:
-        rest, _ = explore_runs(spec, strategy, first, runs, measured=measured,
-                               stop_on_failure=stop_on_failure, deadline=deadline,
-                               progress=_shifted(progress, report.runs, runs))
-    else:
-        rest = _farm_out(spec, strategy, first, runs, measured, workers, executor,
-                         stop_on_failure, deadline, per_run, progress, report.runs)
+    try:
+        if executor is None and workers == 1:
+            rest, _ = explore_runs(spec, strategy, first, runs, measured=measured,
+                                   stop_on_failure=stop_on_failure, deadline=deadline,
+                                   progress=_shifted(progress, report.runs, runs))
+        else:
+            rest = _farm_out(spec, strategy, first, runs, measured, workers, executor,
+                             stop_on_failure, deadline, per_run, progress, report.runs)
+    except BaseException as exc:  # Ctrl-C or dead workers: the first runs' report joins theirs
+        partial = getattr(exc, "asyncshader_report", None)
+        if partial is not None:
+            merge(report, partial, {_finding_key(f) for f in report.findings})
+            stopped_with(exc, report, exc.asyncshader_done, measured)  # type: ignore[attr-defined]
+        raise
     merge(report, rest, {_finding_key(f) for f in report.findings})
     report.stopped = rest.stopped or f"{runs} runs done"
     return report
@@ -413,20 +467,64 @@ def _farm_out(spec: RunSpec, strategy: Any, start: int, stop: int, measured: int
                     for other, start_other in list(pending.items()):
                         if start_other > first_failure and other.cancel():
                             del pending[other]
+                _arrived(spec, part, first_failure)
             if progress is not None:
                 progress(done, stop)
-    except cf.process.BrokenProcessPool as e:
-        raise RuntimeError(
-            "explore's worker processes died before finishing their runs. In a script, "
-            "start the exploration under `if __name__ == \"__main__\":` (the workers import "
-            "the script); otherwise a run crashed the process (memory?): try workers=1 to see "
-            "its error here") from e
+    except BaseException as exc:
+        if not isinstance(exc, KeyboardInterrupt) and not _lost_workers(exc):
+            raise  # (a usage error raised by a run, as the serial exploration raises it)
+        if flag is not None:
+            flag[1] = -1  # every worker halts after the run it is in
+        _shut(pending, owned)
+        for future, s in pending.items():  # the parts that came back meanwhile
+            if future.done() and not future.cancelled() and future.exception() is None:
+                parts[s] = part = _received(future.result())
+                _arrived(spec, part, first_failure)
+        rest = _merged(spec, parts, first_failure)
+        if isinstance(exc, KeyboardInterrupt):
+            raise stopped_with(exc, rest, _finished(parts, ranges, start)) from None
+        broken = ExplorationBrokenError(f"explore's workers died before finishing their runs: "
+                                        f"{type(exc).__name__}: {exc}")
+        raise stopped_with(broken, rest, _finished(parts, ranges, start)) from exc
     finally:
-        for future in pending:
-            future.cancel()
-        if owned is not None:
-            owned.shutdown(wait=True, cancel_futures=True)
-    rest = new_report(spec, parts[ranges[0][0]].strategy if parts else {})
+        _shut(pending, owned)
+    rest = _merged(spec, parts, first_failure)
+    if stop_on_failure and rest.failures:
+        rest.stopped = "failure found"
+    elif deadline is not None and time.time() >= deadline and rest.runs < stop - start:
+        rest.stopped = "time budget spent"
+    return rest
+
+
+def _arrived(spec: RunSpec, part: ExploreReport, first_failure: int) -> None:
+    """A worker's part came back: its failures go to the failure store now (those a serial
+    exploration reaches: up to the first failure, when it stops at one)."""
+    if spec.on_failure is not None:
+        for f in part.failures:
+            if f.run <= first_failure:
+                spec.on_failure(f)
+
+
+def _lost_workers(exc: BaseException) -> bool:
+    """Whether ``exc`` says that workers died: a broken process pool, a Dask worker lost."""
+    return isinstance(exc, cf.BrokenExecutor) or any(
+        c.__name__ == "KilledWorker" for c in type(exc).__mro__)
+
+
+def _shut(pending: dict[cf.Future, int], owned: cf.Executor | None) -> None:
+    """Cancels the tasks not started; waits for this package's pool to end (its workers halt
+    at the flag, or end their chunk)."""
+    for future in pending:
+        future.cancel()
+    if owned is not None:
+        owned.shutdown(wait=True, cancel_futures=True)
+
+
+def _merged(spec: RunSpec, parts: dict[int, ExploreReport], first_failure: int
+            ) -> ExploreReport:
+    """The parts, merged in the order of their ranges, up to the first failure's (the serial
+    exploration stops there)."""
+    rest = new_report(spec, next(iter(parts.values())).strategy if parts else {})
     seen: set = set()
     for s in sorted(parts):
         if s > first_failure:
@@ -435,8 +533,19 @@ def _farm_out(spec: RunSpec, strategy: Any, start: int, stop: int, measured: int
         merge(rest, part, seen)
         if part.stopped and part.stopped != "halted":
             rest.stopped = part.stopped
-    if stop_on_failure and rest.failures:
-        rest.stopped = "failure found"
-    elif deadline is not None and time.time() >= deadline and rest.runs < stop - start:
-        rest.stopped = "time budget spent"
     return rest
+
+
+def _finished(parts: dict[int, ExploreReport], ranges: list[tuple[int, int]], start: int
+              ) -> int:
+    """The end of the runs all finished from ``start`` on: the parts that came back, in
+    order, up to the first one missing or cut short."""
+    length = dict(ranges)
+    done = start
+    for s in sorted(parts):
+        if s != done:
+            break
+        done = s + parts[s].runs
+        if done < length[s]:
+            break
+    return done

@@ -18,7 +18,7 @@ import hashlib
 import math
 import random as _random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +29,9 @@ from .._core.validation import (
     check_callable,
     option_error,
 )
+from .._core.verdicts import check_failed
 from ..errors import (
+    BindingError,
     DivergenceError,
     ForeignAwaitError,
     ReplayMismatchError,
@@ -214,6 +216,23 @@ class ExploreReport:
 
 
 # --------------------------------------------------------------------------------- running
+def setup_bindings(kernel: Any, bindings: Any, sized: bool = True) -> dict[str, Any]:
+    """What ``setup()`` returned, checked (a copy): a mapping of the bindings, holding
+    ``width`` and ``height`` for a fragment shader when ``sized``; else a BindingError."""
+    if not isinstance(bindings, Mapping):
+        raise BindingError(
+            f"setup() must return a dict of the bindings (resources by name, and dispatch "
+            f"options such as workgroups=), got a {type(bindings).__name__}: e.g. "
+            "return {'workgroups': 1, 'out': np.zeros(64, np.float32)}")
+    missing = [k for k in ("width", "height") if k not in bindings]
+    if sized and missing and getattr(kernel, "stage", None) == "fragment":
+        raise BindingError(
+            f"setup() for a fragment shader must return width= and height= (the size of the "
+            f"grid it shades) among the bindings; it has no {' and no '.join(missing)}: e.g. "
+            "return {'width': 8, 'height': 8}")
+    return dict(bindings)
+
+
 def dispatch_once(kernel: Any, bindings: dict[str, Any], schedule: Any,
                   instruments: list | tuple = (), sanitize: str = "off", **options: Any) -> Any:
     """One synchronous dispatch of a compute kernel or fragment shader with ``bindings`` (what
@@ -228,15 +247,11 @@ def dispatch_once(kernel: Any, bindings: dict[str, Any], schedule: Any,
     from ..stages.compute import run
     from ..stages.fragment import run_fragments
 
-    kw = dict(bindings)
+    kw = setup_bindings(kernel, bindings)
     for name, value in {"sanitize": sanitize, **options}.items():
         kw.setdefault(name, value)  # what setup() returns wins
     if getattr(kernel, "stage", None) == "fragment":
-        try:
-            width, height = kw.pop("width"), kw.pop("height")
-        except KeyError:
-            raise TypeError("setup() for a fragment shader must return width= and height= "
-                            "among the bindings") from None
+        width, height = kw.pop("width"), kw.pop("height")
         return run_fragments(kernel, width, height, schedule=schedule,
                              instruments=instruments, **kw)
     return run(kernel, schedule=schedule, instruments=instruments, **kw)
@@ -281,7 +296,7 @@ def _run_checked(kernel: Any, setup: Callable, check: Callable | None, schedule:
             verdict = check(result)
         except Exception as exc:
             return result, outcome, f"check failed: {_describe_error(exc)}", exc
-        if verdict is False:
+        if check_failed(verdict, check):
             return result, outcome, "check returned False", None
     return result, outcome, None, None
 
@@ -301,6 +316,9 @@ class RunSpec:
     options: dict[str, Any] = field(default_factory=dict)
     #: ``explore(subgroup_sizes=...)``: run ``i`` dispatches with ``sizes[i % len(sizes)]``
     subgroup_sizes: tuple[int, ...] | None = None
+    #: called with each failure as a run finds it, here (the failure store's saver); a
+    #: worker's runs have none: their failures are passed to it when their part comes back
+    on_failure: Callable[[Failure], None] | None = None
 
     def run_options(self, i: int) -> dict[str, Any]:
         """The dispatch options of run ``i``."""
@@ -377,6 +395,8 @@ def _do_run(spec: RunSpec, report: ExploreReport, seen: set, i: int, strat: Stra
             failure += f" (subgroup_size={spec.size_of(i)})"
         report.failing_outcomes.add(outcome)
         report.failures.append(Failure(i, failure, trace, exc))
+        if spec.on_failure is not None:
+            spec.on_failure(report.failures[-1])
     if spec.recheck and trace is not None and _rechecked(report.strategy, i, spec.recheck):
         _recheck(spec, again(), trace, outcome, i, exhaustive)
         report.rechecked += 1
@@ -401,23 +421,26 @@ def explore_runs(spec: RunSpec, strategy: Any, start: int, stop: int, *,
     make, description = family(strategy)
     report = new_report(spec, description)
     seen: set = set()
-    for i in range(start, stop):
-        made_with = measured  # run i's strategy is make(i, made_with), for reruns too
-        _, trace = _do_run(spec, report, seen, i, make(i, made_with),
-                           functools.partial(make, i, made_with), [])
-        if trace is not None and i < MEASURED_RUNS:
-            measured = max(measured or 0, trace.decision_count)
-        if progress is not None:
-            progress(report.runs)
-        if stop_on_failure and report.failures:
-            report.stopped = "failure found"
-            break
-        if deadline is not None and time.time() > deadline:
-            report.stopped = "time budget spent"
-            break
-        if halt is not None and halt(i):
-            report.stopped = "halted"
-            break
+    try:
+        for i in range(start, stop):
+            made_with = measured  # run i's strategy is make(i, made_with), for reruns too
+            _, trace = _do_run(spec, report, seen, i, make(i, made_with),
+                               functools.partial(make, i, made_with), [])
+            if trace is not None and i < MEASURED_RUNS:
+                measured = max(measured or 0, trace.decision_count)
+            if progress is not None:
+                progress(report.runs)
+            if stop_on_failure and report.failures:
+                report.stopped = "failure found"
+                break
+            if deadline is not None and time.time() > deadline:
+                report.stopped = "time budget spent"
+                break
+            if halt is not None and halt(i):
+                report.stopped = "halted"
+                break
+    except KeyboardInterrupt as exc:  # Ctrl-C: the runs before it are kept
+        raise stopped_with(exc, report, start + report.runs, measured) from None
     return report, measured
 
 
@@ -430,8 +453,25 @@ def explore_search(spec: RunSpec, strategy: Any, runs: int, *, stop_on_failure: 
     template = make(0, None)
     exhaustive = template if isinstance(template, Exhaustive) else None
     report = new_report(spec, template.describe())
-    seen: set = set()
     limit = runs if exhaustive is not None else len(spec.subgroup_sizes or (None,))
+    try:
+        _search(spec, report, make, exhaustive, runs, limit, stop_on_failure, deadline,
+                progress)
+    except KeyboardInterrupt as exc:  # Ctrl-C: the runs before it are kept
+        raise stopped_with(exc, report, None) from None
+    if exhaustive is not None:
+        report.pruned = exhaustive.pruned
+        report.complete = exhaustive.exhausted
+    else:
+        report.complete = True
+    return report
+
+
+def _search(spec: RunSpec, report: ExploreReport, make: Callable, exhaustive: Any, runs: int,
+            limit: int, stop_on_failure: bool, deadline: float | None,
+            progress: Callable[[int, int], None] | None) -> None:
+    """The runs of :func:`explore_search`, added to ``report``."""
+    seen: set = set()
     i = 0
     while i < limit:
         instruments: list = [Footprints()] if exhaustive is not None else []
@@ -456,12 +496,18 @@ def explore_search(spec: RunSpec, strategy: Any, runs: int, *, stop_on_failure: 
     else:
         if exhaustive is not None:
             report.stopped = f"{runs} runs done"
-    if exhaustive is not None:
-        report.pruned = exhaustive.pruned
-        report.complete = exhaustive.exhausted
-    else:
-        report.complete = True
-    return report
+
+
+def stopped_with(exc: BaseException, report: ExploreReport, done: int | None,
+                 measured: int | None = None) -> BaseException:
+    """``exc`` (Ctrl-C, or workers that died), given what the runs before it found: ``report``,
+    and ``done``: runs 0 to ``done - 1`` all finished (None: the runs do not resume by index,
+    as an exhaustive search's); ``measured``: PCT's decision count, once measured.
+    :func:`~asyncshader.explore` reads them (:mod:`.faults`)."""
+    exc.asyncshader_report = report  # type: ignore[attr-defined]
+    exc.asyncshader_done = done  # type: ignore[attr-defined]
+    exc.asyncshader_measured = measured  # type: ignore[attr-defined]
+    return exc
 
 
 def check_target(kernel: Any, setup: Any, check: Any) -> None:

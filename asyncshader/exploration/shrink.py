@@ -13,6 +13,7 @@ worse in (preemptions, context switches, steps), compared in that order.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from typing import Any
 from .._core.instruments import Instrument
 from .._core.validation import check_int
 from ..errors import ReplayMismatchError
-from ..schedules.strategies import Replay, Strategy
+from ..schedules.strategies import Replay, Strategy, reduction_seed
 from ..schedules.trace import Trace
 from .explore import Exhaustive, Recorded, _run_checked, check_target, explore
 
@@ -50,10 +51,12 @@ class _Guided(Strategy):
     name = "guided"
 
     def __init__(self, overrides: dict[tuple, int] | None = None, inner: Strategy | None = None,
-                 log: _StepLog | None = None) -> None:
+                 log: _StepLog | None = None, seed: int | None = None) -> None:
         self.overrides = dict(overrides or {})
         self.inner = inner
         self.log = log
+        #: the seed of subgroup_reduction="shuffled" (the shrunk trace's: its fold orders)
+        self.seed = seed
         self.run: Strategy | None = None  # the inner strategy's object for the run
 
     def for_run(self) -> _Guided:
@@ -191,8 +194,10 @@ def shrink(kernel: Any, setup: Callable[[], dict[str, Any]], trace: Trace | str,
         raise ValueError("the trace does not fail: replaying it raises nothing and check() "
                          "passes, so there is nothing to shrink (wrong check, or wrong trace?)")
     current = _overrides(probe.decisions)
+    # the guided runs fold shuffled subgroup reductions in the original's orders
+    guided = functools.partial(_Guided, seed=reduction_seed(Replay(original)))
     # the same schedule as overrides over the no-preemption default
-    kind0, best, best_trace = _attempt(kernel, setup, check, _Guided(current))
+    kind0, best, best_trace = _attempt(kernel, setup, check, guided(current))
     runs = 2
     if kind0 != kind:  # cannot happen for a deterministic kernel; keep the original then
         best, best_trace = before, original
@@ -215,7 +220,7 @@ def shrink(kernel: Any, setup: Callable[[], dict[str, Any]], trace: Trace | str,
             same_kind = True
             if stats.key() < best.key():
                 cand = _overrides(probe.decisions)
-                k2, stats2, t2 = _attempt(kernel, setup, check, _Guided(cand))
+                k2, stats2, t2 = _attempt(kernel, setup, check, guided(cand))
                 runs += 1
                 if k2 == kind and t2 is not None and stats2.key() < best.key():
                     best, best_trace, current = stats2, t2, cand
@@ -228,7 +233,7 @@ def shrink(kernel: Any, setup: Callable[[], dict[str, Any]], trace: Trace | str,
         if runs >= max_runs:
             return False
         runs += 1
-        k, stats, t = _attempt(kernel, setup, check, _Guided(cand))
+        k, stats, t = _attempt(kernel, setup, check, guided(cand))
         if k == kind and stats.key() <= best.key() and t is not None:
             best, best_trace, current = stats, t, cand
             return True

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.validation import check_int
 from .._core.watchdog import unwatch, watch
 from ..errors import AsyncShaderError
 from ..schedules.names import as_strategy
@@ -47,6 +48,7 @@ from ..stages.dispatch import (
     DispatchResult,
     _attach_trace,
     _running,
+    check_replay,
 )
 
 
@@ -101,7 +103,8 @@ class Stepper:
     def __init__(self, kernel: Any, workgroups: Any = 1, *, max_live_workgroups: int = 1,
                  sanitize: str = "report", allow_races: Any = (), derivatives: str = "coarse",
                  max_points_per_invocation: int = DEFAULT_MAX_POINTS,
-                 watchdog: float | None = DEFAULT_WATCHDOG, **bindings: Any) -> None:
+                 watchdog: float | None = DEFAULT_WATCHDOG, subgroup_size: int | None = None,
+                 subgroup_reduction: str = "lanes", **bindings: Any) -> None:
         for option in ("schedule", "instruments"):
             if option in bindings:
                 raise StepperError(
@@ -116,7 +119,8 @@ class Stepper:
         self._options = dict(workgroups=workgroups, max_live=max_live_workgroups,
                              sanitize=sanitize, allow_races=allow_races,
                              derivatives=derivatives, max_points=max_points_per_invocation,
-                             watchdog=watchdog)
+                             watchdog=watchdog, subgroup_size=subgroup_size,
+                             subgroup_reduction=subgroup_reduction)
         self.kernel = kernel
         # the bindings as given: every (re)start runs on fresh copies, the caller's stay as they are
         self._given = {k: np.array(v, copy=True) if _is_storage(v) else v
@@ -128,6 +132,7 @@ class Stepper:
     def pick(self, number: int) -> Stepper:
         """Runs invocation ``number`` (see :attr:`InvocationView.number`) until it next
         suspends: at an atomic, a barrier, or the end of the shader. Returns the stepper."""
+        check_int("number", number, 0)
         self._check_running("pick an invocation")
         runnable = self._sched.runnable
         for pos, inv in enumerate(runnable):
@@ -143,9 +148,12 @@ class Stepper:
     def run_with(self, strategy: Any = None, steps: int | None = None) -> Stepper:
         """Lets ``strategy`` (``ash.Random(1)``, ``ash.InOrder()``, a strategy name...; default
         in order) choose the next ``steps`` steps (None: to the end of the run). Strategies are
-        asked only when more than one invocation is runnable, as in a dispatch."""
+        asked only when more than one invocation is runnable, as in a dispatch. A trace (or
+        ``Replay``) must be one of this kernel's."""
+        check_int("steps", steps, 0, none_ok=True)
         self._check_running("run steps")
         chooser = as_strategy(strategy)
+        check_replay(chooser, self.kernel.identity, self._job.config)
         with _running(self._job):
             chooser.begin(self._sched)
         taken = 0
@@ -162,6 +170,7 @@ class Stepper:
 
     def undo(self, steps: int = 1) -> Stepper:
         """Takes back the last ``steps`` steps (see the module docstring: it re-runs the rest)."""
+        check_int("steps", steps)
         if not 0 < steps <= len(self._choices):
             raise StepperError(f"cannot undo {steps} step(s): {len(self._choices)} taken")
         keep = self._choices[:len(self._choices) - steps]
@@ -277,7 +286,8 @@ class Stepper:
         self._driven = Driven()
         self._job = _prepare(self.kernel, o["workgroups"], self._driven, o["max_live"], (),
                              bindings, o["max_points"], o["derivatives"], o["sanitize"],
-                             o["allow_races"], o["watchdog"])
+                             o["allow_races"], o["watchdog"], o["subgroup_size"],
+                             o["subgroup_reduction"])
         self._sched = self._job.scheduler
         self._sched.checkpoint_every = 0  # the general loop hands back control at every step
         self.done = False

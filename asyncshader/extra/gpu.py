@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from .._core.instruments import Instrument
+from .._core.verdicts import check_failed
 from ..emit import Emitted, emit
 from ..emit.buffers import from_gpu, struct_bytes, to_gpu
 from ..emit.wtypes import Matrix, Vector
@@ -84,7 +85,9 @@ class CrosscheckReport:
                     + (f" ({', '.join(self.ignored)} not compared)" if self.ignored else ""))
         lines = [f"crosscheck on {self.adapter}: the GPU differs from the CPU"]
         for name, n in self.counts.items():
-            if n:
+            if n and name == "check":  # (the check= function's verdict, not a binding)
+                lines.append("  check(cpu, gpu) returned False")
+            elif n:
                 total = self.sizes.get(name) or self.cpu[name].size
                 lines.append(f"  {name}: {n} of {total} elements differ; first:")
                 lines += [f"    {d}" for d in self.differences[name][:8]]
@@ -304,7 +307,7 @@ def _compare(code: Emitted, cpu: dict, gpu: dict, writers: _Writers,
                        a[tuple(idx)].item(), b[tuple(idx)].item(),
                        writers.last.get((n, int(np.ravel_multi_index(tuple(idx), a.shape)))))
             for idx in bad[:32]]
-    if check is not None and check(report.cpu, report.gpu) is False:
+    if check is not None and check_failed(check(report.cpu, report.gpu), check):
         report.counts["check"] = 1
         report.differences["check"] = []
     if raise_on_difference and not report.ok:

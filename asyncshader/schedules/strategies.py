@@ -139,11 +139,38 @@ class Random(Strategy):
 
     def begin(self, scheduler: Any) -> None:
         self._draws = RandomOrder(self.seed)
+        self._last: Any = None  # the invocation picked last
         # the core may follow the order itself (exactly what pick() does, through this run's
         # `place` and `shuffle`); a subclass that overrides pick() does not offer it
         self.ordered = self._draws if type(self).pick is Random.pick else None
 
     def pick(self, runnable: list) -> int:
+        # Between two decisions only the invocation picked runs (and, once nothing else is
+        # runnable, the one left): nobody else leaves the runnable set. So while two or more
+        # wait in the order, all of them are still runnable, and when the set grew by one,
+        # the one picked last is the newcomer if it is runnable (it passed a scheduling
+        # point). Those two cases, most decisions, take the order as it is, without a pass
+        # over the runnable set (with max_live_workgroups=8, thousands of invocations); the
+        # others take it below. Both give the same picks and draws.
+        draws = self._draws
+        order = draws.rest
+        waiting = len(order)
+        if waiting >= 2 and waiting + 1 >= len(runnable) >= waiting:
+            last = self._last
+            if len(runnable) == waiting + 1:
+                if _where(runnable, last) is None:
+                    return self._pick(runnable)
+                order.insert(draws.place(waiting), last)
+            first = order[0]
+            pos = _where(runnable, first)
+            if pos is not None:
+                del order[0]
+                self._last = first
+                return pos
+        return self._pick(runnable)
+
+    def _pick(self, runnable: list) -> int:
+        """A decision that reads the whole runnable set: who left the order, who joined."""
         draws = self._draws
         present = set(runnable)
         order = [inv for inv in draws.rest if inv in present]  # still runnable, still in order
@@ -161,6 +188,7 @@ class Random(Strategy):
                     fresh = [next(kept) if inv in waiting else inv for inv in fresh]
                 order = fresh
         draws.rest = order[1:]
+        self._last = order[0]
         return runnable.index(order[0])
 
     def end(self, scheduler: Any) -> None:
@@ -330,5 +358,31 @@ class Replay(Strategy):
         return dict(self.trace.strategy)
 
 
-def _key(inv: Any) -> int:
-    return inv.key
+#: the dispatch configuration's entry for the seed of ``subgroup_reduction="shuffled"``
+#: (recorded when it is not 0, so that a replay folds in the recorded orders)
+REDUCTION_SEED = "subgroup_reduction_seed"
+
+
+def reduction_seed(strategy: Any) -> int:
+    """The seed of a run's ``subgroup_reduction="shuffled"`` fold orders under ``strategy``: a
+    replay's recorded one (0 for a trace that records none), else the strategy's ``seed``, else
+    that of the strategy it wraps (``inner``: a recording or shrinking wrapper), else 0."""
+    while strategy is not None:
+        if isinstance(strategy, Replay):
+            return int(strategy.trace.dispatch.get(REDUCTION_SEED, 0))
+        seed = getattr(strategy, "seed", None)
+        if isinstance(seed, int) and not isinstance(seed, bool):
+            return seed
+        strategy = getattr(strategy, "inner", None)
+    return 0
+
+
+_key = operator.attrgetter("key")  # an invocation's key (C-speed, for bisect)
+
+
+def _where(runnable: list, inv: Any) -> int | None:
+    """The position of ``inv`` in ``runnable`` (sorted by key), or None if it is not there."""
+    if inv is None:
+        return None
+    pos = bisect.bisect_left(runnable, inv.key, key=_key)
+    return pos if pos < len(runnable) and runnable[pos] is inv else None

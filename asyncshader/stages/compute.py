@@ -69,6 +69,7 @@ from .dispatch import (
     drive_async,
     kernel_identity,
     make_trace,
+    refuse_nested,
 )
 
 SUBGROUP_BUILTINS = ("subgroup_invocation_id", "subgroup_size", "subgroup_id", "num_subgroups")
@@ -509,6 +510,7 @@ def _prepare(kernel: Any, workgroups: Any, schedule: Any, max_live: int, instrum
              bindings: dict[str, Any], max_points: int, derivatives: str, sanitize: str | None,
              allow_races: Any, watchdog: Any, subgroup_size: Any = None,
              subgroup_reduction: Any = "lanes", overrides: Any = None) -> ComputeRun:
+    refuse_nested(kernel)
     if "workgroup_size" in bindings:
         raise BindingError("workgroup_size belongs to the kernel: @compute(workgroup_size=...)")
     limit = check_watchdog(watchdog)

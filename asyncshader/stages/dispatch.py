@@ -24,6 +24,7 @@ from .._core.watchdog import Interrupt, set_deadline, unwatch, watch
 from ..errors import DispatchError, ReplayMismatchError, ShaderTimeoutError
 from ..schedules.strategies import Replay, Strategy
 from ..schedules.trace import Trace
+from ..wgsl.memory import MemoryTurn
 
 #: ``watchdog=``: seconds one invocation may run without suspending (docs/concepts.md)
 DEFAULT_WATCHDOG = 10.0
@@ -73,6 +74,22 @@ class DispatchResult:
 
     def __getitem__(self, name: str) -> Any:
         return self.outputs[name]
+
+
+def refuse_nested(kernel: Any) -> None:
+    """Refuses a dispatch of ``kernel`` started while another dispatch's shaders run (``ash.run``
+    called inside a shader): workgroup variables are the module's, so the inner dispatch would
+    overwrite the workgroup memory the outer one's invocations are using."""
+    outer = CURRENT_RUN.get()
+    if outer is None:
+        return
+    running = getattr(outer, "kernel", None) or getattr(outer, "shader", None)
+    raise DispatchError(
+        f"{kernel.identity['name']} was dispatched inside a running shader "
+        f"({running.identity['name']}): a dispatch cannot start while another's shaders run "
+        "(the inner one would overwrite the outer one's workgroup memory). Dispatch one after "
+        "the other from the host: ash.run(outer, ...), then ash.run(inner, ...); or call the "
+        "inner shader's logic as a plain helper function")
 
 
 def check_derivative_mode(mode: Any) -> str:
@@ -143,18 +160,23 @@ def counters(sched: Scheduler) -> Counters:
 
 
 def drive(job: Any) -> None:
-    """Runs a dispatch's scheduler to the end, synchronously (watched: ``job.watchdog``)."""
+    """Runs a dispatch's scheduler to the end, synchronously (watched: ``job.watchdog``),
+    holding the turn at its workgroup variables from first step to last (docs/design.md,
+    "Workgroup memory")."""
     run = job.scheduler.run()
-    w = watch(run, job.scheduler, getattr(job, "watchdog", None))
-    with _running(job), _ending(job, run, w):
-        for _ in run:
-            pass
+    turn = MemoryTurn(getattr(job, "wg_vars", ()))
+    with turn:  # (taken before the watchdog looks: waiting for a turn is not a stall)
+        w = watch(run, job.scheduler, getattr(job, "watchdog", None))
+        with _running(job), _ending(job, run, w, turn):
+            for _ in run:
+                pass
 
 
 @contextlib.contextmanager
-def _ending(job: Any, run: Any, w: Any) -> Iterator[None]:
+def _ending(job: Any, run: Any, w: Any, turn: MemoryTurn) -> Iterator[None]:
     """How a dispatch's run ends, synchronous or awaited: an error gets the run's trace, the
-    watchdog stops watching, the scheduler's generator is closed."""
+    watchdog stops watching, the scheduler's generator is closed (in the run's turn at its
+    workgroup variables: closing it may still switch their classes back)."""
     try:
         yield
     except Interrupt as exc:  # the watchdog's exception landed outside a shader (rare)
@@ -164,7 +186,20 @@ def _ending(job: Any, run: Any, w: Any) -> Iterator[None]:
         raise
     finally:
         unwatch(w)
-        run.close()
+        with turn:
+            run.close()
+
+
+def _in_turns(run: Iterator[None], turn: MemoryTurn) -> Iterator[None]:
+    """The steps of an awaited run from one checkpoint to the next, each in the run's turn
+    at its workgroup variables (released at the checkpoints, where the run saved them)."""
+    while True:
+        with turn:
+            try:
+                next(run)
+            except StopIteration:
+                return
+        yield
 
 
 def _stray(job: Any, exc: Interrupt) -> Exception:
@@ -189,11 +224,12 @@ async def drive_async(job: Any) -> None:
     checkpoints. The watchdog also enforces the host's deadline (``anyio.fail_after``) on a
     shader that never suspends: it is interrupted there, and the cancellation happens here."""
     run = job.scheduler.run()
+    turn = MemoryTurn(getattr(job, "wg_vars", ()))
     w = watch(run, job.scheduler, getattr(job, "watchdog", None), _deadline())
-    with _ending(job, run, w):
+    with _ending(job, run, w, turn):
         try:
             with _running(job):
-                for _ in run:
+                for _ in _in_turns(run, turn):
                     await anyio.lowlevel.checkpoint()
                     if w is not None:
                         set_deadline(w, _deadline())

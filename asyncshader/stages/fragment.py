@@ -80,6 +80,7 @@ from .dispatch import (
     drive_async,
     kernel_identity,
     make_trace,
+    refuse_nested,
 )
 from .fragment_io import (
     FragmentIds,
@@ -543,6 +544,7 @@ _OPTIONS = {"position_z": 0.0, "position_w": 1.0, "front_facing": True,
 def _prepare(shader: Any, width: int, height: int, schedule: Any, derivatives: str,
              max_live_quads: int, instruments: Any, max_points: int,
              inputs: dict[str, Any], watchdog: Any) -> FragmentRun:
+    refuse_nested(shader)
     options = {k: inputs.pop(k, default) for k, default in _OPTIONS.items()}
     sanitize = inputs.pop("sanitize", None)
     allow_races = inputs.pop("allow_races", ())

@@ -7,7 +7,8 @@ WebGPU adapter) and ``demo``. A kernel file defines the kernel, ``setup()`` retu
 bindings (resources and dispatch options such as ``workgroups=``) and optionally
 ``check(result)``, which raises or returns False on a bad outcome. A file with several kernels
 gives each its own as ``setup_KERNEL()`` / ``check_KERNEL()``, which win over ``setup()`` and
-``check()``. Exit codes: 0 no failure, 1 a failure found, 2 a usage error.
+``check()``. Exit codes: 0 no failure, 1 a failure found (or explore's workers died), 2 a
+usage error, 130 explore interrupted (Ctrl-C) before it found a failure.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # Ctrl-C before any failure was found (the shells' 128 + SIGINT)
 
 
 class UsageError(Exception):
@@ -143,6 +145,7 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
     from ..exploration.explore import Recorded, _run_checked
 
     kernel, setup, check, path, name = load_target(args.target)
+    _check_outputs(args, "trace")
     rec = Recorded(_strategy(args))
     # with the race detector, as a plain dispatch (and `replay`) runs: WGSL's robust access
     result, outcome, failure, _ = _run_checked(kernel, setup, check, rec, [], "report")
@@ -177,17 +180,22 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
 def cmd_timeline(args: argparse.Namespace, out: Callable) -> int:
     """Runs FILE::KERNEL once with a Timeline; prints the terminal view and writes the files
     asked for (docs/seeing.md). Exit 1 when the run failed or had a data race."""
-    from ..errors import AsyncShaderError
+    from ..errors import AsyncShaderError, BindingError, DispatchError
     from ..exploration.explore import dispatch_once
+    from ..exploration.runs import setup_bindings
     from ..views.access import access_diagram
     from ..views.timeline import Timeline
 
     kernel, setup, _, _, _ = load_target(args.target)
+    _check_outputs(args, "html", "perfetto", "svg", "diagram")
     tl = Timeline(max_steps=args.max_steps)
     failure = None
+    bindings = setup_bindings(kernel, setup())
     try:
-        result = dispatch_once(kernel, setup(), _strategy(args), [tl], "report")
+        result = dispatch_once(kernel, bindings, _strategy(args), [tl], "report")
         findings = result.findings
+    except (BindingError, DispatchError):  # setup()'s mistake, not the run's: a usage error
+        raise
     except AsyncShaderError as exc:  # a deadlock, a divergence...: show the run up to it
         failure, findings = f"{type(exc).__name__}: {exc}", []
     tl.collect_races(findings)
@@ -213,6 +221,18 @@ def cmd_timeline(args: argparse.Namespace, out: Callable) -> int:
     return EXIT_OK
 
 
+def _check_outputs(args: argparse.Namespace, *options: str) -> None:
+    """The files the command will write (``--trace``, ``--html`` ...) go into folders that
+    exist: checked before the run, rather than failing after it."""
+    for option in options:
+        path = getattr(args, option, None)
+        if path:
+            folder = os.path.dirname(os.path.abspath(path))
+            if not os.path.isdir(folder):
+                raise UsageError(f"--{option} {path}: the folder {folder} does not exist; "
+                                 "create it first, or name a file in an existing folder")
+
+
 def _print_findings(findings: list, out: Callable) -> None:
     if findings:
         from ..sanitizers.findings import render_findings
@@ -233,7 +253,18 @@ def _detector_failure(findings: list) -> str | None:
             "access. Fix the kernel, or declare an intended race with allow_races= in setup()")
 
 
+def _print_failures(report: Any, path: str, name: str, out: Callable) -> None:
+    """The first failures of an exploration, each with the command that replays it."""
+    for f in report.failures[:3]:
+        if f.trace is not None:
+            f.trace.origin = {"file": path, "kernel": name}
+        out(f"run {f.run} failed: {f.error}")
+        if f.trace is not None:
+            out(f"  replay: asyncshader replay {f.trace.to_string()}")
+
+
 def cmd_explore(args: argparse.Namespace, out: Callable) -> int:
+    from ..errors import ExplorationBrokenError, ExplorationInterrupted
     from ..exploration.explore import explore
     from ..exploration.shrink import shrink
 
@@ -244,16 +275,17 @@ def cmd_explore(args: argparse.Namespace, out: Callable) -> int:
         report = explore(kernel, setup, check, strategy, runs=args.runs,
                          time_budget=args.time_budget, stop_on_failure=not args.keep_going,
                          recheck=args.recheck, progress=progress)
+    except (ExplorationInterrupted, ExplorationBrokenError) as exc:  # what it found, then why
+        progress.close()
+        _print_failures(exc.report, path, name, out)
+        out(f"stopped: {exc}")
+        return (EXIT_FAILURE if exc.report.failures or isinstance(exc, ExplorationBrokenError)
+                else EXIT_INTERRUPTED)
     finally:
         progress.close()
     out(report.summary().splitlines()[0])
     _print_table(report, out)
-    for f in report.failures[:3]:
-        if f.trace is not None:
-            f.trace.origin = {"file": path, "kernel": name}
-        out(f"run {f.run} failed: {f.error}")
-        if f.trace is not None:
-            out(f"  replay: asyncshader replay {f.trace.to_string()}")
+    _print_failures(report, path, name, out)
     if report.failures and args.shrink and report.failures[0].trace is not None:
         s = shrink(kernel, setup, report.failures[0].trace, check)
         s.trace.origin = {"file": path, "kernel": name}
@@ -269,6 +301,11 @@ def cmd_replay(args: argparse.Namespace, out: Callable) -> int:
     from ..schedules.trace import Trace
 
     text = args.trace
+    source = text
+    if text.endswith(".py") and os.path.isfile(text):
+        raise UsageError(f"{text} is a Python file, not a trace: replay takes a trace file (the "
+                         "JSON or the one-line string `run --trace` saves) or a trace string "
+                         f"(ash1:...); to run the kernel, asyncshader run {text}::KERNEL")
     try:
         if not text.startswith("ash") and os.path.exists(text):
             with open(text, encoding="utf-8") as f:
@@ -278,7 +315,7 @@ def cmd_replay(args: argparse.Namespace, out: Callable) -> int:
                 f"this holds the traces of {text.count(',') + 1} dispatches (one pytest run of a "
                 "@pytest.mark.schedules test): replay them with pytest <test> "
                 "--asyncshader-replay=<that file or string>")
-        trace = Trace.load(text)
+        trace = Trace.load(source)  # (a file by its name: messages name the file)
     except (OSError, ValueError, KeyError) as exc:
         raise UsageError(f"cannot read the trace: {exc}") from None
     target = args.kernel
@@ -317,13 +354,16 @@ STEP_HELP = """commands (one per line):
 
 def cmd_step(args: argparse.Namespace, out: Callable) -> int:
     """You are the scheduler: step FILE::KERNEL, reading one command per line from stdin."""
+    from .._core.verdicts import check_failed
+    from ..exploration.runs import setup_bindings
     from ..exploration.stepper import StepperError, stepper
     from ..schedules.strategies import Random
 
     kernel, setup, check, path, name = load_target(args.target)
     if kernel.stage != "compute":
         raise UsageError(f"{name} is a {kernel.stage} shader; the stepper runs compute kernels")
-    s = stepper(kernel, **setup())
+    _check_outputs(args, "trace")
+    s = stepper(kernel, **setup_bindings(kernel, setup()))
     out(STEP_HELP)
     while not s.done:
         out(s.show())
@@ -365,10 +405,12 @@ def cmd_step(args: argparse.Namespace, out: Callable) -> int:
         failure = f"{type(s.error).__name__}"
     elif check is not None:
         try:
-            if check(s.result) is False:
-                failure = "check(result) returned False"
+            verdict = check(s.result)
         except Exception as exc:
             failure = f"check failed: {type(exc).__name__}: {exc}"
+        else:
+            if check_failed(verdict, check):
+                failure = "check(result) returned False"
     failure = failure or _detector_failure(s.findings)
     if failure is not None:
         out(f"FAILED: {failure}")
@@ -420,13 +462,15 @@ def cmd_demo(args: argparse.Namespace, out: Callable) -> int:
     return demo()
 
 
-# ---- wgsl / crosscheck (issue 20) --------------------------------------------------------------
+# ---- wgsl / crosscheck: the kernel as WGSL, and on a WebGPU adapter ---------------------------
 def cmd_wgsl(args: argparse.Namespace, out: Callable) -> int:
     """Prints the kernel's WGSL (types from setup()'s bindings when the file has a setup)."""
     from ..emit import WGSLEmitError, to_wgsl
+    from ..exploration.runs import setup_bindings
 
     kernel, setup, _, _, _ = load_target(args.target, need_setup=False)
-    bindings = _shader_bindings(kernel, setup() if setup is not None else {})
+    given = setup_bindings(kernel, setup(), sized=False) if setup is not None else {}
+    bindings = _shader_bindings(kernel, given)
     try:
         out(to_wgsl(kernel, **bindings).rstrip("\n"))
     except WGSLEmitError as exc:
@@ -438,10 +482,11 @@ def cmd_wgsl(args: argparse.Namespace, out: Callable) -> int:
 def cmd_crosscheck(args: argparse.Namespace, out: Callable) -> int:
     """Runs setup()'s dispatch on the CPU and on a WebGPU adapter; prints the comparison."""
     from ..emit import WGSLEmitError
+    from ..exploration.runs import setup_bindings
     from ..extra.gpu import CrosscheckError, GPUUnavailable, crosscheck, crosscheck_fragments
 
     kernel, setup, _, _, _ = load_target(args.target)
-    given = dict(setup())
+    given = setup_bindings(kernel, setup())
     bindings = _shader_bindings(kernel, given)
     try:
         if kernel.stage == "compute":

@@ -270,7 +270,7 @@ def pytest_runtest_call(item: Any) -> Any:
         item.obj = original
 
 
-# ---- the GPU cross-check (issue 20): fixtures ---------------------------------------------------
+# ---- the GPU cross-check: fixtures --------------------------------------------------------------
 @pytest.fixture(scope="session")
 def wgsl_device() -> Any:
     """The WebGPU device of :mod:`asyncshader.extra.gpu` (one per process, shared by the whole

@@ -25,6 +25,7 @@ import numpy as np
 from .._core.context import CURRENT_RUN
 from .._core.instruments import Instrument
 from .._core.sources import internal, user_frames
+from .._core.validation import check_int
 from ..sanitizers.races import _STORAGE_ORDERING, _WORKGROUP_ORDERING, RaceDetector
 from ..wgsl.watched import FlatIndex
 
@@ -139,7 +140,7 @@ class Timeline(Instrument):
     wants_memory_access = True
 
     def __init__(self, *, max_steps: int = 20_000) -> None:
-        self.max_steps = int(max_steps)
+        self.max_steps = check_int("max_steps", max_steps, 1)
         self.kernel = ""
         self.config: dict[str, Any] = {}
         self.lanes: dict[int, Lane] = {}

@@ -176,6 +176,22 @@ class StructLayout:
         return last if last is not None and isinstance(last.type, RuntimeArrayType) else None
 
 
+#: the largest struct, in bytes: numpy's structured dtypes hold at most a C int's worth
+MAX_STRUCT_SIZE = 2**31 - 1
+
+
+def _bool_in(t: Any) -> tuple[str, str] | None:
+    """The bool or bool vector type ``t`` is or holds (through arrays), if any, and the type to
+    use instead: WGSL's bool is not host-shareable."""
+    while isinstance(t, (ArrayType, RuntimeArrayType)):
+        t = _attrs(t.element).type
+    if t is bool or getattr(t, "wgsl", None) == "bool":
+        return "bool", "u32"
+    if isinstance(t, type) and issubclass(t, Vec) and t.kind == "b":
+        return f"vec{t.size}<bool>", f"vec{t.size}u"
+    return None
+
+
 def struct_layout(name: str, fields: list[tuple[str, Any]]) -> StructLayout:
     """Lays out the members ``(name, type or align/size(...))`` in order (WGSL §Structure
     Member Layout). Raises TypeError naming the member for what WGSL rejects."""
@@ -191,6 +207,11 @@ def struct_layout(name: str, fields: list[tuple[str, Any]]) -> StructLayout:
         if t is bool or getattr(t, "wgsl", None) == "bool":
             raise TypeError(f"struct {name}: member {mname!r} is bool, which is not "
                             "host-shareable (WGSL): use u32 (0 or 1)")
+        held = _bool_in(t)
+        if held is not None:
+            raise TypeError(f"struct {name}: member {mname!r} is {_type_name(t)}, which holds "
+                            f"{held[0]}: WGSL's bool is not host-shareable, so a struct in "
+                            f"memory cannot hold one: use {held[1]} (0 or 1)")
         try:
             natural_align, natural_size = align_size(t)
         except TypeError as exc:
@@ -210,6 +231,12 @@ def struct_layout(name: str, fields: list[tuple[str, Any]]) -> StructLayout:
         offset = 0 if i == 0 else round_up(a, end)
         members.append(Member(mname, t, offset, a, s))
         end = offset + s
+        if end > MAX_STRUCT_SIZE:
+            raise TypeError(f"struct {name}: member {mname!r} ({_type_name(t)}) makes the struct "
+                            f"{end} bytes: a struct holds at most {MAX_STRUCT_SIZE} bytes here "
+                            "(numpy's limit on one element; a GPU binds far less, WebGPU's "
+                            "maxStorageBufferBindingSize is 128 MiB by default): bind the "
+                            "elements as a buffer of their own")
         struct_align = max(struct_align, a)
     return StructLayout(name, tuple(members), struct_align, round_up(struct_align, end))
 

@@ -45,7 +45,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..errors import ShaderTypeError
-from .types import _VECS, DEFER, ByClass, Vec
+from .types import _VECS, DEFER, GENERATED, ByClass, Vec
 
 __all__ = ["MATRICES", "MATRICES_H", "Matrix", "mat2x2f", "mat2x2h", "mat2x3f", "mat2x3h",
            "mat2x4f", "mat2x4h", "mat3x2f", "mat3x2h", "mat3x3f", "mat3x3h", "mat3x4f",
@@ -452,7 +452,7 @@ def _kernels(cls: type[Matrix]) -> dict[str, Callable]:
     ns: dict[str, Any] = {"_r": cls._round, "_R": cls.column, "_M": cls,
                           "_C": _VECS[(cls.cols, cls.kind)], "_one": np_type(1),
                           "_B": _rounds_finite(np_type)}
-    exec(_kernel_source(cls.cols, cls.rows), ns)
+    exec(compile(_kernel_source(cls.cols, cls.rows), GENERATED, "exec"), ns)
     return {k: ns[k] for k in ("mv", "vm", "add", "sub")}
 
 

@@ -17,7 +17,9 @@ variables (``workgroup(atomic(u32))``) refuse plain access: use the ``atomic_*``
 from __future__ import annotations
 
 import dis
+import itertools
 import linecache
+import threading
 import types
 from sys import _getframe
 from typing import Any
@@ -35,8 +37,8 @@ from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
 from .vec_arrays import ONE_INT, VecElements, store_plain, vector_class
 from .watched import _Traced, _zero_element, in_bounds
 
-__all__ = ["FunctionVar", "Ptr", "WorkgroupMemory", "WorkgroupVar", "find_workgroup_vars", "ptr",
-           "workgroup"]
+__all__ = ["FunctionVar", "MemoryTurn", "Ptr", "WorkgroupMemory", "WorkgroupVar",
+           "find_workgroup_vars", "ptr", "workgroup"]
 
 
 class WorkgroupVar(_Managed):
@@ -375,6 +377,46 @@ class WorkgroupMemory:
     def exit(self) -> None:
         self.closed = True
         self.saved = None
+
+
+class MemoryTurn:
+    """A run's turn at its workgroup variables: a context manager that holds a lock of each
+    variable (in the order the variables were made, so that two runs sharing some never wait
+    for each other crosswise). The arrays are module-level objects shared by every dispatch of
+    every kernel that uses them, and a run's contents are in them while it runs, so runs in
+    other threads (a ``ThreadPoolExecutor``, a Dask worker's threads) take turns: a
+    synchronous run holds the turn from its first step to its last, an awaited one between
+    its checkpoints (where it saves the contents). The locks are reentrant: a thread that
+    holds the turn may enter it again."""
+
+    __slots__ = ("locks",)
+
+    def __init__(self, variables: list[WorkgroupVar]) -> None:
+        held = dict(_lock_of(v) for v in variables)  # (one lock per variable, however named)
+        self.locks = [held[k] for k in sorted(held)]
+
+    def __enter__(self) -> None:
+        for lock in self.locks:
+            lock.acquire()
+
+    def __exit__(self, *exc: Any) -> None:
+        for lock in reversed(self.locks):
+            lock.release()
+
+
+_SERIALS = itertools.count()
+_MAKING = threading.Lock()  # (two threads meeting a variable first make one lock for it)
+
+
+def _lock_of(var: WorkgroupVar) -> tuple[int, threading.RLock]:
+    """The variable's (serial number, lock), made on first use."""
+    made = var.__dict__.get("_ash_turn")
+    if made is None:
+        with _MAKING:
+            made = var.__dict__.get("_ash_turn")
+            if made is None:
+                made = var.__dict__["_ash_turn"] = (next(_SERIALS), threading.RLock())
+    return made
 
 
 def find_workgroup_vars(fn: Any) -> dict[str, WorkgroupVar]:

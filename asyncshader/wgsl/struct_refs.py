@@ -457,11 +457,15 @@ class _Ref(tuple):
 
 
 def _ref_class(cls: Any) -> type:
-    """The reference class of struct ``cls``: one property per member."""
-    ns: dict[str, Any] = {"__slots__": (), "_struct": cls, "__module__": __name__}
+    """The reference class of struct ``cls``: one property per member. It has the struct's
+    name, which is what Python's own errors about it show: a store into a name that is no
+    member (the class has no ``__setattr__``, which would cost every member store a call)
+    says ``'Particle' object has no attribute 'mas'``."""
+    ns: dict[str, Any] = {"__slots__": (), "_struct": cls, "__module__": __name__,
+                          "__qualname__": cls.__qualname__}
     for m in cls.__wgsl_layout__.members:
         ns[m.name] = _member_property(cls, m)
-    return type(f"{cls.__name__}Ref", (_Ref,), ns)
+    return type(cls.__name__, (_Ref,), ns)
 
 
 def _member_property(cls: Any, m: Any) -> property:

@@ -57,7 +57,7 @@ def struct(cls: type) -> type:
     (members not given are zero). A ``runtime_array(T)`` last member makes a struct that is
     bound alone: ``Buf.zeros(length=n)``.
     """
-    hints = inspect.get_annotations(cls, eval_str=True)
+    hints = _member_types(cls)
     layout = struct_layout(cls.__name__, list(hints.items()))
     for name, t in hints.items():
         default = dataclasses.field(default_factory=lambda t=t: zero_of(t))
@@ -65,7 +65,7 @@ def struct(cls: type) -> type:
     cls.__annotations__ = {n: object for n in hints}  # (the dataclass needs no types)
     cls.__post_init__ = _post_init  # type: ignore[attr-defined]
     cls.__wgsl_layout__ = layout
-    cls = dataclasses.dataclass(cls)
+    cls = dataclasses.dataclass(cls, slots=True)  # (slots: a store into no member is an error)
     cls.wgsl = cls.__name__  # type: ignore[attr-defined]
     cls.align = layout.align  # type: ignore[attr-defined]
     cls.size = layout.size  # type: ignore[attr-defined]
@@ -75,6 +75,30 @@ def struct(cls: type) -> type:
     cls.dtype_for = classmethod(  # type: ignore[attr-defined]
         lambda c, length: struct_dtype(c.__wgsl_layout__, c, length))
     return cls
+
+
+def _member_types(cls: type) -> dict[str, Any]:
+    """The members' types (string annotations evaluated where the class is), or TypeError
+    naming the member whose type is not defined: the struct itself (WGSL structs cannot be
+    recursive) or a name not declared yet."""
+    try:
+        return inspect.get_annotations(cls, eval_str=True)
+    except NameError:
+        pass
+    for member, t in inspect.get_annotations(cls).items():
+        try:
+            inspect.get_annotations(type(cls.__name__, (), {
+                "__annotations__": {member: t}, "__module__": cls.__module__}), eval_str=True)
+        except NameError as exc:
+            if exc.name == cls.__name__:
+                raise TypeError(f"struct {cls.__name__}: member {member!r} refers to "
+                                f"{cls.__name__} itself: WGSL structs cannot be recursive (no "
+                                "struct holds itself, directly or through an array); hold an "
+                                "index into a buffer instead") from None
+            raise TypeError(f"struct {cls.__name__}: member {member!r} has type {t!r}, but "
+                            f"{exc.name!r} is not defined where {cls.__name__} is: declare "
+                            f"{exc.name} before {cls.__name__}") from None
+    return inspect.get_annotations(cls, eval_str=True)  # (raises what the loop did not find)
 
 
 def _zeros(cls: Any, n: int | None = None, *, length: int = 0) -> np.ndarray:
@@ -118,10 +142,20 @@ def convert(t: Any, value: Any, where: str) -> Any:
     """``value`` as a value of WGSL type ``t`` (None: the zero value)."""
     if isinstance(t, AtomicType):
         t = t.scalar
-    if isinstance(t, _ScalarType):
-        return t() if value is None else t(value)
-    if isinstance(t, type) and issubclass(t, Vec):
-        return t() if value is None else value if type(value) is t else t(value)
+    if isinstance(t, _ScalarType) or (isinstance(t, type) and issubclass(t, Vec)):
+        if value is None:
+            return t()
+        if type(value) is t:
+            return value
+        try:
+            converted = t(value)
+            if isinstance(converted, np.ndarray):  # (a scalar type of a sequence: an array)
+                raise TypeError("a sequence, not one number")
+            return converted
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"{where} is {_type_name(t)}: got {value!r} (a "
+                            f"{type(value).__name__}), which is no {_type_name(t)} value "
+                            f"({exc})") from None
     if is_struct(t):
         if value is None:
             return t()

@@ -273,6 +273,11 @@ _VECS: dict[tuple[int, str], type] = {}
 _SCALARISH = frozenset({int, float, bool, np.float32, np.float64, np.int32, np.uint32, np.int64,
                         np.uint64, np.bool_, np.int16, np.uint16, np.int8, np.uint8, np.float16})
 
+#: the file name of the code made here at import (the vector classes' methods): inside the
+#: package's folder, so a memory access from it (``buf[i][c] = v``) is placed at the shader's
+#: line, as one from this module is; no file, so a traceback shows no unrelated source line
+GENERATED = __file__ + " (generated)"
+
 _TEMPLATE = """
 def __init__(self, *a):
     if len(a) != {n} or not _SCALARISH.issuperset(map(type, a)):
@@ -457,7 +462,7 @@ def _gen_vec(n: int, kind: str) -> dict[str, Any]:
         "_SCALARISH": _SCALARISH,
     }
     helpers = set(ns)
-    exec(src, ns)
+    exec(compile(src, GENERATED, "exec"), ns)
     methods = {k: v for k, v in ns.items() if k not in helpers and k != "__builtins__"}
     suffix = kind
     cls = type(f"vec{n}{suffix}", (Vec,), {

@@ -327,4 +327,4 @@ def test_a_dispatch_leaves_no_garbage_that_grows_with_its_quads():
 
     for options in ({}, {"max_live_quads": 2}, {"schedule": ash.Random(1)}):
         small, large = garbage(4, **options), garbage(32, **options)  # 4 and 256 quads
-        assert large - small < 252, options  # less than an object per quad more (was ~36)
+        assert large - small < 252, options  # less than an object per quad more

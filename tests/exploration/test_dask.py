@@ -36,3 +36,20 @@ def test_the_clusters_size_sets_how_many_tasks_are_in_flight(client):
     from asyncshader.exploration import parallel
 
     assert parallel._executor_size(client.get_executor()) == 2  # 2 workers x 1 thread
+
+
+def test_a_dask_worker_with_two_threads_gives_the_serial_report(tmp_path):
+    """Two threads of one worker process run tasks at once: a kernel's workgroup memory is
+    shared by them, and its runs take turns at it."""
+    from test_threads import summary as threads_summary
+    from test_threads import sums_check, sums_setup, tree_sum
+
+    kw = dict(runs=80, stop_on_failure=False, store=None)
+    serial = ash.explore(tree_sum, sums_setup, sums_check, ash.Random(0), workers=1, **kw)
+    cluster = distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=True, dashboard_address=":0",
+        local_directory=str(tmp_path))
+    with cluster, distributed.Client(cluster) as two_threads:
+        on_dask = ash.explore(tree_sum, sums_setup, sums_check, ash.Random(0),
+                              executor=two_threads.get_executor(), **kw)
+    assert not serial.failures and threads_summary(on_dask) == threads_summary(serial)

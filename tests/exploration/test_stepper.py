@@ -253,3 +253,51 @@ def test_fragment_shaders_are_refused_with_a_reason():
         ash.stepper(shade)
     with pytest.raises(ash.StepperError, match="no schedule=: you are the schedule"):
         ash.stepper(rotate, 1, schedule=ash.Random(1), out=np.zeros(4, np.uint32))
+
+
+# ------------------------------------------------------------------ what the stepper refuses
+@ash.compute(workgroup_size=4)
+async def lanes(out: ash.Storage, *, local_invocation_index: u32, subgroup_size: u32):
+    out[local_invocation_index] = subgroup_size
+
+
+def test_subgroup_size_is_an_option_of_the_stepper_as_of_run():
+    s = ash.stepper(lanes, 1, subgroup_size=4, out=np.zeros(4, np.uint32)).finish()
+    assert s.result["out"].tolist() == [4, 4, 4, 4]
+    with pytest.raises(ash.OptionError, match="subgroup_size must be a power of two"):
+        ash.stepper(lanes, 1, subgroup_size=3, out=np.zeros(4, np.uint32))
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda s: s.pick(True), r"number must be a non-negative int, got True \(a bool\)"),
+    (lambda s: s.pick(0.0), r"number must be a non-negative int, got 0.0 \(a float\); "
+                            r"write number=0"),
+    (lambda s: s.pick("1"), r"number must be a non-negative int, got '1' \(a str\)"),
+    (lambda s: s.undo("1"), r"steps must be an int, got '1' \(a str\); write steps=1"),
+    (lambda s: s.run_with(steps="2"), r"steps must be a non-negative int or None, got '2'"),
+    (lambda s: s.run_with(steps=-3), r"steps must be a non-negative int or None, got -3$"),
+    (lambda s: s.run_with(steps=1.0), r"steps must be a non-negative int or None, got 1.0"),
+])
+def test_a_bad_argument_is_refused_naming_it_and_nothing_runs(call, message):
+    s = ash.stepper(rotate, 1, out=np.zeros(4, np.uint32))
+    s.pick(0)
+    with pytest.raises(ash.OptionError, match=message):
+        call(s)
+    assert s.steps == 1 and s.runnable == [1, 2, 3]
+
+
+def test_a_numpy_integer_picks_as_an_int_does():
+    s = ash.stepper(rotate, 1, out=np.zeros(4, np.uint32))
+    s.pick(np.int64(2)).pick(np.uint32(0))
+    assert s.steps == 2 and s.runnable == [1, 3]
+
+
+def test_a_trace_of_another_kernel_is_refused_naming_both():
+    other = ash.run(lanes, out=np.zeros(4, np.uint32), schedule=ash.Random(1)).trace
+    s = ash.stepper(rotate, 1, out=np.zeros(4, np.uint32))
+    with pytest.raises(ash.ReplayMismatchError,
+                       match=r"recorded for kernel test_stepper\.lanes, not test_stepper\.rotate"):
+        s.run_with(other)
+    assert s.steps == 0
+    own = ash.run(rotate, out=np.zeros(4, np.uint32), schedule=ash.Random(1)).trace
+    assert s.run_with(own).done and s.result["out"].tolist() == [11, 12, 13, 10]

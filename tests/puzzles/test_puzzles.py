@@ -22,7 +22,7 @@ def test_ten_puzzles_and_ten_solutions():
 def _ready(number):
     if puzzles.get(number).needs is not None:
         pytest.skip(f"puzzle {number} needs {puzzles.get(number).needs}, which this "
-                    "asyncshader does not have yet (branch subgroups)")
+                    "asyncshader does not have")
 
 
 @pytest.mark.parametrize("number", range(1, 11))

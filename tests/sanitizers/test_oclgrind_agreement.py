@@ -1,5 +1,5 @@
 """Agreement with Oclgrind: the same kernels as asyncshader shaders and as OpenCL C, both race
-detectors, the same verdict and the same pair of source lines (issue 5).
+detectors, the same verdict and the same pair of source lines.
 
 Each asyncshader kernel here has a twin in tests/oclgrind/<name>.cl. The OpenCL twins run under
 Oclgrind (pyopencl on Oclgrind's ICD, race detector on: see tests/oclgrind/harness.py) in a child

@@ -1,6 +1,5 @@
-"""The race detector's promises under stress (issue 16): every racing pair of lines whatever the
-schedule, no limit on the number of barriers, aliased bindings refused, hints that do not keep
-the bug."""
+"""The race detector's promises under stress: every racing pair of lines whatever the schedule,
+no limit on the number of barriers, aliased bindings refused, hints that do not keep the bug."""
 
 import inspect
 

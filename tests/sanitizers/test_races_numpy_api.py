@@ -181,7 +181,7 @@ def test_a_helper_invocation_cannot_write_storage_through_numpy(sanitize):
     assert r.mask.tolist() == [[False, True, True]] * 2
 
 
-# ------------------------------------------------------- found by review (each was a bug once)
+# ------------------------------------------------- copies, views, out= and the rarer numpy paths
 def _run2(first, second, buf, sanitize="report"):
     return ash.run(_kernel(first, second), buf=buf, sanitize=sanitize)
 
@@ -313,7 +313,7 @@ async def helper_writes_through_views(buf: ash.Storage, *, position: ash.vec4f):
     return position.x
 
 
-# ------------------------------------------------- found by the second review (each was a bug)
+# ------------------------------------------------------ out=, flat and views over views
 def test_out_comes_back_as_the_managed_array_and_stays_watched():
     got = {}
 

@@ -12,7 +12,7 @@ from asyncshader.wgsl.types import _ScalarType
 
 
 class Mat:
-    """A stand-in for the matrix classes (branch matrices): cols, rows, scalar, column, built
+    """A class of the matrix protocol the layout relies on: cols, rows, scalar, column, built
     from an ndarray shaped (cols, rows), np.asarray gives it back."""
 
     def __init__(self, a):
@@ -28,7 +28,7 @@ def mat(c, r):
 
 
 class f16(metaclass=_ScalarType):
-    """A stand-in for f16 (branch f16-readonly): a 2-byte scalar."""
+    """A 2-byte scalar of the scalar protocol, as f16 is."""
 
     numpy_type = np.float16
     dtype = np.dtype(np.float16)

@@ -326,7 +326,7 @@ async def component_stores(out: ash.Storage, *, local_invocation_index: u32):
 
 @pytest.mark.parametrize("sanitize", ["report", "off"])
 def test_a_component_store_into_a_workgroup_vector_array_reaches_memory(sanitize):
-    """Found by review: ``colors[i].y = v`` stored into a copy and was silently lost."""
+    """``colors[i].y = v`` stores into the workgroup array, not into a copy of the vector."""
     out = np.zeros((4, 4), np.float32)
     ash.run(component_stores, out=out, sanitize=sanitize)
     assert out[:2].tolist() == [[0, 4, 0, 1], [0, 2, 0, 1]]

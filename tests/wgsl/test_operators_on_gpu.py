@@ -14,7 +14,7 @@ leaves indeterminate (overflow to infinity, division by zero or by a subnormal) 
 
 The rows of each operator are split by the spec rule they exercise ("truncation (mixed signs)",
 "divisor 0", "count >= 32", ...), so that a known departure is marked on exactly the rows it
-concerns: ``KNOWN`` (asyncshader, issue 17) and ``LAVAPIPE`` (the driver) mark them
+concerns: ``KNOWN`` (asyncshader) and ``LAVAPIPE`` (the driver) mark them
 ``xfail(strict=True)``, and such a test fails, to be updated, the day the departure is fixed.
 """
 
@@ -367,7 +367,7 @@ def spellings(case: Case) -> list[str]:
         return ["a.eq(b)" if case.op == "==" else "a.ne(b)"]  # the component-wise spellings
     out = [case.wgsl]
     if case.op == "/" and case.kind in "iu":
-        out.append("a // b")  # the spelling kernels use today (issue 17: may stay an alias)
+        out.append("a // b")  # the integer division spelling kernels also use (an alias)
     return out
 
 
@@ -432,11 +432,10 @@ def gpu_values(gpu_device):
 VECTORS = ("vec2", "vec3", "vec4")
 #: asyncshader departures from WGSL, as (kinds, shapes, spelling, rules or None for all, reason)
 KNOWN: list = [
-    # empty since asyncshader rewrites a shader's / // % << >> to WGSL's operators (issue 17):
-    # the 98 cases this test found failing before (i32 // and % flooring, integer / giving a
-    # float64, e / 0, shift counts >= 32, i32 << u32 widening, f32 % flooring, a numpy scalar
-    # on the left of a vector, vecN<i32> shifted by vecN<u32>, vector // flooring, no
-    # component-wise !=) all follow WGSL now; an entry here marks a case strict-xfail
+    # empty: asyncshader rewrites a shader's / // % << >> to WGSL's operators, so every case
+    # (i32 // and % truncating, integer /, e / 0, shift counts >= 32, i32 << u32, f32 %, a
+    # numpy scalar on the left of a vector, vecN<i32> shifted by vecN<u32>, vector //,
+    # component-wise !=) follows WGSL; an entry here marks a case strict-xfail
 ]
 #: lavapipe's departures from WGSL among these operators, in the same form: none found (its
 #: known ones are in the packing built-ins, see docs/oracle.md)

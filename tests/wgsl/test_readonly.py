@@ -86,8 +86,8 @@ def test_a_store_is_refused_at_the_line_naming_the_binding(kernel, sanitize):
 
 
 def test_an_unannotated_read_only_array_is_read_only_storage():
-    # decided: an unannotated read-only array binds as var<storage, read> (before, it was
-    # refused with advice to declare it Uniform, which copies it)
+    # an unannotated read-only array binds as var<storage, read> (declaring it Uniform would
+    # copy it)
     seen = []
 
     @ash.compute(workgroup_size=1)

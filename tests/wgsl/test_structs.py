@@ -192,7 +192,7 @@ def test_runtime_sized_member_and_array_length():
 
 
 def test_nested_structs_and_matrix_member():
-    class Mat:  # stand-in for branch matrices' classes: (cols, rows) ndarray in and out
+    class Mat:  # a class of the matrix protocol: (cols, rows) ndarray in and out
         cols, rows, scalar, column = 2, 3, f32, vec3f
 
         def __init__(self, a):
@@ -350,7 +350,7 @@ def test_struct_storage_in_fragment_shaders_helpers_stores_dropped():
 
 
 class Mat2x3:
-    """A stand-in for branch matrices' mat2x3f: columns are vectors (``_c``), ``_of`` makes
+    """A mat2x3f-like class of the matrix protocol: columns are vectors (``_c``), ``_of`` makes
     one from column vectors, ``m[c]`` is a column, ``m[c] = v`` replaces one."""
 
     __slots__ = ("_c",)
@@ -509,8 +509,8 @@ async def builtins_of_members(s, out: ash.Storage, *, local_invocation_index: u3
 
 @pytest.mark.parametrize("sanitize", ["report", "off"])
 def test_built_ins_take_vector_and_matrix_members(sanitize):
-    """Found by review: normalize(s[i].direction) made a memory-bound vector without memory
-    and failed with an AttributeError."""
+    """Built-ins take vector and matrix members loaded from memory: normalize(s[i].direction)
+    is the normalized vector."""
     s = Segment.zeros(2)
     s["direction"] = [[3, 4, 0], [0, 0, 2]]
     frame = np.zeros((2, 2, 2), np.float32)

@@ -40,7 +40,7 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
 
 
 class Mat3x3:
-    """A stand-in for mat3x3f (branch matrices): (cols, rows) ndarray in and out."""
+    """A mat3x3f-like class of the matrix protocol: (cols, rows) ndarray in and out."""
 
     cols, rows, scalar, column = 3, 3, f32, vec3f
 

@@ -8,7 +8,7 @@ the bit built-ins; they check argument types with ``_intargs``."""
 
 from ._overloads import WGSLIndeterminateWarning
 
-# ---- bit manipulation, packing, bitcast, arrayLength (branch builtins-bits) ---------------------
+# ---- bit manipulation, packing, bitcast, arrayLength -------------------------------------------
 from .arrays import array_length
 from .bitcast import bitcast
 from .bits import (
@@ -186,7 +186,7 @@ __all__ += [
     "unpack4xu8",
 ]
 
-# ---- matrix built-ins (branch matrices)
+# ---- matrix built-ins
 from .matrix import determinant, transpose  # noqa: E402
 
 __all__ += ["determinant", "transpose"]

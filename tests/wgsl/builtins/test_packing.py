@@ -102,7 +102,7 @@ def test_snorm_unorm_packing_is_floor_of_half_plus_k_x_exactly(fn, k, lo, n, wid
 
 
 def test_packing_ties_round_up_not_to_even():
-    # the example: 255 * 0.0019607844f is 0.5000000...; WGSL floor(0.5 + 0.5...) = 1,
+    # 255 * 0.0019607844f is 0.5000000...; WGSL floor(0.5 + 0.5...) = 1,
     # round-half-to-even (lavapipe) gives 0
     assert_u32(pack4x8unorm(vec4f(0.0019607844, 0, 0, 0)), 0x00000001)
     assert_u32(pack4x8unorm(vec4f(0.5, 0, 0, 0)), 128)  # 127.5 -> 128
