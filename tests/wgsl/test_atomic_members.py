@@ -211,3 +211,22 @@ def test_an_atomic_on_a_member_of_a_read_only_struct_names_the_fix():
     with pytest.raises(WGSLEmitError, match=r"an atomic on bins\[0\].count \(a member of a "
                        r"read-only binding: var<storage, read>\).*Fix: bind it as ash.Storage"):
         to_wgsl(read_only)
+
+
+def test_a_whole_struct_holding_an_atomic_is_neither_built_nor_loaded_in_wgsl():
+    @ash.compute(workgroup_size=1)
+    async def copies(bins: ash.Storage[Bin]):
+        bins[0] = bins[1].load()
+
+    with pytest.raises(WGSLEmitError, match=r"loading the whole Bin `bins\[1\]` \(it holds an "
+                       r"atomic.*Fix: read and write its members one by one"):
+        to_wgsl(copies)
+
+    @ash.compute(workgroup_size=1)
+    async def builds(bins: ash.Storage[Bin]):
+        bins[0] = Bin(total=f32(1))
+
+    with pytest.raises(WGSLEmitError, match=r"a Bin value \(it holds an atomic"):
+        to_wgsl(builds)
+    with pytest.raises(ash.ShaderError, match="nor loading or storing a whole struct"):
+        ash.run(builds, bins=Bin.zeros(1))
