@@ -32,6 +32,8 @@ KEY_LINES = {
     "stream_compaction.py": ["same values as numpy: yes", "a different order"],
     "subgroup_size_bug.py": ["subgroup_size=32: out[0] = 2080", "subgroup_size= 8: out[0] = 328",
                              "first failure: run 1: check failed", "(subgroup_size=4)"],
+    "median_filter.py": ["3x3 median of a 24x16 image: same values as numpy: yes",
+                         "the copy taken before the sort is the image: yes"],
     "quad_downsample.py": ["111x79 -> 56x40 (191 helper invocations", "same values as numpy: yes",
                            "box filter 0.500 (grey), point sampling (quadBroadcast id 0) 0.000"],
 }

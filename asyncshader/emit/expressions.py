@@ -395,7 +395,7 @@ class Expressions:
             op = "==" if node.func.attr == "eq" else "!="
             return E(f"{a.operand('rel', 0)} {op} {b.operand('rel', 1)}", with_scalar(t, BOOL),
                      "rel")
-        loaded = structs.load(self, node)
+        loaded = structs.load(self, node) or structs.array_value(self, node)
         if loaded is not None:
             return loaded
         callee = self.expr(node.func).ref

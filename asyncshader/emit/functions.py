@@ -13,7 +13,7 @@ import ast
 from typing import Any
 
 from ..wgsl.source import parse
-from . import results
+from . import results, swizzles
 from .expressions import E, Expressions, Memory
 from .names import RESERVED, SPACES
 from .switch import Switches
@@ -44,7 +44,7 @@ class Local:
         self.declared = False
         self.memory: Memory | None = None
         self.selector = False  # names one of several buffers in turn: a u32 choice
-        self.loaded = ""  # the memory it holds an element of (a view of it on the CPU)
+        self.loaded = ""  # the memory it holds a numpy row of (a view of it on the CPU)
 
 
 class Function(Switches, Expressions):
@@ -357,13 +357,8 @@ class Function(Switches, Expressions):
         self.module.unify(self.module.resolved(dest.type), self.module.resolved(value.type),
                           node, self)
         value = self.as_float(value, self.module.resolved(value.type), dest.type)
-        if isinstance(target, ast.Attribute) and len(target.attr) > 1 and isinstance(
-                self.module.resolved(self.expr(target.value).type), Vector):  # v.xy = e
-            tmp = self.fresh("tmp")
-            base = dest.text.rsplit(".", 1)[0]
-            self.emit(f"let {tmp} = {value.text};")
-            for k, c in enumerate(target.attr):
-                self.emit(f"{base}.{c} = {tmp}.{'xyzw'[k]};")
+        if swizzles.is_swizzle_store(self, target):
+            swizzles.store(self, target, dest, value)
             return
         self.emit(f"{dest.text} = {value.text};")
 
@@ -388,12 +383,15 @@ class Function(Switches, Expressions):
                 self.check_writable(mem, node)
             local = self.locals.get(root.id)
             if local is not None and local.loaded:
+                t = self.module.resolved(local.type)
                 self.fail(node, f"a store into `{ast.unparse(target)}`, where {root.id!r} holds "
-                          f"an element of {local.loaded} (asyncshader's CPU runtime hands out "
-                          f"a view of the element, so the store reaches {local.loaded}; in WGSL "
-                          f"{root.id} is a copy)", f"store into the element itself "
-                          f"({local.loaded}[i].x = ...), or copy it explicitly: "
-                          f"{copy_of(self.module.resolved(local.type), local.loaded)}")
+                          f"a row of {local.loaded}, bound without a vector element (the CPU "
+                          f"indexes numpy rows, views of the buffer, so the store reaches "
+                          f"{local.loaded}; in WGSL {root.id} is a copy)", f"declare the "
+                          f"binding's element ({local.loaded}: ash.Storage[{t.wgsl}]): then "
+                          f"{local.loaded}[i] is a {t.wgsl} on both sides; or store into the "
+                          f"element itself ({local.loaded}[i].x = ...), or copy it explicitly: "
+                          f"{copy_of(t, local.loaded)}")
 
     def declare(self, name: str, t: Any, value: E | None, node: ast.AST) -> Local:
         wgsl = self.local_name(name)
@@ -425,10 +423,10 @@ class Function(Switches, Expressions):
             elif declared is not None:
                 self.module.unify(declared, vt, node, self)
             local = self.declare(name, t, value, node)
-            if isinstance(value.ref, tuple) and value.ref[0] in ("element", "selected") and \
-                    not isinstance(self.module.resolved(t), Scalar):
-                local.loaded = value.ref[1].name if value.ref[0] == "element" else \
-                    value.ref[3][0].name  # (an element of a buffer: a view on the CPU)
+            if isinstance(value.ref, tuple) and value.ref[0] in ("element", "selected"):
+                loaded = value.ref[1] if value.ref[0] == "element" else value.ref[3][0]
+                if loaded.rows:  # (a numpy row of the buffer: a view on the CPU)
+                    local.loaded = loaded.name
             if local.hoisted:
                 results.check_named(self, node, t, f"{name!r}, first assigned in a block and "
                                     "used after it (declared before the block, with its type)")
@@ -465,6 +463,9 @@ class Function(Switches, Expressions):
         self.emit(f"{local.wgsl} = {text};")
 
     def s_AugAssign(self, node: ast.AugAssign) -> None:
+        if swizzles.is_swizzle_store(self, node.target):
+            swizzles.augmented(self, node)
+            return
         value = self.value(node.value)
         target = self.expr(node.target)
         self.check_root_writable(node.target, node)

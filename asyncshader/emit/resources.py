@@ -75,8 +75,10 @@ def parameters(module: Any) -> tuple[dict[str, E], list[Resource]]:
             params[name] = E(wgsl_identifier(name), t)
             module.inputs.append((name, t))
             continue
-        resources.append(Resource(wgsl_identifier(name), index, kind,
-                                  Memory(wgsl_identifier(name), kind, t), name))
+        memory = Memory(wgsl_identifier(name), kind, t)
+        memory.rows = isinstance(t, Array) and isinstance(t.element, Vector) and \
+            getattr(p.annotation, "element", None) is None  # (numpy rows on the CPU)
+        resources.append(Resource(wgsl_identifier(name), index, kind, memory, name))
     return params, resources
 
 

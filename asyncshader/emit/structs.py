@@ -11,9 +11,9 @@ from typing import Any
 
 from .atomics import holds_atomic
 from .values import E
-from .wtypes import Array, Atomic, Scalar, Struct
+from .wtypes import Array, Atomic, Scalar, Struct, from_python
 
-__all__ = ["declarations", "reachable"]
+__all__ = ["array_value", "declarations", "reachable"]
 
 
 def reachable(types: list[Any], module: Any) -> list[Struct]:
@@ -126,3 +126,35 @@ def dataclass_value(fx: Any, node: Any, cls: type) -> Any:
 
 def module_type(fx: Any, t: Any, name: str) -> str:
     return fx.module.final(t, fx, name)
+
+
+def array_value(fx: Any, node: ast.Call) -> E | None:
+    """``ash.array(E, N)(...)``, a function-scope array value: ``array<E, N>()`` (zero) or
+    ``array<E, N>(a, b, ...)``; None if ``node`` is no such call."""
+    from ..wgsl.source import resolve
+    from ..wgsl.types import ArrayType
+    from ..wgsl.types import array as array_type
+
+    inner = node.func
+    if not (isinstance(inner, ast.Call) and resolve(inner.func, fx.scope) is array_type):
+        return None
+    given = [resolve(a, fx.scope) if not isinstance(a, ast.Constant) else a.value
+             for a in inner.args]
+    try:
+        t = from_python(ArrayType(*given)) if len(given) == 2 and not inner.keywords else None
+    except TypeError:
+        t = None
+    if t is None:
+        fx.fail(node, f"the array type `{ast.unparse(inner)}`", "write ash.array(E, N) with a "
+                "WGSL type E and an int N (a literal or a module constant)")
+    if node.keywords or len(node.args) not in (0, t.length):
+        fx.fail(node, f"`{ast.unparse(node)}` with {len(node.args)} values", f"give none (zero) "
+                f"or {t.length}, one per element")
+    parts = []
+    for a in node.args:
+        v = fx.value(a)
+        fx.module.unify(t.element, fx.module.resolved(v.type), a, fx)
+        parts.append(fx.as_float(v, fx.module.resolved(v.type), t.element).text)
+    for s in reachable([t], fx.module):  # (declared even if no binding holds one)
+        fx.module.structs.setdefault(s.name, (None, s))
+    return E(f"{t.wgsl}({', '.join(parts)})", t)

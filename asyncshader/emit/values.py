@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .wtypes import Array, Matrix, Struct
+from .wtypes import Array, Matrix
 
 __all__ = ["E", "Memory", "copy_of"]
 
@@ -44,6 +44,9 @@ class Memory:
     space: str                  # "storage", "read" (read-only storage), "uniform", "workgroup"
     type: Any                   # Array / Scalar / Vector / Atomic / Unknown
     atomic_use: bool = False    # a storage array that atomics touch (elements become atomic)
+    #: an (n, k) array bound without a declared vector element: the CPU indexes numpy rows
+    #: (views of the buffer), where WGSL loads a vector (a copy)
+    rows: bool = False
 
     def element(self, module: Any) -> Any:
         """What one index of it gives: an array's element, a matrix's column."""
@@ -52,8 +55,7 @@ class Memory:
 
 
 def copy_of(t: Any, memory: str) -> str:
-    """How a shader takes a private copy of an element of ``memory`` of type ``t`` on the CPU
-    (where loading it hands out a view whose stores reach memory)."""
-    if isinstance(t, Struct):
-        return f"{memory}[i].load()"
+    """How a shader takes a private copy of a row of ``memory`` of type ``t`` on the CPU
+    (where indexing an array bound without a vector element hands out a numpy row, a view
+    whose stores reach memory)."""
     return f"{getattr(t, 'wgsl', 'vec4f')}({memory}[i])"

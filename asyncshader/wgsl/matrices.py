@@ -28,8 +28,9 @@ that matrices work in ``assert`` statements; WGSL itself has no ``==`` on matric
 component-wise one either, so there is no ``eq`` method).
 
 ``m[i]`` is the column itself, as WGSL's ``m[i]`` of a variable is a reference: ``m[1].x = 2.0``
-and ``m[1][0] = 2.0`` change ``m``. A Python name bound to it is the same object (Python's
-references, as with vectors): copy a column you want to keep, ``vec3f(m[1])``.
+and ``m[1][0] = 2.0`` change ``m``. In a shader, matrices are values as vectors are
+(:mod:`asyncshader.wgsl.values`): after ``n = m`` or ``c = m[1]``, a store into ``n`` or ``c``
+leaves ``m`` unchanged; in host code a name bound to a column is the column object.
 
 Each class carries ``cols``, ``rows``, ``scalar`` (``f32`` or ``f16``), ``column`` (the column type,
 ``vecR``), ``wgsl`` (``"mat4x3<f32>"``), ``dtype`` (the numpy element type), ``shape``

@@ -8,8 +8,10 @@ as WGSL requires), and when it switches to another live workgroup it saves them.
 the workgroup variables a kernel uses by name, like WGSL's "statically accessed" variables: the
 kernel and the functions it calls must refer to them by their global name.
 
-Scalars and vectors are 0-d and 1-d arrays; read and write them through ``.value``. A matrix
-``matCxR`` is a (C, R) array: ``.value`` is the matrix, ``var[c]`` column ``c`` in place; an
+Scalars and vectors are 0-d and 1-d arrays; read and write them through ``.value`` (a store
+into a part of it, ``w.value.x = 1.0``, stores into the variable, as WGSL's ``w.x = 1.0``). A
+matrix ``matCxR`` is a (C, R) array: ``.value`` is the matrix (``m.value[c] = v`` and
+``m.value[c].y = s`` store), ``var[c]`` column ``c`` in place; an
 array of them is (n, C, R), loaded with ``mat4x4f(tile[i])``. Atomic
 variables (``workgroup(atomic(u32))``) refuse plain access: use the ``atomic_*`` operations.
 """
@@ -34,7 +36,7 @@ from .struct_buffers import StructView, describe_granule
 from .struct_refs import ArrayRef, AtomicMember, Block, _Ref, ref_of, store
 from .structs import is_struct, struct_of
 from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
-from .vec_arrays import ONE_INT, VecElements, store_plain, vector_class
+from .vec_arrays import ONE_INT, VecElements, bound_vector, store_plain, vector_class
 from .watched import _Traced, _zero_element, in_bounds
 
 __all__ = ["FunctionVar", "MemoryTurn", "Ptr", "WorkgroupMemory", "WorkgroupVar",
@@ -49,10 +51,17 @@ class WorkgroupVar(_Managed):
 
     @property
     def value(self) -> Any:
-        """The variable's value (for scalar and vector variables): a copy, like a WGSL load."""
+        """The variable's value (for scalar and vector variables): a copy, like a WGSL load;
+        a vector's component assignments store into the variable (``w.value.x = 1.0`` is
+        WGSL's ``w.x = 1.0``), as a vector loaded from an array's element does."""
         if self._run is not None:
             self._run.memory_access(self, (), "load")
-        return _read_whole(self)
+        value = _read_whole(self)
+        if isinstance(value, Vec):  # (a view of one row: stores report the variable's index)
+            return bound_vector(self.wgsl_type, self.reshape(1, value.size), 0, value)
+        if isinstance(value, Matrix):
+            return _bound_matrix(self, value)
+        return value
 
     @value.setter
     def value(self, v: Any) -> None:
@@ -187,6 +196,33 @@ def trace_vars(variables: list[WorkgroupVar], on: bool) -> None:
             v.__class__ = table[type(v)]
         if not on:
             v._run = v._fast = None
+
+
+_BOUND_MATRICES: dict[type, type] = {}
+
+
+def _bound_matrix(var: np.ndarray, value: Any) -> Any:
+    """The matrix ``value`` loaded from the (C, R) variable ``var``, whose column assignments
+    (``m.value[c] = v``) and component assignments (``m.value[c].x = s``) store into ``var``,
+    as WGSL's ``m[c] = v`` does."""
+    t = var.wgsl_type
+    cls = _BOUND_MATRICES.get(t)
+    if cls is None:
+        def __setitem__(self: Any, i: Any, v: Any) -> None:
+            t.__setitem__(self, i, v)  # (checks the index, converts the column)
+            home = getattr(self, "_var", None)
+            if home is not None:  # (else a matrix made from this class: a plain value)
+                c = int(i)
+                home[c] = tuple(self._c[c])
+                self._c[c] = bound_vector(t.column, home, c, self._c[c])
+
+        cls = _BOUND_MATRICES[t] = type(t.__name__, (t,), {
+            "__slots__": ("_var",), "__setitem__": __setitem__, "__module__": __name__,
+            "__doc__": f"A {t.__name__} loaded from a workgroup variable: assigning a column "
+                       "or a column's component stores it there."})
+    m = cls._of([bound_vector(t.column, var, c, col) for c, col in enumerate(value._c)])
+    m._var = var
+    return m
 
 
 def _read_whole(var: np.ndarray) -> Any:

@@ -4,7 +4,9 @@ augmented forms ``/=`` ...) become calls of :mod:`asyncshader.wgsl.operators`.
 Python's meaning of these differs from WGSL's on numpy scalars (``np.int32(-7) // 2`` floors,
 ``u32 / u32`` gives a float64, ``x << 36`` is 0); the others (``+ - * & | ^ ~``, comparisons)
 already mean what WGSL means on numpy's 32-bit scalars, and stay as they are: rewriting them
-would put a Python call on every addition of every shader.
+would put a Python call on every addition of every shader. The same pass rewrites the stores
+into parts of local composite values, which gives vectors, matrices, structs and arrays WGSL's
+value semantics (:mod:`asyncshader.wgsl.value_rewrite`).
 
 :func:`with_wgsl_operators` compiles a copy of the shader from its source with those operators
 replaced, and does the same for every Python function of the user's that the shader (or such a
@@ -32,6 +34,8 @@ from .memory import FunctionVar
 from .operators import OPERATORS, SAFE_WITH_LITERAL, inplace
 from .overrides import Override
 from .source import Scope, parse
+from .value_rewrite import ValueStores, as_load, located
+from .values import IS_VALUE, put, store_swizzle
 
 _OPS = {ast.Div: "div", ast.FloorDiv: "floordiv", ast.Mod: "mod", ast.LShift: "shl",
         ast.RShift: "shr"}
@@ -46,7 +50,8 @@ _LITERALS = {"div": (1, 2**31), "floordiv": (1, 2**31), "mod": (1, 2**31), "shl"
 PREFIX = "__ash_"
 #: what the rewritten source calls, by name (less the prefix)
 _TABLE = OPERATORS | {"safe_" + op: s for op, s in SAFE_WITH_LITERAL.items()} | {
-    "inplace": inplace}
+    "inplace": inplace, "is_value": IS_VALUE, "put": put,
+    "store_swizzle": store_swizzle}
 _NO_TYPE_PARAMS = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
 
 
@@ -70,7 +75,7 @@ class _Copier:
         self.overrides: dict[str, Override] = {}  # the overrides read, by name
 
     def copy(self, fn: types.FunctionType) -> types.FunctionType | None:
-        made = self._copy(fn)
+        made = self._copy(fn, entry=True)
         while self.pending:  # helpers are copied after their callers' cells exist
             cell, helper = self.pending.pop()
             cell.cell_contents = self._copy(helper) or helper
@@ -88,7 +93,7 @@ class _Copier:
             self.pending.append((cell, helper))
         return cell
 
-    def _copy(self, fn: types.FunctionType) -> types.FunctionType | None:
+    def _copy(self, fn: types.FunctionType, entry: bool = False) -> types.FunctionType | None:
         parsed = parse(fn)
         if parsed is None:
             return None
@@ -110,6 +115,9 @@ class _Copier:
             ov.name = name if ov.name == "<override>" else ov.name
             self.overrides[name] = ov
         rewriter = _Rewriter(set(helpers), self.ops, set(overrides))
+        # (the entry point's parameters are bindings and built-ins, stored into as memory)
+        rewriter.locals = frozenset(_bound_names(node) - rebound
+                                    - (_parameters(node) if entry else set()))
         rewriter.visit(node)
         cells = address_taken(node, scope, _bound_names(node) - rebound)
         if cells:  # (locals a helper writes through ash.ptr: function_ptrs.py)
@@ -147,8 +155,9 @@ class _Copier:
         return new
 
 
-class _Rewriter(ast.NodeTransformer):
-    """Replaces the operators and the references to the helpers being copied."""
+class _Rewriter(ValueStores, ast.NodeTransformer):
+    """Replaces the operators, the references to the helpers being copied, and the stores
+    into parts of values (:class:`~asyncshader.wgsl.value_rewrite.ValueStores`)."""
 
     def __init__(self, helpers: set[str], ops: dict = _OPS,
                  overrides: frozenset | set = frozenset()) -> None:
@@ -177,16 +186,27 @@ class _Rewriter(ast.NodeTransformer):
         plain = ast.BinOp(ast.Name(left.id, ast.Load()), python_op, ast.Constant(right.value))
         return ast.copy_location(ast.IfExp(test, plain, call), at)
 
+    def name(self, what: str) -> ast.Name:
+        """The name by which the copy calls ``what`` of the runtime table (or a temporary)."""
+        return ast.Name(PREFIX + what, ast.Load())
+
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         self.generic_visit(node)
+        return self.binop(node)
+
+    def binop(self, node: ast.BinOp) -> ast.expr:
+        """A binary operation whose operands are rewritten already."""
         op = self.ops.get(type(node.op))
         return node if op is None else self._call(op, node.left, node.right, node, node.op)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> Any:
+        self.generic_visit(node)
+        return self.value_aug(node, self._augmented(node))
+
+    def _augmented(self, node: ast.AugAssign) -> Any:
         """``t op= v``: ``t = inplace(op)(t, v)``, which writes an array's result back into it
         (``row //= 2`` on a view of a buffer updates the buffer, as numpy's ``//=`` would); a
         subscript's or attribute's container and index are evaluated once, into temporaries."""
-        self.generic_visit(node)
         op = self.ops.get(type(node.op))
         if op is None:
             return node
@@ -205,19 +225,13 @@ class _Rewriter(ast.NodeTransformer):
             else:
                 store = ast.Attribute(ast.Name(box, ast.Load()), target.attr, ast.Store())
             target = store
-        load = _as_load(target)
+        load = as_load(target)
         value: ast.expr = ast.Call(ast.Name(PREFIX + "inplace", ast.Load()),
                                    [ast.Name(PREFIX + op, ast.Load()), load, node.value], [])
         if isinstance(target, ast.Name):  # (``s //= 2`` keeps the inline test of a scalar)
             value = self._call(op, load, node.value, node, node.op, value)
         self.used.add(op)
-        done = [*before, ast.Assign([target], value)]
-        for stmt in done:
-            ast.copy_location(stmt, node)
-            for child in ast.walk(stmt):
-                if getattr(child, "lineno", None) is None and "lineno" in child._attributes:
-                    ast.copy_location(child, node)
-        return done
+        return located([*before, ast.Assign([target], value)], node)
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
         if not isinstance(node.ctx, ast.Load) or any(node.id in b for b in self.scopes):
@@ -241,12 +255,10 @@ class _Rewriter(ast.NodeTransformer):
     visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _nested
 
 
-def _as_load(target: ast.expr) -> ast.expr:
-    """The expression that reads what an augmented assignment's target names."""
-    copy = ast.parse(ast.unparse(target), mode="eval").body
-    for new, old in zip(ast.walk(copy), ast.walk(target)):
-        ast.copy_location(new, old)
-    return copy
+def _parameters(fn_node: Any) -> set[str]:
+    args = fn_node.args
+    return {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs,
+                            *(a for a in (args.vararg, args.kwarg) if a is not None))}
 
 
 def _free_loads(node: ast.AST) -> set[str]:

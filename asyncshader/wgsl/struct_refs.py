@@ -4,9 +4,10 @@ In a shader, ``p[i]`` of a struct buffer is a *reference* (WGSL's ``ref<storage,
 reading a member loads it, assigning one stores it, and every load and store is reported to the
 race detector by the bytes it covers (``p[3].mass`` and ``p[3].velocity`` are different memory
 locations): the detector sees a struct buffer as granules (4 bytes, 2 with f16 members). A
-vector member loads as a vector value that still knows where it came from, so
+vector member loads as a vector value that knows where it came from, so the memory expression
 ``p[i].velocity.y += g * dt`` stores the component; nested structs and array members are
-references, like ``p[i]``. See docs/structs.md for the aliasing difference from WGSL.
+references, like ``p[i]``. A name holding one is a value as far as stores go: the shader's
+source rewrite (:mod:`asyncshader.wgsl.values`) makes ``q = p[i]; q.mass = 2.0`` a new value.
 """
 
 from __future__ import annotations
@@ -433,16 +434,17 @@ class _Ref(tuple):
     def _o(self) -> int:
         return self[1]
 
-    def load(self) -> Any:
-        """The struct's value (every member loaded), WGSL's ``let v = p[i];``."""
+    def load(self, frame: Any = None) -> Any:
+        """The struct's value (every member loaded), WGSL's ``let v = p[i];`` (``frame``: the
+        shader's frame the loads are reported at, the caller's when None)."""
         cls = self._struct
-        frame = _getframe(1)
+        frame = frame or _getframe(1)
         values = {}
         for m in cls.__wgsl_layout__.members:
             if isinstance(m.type, RuntimeArrayType):
                 continue
             v = load(self._b, self._o + m.offset, m.type, frame, m.name)
-            values[m.name] = v.load() if isinstance(v, (_Ref, ArrayRef)) else _value(v)
+            values[m.name] = v.load(frame) if isinstance(v, (_Ref, ArrayRef)) else _value(v)
         return cls(**values)
 
     def __getattr__(self, name: str) -> Any:
@@ -570,13 +572,14 @@ class ArrayRef:
     def __iter__(self) -> Any:
         return (self[i] for i in range(self.length))
 
-    def load(self) -> list:
-        """The whole array as a value (a list of element values)."""
-        frame = _getframe(1)
+    def load(self, frame: Any = None) -> list:
+        """The whole array as a value (a list of element values; ``frame`` as for a struct
+        reference's ``load``)."""
+        frame = frame or _getframe(1)
         out = []
         for i in range(self.length):
             v = load(self._b, self._o + i * self.stride, self.type.element, frame)
-            out.append(v.load() if isinstance(v, (_Ref, ArrayRef)) else _value(v))
+            out.append(v.load(frame) if isinstance(v, (_Ref, ArrayRef)) else _value(v))
         return out
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:

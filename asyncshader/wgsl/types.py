@@ -11,7 +11,7 @@ in float32 and rounds once to binary16, which gives the correctly rounded binary
 (WGSL: an abstract number converts to f16).
 
 Vectors (``vec2f`` ... ``vec4u``, ``vec2h`` ... ``vec4h``, ``vec3b``) hold such scalars in
-``.x .y .z .w`` (read aliases ``.r .g .b .a``), support swizzles (``v.zyx``), component-wise
+``.x .y .z .w`` (aliases ``.r .g .b .a``), support swizzles (``v.zyx``), component-wise
 arithmetic with vectors of the same type and with scalars, and component-wise comparisons that
 return a bool vector (use :func:`all` or :func:`any`). ``==`` and ``!=`` compare whole vectors
 and return a Python ``bool``, so that vectors work in ``assert`` statements; WGSL's
@@ -558,13 +558,17 @@ def select(f: Any, t: Any, cond: Any) -> Any:
 
 # ------------------------------------------------------------------------ memory type descriptors
 class ArrayType:
-    """WGSL ``array<E, N>``: a fixed-size array type for :func:`~asyncshader.workgroup` memory."""
+    """WGSL ``array<E, N>``, of workgroup memory, struct members and function-scope arrays."""
 
     def __init__(self, element: Any, length: int) -> None:
         if not isinstance(length, int) or length <= 0:
             raise TypeError(f"array length must be a positive int, got {length!r}")
         self.element = element
         self.length = length
+
+    def __call__(self, *values: Any) -> Any:
+        """WGSL's ``array<E, N>(...)`` value; zero with no values (``var a: array<E, N>;``)."""
+        return ArrayType._value(self, values)  # (asyncshader.wgsl.values: it converts)
 
     def __repr__(self) -> str:
         return f"array({_type_name(self.element)}, {self.length})"

@@ -32,7 +32,8 @@ import numpy as np
 from .managed import _Managed
 from .types import Vec
 
-__all__ = ["VecElements", "VecStorage", "unwatched", "vector_class", "vector_view"]
+__all__ = ["VecElements", "VecStorage", "bound_vector", "unwatched", "vector_class",
+           "vector_view"]
 
 #: the classes of an index that is one integer (a Python bool is a mask to numpy: not here)
 ONE_INT = frozenset({int, np.int64, np.int32, np.uint32, np.uint64, np.int16, np.uint16,
@@ -122,6 +123,12 @@ def _write_back_class(vec: type) -> type:
          + "    _home(o, (memory, index))\n    return o\n", scope)
     cls._at = staticmethod(scope["_at"])  # type: ignore[attr-defined]
     return cls
+
+
+def bound_vector(vec: Any, memory: np.ndarray, index: int, row: Any) -> Any:
+    """A ``vec`` loaded from row ``index`` of the 2-D ``memory`` (its components ``row``)
+    whose component assignments also store into that row."""
+    return _write_back_class(vec)._at(memory, index, row)
 
 
 _CLASSES: dict[tuple[type, Any], type] = {}

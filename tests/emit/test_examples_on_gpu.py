@@ -55,6 +55,9 @@ def _bindings():
                                             uv=mip.floor_uv),
         ("particles.py", "step"): dict(workgroups=2, p=particles.start(),
                                        u=particles.params()),
+        ("median_filter.py", "median3x3"): dict(
+            workgroups=(3, 2), image=rng.random(24 * 16, np.float32),
+            out=np.zeros(24 * 16, np.float32), kept=np.zeros(24 * 16, np.float32)),
         # odd both ways (helpers in the last column and row); texels k/256: exact sums of four
         ("quad_downsample.py", "downsample"): quad.setup(
             21, 15, (rng.integers(0, 257, (15, 21)) / 256).astype(np.float32)),
@@ -71,7 +74,7 @@ def _kernels():
     for name in ("reduce.py", "prefix_sum.py", "matmul.py", "racy_counter.py",
                  "lost_update.py", "fwidth_ring.py", "mip_level.py", "subgroup_reduce.py",
                  "stream_compaction.py", "subgroup_size_bug.py", "particles.py",
-                 "quad_downsample.py"):
+                 "quad_downsample.py", "median_filter.py"):
         module = load_example(name)
         out += [(name, k) for k, v in vars(module).items()
                 if isinstance(v, (ash.ComputeKernel, ash.FragmentShader))]
@@ -331,3 +334,15 @@ def test_a_racy_kernel_differs_and_the_report_names_the_writer(gpu_device):
     for diffs in report.differences.values():
         for d in diffs:
             assert d.writer is None or "local_invocation_index" in d.writer
+
+
+def test_the_median_filter_with_its_local_arrays_agrees_with_lavapipe(gpu_device):
+    median = load_example("median_filter.py")
+    given = _bindings()[("median_filter.py", "median3x3")]
+    report = crosscheck(median.median3x3, given.pop("workgroups"), ulp=0, device=gpu_device,
+                        **given)
+    assert "var window = array<f32, 9>();" in report.wgsl and "let before = window;" in \
+        report.wgsl
+    image = given["image"].reshape(16, 24)
+    assert report.gpu["out"].reshape(16, 24).tolist() == median.numpy_median(image).tolist()
+    assert report.gpu["kept"].tolist() == given["image"].tolist()

@@ -141,3 +141,20 @@ def test_a_pointer_to_a_parameter_names_the_fix():
     with pytest.raises(WGSLEmitError, match=r"`ash.ptr\(x\)` as a ptr<function, T> \(a "
                        r"parameter is not a local variable.*Fix: .*copy a parameter into one"):
         to_wgsl(k)
+
+
+@ash.compute(workgroup_size=1)
+async def copies_stay(out: ash.Storage[vec2f]):
+    v = vec2f(1.0, 2.0)
+    w = v                    # a copy in WGSL
+    reflect_x(ash.ptr(v))    # writes v's x through the pointer
+    out[0] = v
+    out[1] = w
+
+
+def test_a_store_through_a_pointer_changes_the_variable_not_its_copies(crosscheck):
+    out = np.zeros((2, 2), np.float32)
+    ash.run(copies_stay, out=out)
+    assert out.tolist() == [[-1.0, 2.0], [1.0, 2.0]]
+    report = crosscheck(copies_stay, 1, out=np.zeros((2, 2), np.float32))
+    assert report.gpu["out"].tolist() == [[-1.0, 2.0], [1.0, 2.0]]

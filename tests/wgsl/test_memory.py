@@ -317,7 +317,7 @@ async def component_stores(out: ash.Storage, *, local_invocation_index: u32):
     i = local_invocation_index
     colors[i].y = f32(2.0) * f32(i + 1)     # WGSL: colors[i].y = ...; a store into the array
     c = colors[i]
-    c.w += 1.0                               # a loaded vector still refers to its element
+    c.w += 1.0                               # a loaded vector is a copy: memory keeps 0
     n = ash.normalize(colors[i] + vec4f(1.0, 0.0, 0.0, 0.0))  # built-ins take it as a value
     await ash.workgroup_barrier()
     out[i] = colors[1 - i]
@@ -329,10 +329,10 @@ def test_a_component_store_into_a_workgroup_vector_array_reaches_memory(sanitize
     """``colors[i].y = v`` stores into the workgroup array, not into a copy of the vector."""
     out = np.zeros((4, 4), np.float32)
     ash.run(component_stores, out=out, sanitize=sanitize)
-    assert out[:2].tolist() == [[0, 4, 0, 1], [0, 2, 0, 1]]
-    # normalize((1, 2(i+1), 0, 1)): by hand for i = 0: (1, 2, 0, 1) / sqrt(6)
-    assert np.allclose(out[2], np.array([1, 2, 0, 1]) / np.sqrt(6), rtol=1e-6)
-    assert np.allclose(out[3], np.array([1, 4, 0, 1]) / np.sqrt(18), rtol=1e-6)
+    assert out[:2].tolist() == [[0, 4, 0, 0], [0, 2, 0, 0]]
+    # normalize((1, 2(i+1), 0, 0)): by hand for i = 0: (1, 2, 0, 0) / sqrt(5)
+    assert np.allclose(out[2], np.array([1, 2, 0, 0]) / np.sqrt(5), rtol=1e-6)
+    assert np.allclose(out[3], np.array([1, 4, 0, 0]) / np.sqrt(17), rtol=1e-6)
 
 
 @ash.compute(workgroup_size=2)

@@ -84,13 +84,13 @@ def test_whole_vector_stores_and_components_by_two_indices(sanitize):
         i = local_invocation_index
         out[i] = pos[i, 1] + pos[i][2]  # component j, two ways
         pos[i] = pos[i + 2] + vec3f(0.5)
-        c = pos[i]                      # a local holding the element: it still refers to it
-        c.y = -1.0
+        c = pos[i]                      # a local holding the element: a copy, as in WGSL
+        c.y = -1.0                      # (memory keeps its value)
 
     pos, out = positions(), np.zeros(2, np.float32)
     ash.run(k, pos=pos, out=out, sanitize=sanitize)
     assert out.tolist() == [2.0 + 3.0, 5.5 + 0.25]
-    assert pos[:2].tolist() == [[0.5, -1.0, 8.5], [10.5, -1.0, 30.5]]
+    assert pos[:2].tolist() == [[0.5, -0.5, 8.5], [10.5, 20.5, 30.5]]
 
 
 @pytest.mark.parametrize("sanitize", MODES)
