@@ -3,6 +3,9 @@ cooperative scheduler that follows WGSL semantics.
 
 Everything public is re-exported here, grouped by layer (the folders, bottom layer first: see
 docs/design.md); see the docs for the guide and the API reference.
+
+Why this file is long: it is the list of every public name, once imported and once in
+``__all__``; splitting it would scatter the one place a reader looks them up.
 """
 
 from typing import Any
@@ -100,8 +103,9 @@ from .wgsl.types import (
 
 # isort: split
 # What a shader's memory is: resource bindings, workgroup variables, pointers (wgsl/)
-from .wgsl.bindings import Input, ReadOnly, Storage, Uniform
+from .wgsl.bindings import BindingPoint, Input, ReadOnly, Storage, Uniform, at
 from .wgsl.memory import Ptr, WorkgroupVar, ptr, workgroup
+from .wgsl.module_bindings import ModuleBinding, storage, uniform
 from .wgsl.overrides import Override, override
 
 # isort: split
@@ -328,6 +332,7 @@ __all__ = [
     "AtomicCompareExchangeResult",
     "BarrierDivergenceError",
     "BindingError",
+    "BindingPoint",
     "ComputeKernel",
     "Counters",
     "DataRace",
@@ -359,6 +364,7 @@ __all__ = [
     "InvocationView",
     "Matrix",
     "ModfResult",
+    "ModuleBinding",
     "NonUniformCollective",
     "OptionError",
     "OutOfBounds",
@@ -403,6 +409,7 @@ __all__ = [
     "asin",
     "asinh",
     "assert_race_free",
+    "at",
     "atan",
     "atan2",
     "atanh",
@@ -535,6 +542,7 @@ __all__ = [
     "sqrt",
     "step",
     "stepper",
+    "storage",
     "storage_barrier",
     "stride_of",
     "struct",
@@ -566,6 +574,7 @@ __all__ = [
     "transpose",
     "trunc",
     "u32",
+    "uniform",
     "unpack2x16float",
     "unpack2x16snorm",
     "unpack2x16unorm",

@@ -34,6 +34,7 @@ KEY_LINES = {
                              "first failure: run 1: check failed", "(subgroup_size=4)"],
     "median_filter.py": ["3x3 median of a 24x16 image: same values as numpy: yes",
                          "the copy taken before the sort is the image: yes"],
+    "boids.py": ["96 boids, 4 steps: same positions and velocities as numpy: yes"],
     "quad_downsample.py": ["111x79 -> 56x40 (191 helper invocations", "same values as numpy: yes",
                            "box filter 0.500 (grey), point sampling (quadBroadcast id 0) 0.000"],
 }

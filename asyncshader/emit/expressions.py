@@ -16,22 +16,16 @@ import dataclasses
 import types
 from typing import Any
 
+import numpy as np
+
 from ..wgsl.memory import WorkgroupVar, ptr
+from ..wgsl.module_bindings import ModuleBinding
 from ..wgsl.overrides import Override
 from ..wgsl.source import resolve, root_name
 from ..wgsl.types import Vec, _ScalarType
-from . import (
-    atomics,
-    buffers,
-    consts,
-    matrices,
-    names,
-    overrides,
-    pointers,
-    results,
-    structs,
-    subgroups,
-)
+from . import atomics, buffers, consts, matrices, names, results, structs, subgroups
+from .overrides import value as override_value
+from .pointers import deref, function_pointer
 from .values import E, Memory
 from .wtypes import (
     AFLOAT,
@@ -118,10 +112,13 @@ class Expressions:
         if isinstance(value, WorkgroupVar):
             wgsl = self.module.workgroup_name(name, value, node, self)
             return E(wgsl, None, memory=self.module.workgroup_memory(wgsl))
+        if isinstance(value, ModuleBinding):  # (a module-scope binding, used by a helper)
+            memory = self.module.module_binding(value)
+            return E(memory.name, None, memory=memory)
         if isinstance(value, tuple):  # (a const array)
             return consts.tuple_value(self, node, name, value)
         if isinstance(value, Override):  # (a pipeline-overridable constant)
-            return overrides.value(self, name, value)
+            return override_value(self, name, value)
         t = type_of_value(value)
         if t is not None:
             return E(consts.const_name(self.module, name, value, t), t, const=value,
@@ -138,9 +135,9 @@ class Expressions:
             if isinstance(owner, (types.ModuleType, type)):
                 return self.global_value(node, node.attr, getattr(owner, node.attr, None))
         base = self.expr(node.value)
-        deref = pointers.deref(self, node, base)  # (p.value: *p)
-        if deref is not None:
-            return deref
+        pointee = deref(self, node, base)  # (p.value: *p)
+        if pointee is not None:
+            return pointee
         mt = self.module.resolved(base.memory.type) if base.memory is not None else None
         if base.memory is not None and node.attr == "value":
             return E(base.memory.name, mt, memory=base.memory if isinstance(mt, Atomic) else None)
@@ -235,8 +232,9 @@ class Expressions:
         e = self.value(node.operand)
         t = self.module.resolved(e.type)
         if e.has_const and not isinstance(node.op, ast.Not):
-            v = {ast.USub: lambda x: -x, ast.UAdd: lambda x: +x,
-                 ast.Invert: lambda x: ~x}[type(node.op)](e.const)
+            with np.errstate(all="ignore"):  # (-i32(-2147483648) wraps, as in WGSL)
+                v = {ast.USub: lambda x: -x, ast.UAdd: lambda x: +x,
+                     ast.Invert: lambda x: ~x}[type(node.op)](e.const)
             if not isinstance(v, Vec) and type_of_value(v) is not None:
                 return self.constant(v, t if not t.abstract else type_of_value(v))
         if isinstance(node.op, ast.Not):
@@ -400,7 +398,7 @@ class Expressions:
             return loaded
         callee = self.expr(node.func).ref
         if callee is ptr:  # (&x of a local; an atomic's pointer is read by atomics.pointer)
-            return pointers.function_pointer(self, node)
+            return function_pointer(self, node)
         folded = self.fold_call(node, callee)
         if folded is not None:
             return folded
@@ -429,7 +427,9 @@ class Expressions:
             if node.keywords:
                 self.fail(node, "keyword arguments to a helper", "pass them by position")
             name, result = self.module.helper(callee, args, node, self)
-            text = f"{name}({', '.join(a.text for a in args)})"
+            # (a binding or workgroup variable is not passed: the helper is specialised to it
+            # and names it at module scope, as WGSL cannot pass them by value)
+            text = f"{name}({', '.join(a.text for a in args if a.memory is None)})"
             return E(text, result, ref="helper-call")
         for a in node.args:  # (an argument WGSL cannot express is the first thing to fix)
             self.expr(a)
@@ -475,7 +475,8 @@ class Expressions:
                 return None
         try:
             code = compile(ast.Expression(ast.fix_missing_locations(node)), "<fold>", "eval")
-            v = eval(code, {"__builtins__": {}}, _Lookup(self.scope))
+            with np.errstate(all="ignore"):  # (numpy's overflow warnings are the CPU run's)
+                v = eval(code, {"__builtins__": {}}, _Lookup(self.scope))
         except Exception:
             return None
         t = type_of_value(v)

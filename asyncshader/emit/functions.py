@@ -16,6 +16,7 @@ from ..wgsl.source import parse
 from . import results, swizzles
 from .expressions import E, Expressions, Memory
 from .names import RESERVED, SPACES
+from .scoping import bind_counts, hoisted, store_counts, used_outside
 from .switch import Switches
 from .values import copy_of
 from .wtypes import (
@@ -59,6 +60,8 @@ class Function(Switches, Expressions):
         self.module, self.fn, self.kind, self.key = module, fn, kind, key
         self.scope = Scope(fn)
         self.params, self.resources = params, resources
+        # (module-scope names this helper reaches through its parameters: no local takes them)
+        self.shadowing = {m.name for p, m in resources.items() if p != m.name}
         parsed = parse(fn)
         if parsed is None:
             raise WGSLEmitError(f"{fn.__qualname__}: its source cannot be read (made by exec?); "
@@ -71,9 +74,9 @@ class Function(Switches, Expressions):
         self.depth = 1
         self.returns: list[Any] = []
         self.taken = {n.id for n in ast.walk(self.node) if isinstance(n, ast.Name)} | set(params)
-        self.stores = _store_counts(self.node)  # (stores into a name or through it: v.x = 1)
-        self.binds = _bind_counts(self.node)  # (assignments of the name itself)
-        self.hoist = _hoisted(self.node)
+        self.stores = store_counts(self.node)  # (stores into a name or through it: v.x = 1)
+        self.binds = bind_counts(self.node)  # (assignments of the name itself)
+        self.hoist = hoisted(self.node)
         self.mutated_params = {n for n in params if self.stores.get(n)}
 
     # ------------------------------------------------------------------------------ helpers
@@ -110,7 +113,12 @@ class Function(Switches, Expressions):
         self.lines.append("    " * self.depth + text)
 
     def local_name(self, name: str) -> str:
-        return wgsl_identifier(name)
+        """A local's WGSL name: its own, unless a buffer passed to this helper goes by it at
+        module scope (``def f(buf): a = buf[0]`` called with the binding ``a``)."""
+        wgsl = wgsl_identifier(name)
+        while wgsl in self.shadowing:
+            wgsl += "_"
+        return wgsl
 
     def fresh(self, stem: str) -> str:
         """A name for a temporary that no name of the function takes (``tmp1``, ``tmp2`` ...)."""
@@ -133,9 +141,9 @@ class Function(Switches, Expressions):
                 and isinstance(body[0].value.value, str):
             body = body[1:]  # the docstring
         self.block(body)
-        hoisted = [f"    var {loc.wgsl}: {self.module.final(loc.type, self, loc.wgsl)};"
-                   for loc in self.locals.values() if loc.hoisted and loc.memory is None]
-        return hoisted + self.lines
+        on_top = [f"    var {loc.wgsl}: {self.module.final(loc.type, self, loc.wgsl)};"
+                  for loc in self.locals.values() if loc.hoisted and loc.memory is None]
+        return on_top + self.lines
 
     def block(self, stmts: list[ast.stmt]) -> None:
         for s in stmts:
@@ -212,7 +220,7 @@ class Function(Switches, Expressions):
             self.fail(node, f"the loop `for {ast.unparse(node.target)} in {ast.unparse(it)}`",
                       "loop over range(start, stop, step) with one name, or use while")
         name = node.target.id
-        if _used_outside(self.node, node, name):
+        if used_outside(self.node, node, name):
             self.fail(node, f"the loop variable {name!r} used after its loop (WGSL scopes it to "
                       "the loop)", "copy it into a variable declared before the loop")
         args = [self.value(a) for a in it.args]
@@ -223,7 +231,8 @@ class Function(Switches, Expressions):
         for a, n in zip(args, it.args):
             t = self.binary_type(n, t, self.module.resolved(a.type))
         if isinstance(t, Scalar) and t.abstract:
-            t = self.module.local_type(self.key, name, AINT)
+            # (one type per loop: sibling loops over one name may count in different types)
+            t = self.module.local_type(f"{self.key}@{node.lineno}", name, AINT)
         wgsl = self.local_name(name)
         local = self.locals[name] = Local(wgsl, t, True, False)
         local.declared = True
@@ -501,83 +510,6 @@ def wgsl_identifier(name: str) -> str:
     if name.startswith("__"):
         name = "u" + name.lstrip("_")
     return name + "_" if name in RESERVED else name
-
-
-def _store_counts(fn_node: ast.AST) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for n in ast.walk(fn_node):
-        names = []
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-            names = [n.id]
-        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
-            names = [n.target.id]
-        elif isinstance(n, (ast.AugAssign, ast.Assign)):  # v.x = ..., v[i] += ...
-            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
-                while isinstance(t, (ast.Attribute, ast.Subscript)):
-                    t = t.value
-                if isinstance(t, ast.Name) and t not in (n.targets if isinstance(
-                        n, ast.Assign) else ()):
-                    names.append(t.id)
-        for name in names:
-            counts[name] = counts.get(name, 0) + 1
-    return counts
-
-
-def _bind_counts(fn_node: ast.AST) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for n in ast.walk(fn_node):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-            counts[n.id] = counts.get(n.id, 0) + 1
-    return counts
-
-
-def _assigned_here(stmt: ast.stmt) -> list[str]:
-    targets: list[ast.expr] = []
-    if isinstance(stmt, ast.Assign):
-        targets = stmt.targets
-    elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
-        targets = [stmt.target]
-    out = []
-    for t in targets:
-        for n in ast.walk(t):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-                out.append(n.id)
-    return out
-
-
-def _hoisted(fn_node: Any) -> set[str]:
-    """The names first assigned in a block but used outside it (after it, or before it in a
-    loop): declared at the top of the function."""
-    first: dict[str, tuple[list, int]] = {}
-
-    def visit(stmts: list) -> None:
-        for k, s in enumerate(stmts):
-            for name in _assigned_here(s):
-                first.setdefault(name, (stmts, k))
-            blocks = [getattr(s, f, None) for f in ("body", "orelse", "finalbody")]
-            for inner in blocks + [c.body for c in getattr(s, "cases", ())]:  # (match's too)
-                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt) \
-                        and not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    visit(inner)
-
-    visit(fn_node.body)
-    total: dict[str, int] = {}
-    for n in ast.walk(fn_node):
-        if isinstance(n, ast.Name):
-            total[n.id] = total.get(n.id, 0) + 1
-    out = set()
-    for name, (stmts, k) in first.items():
-        inside = sum(1 for s in stmts[k:] for n in ast.walk(s)
-                     if isinstance(n, ast.Name) and n.id == name)
-        if inside != total.get(name, 0):
-            out.add(name)
-    return out
-
-
-def _used_outside(fn_node: ast.AST, loop: ast.For, name: str) -> bool:
-    inside = {id(n) for n in ast.walk(loop)}
-    return any(isinstance(n, ast.Name) and n.id == name and id(n) not in inside
-               for n in ast.walk(fn_node))
 
 
 _STATEMENTS = {"Assert": "assert", "Raise": "raise", "Try": "try / except", "With": "with",

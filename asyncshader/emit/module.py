@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ShaderCreationError
+from ..wgsl.memory import scan_kernel
 from ..wgsl.rewrite import _is_user_function
 from . import atomics, consts, overrides, resources, results
 from .expressions import E, Memory
@@ -58,6 +60,7 @@ class Binding:
     space: str          # "storage", "read", "uniform"
     type: Any           # the WGSL type (Array for buffers)
     wgsl: str = ""      # its name in WGSL (the parameter's, unless WGSL reserves that)
+    group: int = 0      # its @group (binding: its @binding)
 
 
 @dataclass
@@ -122,11 +125,16 @@ class Module:
         self.pools: dict[str, list[Memory]] = {}
         self.final_pass = False
         self.changed = False
-        unknown = set(bindings) - set(shader.params)
+        self.module_decls: dict = {}  # module-scope bindings, by name (scan_kernel)
+        try:
+            scan_kernel(self.fn, self.module_decls)
+        except ShaderCreationError:
+            pass  # (recursion: the translation names the call's line)
+        unknown = set(bindings) - set(shader.params) - set(self.module_decls)
         if unknown:
             raise WGSLEmitError(f"{self.fn.__qualname__} has no parameter "
                                 f"{', '.join(sorted(unknown))}; it takes "
-                                f"{', '.join(shader.params)}")
+                                f"{', '.join([*shader.params, *self.module_decls])}")
 
     # ------------------------------------------------------------------------------ types
     def resolved(self, t: Any) -> Any:
@@ -250,6 +258,14 @@ class Module:
                 return Memory(wgsl, "workgroup", t)
         raise AssertionError(name)
 
+    def module_binding(self, decl: Any) -> Memory:
+        """The memory a module-scope binding names (a resource of the module, whichever function
+        uses it)."""
+        for r in self.resources:
+            if r.python == decl.var_name:
+                return r.memory
+        raise AssertionError(decl)
+
     def bound_shape(self, wgsl: str) -> tuple[int, ...] | None:
         """The shape of the array bound to the resource named ``wgsl`` (None: none given)."""
         for r in getattr(self, "resources", ()):
@@ -283,8 +299,15 @@ class Module:
         values: dict[str, E] = {}
         resources: dict[str, Memory] = {}
         key_parts: list[Any] = []
+        memory_names = {a.memory.name for p, a in zip(params, args)  # (a parameter's WGSL name
+                        if a.memory is not None and a.memory.name != p.name}  # never takes them)
         for p, a in zip(params, args):
             if a.memory is not None:
+                if a.memory.space == "select":
+                    caller.fail(node, f"passing `{a.text}`, a local that names one of several "
+                                f"buffers in turn, to {fn.__name__}", "pass the buffer itself "
+                                "(the helper is emitted once per binding it is called with), "
+                                "or index it here and pass the element")
                 resources[p.name] = a.memory
                 key_parts.append(("memory", a.memory.name))
                 continue
@@ -297,7 +320,10 @@ class Module:
             if t is None:
                 caller.fail(node, f"passing `{a.text}` to {fn.__name__}", "pass a value")
             results.check_named(caller, node, t, f"passing `{a.text}` to {fn.__name__}")
-            values[p.name] = E(p.name + "_" if p.name in RESERVED else p.name, t)
+            text = p.name + "_" if p.name in RESERVED else p.name
+            while text in memory_names:
+                text += "_"
+            values[p.name] = E(text, t)
             key_parts.append(t)
         key = (id(fn), tuple(key_parts))
         if key in self.helpers:
@@ -363,10 +389,10 @@ class Module:
                                     "which WGSL cannot bind (not host-shareable). Fix: pass a u32")
             space = {"storage": "storage, read_write", "read": "storage, read",
                      "uniform": "uniform"}[r.kind]
-            out.append(f"@group(0) @binding({r.index}) var<{space}> {r.name}: {t};")
+            out.append(f"@group({r.group}) @binding({r.index}) var<{space}> {r.name}: {t};")
             rt = self.resolved(r.memory.type)
             bindings.append(Binding(r.python, r.index, r.kind, self.defaults.get(rt, rt),
-                                    r.name))
+                                    r.name, r.group))
         for name, (_, t) in self.workgroup.items():
             out.append(f"var<workgroup> {name}: {self.final(t, self.entry, name)};")
         used = [s for _, s in self.structs.values()] + [r.memory.type for r in self.resources

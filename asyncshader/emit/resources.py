@@ -51,6 +51,7 @@ class Resource:
     kind: str
     memory: Memory
     python: str     # the parameter's name
+    group: int = 0  # (index: the @binding number)
 
 
 def parameters(module: Any) -> tuple[dict[str, E], list[Resource]]:
@@ -76,10 +77,41 @@ def parameters(module: Any) -> tuple[dict[str, E], list[Resource]]:
             module.inputs.append((name, t))
             continue
         memory = Memory(wgsl_identifier(name), kind, t)
-        memory.rows = isinstance(t, Array) and isinstance(t.element, Vector) and \
-            getattr(p.annotation, "element", None) is None  # (numpy rows on the CPU)
-        resources.append(Resource(wgsl_identifier(name), index, kind, memory, name))
+        memory.rows = _numpy_rows(t, p.annotation)
+        point = getattr(p.annotation, "point", None)
+        group, binding = (point.group, point.binding) if point is not None else (0, index)
+        resources.append(Resource(wgsl_identifier(name), binding, kind, memory, name, group))
+    for name, (decl, _) in sorted(module.module_decls.items(),  # (module scope: in point order)
+                                  key=lambda item: (item[1][0].point.group,
+                                                    item[1][0].point.binding)):
+        kind, t = _resource(module, name, decl.annotation,
+                            module.given.get(name, inspect.Parameter.empty))
+        memory = Memory(wgsl_identifier(name), kind, t)
+        memory.rows = _numpy_rows(t, decl.annotation)
+        resources.append(Resource(wgsl_identifier(name), decl.point.binding, kind, memory, name,
+                                  decl.point.group))
+    _check_points(module, resources)
     return params, resources
+
+
+def _numpy_rows(t: Any, annotation: Any) -> bool:
+    """A buffer of vectors bound without a declared vector element: numpy rows on the CPU."""
+    return isinstance(t, Array) and isinstance(t.element, Vector) and \
+        getattr(annotation, "element", None) is None
+
+
+def _check_points(module: Any, resources: list[Resource]) -> None:
+    """Two resources at one ``@group @binding`` (one given by ``ash.at``, the other by its
+    position) are an error naming both: WGSL refuses the module."""
+    seen: dict[tuple[int, int], str] = {}
+    for r in resources:
+        other = seen.setdefault((r.group, r.index), r.python)
+        if other != r.python:
+            raise WGSLEmitError(
+                f"{module.fn.__qualname__}: {other!r} and {r.python!r} are both at "
+                f"@group({r.group}) @binding({r.index}) (a resource without ash.at(...) takes "
+                "group 0 and its parameter's position). Fix: give each its own "
+                "ash.at(group, binding)")
 
 
 def _resource(module: Any, name: str, ann: Any, given: Any) -> tuple[str, Any]:

@@ -27,9 +27,7 @@ def device() -> Any:
     """The process's shared wgpu device (opened at the first call)."""
     if _DEVICE:
         return _DEVICE[0]
-    private = tempfile.mkdtemp(prefix="asyncshader-gpu-")
-    for var in ("XDG_RUNTIME_DIR", "MESA_SHADER_CACHE_DIR"):
-        os.environ.setdefault(var, private)  # (Mesa warns without a private runtime dir)
+    private_folders()
     try:
         import wgpu
     except ImportError as e:
@@ -47,6 +45,17 @@ def device() -> Any:
     dev = adapter.request_device_sync(required_features=features)
     _DEVICE.append(dev)
     return dev
+
+
+def private_folders() -> None:
+    """Points Mesa's runtime and shader-cache folders into a private temporary folder where
+    they are unset or empty (Mesa prints "XDG_RUNTIME_DIR is invalid or not set" otherwise):
+    called before wgpu opens an adapter."""
+    missing = [v for v in ("XDG_RUNTIME_DIR", "MESA_SHADER_CACHE_DIR") if not os.environ.get(v)]
+    if missing:
+        private = tempfile.mkdtemp(prefix="asyncshader-gpu-")
+        for var in missing:
+            os.environ[var] = private
 
 
 def use(dev: Any) -> Any:

@@ -97,21 +97,24 @@ class CrosscheckReport:
 # ------------------------------------------------------------------------------------ compute
 def crosscheck(kernel: Any, workgroups: Any = 1, *, ulp: int = 4, atol: float = 0.0,
                ignore: tuple = (), check: Any = None, device: Any = None,
-               raise_on_difference: bool = True, overrides: dict | None = None,
-               **bindings: Any) -> CrosscheckReport:
+               raise_on_difference: bool = True, subgroup_size: int | None = None,
+               overrides: dict | None = None, **bindings: Any) -> CrosscheckReport:
     """Runs a compute dispatch on the CPU (``asyncshader.run``) and its WGSL (``to_wgsl``) on a
     WebGPU device, and compares every storage buffer: integers exactly, floats within ``ulp``
-    units in the last place or ``atol`` (absolute). Raises :class:`CrosscheckError` (an
-    AssertionError) on a difference unless ``raise_on_difference=False``; returns the report.
-    The arrays you pass are not changed: each side gets copies. ``overrides`` (name or id:
-    value) sets the kernel's ``ash.override`` constants on both sides (the GPU's through the
-    pipeline's ``constants``)."""
+    units in the last place or ``atol`` (absolute). ``check(cpu, gpu)`` (the arrays by name)
+    judges what the comparison cannot: ``False`` (numpy's too) fails, ``True`` or None (a
+    check that asserts) passes. ``subgroup_size`` is the CPU run's (``asyncshader.run``'s
+    option: set it to the GPU's, 8 on lavapipe, to compare a size-dependent result). Raises
+    :class:`CrosscheckError` (an AssertionError) on a difference unless
+    ``raise_on_difference=False``; returns the report. The arrays you pass are not changed:
+    each side gets copies. ``overrides`` (name or id: value) sets the kernel's ``ash.override``
+    constants on both sides (the GPU's through the pipeline's ``constants``)."""
     dev = device or _device()
     code = emit(kernel, **bindings)
     cpu = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in bindings.items()}
     writers = _Writers(cpu)
     result = run(kernel, workgroups, instruments=[writers], sanitize="report",
-                 overrides=overrides, **cpu)
+                 subgroup_size=subgroup_size, overrides=overrides, **cpu)
     groups = _size3(workgroups)
     constants = pipeline_constants(kernel.fn.__qualname__, getattr(
         kernel.shader_fn, "__ash_overrides__", {}), overrides)
@@ -140,17 +143,18 @@ def _uniform_bytes(value: Any, t: Any) -> bytes:
         return data + bytes(-len(data) % 16)
     s = t.scalar if isinstance(t, Vector) else t
     values = list(value) if hasattr(value, "__iter__") else [value]
-    if s.kind == "f":
-        words = np.asarray(values, np.float32).view(np.uint32)
+    if s.kind == "f":  # (f16 components take 2 bytes each: vec3h is 6 bytes at offset 0)
+        data = np.asarray(values, np.float16 if s.name == "f16" else np.float32).tobytes()
     else:  # i32 as its two's complement bits, bool as 0 / 1
-        words = np.array([int(v) & 0xFFFFFFFF for v in values], np.uint64).astype(np.uint32)
-    data = np.zeros(4, np.uint32)
-    data[:words.size] = words
-    return data.tobytes()
+        data = np.array([int(v) & 0xFFFFFFFF for v in values], np.uint64).astype(
+            np.uint32).tobytes()
+    return data.ljust(16, b"\0")
 
 
 def _buffers(dev: Any, code: Emitted, bindings: dict[str, Any], visibility: Any = None
              ) -> tuple[list, dict[str, Any]]:
+    """Each binding's buffer: (group, bind-group entry) pairs, and the storage buffers to read
+    back."""
     import wgpu
 
     usage = wgpu.BufferUsage
@@ -174,8 +178,8 @@ def _buffers(dev: Any, code: Emitted, bindings: dict[str, Any], visibility: Any 
                                               usage.COPY_SRC)
             if b.space == "storage":
                 outputs[b.name] = (buf, np.asarray(value), b.type)
-        entries.append({"binding": b.binding, "resource": {"buffer": buf, "offset": 0,
-                                                           "size": buf.size}})
+        entries.append((b.group, {"binding": b.binding, "resource": {
+            "buffer": buf, "offset": 0, "size": buf.size}}))
     return entries, outputs
 
 
@@ -192,9 +196,9 @@ def _run_compute(dev: Any, code: Emitted, groups: tuple, bindings: dict[str, Any
     encoder = dev.create_command_encoder()
     cpass = encoder.begin_compute_pass()
     cpass.set_pipeline(pipeline)
-    if entries:
-        cpass.set_bind_group(0, dev.create_bind_group(layout=pipeline.get_bind_group_layout(0),
-                                                      entries=entries))
+    for g in range(max((g for g, _ in entries), default=-1) + 1):  # (every group up to the
+        cpass.set_bind_group(g, dev.create_bind_group(  # last used: an unused one is empty)
+            layout=pipeline.get_bind_group_layout(g), entries=[e for k, e in entries if k == g]))
     cpass.dispatch_workgroups(*groups)
     cpass.end()
     dev.queue.submit([encoder.finish()])

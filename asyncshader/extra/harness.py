@@ -17,6 +17,7 @@ import numpy as np
 from ..emit import Emitted, emit
 from ..emit.buffers import from_gpu
 from ..emit.wtypes import Scalar, Struct, Vector
+from ..errors import BindingError
 from .device import validate
 
 _SCALAR = {"f": "f32", "i": "i32", "u": "u32"}
@@ -142,7 +143,12 @@ def read_pixels(dev: Any, harness: Harness, width: int, height: int,
     usage = wgpu.BufferUsage
     code = harness.emitted
     module = validate(code.source, dev)
-    entries, storage = make_buffers(dev, code, bindings)
+    grouped, storage = make_buffers(dev, code, bindings)
+    if any(g != 0 for g, _ in grouped):
+        raise BindingError("crosscheck_fragments binds the shader's resources in group 0 and "
+                           "its own textures and outputs in groups 1 and 2: give every "
+                           "binding of a fragment shader ash.at(0, k) to cross-check it")
+    entries = [e for _, e in grouped]
     frag = wgpu.ShaderStage.FRAGMENT
     kinds = {"storage": "storage", "read": "read-only-storage", "uniform": "uniform"}
     layouts = [[{"binding": b.binding, "visibility": frag, "buffer": {"type": kinds[b.space]}}

@@ -48,10 +48,17 @@ from ..sanitizers.races import SanitizedRun
 from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
 from ..schedules.names import as_strategy
 from ..schedules.strategies import Strategy
-from ..wgsl.bindings import bind_resources, signature_params, vector_elements
+from ..wgsl.bindings import (
+    bind_resources,
+    explicit_points,
+    signature_params,
+    vector_elements,
+)
 from ..wgsl.memory import WorkgroupMemory, scan_kernel, trace_vars
-from ..wgsl.overrides import OVERRIDES, override_values
+from ..wgsl.module_bindings import Slots, module_params
+from ..wgsl.overrides import override_context
 from ..wgsl.readonly import checked_read_only
+from ..wgsl.reconvergence import reconvergence_options
 from ..wgsl.rewrite import with_wgsl_operators
 from ..wgsl.struct_buffers import StructArray
 from ..wgsl.types import Vec, vec3u
@@ -179,19 +186,22 @@ class ComputeKernel:
                                     f"a builtin; did you mean {' or '.join(map(repr, close))}? "
                                     "(A resource would be bound by that name.)")
         self.builtins = [n for n in self.params if n in COMPUTE_BUILTINS]
+        explicit_points(fn.__qualname__, self.params)  # (two resources at one @binding)
         self.identity = kernel_identity(fn)
 
     @functools.cached_property
     def shader_fn(self) -> Callable:
         """The shader as it runs: ``fn`` with WGSL's operators (:mod:`asyncshader.wgsl.rewrite`),
         compiled at the first dispatch, when the helpers it calls are defined."""
-        return with_wgsl_operators(self.fn, strict=self.strict)
+        return with_wgsl_operators(self.fn, strict=self.strict, reconverge=self.scan()[2])
 
-    def scan(self) -> tuple[list, bool, bool]:
-        """The workgroup variables the kernel uses, and whether it uses quad and subgroup
-        operations. Read at every dispatch: variables may be declared after the kernel (like
-        WGSL module scope)."""
-        variables, uses = scan_kernel(self.fn)
+    def scan(self) -> tuple[list, bool, bool, dict]:
+        """The workgroup variables the kernel uses, whether it uses quad and subgroup
+        operations, and the module-scope bindings it uses (with where its code refers to them).
+        Read at every dispatch: variables may be declared after the kernel (like WGSL module
+        scope)."""
+        module: dict = {}
+        variables, uses = scan_kernel(self.fn, module)
         quad_ops = any(getattr(f, "__ash_needs_quads__", False) for f in uses)
         subgroup_ops = any(getattr(f, "__ash_needs_subgroups__", False) for f in uses)
         n = self.workgroup_size[0] * self.workgroup_size[1] * self.workgroup_size[2]
@@ -200,7 +210,7 @@ class ComputeKernel:
                 f"{self.fn.__qualname__} uses quad operations; in compute a quad is 4 "
                 f"consecutive local invocation indices, so the workgroup must hold a multiple "
                 f"of 4 invocations, not {n}")
-        return list(variables.values()), quad_ops, subgroup_ops
+        return list(variables.values()), quad_ops, subgroup_ops, module
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"{self.fn.__qualname__} is a compute kernel; run it with "
@@ -279,7 +289,9 @@ class ComputeRun(SanitizedRun):
         self.strategy: Strategy = as_strategy(schedule)
         self.instruments: list[Instrument] = check_instances(
             "instruments", instruments, Instrument, "ash.Footprints()")
-        self.bindings = bind_resources(kernel.fn.__qualname__, kernel.params,
+        self.wg_vars, quad_ops, subgroup_ops, module = kernel.scan()
+        params = module_params(kernel.fn.__qualname__, kernel.params, module)
+        self.bindings = bind_resources(kernel.fn.__qualname__, params,
                                        set(kernel.builtins), bindings)
         self.max_live = max_live_workgroups
         self.ids = _Ids(kernel.workgroup_size, self.groups)
@@ -289,7 +301,6 @@ class ComputeRun(SanitizedRun):
         self.context_values = ((DERIVATIVE_KINDS, derivative_kinds(
             self.derivative_mode if self.has_derivatives else None)),)
         self.strict = kernel.strict
-        self.wg_vars, quad_ops, subgroup_ops = kernel.scan()
         self.quads = kernel.derivatives is not None or quad_ops
         self.subgroups = subgroup_ops
         self.config = {"stage": "compute", "workgroups": list(self.groups),
@@ -310,7 +321,7 @@ class ComputeRun(SanitizedRun):
         self.access_hooks = [i.memory_access for i in self.instruments
                              if i.wants_memory_access]
         self.args = checked_read_only(self.bindings, self.detector is not None)
-        vectors = vector_elements(kernel.params)  # (Storage[vec3f]: buf[i] loads a vec3f)
+        vectors = vector_elements(params)  # (Storage[vec3f]: buf[i] loads a vec3f)
         if self.access_hooks:  # storage buffers seen through access-reporting wrappers
             self.args = {k: traced_storage(v, self, vectors.get(k)) if _is_storage(v) else v
                          for k, v in self.args.items()}
@@ -320,6 +331,9 @@ class ComputeRun(SanitizedRun):
                          else v for k, v in self.args.items()}
         self.args = {k: v.shader_arg() if isinstance(v, StructArray) else v  # (unwatched)
                      for k, v in self.args.items()}
+        self.module_slots = Slots(module) if module else None  # (swapped in while it runs)
+        if module:
+            self.module_slots.values = {name: self.args.pop(name) for name in module}
         self.scheduler = Scheduler(self._units(), self.strategy, self.instruments,
                                    max_live=max_live_workgroups,
                                    single_scope=not (self.quads or self.subgroups),
@@ -327,7 +341,8 @@ class ComputeRun(SanitizedRun):
                                    max_points_per_invocation=max_points_per_invocation,
                                    max_key=int(np.prod(self.groups)) * int(np.prod(
                                        kernel.workgroup_size)),
-                                   direct_sites=still_direct(kernel.shader_fn, kernel.awaited))
+                                   direct_sites=still_direct(kernel.shader_fn, kernel.awaited),
+                                   **reconvergence_options(kernel.shader_fn, self.subgroups))
 
     def _units(self) -> Iterator[Group]:
         kernel = self.kernel
@@ -517,8 +532,5 @@ def _prepare(kernel: Any, workgroups: Any, schedule: Any, max_live: int, instrum
     job = ComputeRun(kernel, workgroups, schedule, max_live, instruments, bindings, max_points,
                      derivatives, sanitize, allow_races, subgroup_size, subgroup_reduction)
     job.watchdog = limit
-    used = getattr(kernel.shader_fn, "__ash_overrides__", {})
-    if used or overrides:  # (the values the shader's reads of an ash.override see)
-        job.context_values += ((OVERRIDES, override_values(kernel.fn.__qualname__, used,
-                                                           overrides)),)
+    job.context_values += override_context(kernel, overrides)  # (what reads of overrides see)
     return job

@@ -39,9 +39,10 @@ def _running(job: Any) -> Iterator[None]:
     names in ``context_values`` (``(var, value)`` pairs: what a hot operation reads without
     going through the run, e.g. the derivative built-ins' request kinds)."""
     tokens = [(CURRENT_RUN, CURRENT_RUN.set(job))]
+    slots = getattr(job, "module_slots", None)  # (module-scope bindings: put back at the end)
     try:
         tokens += [(var, var.set(value)) for var, value in getattr(job, "context_values", ())]
-        with np.errstate(**_QUIET):
+        with np.errstate(**_QUIET), slots if slots is not None else contextlib.nullcontext():
             yield
     finally:
         for var, token in reversed(tokens):
@@ -164,7 +165,7 @@ def drive(job: Any) -> None:
     holding the turn at its workgroup variables from first step to last (docs/design.md,
     "Workgroup memory")."""
     run = job.scheduler.run()
-    turn = MemoryTurn(getattr(job, "wg_vars", ()))
+    turn = _turn(job)
     with turn:  # (taken before the watchdog looks: waiting for a turn is not a stall)
         w = watch(run, job.scheduler, getattr(job, "watchdog", None))
         with _running(job), _ending(job, run, w, turn):
@@ -188,6 +189,12 @@ def _ending(job: Any, run: Any, w: Any, turn: MemoryTurn) -> Iterator[None]:
         unwatch(w)
         with turn:
             run.close()
+
+
+def _turn(job: Any) -> MemoryTurn:
+    """The run's turn at its workgroup variables and, if it uses any, the module-scope
+    bindings it swaps into module globals (docs/design.md)."""
+    return MemoryTurn(getattr(job, "wg_vars", ()), getattr(job, "module_slots", None) is not None)
 
 
 def _in_turns(run: Iterator[None], turn: MemoryTurn) -> Iterator[None]:
@@ -224,7 +231,7 @@ async def drive_async(job: Any) -> None:
     checkpoints. The watchdog also enforces the host's deadline (``anyio.fail_after``) on a
     shader that never suspends: it is interrupted there, and the cancellation happens here."""
     run = job.scheduler.run()
-    turn = MemoryTurn(getattr(job, "wg_vars", ()))
+    turn = _turn(job)
     w = watch(run, job.scheduler, getattr(job, "watchdog", None), _deadline())
     with _ending(job, run, w, turn):
         try:

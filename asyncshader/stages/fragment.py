@@ -60,12 +60,14 @@ from ..wgsl.bindings import (
     Storage,
     Uniform,
     bind_resources,
+    explicit_points,
     signature_params,
     vector_elements,
 )
 from ..wgsl.memory import scan_kernel
-from ..wgsl.overrides import OVERRIDES, override_values
+from ..wgsl.overrides import override_context
 from ..wgsl.readonly import checked_read_only
+from ..wgsl.reconvergence import reconvergence_options
 from ..wgsl.rewrite import with_wgsl_operators
 from ..wgsl.types import _VECS, Vec, vec4f
 from .dispatch import (
@@ -123,7 +125,13 @@ class FragmentShader:
                 raise TypeError(f"{fn.__qualname__}: parameter {p} is not supported; a shader "
                                 "takes named builtins, inputs and resources")
         self.builtins = [n for n in self.params if n in FRAGMENT_BUILTINS]
-        wg_vars, uses = scan_kernel(fn)
+        explicit_points(fn.__qualname__, self.params)
+        module: dict = {}
+        wg_vars, uses = scan_kernel(fn, module)
+        if module:
+            raise TypeError(f"{fn.__qualname__} uses the module-scope binding "
+                            f"{next(iter(module))!r}: asyncshader runs those in compute kernels "
+                            "only. Fix: make it a parameter of the fragment shader")
         self.subgroup_builtins, self.subgroup_ops = subgroup_uses(fn, self.params, uses)
         if wg_vars:
             raise TypeError(f"{fn.__qualname__} uses workgroup memory ({', '.join(wg_vars)}); "
@@ -134,7 +142,7 @@ class FragmentShader:
     def shader_fn(self) -> Callable:
         """The shader as it runs: ``fn`` with WGSL's operators (:mod:`asyncshader.wgsl.rewrite`),
         compiled at the first dispatch, when the helpers it calls are defined."""
-        return with_wgsl_operators(self.fn)
+        return with_wgsl_operators(self.fn, reconverge=self.subgroup_ops)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"{self.fn.__qualname__} is a fragment shader; run it with "
@@ -313,7 +321,8 @@ class FragmentRun(SanitizedRun):
                                    max_live=live, single_scope=not self.subgroups,
                                    max_points_per_invocation=max_points_per_invocation,
                                    max_key=4 * self.qw * self.qh,
-                                   direct_sites=still_direct(shader.shader_fn, shader.awaited))
+                                   direct_sites=still_direct(shader.shader_fn, shader.awaited),
+                                   **reconvergence_options(shader.shader_fn, self.subgroups))
 
     # ------------------------------------------------------------------------------- inputs
     def _split_inputs(self, given: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -554,10 +563,7 @@ def _prepare(shader: Any, width: int, height: int, schedule: Any, derivatives: s
                       options, inputs, max_points, sanitize, allow_races,
                       options.pop("subgroup_size"), options.pop("subgroup_reduction"))
     job.watchdog = limit
-    used = getattr(shader.shader_fn, "__ash_overrides__", {})
-    if used or overrides:  # (the values the shader's reads of an ash.override see)
-        job.context_values += ((OVERRIDES, override_values(shader.fn.__qualname__, used,
-                                                           overrides)),)
+    job.context_values += override_context(shader, overrides)  # (what reads of overrides see)
     return job
 
 

@@ -507,8 +507,10 @@ def cmd_crosscheck(args: argparse.Namespace, out: Callable) -> int:
 
 
 def _shader_bindings(kernel: Any, given: dict) -> dict:
-    """setup()'s values for the shader's parameters (not workgroups, width, schedule ...)."""
-    return {k: v for k, v in given.items() if k in kernel.params}
+    """setup()'s values for the shader's parameters and module-scope bindings (not
+    workgroups, width, schedule ...)."""
+    names = set(kernel.params) | (set(kernel.scan()[3]) if kernel.stage == "compute" else set())
+    return {k: v for k, v in given.items() if k in names}
 
 
 def _add_emit_commands(sub: Any) -> None:

@@ -53,6 +53,10 @@ _RMW = {
 }
 
 
+#: the atomics that change memory whenever their operand is not zero (modulo 2^32)
+_ALWAYS_CHANGE = frozenset({"atomic_add", "atomic_sub", "atomic_xor"})
+
+
 class AtomicOp(Point):
     """A pending atomic operation; :meth:`apply` performs it when the invocation resumes."""
 
@@ -95,29 +99,30 @@ class AtomicOp(Point):
             hook(inv, op, memory, index, old, new)
         return result
 
+    def polls(self) -> Any:
+        """Whether, applied now, this atomic would leave memory as it is (a load, an exchange or
+        store of the value already there, a compare-exchange that fails...): then the location
+        and the value it would read, else ``None``. The schedules' fairness rule reads it: an
+        invocation that reads the same value from the same place again, having changed
+        nothing, is polling (:class:`~asyncshader.PCT`)."""
+        op = self.op
+        if op in _ALWAYS_CHANGE and int(self.operand) & _MASK:
+            return None  # (the common case, answered without reading memory)
+        memory, index = self.memory, self.index
+        old = int(np.ndarray.__getitem__(memory, index))
+        if op == "atomic_compare_exchange_weak":
+            changes = old == int(self.compare) and int(_wrap(memory.dtype, int(self.operand))) \
+                != old
+        elif op == "atomic_load":
+            changes = False
+        else:
+            changes = int(_wrap(memory.dtype, _RMW[op](old, int(self.operand)))) != old
+        if changes:
+            return None
+        return (id(memory), index if isinstance(index, tuple) else int(index), old)
+
     def __repr__(self) -> str:
         return f"{self.op}({getattr(self.memory, 'var_name', 'buffer')}[{self.index!r}])"
-
-
-class AtomicVariable(np.ndarray):
-    """A storage buffer declared one atomic (``Storage[atomic(u32)]``, WGSL's ``var<storage,
-    read_write> c: atomic<u32>``): a 0-d view of the caller's array that only the atomic
-    built-ins touch (``await atomic_add(ptr(c), 1)``), as WGSL allows nothing else on it."""
-
-    def shader_arg(self, run: Any = None) -> AtomicVariable:
-        """What the shader is given, watched or not: this view (its atomics report
-        themselves)."""
-        return self
-
-    def __getitem__(self, index: Any) -> Any:
-        raise TypeError("this storage buffer is one atomic<T>: read it with "
-                        "`await ash.atomic_load(ash.ptr(c))`, as WGSL allows only the atomic "
-                        "built-ins on atomic<T>")
-
-    def __setitem__(self, index: Any, value: Any) -> None:
-        raise TypeError("this storage buffer is one atomic<T>: write it with "
-                        "`await ash.atomic_store(ash.ptr(c), v)`, as WGSL allows only the "
-                        "atomic built-ins on atomic<T>")
 
 
 def _atomic(op: str, p: Any, operand: Any = 0, compare: Any = None) -> Awaitable[Any]:

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import difflib
 import inspect
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..errors import BindingError
-from .atomics import AtomicVariable
 from .layout import check_uniform
 from .matrices import Matrix
 from .readonly import ReadOnlyStorage, read_only_view
@@ -37,13 +37,49 @@ _STORAGE_DTYPES = (np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.uint32)
                    np.dtype(np.float16))
 
 
+@dataclass(frozen=True)
+class BindingPoint:
+    """Where a resource sits in WGSL: ``@group(group) @binding(binding)`` (:func:`at`)."""
+
+    group: int
+    binding: int
+
+    def __repr__(self) -> str:
+        return f"at(group={self.group}, binding={self.binding})"
+
+
+def at(group: int, binding: int) -> BindingPoint:
+    """A resource's WGSL ``@group(group) @binding(binding)``, written in its annotation:
+    ``inp: ash.Storage[f32, ash.at(group=1, binding=3)]``, ``k: ash.Uniform[u32, ash.at(0,
+    2)]``, ``buf: ash.Storage[ash.at(1, 0)]`` (docs/to-gpu.md). A resource without one takes
+    ``@group(0) @binding(k)``, ``k`` its parameter's position."""
+    for what, v in (("group", group), ("binding", binding)):
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise TypeError(f"ash.at(group=..., binding=...) takes non-negative ints; {what} "
+                            f"is {v!r}")
+    return BindingPoint(group, binding)
+
+
 class _Marker(type):
-    def __getitem__(cls, element: Any) -> Any:
-        return type(cls.__name__, (cls,), {"element": element})
+    def __getitem__(cls, item: Any) -> Any:
+        items = item if isinstance(item, tuple) else (item,)
+        points = [i for i in items if isinstance(i, BindingPoint)]
+        rest = [i for i in items if not isinstance(i, BindingPoint)]
+        if len(points) > 1 or len(rest) > 1 or (points and not hasattr(cls, "point")):
+            raise TypeError(f"{cls.__name__}[...] takes an element type"
+                            + (" and one ash.at(group, binding)" if hasattr(cls, "point") else
+                               " (a fragment input has a @location, not a binding point)")
+                            + f", not {item!r}")
+        attrs = {"element": rest[0] if rest else getattr(cls, "element", None)}
+        if points:
+            attrs["point"] = points[0]
+        return type(cls.__name__, (cls,), attrs)
 
     def __repr__(cls) -> str:
         element = getattr(cls, "element", None)
-        return cls.__name__ + (f"[{getattr(element, '__name__', element)}]" if element else "")
+        shown = [getattr(element, "__name__", repr(element))] if element is not None else []
+        shown += [repr(cls.point)] if getattr(cls, "point", None) is not None else []
+        return cls.__name__ + (f"[{', '.join(shown)}]" if shown else "")
 
 
 class Storage(metaclass=_Marker):
@@ -53,6 +89,7 @@ class Storage(metaclass=_Marker):
     ``vec3f``. For WGSL's ``var<storage, read>`` annotate :class:`ReadOnly`."""
 
     element: Any = None
+    point: BindingPoint | None = None
     access = "read_write"
 
 
@@ -76,6 +113,24 @@ class Uniform(metaclass=_Marker):
     """Annotation for a uniform parameter (``var<uniform>``): any value, read-only."""
 
     element: Any = None
+    point: BindingPoint | None = None
+
+
+def explicit_points(kernel: str, params: dict[str, inspect.Parameter]) -> dict[str, Any]:
+    """The binding points the parameters' annotations give (``ash.at(...)``), by name; two
+    parameters at one point are a TypeError naming both (WGSL refuses the module)."""
+    found: dict[str, Any] = {}
+    for name, p in params.items():
+        point = getattr(p.annotation, "point", None)
+        if point is None:
+            continue
+        other = next((n for n, q in found.items() if q == point), None)
+        if other is not None:
+            raise TypeError(f"{kernel}: {other!r} and {name!r} are both at @group({point.group})"
+                            f" @binding({point.binding}); WGSL gives each resource its own. "
+                            f"Fix: move one, e.g. ash.at({point.group}, {point.binding + 1})")
+        found[name] = point
+    return found
 
 
 def signature_params(fn: Any) -> dict[str, inspect.Parameter]:
@@ -134,8 +189,8 @@ def refuse_writable_aliasing(kernel_name: str, bindings: dict[str, Any]) -> None
     copies, and two read-only storage buffers may share memory (read-only aliasing is allowed);
     a read-only buffer over memory a writable one also binds is refused."""
     storage = [(name, v) for name, v in bindings.items()
-               if isinstance(v, np.ndarray) and (v.flags.writeable
-                                                 or isinstance(v, ReadOnlyStorage))]
+               if isinstance(v, np.ndarray) and (v.flags.writeable or isinstance(
+                   v, ReadOnlyStorage) or getattr(v, "read_only_binding", ""))]
     for i, (name_a, a) in enumerate(storage):
         for name_b, b in storage[i + 1:]:
             if not (a.flags.writeable or b.flags.writeable):
@@ -166,6 +221,8 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
         if isinstance(value, np.ndarray) and not value.flags.writeable:
             ann = ReadOnly  # the caller's read-only array: var<storage, read>
     if _is(ann, Storage) and ann.access == "read":
+        if isinstance(value, np.ndarray) and value.dtype.names is not None:  # structs.py
+            return _struct_storage(kernel, name, ann.element, value, read_only=True)
         return _read_only_storage(kernel, name, ann, value)
     if _is(ann, Storage):
         if isinstance(value, np.ndarray) and value.dtype.names is not None:  # structs.py
@@ -208,8 +265,11 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
     return value
 
 
-def _struct_storage(kernel: str, name: str, element: Any, value: np.ndarray) -> Any:
-    """A struct buffer bound as ``var<storage, read_write>``: a StructArray view."""
+def _struct_storage(kernel: str, name: str, element: Any, value: np.ndarray,
+                    read_only: bool = False) -> Any:
+    """A struct buffer bound as ``var<storage, read_write>``: a StructArray view; with
+    ``read_only`` (``ReadOnly[Particle]``: ``var<storage, read>``) a non-writeable view of the
+    caller's array (no copy), whose stores are refused naming the binding."""
     cls = struct_of(value.dtype)
     if cls is None:
         raise BindingError(f"{kernel}: binding {name!r} is a structured array whose dtype is not "
@@ -218,11 +278,15 @@ def _struct_storage(kernel: str, name: str, element: Any, value: np.ndarray) -> 
     if element is not None and element is not cls:
         raise BindingError(f"{kernel}: binding {name!r} is declared Storage[{element!r}] but "
                            f"holds {cls.__name__} structs")
-    if not value.flags.writeable:
+    if not value.flags.writeable and not read_only:
         raise BindingError(f"{kernel}: storage buffer {name!r} is read-only; pass a writeable "
-                           "array or declare the parameter Uniform")
+                           "array or declare the parameter ash.ReadOnly (var<storage, read>)")
     try:
         view = as_struct_binding(value)
+        if read_only:
+            view = view.view(type(view))
+            view.flags.writeable = False
+            view.read_only_binding = name
         view.block()  # (a strided view is refused here, before the dispatch)
     except TypeError as exc:
         raise BindingError(f"{kernel}: binding {name!r}: {exc}") from None
@@ -289,6 +353,27 @@ def _check_storage_array(kernel: str, name: str, ann: Any, value: Any) -> None:
                            f"array<{vec.__name__}>), not {value.shape}. Fix: pass "
                            f"{name}=arr.reshape(-1, {vec.size}), or declare the element type "
                            "the array holds.")
+
+
+class AtomicVariable(np.ndarray):
+    """A storage buffer declared one atomic (``Storage[atomic(u32)]``, WGSL's ``var<storage,
+    read_write> c: atomic<u32>``): a 0-d view of the caller's array that only the atomic
+    built-ins touch (``await atomic_add(ptr(c), 1)``), as WGSL allows nothing else on it."""
+
+    def shader_arg(self, run: Any = None) -> AtomicVariable:
+        """What the shader is given, watched or not: this view (its atomics report
+        themselves)."""
+        return self
+
+    def __getitem__(self, index: Any) -> Any:
+        raise TypeError("this storage buffer is one atomic<T>: read it with "
+                        "`await ash.atomic_load(ash.ptr(c))`, as WGSL allows only the atomic "
+                        "built-ins on atomic<T>")
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        raise TypeError("this storage buffer is one atomic<T>: write it with "
+                        "`await ash.atomic_store(ash.ptr(c), v)`, as WGSL allows only the "
+                        "atomic built-ins on atomic<T>")
 
 
 def _atomic_storage(kernel: str, name: str, ann: Any, value: np.ndarray) -> AtomicVariable:

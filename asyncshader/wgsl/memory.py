@@ -32,6 +32,7 @@ from .._core.sources import user_code
 from ..errors import ShaderCreationError
 from .managed import _converts, _Managed, _map_of
 from .matrices import Matrix
+from .module_bindings import MODULE_BINDINGS_TURN, ModuleBinding, declared, module_binding
 from .struct_buffers import StructView, describe_granule
 from .struct_refs import ArrayRef, AtomicMember, Block, _Ref, ref_of, store
 from .structs import is_struct, struct_of
@@ -406,13 +407,22 @@ class WorkgroupMemory:
             for v, s in zip(self.vars, self.saved):
                 np.copyto(v.view(np.ndarray), s, casting="no")
             self.saved = None
+        slots = getattr(run, "module_slots", None)  # (module-scope bindings: the run's values)
+        if slots is not None:
+            slots.install()
 
     def save(self) -> None:
         self.saved = [np.array(v, copy=True).view(np.ndarray) for v in self.vars]
+        slots = getattr(self.run, "module_slots", None)  # (the host may run: declarations)
+        if slots is not None:
+            slots.restore()
 
     def exit(self) -> None:
         self.closed = True
         self.saved = None
+        slots = getattr(self.run, "module_slots", None)
+        if slots is not None:
+            slots.restore()
 
 
 class MemoryTurn:
@@ -427,8 +437,10 @@ class MemoryTurn:
 
     __slots__ = ("locks",)
 
-    def __init__(self, variables: list[WorkgroupVar]) -> None:
+    def __init__(self, variables: list[WorkgroupVar], module_bindings: bool = False) -> None:
         held = dict(_lock_of(v) for v in variables)  # (one lock per variable, however named)
+        if module_bindings:  # (the module globals a run swaps: one lock, always taken first)
+            held[-1] = MODULE_BINDINGS_TURN
         self.locks = [held[k] for k in sorted(held)]
 
     def __enter__(self) -> None:
@@ -460,9 +472,12 @@ def find_workgroup_vars(fn: Any) -> dict[str, WorkgroupVar]:
     return scan_kernel(fn)[0]
 
 
-def scan_kernel(fn: Any) -> tuple[dict[str, WorkgroupVar], set]:
+def scan_kernel(fn: Any, bindings: dict | None = None) -> tuple[dict[str, WorkgroupVar], set]:
     """What ``fn`` and the functions it calls refer to by name: workgroup variables (by name),
-    and asyncshader operations (trap functions), like WGSL's "statically accessed".
+    and asyncshader operations (trap functions), like WGSL's "statically accessed". Given
+    ``bindings``, also fills it with the module-scope bindings they use, by name, each with
+    the places that refer to it (``(namespace, key)`` pairs and closure cells: what a run
+    swaps, :mod:`asyncshader.wgsl.module_bindings`).
 
     WGSL forbids recursion: a function of the user's that refers to itself, directly or through
     other functions of the user's, raises :class:`~asyncshader.ShaderCreationError` naming each
@@ -478,7 +493,7 @@ def scan_kernel(fn: Any) -> tuple[dict[str, WorkgroupVar], set]:
             return
         seen.add(id(code))
         for name in code.co_names:
-            visit_value(name, globs.get(name), globs, code.co_names)
+            visit_value(name, globs.get(name), globs, code.co_names, (globs, name))
         for const in code.co_consts:
             if isinstance(const, types.CodeType):
                 if const.co_name in const.co_freevars and _user_code(const):
@@ -486,9 +501,15 @@ def scan_kernel(fn: Any) -> tuple[dict[str, WorkgroupVar], set]:
                     raise _recursion([(const, const.co_name)], const.co_name)
                 visit_code(const, globs)
 
-    def visit_value(name: str, value: Any, globs: dict, names: tuple) -> None:
+    def visit_value(name: str, value: Any, globs: dict, names: tuple, place: Any = None
+                    ) -> None:
+        if place is not None:
+            value = declared(place, value)  # (a running run's value: the declaration)
         if getattr(value, "__ash_trap__", False) is True:
             uses.add(value)
+        elif isinstance(value, ModuleBinding):
+            if bindings is not None and place is not None:
+                module_binding(bindings, name, value, place)
         elif isinstance(value, WorkgroupVar):
             if value.var_name == WorkgroupVar.var_name:
                 value.var_name = name
@@ -497,9 +518,9 @@ def scan_kernel(fn: Any) -> tuple[dict[str, WorkgroupVar], set]:
             visit_function(value, name)
         elif isinstance(value, types.ModuleType):
             for attr in names:  # module.attr accesses: co_names holds the attribute names too
-                sub = getattr(value, attr, None)
-                if isinstance(sub, (WorkgroupVar, types.FunctionType)):
-                    visit_value(attr, sub, vars(value), ())
+                sub = declared((vars(value), attr), getattr(value, attr, None))
+                if isinstance(sub, (WorkgroupVar, types.FunctionType, ModuleBinding)):
+                    visit_value(attr, sub, vars(value), (), (vars(value), attr))
         elif hasattr(value, "__wrapped_kernel__"):  # a kernel object: not a call of its code
             visit_function(value.__wrapped_kernel__, name, call=False)
 
@@ -522,7 +543,7 @@ def scan_kernel(fn: Any) -> tuple[dict[str, WorkgroupVar], set]:
                     value = cell.cell_contents
                 except ValueError:  # an empty cell
                     continue
-                visit_value(var, value, f.__globals__, ())
+                visit_value(var, value, f.__globals__, (), cell)
         finally:
             path.pop()
 

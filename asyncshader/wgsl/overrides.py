@@ -19,7 +19,8 @@ import numpy as np
 from ..errors import DispatchError
 from .types import _ScalarType
 
-__all__ = ["OVERRIDES", "Override", "override", "override_values", "pipeline_constants"]
+__all__ = ["OVERRIDES", "Override", "override", "override_context", "override_values",
+           "pipeline_constants"]
 
 #: the running dispatch's override values, by Override object (None outside a dispatch)
 OVERRIDES: ContextVar[dict | None] = ContextVar("asyncshader_overrides", default=None)
@@ -98,6 +99,16 @@ def override_values(kernel: str, used: dict[str, Override], given: Any) -> dict:
             raise DispatchError(f"{kernel}: override {name} has no default, so the dispatch "
                                 f"must give it a value: pass overrides={{{name!r}: ...}}")
     return values
+
+
+def override_context(shader: Any, given: Any) -> tuple:
+    """What a dispatch of ``shader`` (a kernel or fragment shader) with ``overrides=given`` adds
+    to its ``context_values``: the values its reads of overrides see; nothing when it reads no
+    override and none is given."""
+    used = getattr(shader.shader_fn, "__ash_overrides__", {})
+    if not used and not given:
+        return ()
+    return ((OVERRIDES, override_values(shader.fn.__qualname__, used, given)),)
 
 
 def pipeline_constants(kernel: str, used: dict[str, Override], given: Any) -> dict[str, float]:

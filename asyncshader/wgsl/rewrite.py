@@ -28,6 +28,7 @@ import types
 from typing import Any
 
 from .._core.sources import user_code
+from . import reconvergence
 from .function_ptrs import CELL, address_taken, to_cells
 from .matches import check_matches
 from .memory import FunctionVar
@@ -55,20 +56,30 @@ _TABLE = OPERATORS | {"safe_" + op: s for op, s in SAFE_WITH_LITERAL.items()} | 
 _NO_TYPE_PARAMS = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
 
 
-def with_wgsl_operators(fn: Any, strict: bool = False) -> Any:
+def with_wgsl_operators(fn: Any, strict: bool = False, reconverge: bool = False) -> Any:
     """``fn`` with WGSL's operators, or ``fn`` itself when it has no source to read (or uses
     none of the operators and calls no helper that does). ``strict`` also checks the operands
-    of ``+ - * & | ^`` for WGSL's typing (one type; :class:`~asyncshader.ShaderTypeError`)."""
+    of ``+ - * & | ^`` for WGSL's typing (one type; :class:`~asyncshader.ShaderTypeError`).
+    ``reconverge`` (kernels with subgroup operations) always copies, and records where each
+    await stands in the structured control flow, with loop counters where members could stand
+    in different iterations (:mod:`asyncshader.wgsl.reconvergence`); the copy's
+    ``__ash_counts__`` says whether it or a helper counts."""
     if not isinstance(fn, types.FunctionType):
         return fn
-    return _Copier(strict).copy(fn) or fn
+    copier = _Copier(strict, reconverge)
+    made = copier.copy(fn)
+    if made is not None and reconverge:
+        made.__ash_counts__ = copier.counts  # type: ignore[attr-defined]
+    return made or fn
 
 
 class _Copier:
     """Rewrites one shader and the helpers it reaches, each once (cycles included)."""
 
-    def __init__(self, strict: bool = False) -> None:
+    def __init__(self, strict: bool = False, reconverge: bool = False) -> None:
         self.ops = _OPS | _STRICT_OPS if strict else _OPS
+        self.reconverge = reconverge
+        self.counts = False  # a copy counts loop iterations (reconvergence)
         self.cells: dict[int, types.CellType] = {}  # a helper's copy, by id of the function
         self.keep: list[types.FunctionType] = []  # (the functions whose ids are keys)
         self.pending: list[tuple[types.CellType, types.FunctionType]] = []
@@ -122,11 +133,15 @@ class _Copier:
         cells = address_taken(node, scope, _bound_names(node) - rebound)
         if cells:  # (locals a helper writes through ash.ptr: function_ptrs.py)
             to_cells(node, cells, PREFIX, scope)
-        if not rewriter.used and not helpers and not overrides and not cells:
+        if not rewriter.used and not helpers and not overrides and not cells \
+                and not self.reconverge:
             return None
         node.decorator_list = []
         _shift_columns(node, _indent(fn.__code__.co_filename, first))
         ast.increment_lineno(node, first - 1)
+        if self.reconverge:
+            table, counts = reconvergence.instrument(node, scope)
+            self.counts |= counts
         injected = {PREFIX + op: types.CellType(_TABLE[op]) for op in rewriter.used}
         if cells:
             injected[PREFIX + CELL] = types.CellType(FunctionVar)
@@ -145,6 +160,8 @@ class _Copier:
         module = ast.fix_missing_locations(ast.Module([outer], type_ignores=[]))
         code = compile(module, fn.__code__.co_filename, "exec", dont_inherit=True)
         inner = _find_code(code, fn.__name__)
+        if self.reconverge:
+            reconvergence.register(inner, table, counts)
         new = types.FunctionType(inner, fn.__globals__, fn.__name__, fn.__defaults__,
                                  tuple(cells[n] for n in inner.co_freevars))
         new.__kwdefaults__ = fn.__kwdefaults__

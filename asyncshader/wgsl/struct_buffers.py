@@ -23,10 +23,23 @@ class StructArray(np.ndarray):
 
     _blk: Any = None
     _struct: Any = None
+    read_only_binding = ""  # bound as var<storage, read> (ReadOnly[S]): the parameter's name
 
     def __array_finalize__(self, obj: Any) -> None:
         self._blk = None
         self._struct = struct_of(self.dtype) if self.dtype.names else None
+        self.read_only_binding = getattr(obj, "read_only_binding", "")
+
+    def _read_only(self) -> Any:
+        """What a Block of this buffer refuses stores with: False (writeable), else the reason
+        (a read-only storage buffer, named; otherwise a uniform)."""
+        if self.flags.writeable:
+            return False
+        if self.read_only_binding:
+            return (f"the storage binding {self.read_only_binding!r} is declared read-only "
+                    "(WGSL var<storage, read>: annotated ash.ReadOnly), and WGSL refuses a "
+                    "store through a read-only reference: declare it ash.Storage to write it")
+        return True
 
     def block(self) -> Block:
         blk = self._blk
@@ -36,7 +49,7 @@ class StructArray(np.ndarray):
                                 "view): pass np.ascontiguousarray(a) and read the results "
                                 "from that array")
             blk = self._blk = Block(self.view(np.ndarray), self._struct,
-                                    read_only=not self.flags.writeable)
+                                    read_only=self._read_only())
         return blk
 
     def describe(self, granule_index: int) -> MemberIndex:
@@ -47,7 +60,7 @@ class StructArray(np.ndarray):
         """What the shader is given: a :class:`StructView` of this buffer (``p[i]``), or for
         one struct its reference; watched by ``run``'s instruments when given."""
         self.block()  # (checks the array)
-        blk = Block(self.view(np.ndarray), self._struct, read_only=not self.flags.writeable)
+        blk = Block(self.view(np.ndarray), self._struct, read_only=self._read_only())
         if run is not None:
             blk.watch(run, self, self.describe)
             blk.describe = self.describe
@@ -60,7 +73,7 @@ class StructArray(np.ndarray):
         block (set ``block.inv`` once the invocation exists), sharing one watch per run."""
         cached = self.__dict__.get("_fragment_base")
         if cached is None or cached[0] is not run:
-            base = Block(self.view(np.ndarray), self._struct, read_only=not self.flags.writeable)
+            base = Block(self.view(np.ndarray), self._struct, read_only=self._read_only())
             if run.access_hooks:
                 base.watch(run, self, self.describe)
                 base.describe = self.describe

@@ -133,7 +133,8 @@ class Block:
     def touch(self, offset: int, nbytes: int, write: bool, frame: Any) -> None:
         """Reports an access to bytes [offset, offset + nbytes) (all granules they cover)."""
         if self.read_only and write:
-            raise TypeError("this struct is a uniform (var<uniform>), which is read-only in "
+            raise TypeError(self.read_only if isinstance(self.read_only, str) else
+                            "this struct is a uniform (var<uniform>), which is read-only in "
                             "WGSL: bind it as Storage to write it")
         if self.oob is not None:
             self._out_of_bounds(write)

@@ -109,6 +109,7 @@ CLI_CROSSCHECKS = [
     ("mip_level.py::mip_level", ["--atol", "3.8e-6"]),  # (a log2 near 0: test_examples_on_gpu)
     ("quad_downsample.py::downsample", ["--ulp", "0"]),  # (texels of 1/256: every sum exact)
     ("speed_bins.py::histogram", []),            # (setup's overrides reach both sides)
+    ("boids.py::update", []),                    # (module-scope bindings, from setup() by name)
 ]
 
 

@@ -59,6 +59,7 @@ def _bindings():
             workgroups=(3, 2), image=rng.random(24 * 16, np.float32),
             out=np.zeros(24 * 16, np.float32), kept=np.zeros(24 * 16, np.float32)),
         # odd both ways (helpers in the last column and row); texels k/256: exact sums of four
+        ("boids.py", "update"): load_example("boids.py").setup(),
         ("quad_downsample.py", "downsample"): quad.setup(
             21, 15, (rng.integers(0, 257, (15, 21)) / 256).astype(np.float32)),
     }
@@ -74,7 +75,7 @@ def _kernels():
     for name in ("reduce.py", "prefix_sum.py", "matmul.py", "racy_counter.py",
                  "lost_update.py", "fwidth_ring.py", "mip_level.py", "subgroup_reduce.py",
                  "stream_compaction.py", "subgroup_size_bug.py", "particles.py",
-                 "quad_downsample.py", "median_filter.py"):
+                 "quad_downsample.py", "median_filter.py", "boids.py"):
         module = load_example(name)
         out += [(name, k) for k, v in vars(module).items()
                 if isinstance(v, (ash.ComputeKernel, ash.FragmentShader))]
@@ -82,7 +83,9 @@ def _kernels():
 
 
 def _shader_args(kernel, given):
-    return {k: v for k, v in given.items() if k in kernel.params}
+    names = set(kernel.params)  # (and a compute kernel's module-scope bindings, by name)
+    names |= set(kernel.scan()[3]) if kernel.stage == "compute" else set()
+    return {k: v for k, v in given.items() if k in names}
 
 
 @pytest.mark.parametrize("example,kernel", _kernels())
@@ -346,3 +349,15 @@ def test_the_median_filter_with_its_local_arrays_agrees_with_lavapipe(gpu_device
     image = given["image"].reshape(16, 24)
     assert report.gpu["out"].reshape(16, 24).tolist() == median.numpy_median(image).tolist()
     assert report.gpu["kept"].tolist() == given["image"].tolist()
+
+
+def test_boids_with_module_scope_bindings_agree_with_lavapipe_and_numpy(gpu_device):
+    """examples/boids.py: helpers use module-scope bindings by name; one step on lavapipe equals
+    the CPU's (default tolerance) and the example's numpy model of the rules."""
+    boids = load_example("boids.py")
+    given = boids.setup()
+    report = crosscheck(boids.update, given.pop("workgroups"), device=gpu_device, **given)
+    expected = boids.numpy_step(boids.start(), boids.sim_params())
+    for member in ("pos", "vel"):
+        assert np.allclose(report.gpu["boids_out"][member], expected[member], rtol=0, atol=1e-6)
+    assert "@group(0) @binding(1) var<storage, read> boids_in: array<Boid>;" in report.wgsl

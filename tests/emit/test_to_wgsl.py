@@ -441,3 +441,17 @@ def test_what_a_parameter_or_a_name_is_not_is_said_at_its_line(kernel, message):
     read-only uniform, numpy's meaning on a buffer, naga's refusal, 'cannot be written'.)"""
     with pytest.raises(WGSLEmitError, match=r"test_to_wgsl.py:\d+: \w+: " + message):
         to_wgsl(kernel)
+
+
+def test_constant_folding_wraps_as_wgsl_does_without_a_numpy_warning(wgsl_device):
+    import warnings
+
+    @ash.compute(workgroup_size=1)
+    async def most_negative(out: ash.Storage[i32]):
+        out[0] = -i32(-2147483648)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (numpy's "overflow encountered" would raise here)
+        text = to_wgsl(most_negative)
+    assert "out[0] = i32(-2147483648);" in text
+    validate(text, wgsl_device)

@@ -105,3 +105,38 @@ def test_a_name_for_one_buffer_stores_into_it(crosscheck):
     report = crosscheck(one_buffer_two_branches, 1, buf=np.zeros(2, np.float32))
     assert report.gpu["buf"].tolist() == [1.0, 1.0]
     assert "buf[local_invocation_index] += 1.0;" in to_wgsl(renamed_buffer)
+
+
+@ash.compute(workgroup_size=1)
+async def two_loops_over_i(out: ash.Storage[f32], n: u32, m: ash.i32):
+    acc = f32(0)
+    for i in range(n):
+        acc += f32(i)
+    for i in range(m):
+        acc += f32(i) * 2.0
+    for i in range(3):
+        acc += f32(i) * 4.0
+    out[0] = acc
+
+
+def test_sibling_loops_may_reuse_a_loop_variables_name_with_different_types(crosscheck):
+    text = to_wgsl(two_loops_over_i)
+    assert "for (var i: u32 = 0; i < n; i++) {" in text
+    assert "for (var i: i32 = 0; i < m; i++) {" in text
+    report = crosscheck(two_loops_over_i, out=np.zeros(1, np.float32), n=4, m=3)
+    assert report.gpu["out"].tolist() == [(0 + 1 + 2 + 3) + 2 * (0 + 1 + 2) + 4 * (0 + 1 + 2)]
+
+
+def test_a_loop_variable_read_after_a_sibling_loop_over_it_is_still_refused():
+    @ash.compute(workgroup_size=1)
+    async def last_i(out: ash.Storage[ash.i32]):
+        for i in range(3):
+            out[0] += i
+        for i in range(2):
+            for i in range(4):  # (shadows the outer i: after it, i is the inner loop's)
+                out[0] += i
+            out[0] += i
+
+    with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_locals.py:\d+: .*last_i: the loop "
+                       r"variable 'i' used after its loop"):
+        to_wgsl(last_i)

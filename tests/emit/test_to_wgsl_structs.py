@@ -153,6 +153,22 @@ def test_a_store_through_a_member_of_a_uniform_or_read_only_struct_names_the_bin
         to_wgsl(bumps_a_read_only_member, r=Body.zeros(2))
 
 
+@ash.compute(workgroup_size=4)
+async def weigh(p: ash.ReadOnly[Body], out: ash.Storage[f32], *, local_invocation_index: u32):
+    i = local_invocation_index
+    out[i] = p[i].position.y * p[i].mass + p[i].history[1].x
+
+
+def test_a_struct_buffer_bound_read_only_is_var_storage_read_and_agrees(crosscheck):
+    p = _bodies()
+    p["history"][:, 1, 0] = np.arange(8) * 0.25
+    text = to_wgsl(weigh, p=p)
+    assert "@group(0) @binding(0) var<storage, read> p: array<Body>;" in text
+    report = crosscheck(weigh, 1, p=p, out=np.zeros(4, np.float32))
+    expected = p["position"][:4, 1] * p["mass"][:4] + p["history"][:4, 1, 0]
+    assert report.gpu["out"].tolist() == expected.tolist() == [1.5, 6.25, 11.0, 15.75]
+
+
 @ash.compute(workgroup_size=1)
 async def copy_out(p: ash.Storage[Body], out: ash.Storage[f32]):
     q = p[1].load()                # asyncshader's copy of an element; WGSL's load is one

@@ -36,20 +36,18 @@ async def main(params: ash.Uniform[Params], score_buf: ash.Storage[f32],
     m = -1e30
     for i in range(n):
         m = ash.max(m, score_buf[base + i])
-    # exp and sum. Defect: the loop variables are i, j and k, not the original's i three
-    # times, because to_wgsl refuses sibling loops that reuse a name (WGSLEmitError "the loop
-    # variable 'i' used after its loop ... cannot be written in WGSL")
+    # exp and sum
     s = 0.0
-    for j in range(n):
-        e = ash.exp(score_buf[base + j] - m)
-        score_buf[base + j] = e
+    for i in range(n):
+        e = ash.exp(score_buf[base + i] - m)
+        score_buf[base + i] = e
         s += e
     # normalize and store
     layer_offset = params.layer_idx * num_heads * n * n
-    for k in range(n):
-        val = score_buf[base + k] / s
-        score_buf[base + k] = val
-        attn_weights[layer_offset + idx * n + k] = val
+    for i in range(n):
+        val = score_buf[base + i] / s
+        score_buf[base + i] = val
+        attn_weights[layer_offset + idx * n + i] = val
 
 
 def setup(seed: int = 0) -> dict:

@@ -24,11 +24,6 @@ N = 2 * WG * WORKGROUPS
 #: 4 global disperse, 0 none (the workgroup copies its elements through workgroup memory)
 STEPS = [(1, 2), (1, 16), (2, 8), (2, 2), (3, 32), (4, 16), (4, 4), (0, 0)]
 
-# Defect: the module to_wgsl emits is rejected by the WebGPU front-end, because a helper that
-# takes a binding (local_compare_and_swap(counter, ...), global_compare_and_swap(input_data,
-# output_data, ...)) is emitted with the binding dropped from its parameters but passed in its
-# calls ("Loading of [64] can't be done"). EMIT_BLOCKED marks the test that shows it.
-EMIT_BLOCKED = "to_wgsl: helpers taking a binding emit invalid WGSL"
 
 local_data = ash.workgroup(ash.array(u32, WG * 2))
 

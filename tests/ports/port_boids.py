@@ -31,12 +31,8 @@ class SimParams:
     rule3_scale: f32
 
 
-# Defect: particles_a is only read, as the original's var<storage, read>, but is declared
-# Storage: a struct buffer annotated ash.ReadOnly[Particle] is refused at the dispatch
-# (BindingError "binding 'particles_a' is a [('pos', ...)] array; WGSL storage buffers hold
-# f32, f16, i32 or u32").
 @ash.compute(workgroup_size=64)
-async def main(params: ash.Uniform[SimParams], particles_a: ash.Storage[Particle],
+async def main(params: ash.Uniform[SimParams], particles_a: ash.ReadOnly[Particle],
                particles_b: ash.Storage[Particle], *, global_invocation_id: vec3u):
     index = global_invocation_id.x
     v_pos = particles_a[index].pos

@@ -47,12 +47,10 @@ async def main(params: ash.Uniform[Params], input: ash.ReadOnly[f32], gamma: ash
     await ash.workgroup_barrier()
     mean = shared_mean.value
     inv_std = shared_inv_std.value
-    # every invocation normalizes and applies the affine transform. Defect: the loop variable
-    # is j, not the original's i, because to_wgsl refuses two sibling loops that reuse a name
-    # (WGSLEmitError "the loop variable 'i' used after its loop ... cannot be written in WGSL")
-    for j in range(tid, d, 256):
-        val = input[base + j]
-        output[base + j] = (val - mean) * inv_std * gamma[j] + beta[j]
+    # every invocation normalizes and applies the affine transform
+    for i in range(tid, d, 256):
+        val = input[base + i]
+        output[base + i] = (val - mean) * inv_std * gamma[i] + beta[i]
 
 
 def setup(seed: int = 0) -> dict:

@@ -210,3 +210,61 @@ def test_read_only_storage_in_a_fragment_shader():
     lut = np.array([0.25, 0.5, 0.75, 1.0], np.float32)
     image = ash.run_fragments(shade, 4, 2, lut=lut)
     assert np.asarray(image.output).tolist() == [[0.25, 0.5, 0.75, 1.0]] * 2
+
+
+@ash.struct
+class Particle:
+    pos: ash.vec3f
+    mass: f32
+
+
+def _particles() -> np.ndarray:
+    ps = Particle.zeros(4)
+    ps["pos"][:, 1] = [1.0, 2.0, 3.0, 4.0]
+    ps["mass"] = [0.5, 1.0, 2.0, 4.0]
+    return ps
+
+
+def test_a_struct_buffer_bound_read_only_is_the_callers_memory():
+    seen = []
+
+    @ash.compute(workgroup_size=4)
+    async def weigh(ps: ash.ReadOnly[Particle], out: ash.Storage[f32], *,
+                    local_invocation_index: u32):
+        i = local_invocation_index
+        out[i] = ps[i].pos.y * ps[i].mass
+        seen.append(ps)
+
+    ps, out = _particles(), np.zeros(4, np.float32)
+    ash.run(weigh, ps=ps, out=out)
+    assert out.tolist() == [0.5, 2.0, 6.0, 16.0]
+    assert ps.flags.writeable  # (the caller's array keeps its own writeability)
+    frozen = _particles()
+    frozen.flags.writeable = False  # an unannotated read-only struct array binds the same way
+    ash.run(weigh, ps=frozen, out=out)
+    assert out.tolist() == [0.5, 2.0, 6.0, 16.0]
+
+
+def test_a_store_into_a_read_only_struct_buffer_is_refused_naming_the_binding():
+    @ash.compute(workgroup_size=4)
+    async def heavier(ps: ash.ReadOnly[Particle], *, local_invocation_index: u32):
+        ps[local_invocation_index].mass = 3.0  # the store
+
+    ps = _particles()
+    line = _line_of(heavier.shader_fn, "# the store")
+    with pytest.raises(ash.ShaderError) as err:
+        ash.run(heavier, ps=ps)
+    text = str(err.value)
+    assert re.search(rf"test_readonly.py:{line}\b", text), text
+    assert "'ps' is declared read-only" in text and "var<storage, read>" in text
+    assert ps["mass"].tolist() == [0.5, 1.0, 2.0, 4.0]
+
+
+def test_a_read_only_struct_buffer_may_not_alias_a_writable_one():
+    @ash.compute(workgroup_size=1)
+    async def k(src: ash.ReadOnly[Particle], dst: ash.Storage[Particle]):
+        dst[0].mass = src[0].mass
+
+    ps = _particles()
+    with pytest.raises(ash.BindingError, match="'src' and 'dst' share memory"):
+        ash.run(k, src=ps, dst=ps)
