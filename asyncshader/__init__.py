@@ -106,6 +106,7 @@ from .wgsl.types import (
 from .wgsl.bindings import BindingPoint, Input, ReadOnly, Storage, Uniform, at
 from .wgsl.memory import Ptr, WorkgroupVar, ptr, workgroup
 from .wgsl.module_bindings import ModuleBinding, storage, uniform
+from .wgsl.overrides import Override, override
 
 # isort: split
 # WGSL built-in functions, the atomic ones included (wgsl/builtins/, wgsl/atomics.py)
@@ -367,6 +368,7 @@ __all__ = [
     "NonUniformCollective",
     "OptionError",
     "OutOfBounds",
+    "Override",
     "Ptr",
     "RaceDetector",
     "Random",
@@ -500,6 +502,7 @@ __all__ = [
     "mix",
     "modf",
     "normalize",
+    "override",
     "pack2x16float",
     "pack2x16snorm",
     "pack2x16unorm",

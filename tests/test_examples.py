@@ -153,6 +153,14 @@ def test_reduce_main_matches_numpy(capsys):
     assert "match: yes" in capsys.readouterr().out
 
 
+def test_speed_bins_main_matches_a_numpy_histogram(capsys):
+    counts = load_example("speed_bins.py").main()
+    speeds = np.random.default_rng(7).integers(0, 160, 256)
+    edges = [0, 16, 32, 48, 64, 80, 96, 112, 10**9]          # 8 bins, the last open-ended
+    assert counts == np.histogram(speeds, edges)[0].tolist()
+    assert capsys.readouterr().out.count("same as numpy: yes") == 2
+
+
 def test_prefix_sum_main_matches_cumsum(capsys):
     out = load_example("prefix_sum.py").main()
     block_in, multi_in = out["block_in"], out["multi_in"]

@@ -22,9 +22,9 @@ from ..wgsl.memory import ptr
 from . import consts
 from .names import SPACES
 from .values import E, Memory
-from .wtypes import I32, U32, Array, Atomic, Unknown, scalar_of
+from .wtypes import I32, U32, Array, Atomic, Struct, Unknown, scalar_of
 
-__all__ = ["FLOAT_FIX", "call", "pointer"]
+__all__ = ["FLOAT_FIX", "call", "holds_atomic", "pointer", "zero"]
 
 #: what to write instead of an atomic on floats
 FLOAT_FIX = ("bind an int32 or uint32 array (ash.Storage[u32]) and keep integers in it: fixed "
@@ -51,6 +51,9 @@ def pointer(fx: Any, node: ast.expr, atomic: bool) -> tuple[str, Any]:
     atomic's scalar)."""
     if isinstance(node, ast.Call) and fx.expr(node.func).ref is ptr:
         target = fx.expr(node.args[0])
+        if len(node.args) == 1 and target.memory is None and \
+                isinstance(fx.module.resolved(target.type), Atomic):
+            return _member(fx, node.args[0], target, atomic)
         mem = target.memory if target.memory is not None else _inner_array(fx, target)
         index = fx.value(node.args[1]) if len(node.args) > 1 else None
     else:
@@ -70,6 +73,49 @@ def pointer(fx: Any, node: ast.expr, atomic: bool) -> tuple[str, Any]:
     text = f"&{mem.name}[{index.text}]" if index is not None else f"&{mem.name}"
     pointee = element.scalar if isinstance(element, Atomic) else element
     return text, pointee
+
+
+def _member(fx: Any, arg: ast.expr, target: E, atomic: bool) -> tuple[str, Any]:
+    """``ash.ptr(p[i].count)``: an ``atomic<T>`` member of a struct in storage or workgroup
+    memory, as ``&p[i].count``."""
+    root = arg
+    while isinstance(root, (ast.Attribute, ast.Subscript)):
+        root = root.value
+    mem = fx.lookup_name(root).memory if isinstance(root, ast.Name) else None
+    if mem is None:
+        fx.fail(arg, f"`ash.ptr({ast.unparse(arg)})`", "point at a member of a struct in a "
+                "storage buffer or a workgroup variable")
+    if atomic and mem.space in ("read", "uniform"):
+        fx.fail(arg, f"an atomic on {ast.unparse(arg)} (a member of a read-only binding: "
+                f"{SPACES[mem.space]})", "bind it as ash.Storage: WGSL's atomics live in "
+                "read_write storage and workgroup memory")
+    return f"&{target.text}", fx.module.resolved(target.type).scalar
+
+
+def zero(module: Any, place: str, t: Any, depth: int = 0) -> str:
+    """The statements that zero ``place`` of type ``t`` (workgroup memory at the entry): an
+    assignment of the zero value, except where atomics are inside, which only atomicStore can
+    write (a struct member by member, an array element by element)."""
+    t = module.resolved(t)
+    if isinstance(t, Atomic):
+        return f"atomicStore(&{place}, 0);"
+    if isinstance(t, Struct) and holds_atomic(module, t):
+        return " ".join(zero(module, f"{place}.{f}", ft, depth) for f, ft in t.fields)
+    if isinstance(t, Array) and holds_atomic(module, t):
+        j = f"j{depth}"
+        return (f"for (var {j} = 0u; {j} < {t.length}u; {j}++) "
+                f"{{ {zero(module, f'{place}[{j}]', t.element, depth + 1)} }}")
+    return f"{place} = {module.final(t, module.entry, place)}();"
+
+
+def holds_atomic(module: Any, t: Any) -> bool:
+    """Whether a value of ``t`` contains an ``atomic<T>`` (and so cannot be assigned whole)."""
+    t = module.resolved(t)
+    if isinstance(t, Atomic):
+        return True
+    if isinstance(t, Array):
+        return holds_atomic(module, t.element)
+    return isinstance(t, Struct) and any(holds_atomic(module, ft) for _, ft in t.fields)
 
 
 def _inner_array(fx: Any, target: E) -> Memory | None:

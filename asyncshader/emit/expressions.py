@@ -18,8 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from ..wgsl.memory import WorkgroupVar
+from ..wgsl.memory import WorkgroupVar, ptr
 from ..wgsl.module_bindings import ModuleBinding
+from ..wgsl.overrides import Override
 from ..wgsl.source import resolve, root_name
 from ..wgsl.types import Vec, _ScalarType
 from . import (
@@ -35,6 +36,9 @@ from . import (
     subgroups,
     textures,
 )
+from .folding import Folding
+from .overrides import value as override_value
+from .pointers import deref, function_pointer
 from .values import E, Memory
 from .wtypes import (
     AFLOAT,
@@ -63,7 +67,7 @@ _SHIFTS = {ast.LShift: "<<", ast.RShift: ">>"}
 _CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 _LEVEL = {"+": "add", "-": "add", "*": "mul", "/": "mul", "%": "mul", "<<": "shift",
           ">>": "shift", "&": "&", "|": "|", "^": "^"}
-class Expressions:
+class Expressions(Folding):
     """Mixin of :class:`asyncshader.emit.functions.Function`: the expression translator.
     Needs ``self.module``, ``self.scope``, ``self.fail``, ``self.lookup_name``."""
 
@@ -94,6 +98,9 @@ class Expressions:
         if e.ref is not None and e.type is None:
             self.fail(node, f"`{ast.unparse(node)}` is a {type(e.ref).__name__}, not a value",
                       "call it, or use a WGSL value here")
+        if isinstance(e.type, Atomic):  # (a struct's atomic member, read plainly)
+            self.fail(node, f"a plain read of the atomic `{ast.unparse(node)}`", "read it with "
+                      f"await ash.atomic_load(ash.ptr({ast.unparse(node)}))")
         return e
 
     # ------------------------------------------------------------------------------ leaves
@@ -123,6 +130,8 @@ class Expressions:
             return E(memory.name, None, memory=memory)
         if isinstance(value, tuple):  # (a const array)
             return consts.tuple_value(self, node, name, value)
+        if isinstance(value, Override):  # (a pipeline-overridable constant)
+            return override_value(self, name, value)
         t = type_of_value(value)
         if t is not None:
             return E(consts.const_name(self.module, name, value, t), t, const=value,
@@ -139,6 +148,9 @@ class Expressions:
             if isinstance(owner, (types.ModuleType, type)):
                 return self.global_value(node, node.attr, getattr(owner, node.attr, None))
         base = self.expr(node.value)
+        pointee = deref(self, node, base)  # (p.value: *p)
+        if pointee is not None:
+            return pointee
         mt = self.module.resolved(base.memory.type) if base.memory is not None else None
         if base.memory is not None and node.attr == "value":
             return E(base.memory.name, mt, memory=base.memory if isinstance(mt, Atomic) else None)
@@ -285,19 +297,6 @@ class Expressions:
             self.unsupported(node)
         return self.binary(a, b, _ARITH[op], t, _LEVEL[_ARITH[op]])
 
-    def fold_binop(self, node: ast.BinOp, x: Any, y: Any) -> E | None:
-        """Two Python numbers keep Python's meaning (``7 / 2`` is 3.5): folded to a literal
-        where WGSL's abstract arithmetic would differ."""
-        if isinstance(node.op, ast.Div) or (isinstance(node.op, (ast.FloorDiv, ast.Mod))
-                                            and (x < 0 or y < 0)) or isinstance(node.op, ast.Pow):
-            try:
-                v = {ast.Div: lambda: x / y, ast.FloorDiv: lambda: x // y,
-                     ast.Mod: lambda: x % y, ast.Pow: lambda: x ** y}[type(node.op)]()
-            except (ZeroDivisionError, OverflowError):
-                return None
-            return self.constant(v, type_of_value(v))
-        return None
-
     def as_float(self, e: E, te: Any, target: Any) -> E:
         """``e`` converted to ``target``'s float type where ``e`` is a local given only Python
         ints (``s = 3``, a ``range()`` variable: i32 in WGSL) and the use is a float: Python
@@ -398,6 +397,8 @@ class Expressions:
         if loaded is not None:
             return loaded
         callee = self.expr(node.func).ref
+        if callee is ptr:  # (&x of a local; an atomic's pointer is read by atomics.pointer)
+            return function_pointer(self, node)
         folded = self.fold_call(node, callee)
         if folded is not None:
             return folded
@@ -455,33 +456,6 @@ class Expressions:
         self.fail(node, f"a call to {what}, which WGSL cannot run",
                   "use an asyncshader built-in (ash.sqrt ...), or write the function as a plain "
                   "`def` in your own file: it becomes a WGSL function")
-
-    def fold_call(self, node: ast.Call, callee: Any) -> E | None:
-        """A constructor or built-in applied to module constants only (``vec2f(*CENTER)``,
-        ``f32(RADIUS)``): evaluated here, emitted as a literal."""
-        foldable = isinstance(callee, _ScalarType) or (isinstance(callee, type) and issubclass(
-            callee, Vec))
-        if not foldable:
-            return None
-        for a in [*node.args, *(k.value for k in node.keywords)]:
-            a = a.value if isinstance(a, ast.Starred) else a
-            if isinstance(a, ast.UnaryOp) and isinstance(a.operand, ast.Constant):
-                continue
-            if not isinstance(a, (ast.Name, ast.Constant, ast.Attribute)):
-                return None  # (folding an expression would hide its type errors)
-            root = root_name(a)
-            if root is not None and not self.is_global(root):
-                return None
-        try:
-            code = compile(ast.Expression(ast.fix_missing_locations(node)), "<fold>", "eval")
-            with np.errstate(all="ignore"):  # (numpy's overflow warnings are the CPU run's)
-                v = eval(code, {"__builtins__": {}}, _Lookup(self.scope))
-        except Exception:
-            return None
-        t = type_of_value(v)
-        if t is None:
-            return None
-        return self.constant(v, t)
 
     def construct(self, node: ast.Call, t: Any) -> E:
         if node.keywords:
@@ -586,14 +560,3 @@ class Expressions:
             f"the Python construct {type(node).__name__}", "write it with WGSL's statements "
             "and expressions (see docs/to-gpu.md, the supported subset)"))
         self.fail(node, what, fix)
-
-
-class _Lookup(dict):
-    """Names for folding constants, looked up as the shader would."""
-
-    def __init__(self, scope: Any) -> None:
-        super().__init__()
-        self.scope = scope
-
-    def __missing__(self, key: str) -> Any:
-        return self.scope.get(key)

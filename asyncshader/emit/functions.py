@@ -17,6 +17,7 @@ from . import creation, powers, results, swizzles
 from .expressions import E, Expressions, Memory
 from .names import RESERVED, SPACES
 from .scoping import bind_counts, hoisted, store_counts, used_outside
+from .switch import Switches
 from .values import copy_of
 from .wtypes import (
     AFLOAT,
@@ -47,7 +48,7 @@ class Local:
         self.loaded = ""  # the memory it holds a numpy row of (a view of it on the CPU)
 
 
-class Function(Expressions):
+class Function(Switches, Expressions):
     """Translates one function. ``params`` maps parameter names to E values (the entry point's
     builtins and inputs, a helper's arguments); names not local are looked up in the
     function's module scope (workgroup variables, constants, helpers) or in ``resources``."""
@@ -515,14 +516,13 @@ _STATEMENTS = {"Assert": "assert", "Raise": "raise", "Try": "try / except", "Wit
                "AsyncWith": "async with", "AsyncFor": "async for", "Global": "global",
                "Nonlocal": "nonlocal", "Import": "import", "ImportFrom": "import",
                "FunctionDef": "a nested function", "AsyncFunctionDef": "a nested function",
-               "ClassDef": "a class", "Delete": "del", "Match": "match"}
+               "ClassDef": "a class", "Delete": "del"}
 _FIXES = {"Assert": "check the condition in a test on the CPU (or write a flag into a buffer)",
           "Raise": "write an error code into a buffer", "Try": "WGSL has no exceptions",
           "FunctionDef": "define the helper at module scope (it becomes a WGSL function)",
           "AsyncFunctionDef": "define the helper at module scope",
           "Global": "use a workgroup variable or a buffer",
-          "Import": "import at module scope", "ImportFrom": "import at module scope",
-          "Match": "use if / elif"}
+          "Import": "import at module scope", "ImportFrom": "import at module scope"}
 
 
 def concrete(t: Any) -> Any:

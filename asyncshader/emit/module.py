@@ -23,10 +23,11 @@ import numpy as np
 from ..errors import ShaderCreationError
 from ..wgsl.memory import scan_kernel
 from ..wgsl.rewrite import _is_user_function
-from . import consts, resources, results
+from . import atomics, consts, overrides, resources, results
 from .expressions import E, Memory
 from .functions import Function, wgsl_identifier
 from .names import RESERVED, annotation_fix
+from .pointers import Pointer
 from .resources import COMPUTE_BUILTINS, FRAGMENT_BUILTINS
 from .structs import declarations, reachable
 from .wtypes import (
@@ -335,6 +336,7 @@ class Module:
         self.function_names.add(name)
         inner = Function(self, fn, values, resources, "helper",
                          f"{fn.__qualname__}/{len(self.helpers)}")
+        inner.mutated_params -= {n for n, v in values.items() if isinstance(v.type, Pointer)}
         lines = inner.body()
         result = None
         for e, n in inner.returns:
@@ -355,6 +357,7 @@ class Module:
     def translate(self, final: bool) -> None:
         self.final_pass, self.changed = final, False
         self.consts: dict[str, tuple[Any, Any]] = {}
+        self.overrides: dict[str, tuple[Any, Any]] = {}
         self.workgroup: dict[str, tuple[Any, Any]] = {}
         self.structs: dict[str, tuple[type, Struct]] = {}
         self.helpers: dict[Any, tuple[str, Any, str]] = {}
@@ -401,7 +404,7 @@ class Module:
         for _, _, text in self.helpers.values():
             out += [text, ""]
         out += self._entry_text()
-        out = consts.declarations(self, "\n".join(out)) + out
+        out = consts.declarations(self, "\n".join(out)) + overrides.declarations(self) + out
         if re.search(r"\bf16\b|\bvec[234]h\b|[0-9]h\b", "\n".join(out)):
             out.insert(0, "enable f16;\n")
         wg = tuple(self.shader.workgroup_size) if self.stage == "compute" else None
@@ -457,14 +460,10 @@ class Module:
         for name, (_, t) in self.workgroup.items():
             t = self.resolved(t)
             if isinstance(t, Array):
-                store = (f"atomicStore(&{name}[i], 0)" if isinstance(t.element, Atomic)
-                         else f"{name}[i] = {self.final(t.element, self.entry, name)}()")
                 lines.append(f"    for (var i = {index}; i < {t.length}u; i += {size}u) "
-                             f"{{ {store}; }}")
+                             f"{{ {atomics.zero(self, f'{name}[i]', t.element)} }}")
             else:
-                store = (f"atomicStore(&{name}, 0)" if isinstance(t, Atomic)
-                         else f"{name} = {t.wgsl}()")
-                lines.append(f"    if {index} == 0u {{ {store}; }}")
+                lines.append(f"    if {index} == 0u {{ {atomics.zero(self, name, t)} }}")
         lines.append("    workgroupBarrier();")
         return lines
 

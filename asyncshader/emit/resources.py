@@ -24,6 +24,7 @@ from .wtypes import (
     I32,
     U32,
     Array,
+    Atomic,
     Scalar,
     Struct,
     Unknown,
@@ -143,6 +144,8 @@ def _resource(module: Any, name: str, ann: Any, given: Any) -> tuple[str, Any]:
             element = element_of(given)
         kind = "read" if getattr(marker, "access", "") == "read" or (
             isinstance(given, np.ndarray) and not given.flags.writeable) else "storage"
+        if isinstance(element, Atomic):
+            return kind, element  # (one atomic: var<storage, read_write> c: atomic<u32>)
         if isinstance(element, Struct) and (_runtime_sized(element) or (
                 isinstance(given, np.ndarray) and given.ndim == 0)):
             return kind, element  # (one struct, bound alone)

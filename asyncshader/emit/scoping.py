@@ -62,8 +62,8 @@ def hoisted(fn_node: Any) -> set[str]:
         for k, s in enumerate(stmts):
             for name in _assigned_here(s):
                 first.setdefault(name, (stmts, k))
-            for field in ("body", "orelse", "finalbody"):
-                inner = getattr(s, field, None)
+            blocks = [getattr(s, f, None) for f in ("body", "orelse", "finalbody")]
+            for inner in blocks + [c.body for c in getattr(s, "cases", ())]:  # (match's too)
                 if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt) \
                         and not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     visit(inner)

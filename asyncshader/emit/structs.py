@@ -9,6 +9,7 @@ import ast
 import dataclasses
 from typing import Any
 
+from .atomics import holds_atomic
 from .values import E
 from .wtypes import Array, Atomic, Scalar, Struct, from_python
 
@@ -61,6 +62,7 @@ def construct(fx: Any, node: Any, s: Struct) -> Any:
     """``S(a, b, name=c)`` for an ``@ash.struct`` class ``S``: members not given are zero
     (asyncshader's constructor's rule), written ``T()`` as WGSL's zero value."""
     names = [f for f, _ in s.fields]
+    _no_atomics(fx, node, s, f"a {s.name} value")
     given = dict(zip(names, node.args)) | {k.arg: k.value for k in node.keywords}
     unknown = sorted(set(given) - set(names))
     if unknown:
@@ -91,7 +93,18 @@ def load(fx: Any, node: Any) -> Any:
         return None
     base = fx.expr(func.value)
     t = fx.module.resolved(base.type)
+    if isinstance(t, Struct):
+        _no_atomics(fx, node, t, f"loading the whole {t.name} `{ast.unparse(func.value)}`")
     return E(base.text, t) if isinstance(t, Struct) else None
+
+
+def _no_atomics(fx: Any, node: Any, s: Struct, what: str) -> None:
+    """A struct holding an atomic has no value in WGSL (it is not constructible): neither
+    built nor loaded whole."""
+    if holds_atomic(fx.module, s):
+        fx.fail(node, f"{what} (it holds an atomic, which only the atomic built-ins read and "
+                "write)", "read and write its members one by one, the atomic ones with "
+                "ash.atomic_load / ash.atomic_store")
 
 
 def dataclass_value(fx: Any, node: Any, cls: type) -> Any:

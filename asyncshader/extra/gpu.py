@@ -28,6 +28,7 @@ from ..emit.wtypes import Matrix, Vector
 from ..errors import AsyncShaderError, BindingError
 from ..stages.compute import run
 from ..stages.fragment import run_fragments
+from ..wgsl.overrides import pipeline_constants
 from .device import GPUUnavailable, ShaderRejected, adapter_name, device, validate
 from .harness import fragment_harness, read_pixels
 from .textures import handle_entry
@@ -98,7 +99,7 @@ class CrosscheckReport:
 def crosscheck(kernel: Any, workgroups: Any = 1, *, ulp: int = 4, atol: float = 0.0,
                ignore: tuple = (), check: Any = None, device: Any = None,
                raise_on_difference: bool = True, subgroup_size: int | None = None,
-               **bindings: Any) -> CrosscheckReport:
+               overrides: dict | None = None, **bindings: Any) -> CrosscheckReport:
     """Runs a compute dispatch on the CPU (``asyncshader.run``) and its WGSL (``to_wgsl``) on a
     WebGPU device, and compares every storage buffer: integers exactly, floats within ``ulp``
     units in the last place or ``atol`` (absolute). ``check(cpu, gpu)`` (the arrays by name)
@@ -107,15 +108,18 @@ def crosscheck(kernel: Any, workgroups: Any = 1, *, ulp: int = 4, atol: float = 
     option: set it to the GPU's, 8 on lavapipe, to compare a size-dependent result). Raises
     :class:`CrosscheckError` (an AssertionError) on a difference unless
     ``raise_on_difference=False``; returns the report. The arrays you pass are not changed:
-    each side gets copies."""
+    each side gets copies. ``overrides`` (name or id: value) sets the kernel's ``ash.override``
+    constants on both sides (the GPU's through the pipeline's ``constants``)."""
     dev = device or _device()
     code = emit(kernel, **bindings)
     cpu = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in bindings.items()}
     writers = _Writers(cpu)
     result = run(kernel, workgroups, instruments=[writers], sanitize="report",
-                 subgroup_size=subgroup_size, **cpu)
+                 subgroup_size=subgroup_size, overrides=overrides, **cpu)
     groups = _size3(workgroups)
-    gpu = _run_compute(dev, code, groups, bindings)
+    constants = pipeline_constants(kernel.fn.__qualname__, getattr(
+        kernel.shader_fn, "__ash_overrides__", {}), overrides)
+    gpu = _run_compute(dev, code, groups, bindings, constants)
     return _compare(code, cpu, gpu, writers, (ulp, atol), ignore, check, dev,
                     raise_on_difference, result.findings)
 
@@ -183,13 +187,15 @@ def _buffers(dev: Any, code: Emitted, bindings: dict[str, Any], visibility: Any 
     return entries, outputs
 
 
-def _run_compute(dev: Any, code: Emitted, groups: tuple, bindings: dict[str, Any]
-                 ) -> dict[str, np.ndarray]:
+def _run_compute(dev: Any, code: Emitted, groups: tuple, bindings: dict[str, Any],
+                 constants: dict | None = None) -> dict[str, np.ndarray]:
     import wgpu
 
     module = validate(code.source, dev)
-    pipeline = dev.create_compute_pipeline(layout=wgpu.AutoLayoutMode.auto,
-                                           compute={"module": module, "entry_point": code.entry})
+    stage = {"module": module, "entry_point": code.entry}
+    if constants:  # (the overrides' values: wgsl/overrides.py)
+        stage["constants"] = constants
+    pipeline = dev.create_compute_pipeline(layout=wgpu.AutoLayoutMode.auto, compute=stage)
     entries, outputs = _buffers(dev, code, bindings)
     encoder = dev.create_command_encoder()
     cpass = encoder.begin_compute_pass()
@@ -207,25 +213,28 @@ def _run_compute(dev: Any, code: Emitted, groups: tuple, bindings: dict[str, Any
 # ------------------------------------------------------------------------------------ fragment
 def crosscheck_fragments(shader: Any, width: int, height: int, *, ulp: int = 4,
                          atol: float = 0.0, ignore: tuple = (), check: Any = None,
-                         device: Any = None,
-                         raise_on_difference: bool = True, **bindings: Any) -> CrosscheckReport:
+                         device: Any = None, raise_on_difference: bool = True,
+                         overrides: dict | None = None, **bindings: Any) -> CrosscheckReport:
     """:func:`crosscheck` for a fragment shader: ``run_fragments`` on the CPU (with
     ``derivatives="fine"``: lavapipe computes coarse derivatives as fine ones) against a draw
     of ``width`` x ``height`` pixels on the GPU; compares the outputs and storage buffers.
-    Per-pixel inputs are arrays shaped (height, width[, n])."""
+    Per-pixel inputs are arrays shaped (height, width[, n]); ``overrides`` as for
+    :func:`crosscheck`."""
     dev = device or _device()
     emit(shader, **bindings)  # (the shader's own errors first, without the harness)
     cpu_b = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in bindings.items()}
     writers = _Writers(cpu_b)
     result = run_fragments(shader, width, height, derivatives="fine", instruments=[writers],
-                           sanitize="report", **cpu_b)
+                           sanitize="report", overrides=overrides, **cpu_b)
     outs = result.output if isinstance(result.output, dict) else {"output": result.output}
     harness = fragment_harness(shader, width, height, bindings)
     cpu = {k: v for k, v in cpu_b.items() if any(b.name == k and b.space == "storage"
                                                    for b in harness.emitted.bindings)}
     cpu.update({f"output.{k}" if k != "output" else k: np.asarray(v) for k, v in outs.items()
                 if v is not None})
-    gpu = read_pixels(dev, harness, width, height, bindings, _buffers)
+    constants = pipeline_constants(shader.fn.__qualname__, getattr(
+        shader.shader_fn, "__ash_overrides__", {}), overrides)
+    gpu = read_pixels(dev, harness, width, height, bindings, _buffers, constants)
     return _compare(harness.emitted, cpu, gpu, writers, (ulp, atol), ignore, check, dev,
                     raise_on_difference, result.findings)
 

@@ -135,8 +135,10 @@ def fragment_harness(shader: Any, width: int, height: int, bindings: dict[str, A
 
 
 def read_pixels(dev: Any, harness: Harness, width: int, height: int,
-                bindings: dict[str, Any], make_buffers: Any) -> dict[str, np.ndarray]:
-    """Draws the harness over ``width`` x ``height`` pixels; the outputs and storage buffers."""
+                bindings: dict[str, Any], make_buffers: Any, constants: dict | None = None
+                ) -> dict[str, np.ndarray]:
+    """Draws the harness over ``width`` x ``height`` pixels; the outputs and storage buffers.
+    ``constants``: the pipeline's, the values of the shader's overrides."""
     import wgpu
 
     usage = wgpu.BufferUsage
@@ -182,7 +184,7 @@ def read_pixels(dev: Any, harness: Harness, width: int, height: int,
     pipeline = dev.create_render_pipeline(
         layout=dev.create_pipeline_layout(bind_group_layouts=bind_layouts),
         vertex={"module": module, "entry_point": "ash_vertex"},
-        fragment={"module": module, "entry_point": "ash_fragment",
+        fragment={"module": module, "entry_point": "ash_fragment", "constants": constants or {},
                   "targets": [{"format": wgpu.TextureFormat.rgba8unorm}]},
         primitive={"topology": wgpu.PrimitiveTopology.triangle_list})
     target = dev.create_texture(size=(width, height, 1), format=wgpu.TextureFormat.rgba8unorm,

@@ -22,6 +22,7 @@ import types
 from typing import Any
 
 from .._core.traps import TRAP_FUNCTIONS
+from ..wgsl.matches import check_matches
 from ..wgsl.source import Scope, parse, resolve, root_name
 
 
@@ -48,6 +49,7 @@ def _check(fn: Any, seen: set[int]) -> None:
         return
     tree, first = parsed
     scope = Scope(fn)
+    check_matches(tree, scope, fn.__code__.co_filename, first, fn.__qualname__)
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     awaited = {n.value.id for n in ast.walk(tree)
                if isinstance(n, ast.Await) and isinstance(n.value, ast.Name)}

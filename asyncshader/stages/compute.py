@@ -57,6 +57,7 @@ from ..wgsl.bindings import (
 )
 from ..wgsl.memory import WorkgroupMemory, scan_kernel, trace_vars
 from ..wgsl.module_bindings import Slots, module_params
+from ..wgsl.overrides import override_context
 from ..wgsl.readonly import checked_read_only
 from ..wgsl.reconvergence import reconvergence_options
 from ..wgsl.rewrite import with_wgsl_operators
@@ -473,7 +474,8 @@ def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedul
         max_points_per_invocation: int = DEFAULT_MAX_POINTS, derivatives: str = "coarse",
         sanitize: str | None = None, allow_races: Any = (),
         watchdog: float | None = DEFAULT_WATCHDOG, subgroup_size: int | None = None,
-        subgroup_reduction: str = "lanes", **bindings: Any) -> DispatchResult:
+        subgroup_reduction: str = "lanes", overrides: dict | None = None,
+        **bindings: Any) -> DispatchResult:
     """Dispatches ``kernel`` over ``workgroups`` and runs it to completion (synchronously).
 
     WGSL/WebGPU's ``dispatchWorkgroups(x, y, z)``. ``schedule`` is a strategy (``InOrder()``, the
@@ -494,11 +496,13 @@ def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedul
     bindings or workgroup variables whose races are intentional. ``subgroup_size`` (4, 8, ...,
     128) overrides the kernel's (default 32), ``subgroup_reduction`` (``"lanes"``,
     ``"reverse"``, ``"tree"``, ``"shuffled"``) is the order float subgroup reductions fold in
-    (docs/subgroups.md). Returns a :class:`~asyncshader.DispatchResult`.
+    (docs/subgroups.md). ``overrides`` gives the kernel's ``ash.override`` constants their
+    values for this dispatch, by name or id (WebGPU's pipeline ``constants``; docs/wgsl.md).
+    Returns a :class:`~asyncshader.DispatchResult`.
     """
     job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings,
                    max_points_per_invocation, derivatives, sanitize, allow_races, watchdog,
-                   subgroup_size, subgroup_reduction)
+                   subgroup_size, subgroup_reduction, overrides)
     drive(job)
     return job.result()
 
@@ -509,7 +513,7 @@ async def dispatch(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1,
                    derivatives: str = "coarse", sanitize: str | None = None,
                    allow_races: Any = (), watchdog: float | None = DEFAULT_WATCHDOG,
                    subgroup_size: int | None = None, subgroup_reduction: str = "lanes",
-                   **bindings: Any) -> DispatchResult:
+                   overrides: dict | None = None, **bindings: Any) -> DispatchResult:
     """The awaitable form of :func:`run`, for asyncio or trio (through anyio).
 
     It yields to the host event loop every few thousand steps, so ``anyio.fail_after`` and
@@ -517,7 +521,7 @@ async def dispatch(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1,
     """
     job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings,
                    max_points_per_invocation, derivatives, sanitize, allow_races, watchdog,
-                   subgroup_size, subgroup_reduction)
+                   subgroup_size, subgroup_reduction, overrides)
     await drive_async(job)
     return job.result()
 
@@ -525,7 +529,7 @@ async def dispatch(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1,
 def _prepare(kernel: Any, workgroups: Any, schedule: Any, max_live: int, instruments: Any,
              bindings: dict[str, Any], max_points: int, derivatives: str, sanitize: str | None,
              allow_races: Any, watchdog: Any, subgroup_size: Any = None,
-             subgroup_reduction: Any = "lanes") -> ComputeRun:
+             subgroup_reduction: Any = "lanes", overrides: Any = None) -> ComputeRun:
     refuse_nested(kernel)
     if "workgroup_size" in bindings:
         raise BindingError("workgroup_size belongs to the kernel: @compute(workgroup_size=...)")
@@ -533,4 +537,5 @@ def _prepare(kernel: Any, workgroups: Any, schedule: Any, max_live: int, instrum
     job = ComputeRun(kernel, workgroups, schedule, max_live, instruments, bindings, max_points,
                      derivatives, sanitize, allow_races, subgroup_size, subgroup_reduction)
     job.watchdog = limit
+    job.context_values += override_context(kernel, overrides)  # (what reads of overrides see)
     return job

@@ -66,6 +66,7 @@ from ..wgsl.bindings import (
     vector_elements,
 )
 from ..wgsl.memory import scan_kernel
+from ..wgsl.overrides import override_context
 from ..wgsl.readonly import checked_read_only
 from ..wgsl.reconvergence import reconvergence_options
 from ..wgsl.rewrite import with_wgsl_operators
@@ -85,6 +86,7 @@ from .dispatch import (
     refuse_nested,
 )
 from .fragment_io import (
+    SCALAR_OUTPUTS,
     FragmentIds,
     _allocate,
     _caller,
@@ -488,7 +490,7 @@ class FragmentRun(SanitizedRun):
         gaps = type(None) in kinds  # fragments without output (or returning nothing)
         kinds.discard(type(None))
         kind = kinds.pop() if len(kinds) == 1 else None
-        if kind is not None and (kind in _SCALARS or issubclass(kind, Vec)):
+        if kind is not None and (kind in SCALAR_OUTPUTS or issubclass(kind, Vec)):
             like = _allocate(1, 1, next(v for v in values if v is not None), "output")
             zero = like[0, 0].tolist()
             flat = ([zero if v is None else list(v) for v in values] if like.ndim == 3
@@ -544,11 +546,6 @@ class FragmentRun(SanitizedRun):
                               findings=self.findings(trace), output=self.output, mask=self.mask)
 
 
-#: the scalar types whose outputs are gathered in one numpy step
-_SCALARS = frozenset({float, int, bool, np.float32, np.float64, np.float16, np.int32, np.uint32,
-                      np.int64, np.uint64, np.int16, np.uint16, np.int8, np.uint8, np.bool_})
-
-
 _OPTIONS = {"position_z": 0.0, "position_w": 1.0, "front_facing": True,
             "subgroup_size": None, "subgroup_reduction": "lanes"}
 
@@ -560,11 +557,13 @@ def _prepare(shader: Any, width: int, height: int, schedule: Any, derivatives: s
     options = {k: inputs.pop(k, default) for k, default in _OPTIONS.items()}
     sanitize = inputs.pop("sanitize", None)
     allow_races = inputs.pop("allow_races", ())
+    overrides = inputs.pop("overrides", None)
     limit = check_watchdog(watchdog)
     job = FragmentRun(shader, width, height, schedule, derivatives, max_live_quads, instruments,
                       options, inputs, max_points, sanitize, allow_races,
                       options.pop("subgroup_size"), options.pop("subgroup_reduction"))
     job.watchdog = limit
+    job.context_values += override_context(shader, overrides)  # (what reads of overrides see)
     return job
 
 
@@ -579,7 +578,8 @@ def run_fragments(shader: FragmentShader, width: int, height: int, *, schedule: 
     ``sanitize`` and ``allow_races`` work as for :func:`~asyncshader.run` (the race detector is
     on by default: fragments writing one storage element race). Other keywords are per-pixel
     inputs, storage buffers and uniforms. ``max_points_per_invocation`` and ``watchdog`` bound a
-    spin as in :func:`~asyncshader.run`, ``subgroup_size`` and ``subgroup_reduction`` too."""
+    spin as in :func:`~asyncshader.run`, ``subgroup_size``, ``subgroup_reduction`` and
+    ``overrides`` too."""
     job = _prepare(shader, width, height, schedule, derivatives, max_live_quads, instruments,
                    max_points_per_invocation, inputs, watchdog)
     drive(job)

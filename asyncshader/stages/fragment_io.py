@@ -18,6 +18,11 @@ from ..wgsl.types import Vec, vec4f
 from ..wgsl.vec_arrays import VecElements, store_plain, unwatched, vector_class
 from ..wgsl.watched import _Traced
 
+#: the scalar types whose outputs are gathered in one numpy step
+SCALAR_OUTPUTS = frozenset({float, int, bool, np.float32, np.float64, np.float16, np.int32,
+                            np.uint32, np.int64, np.uint64, np.int16, np.uint16, np.int8,
+                            np.uint8, np.bool_})
+
 
 def corner(q: int, qw: int) -> tuple[int, int]:
     """The pixel of quad ``q``'s member 0 (its upper-left), with ``qw`` quads per row."""

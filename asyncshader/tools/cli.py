@@ -491,7 +491,8 @@ def cmd_crosscheck(args: argparse.Namespace, out: Callable) -> int:
     try:
         if kernel.stage == "compute":
             report = crosscheck(kernel, given.get("workgroups", 1), ulp=args.ulp,
-                                atol=args.atol, ignore=tuple(args.ignore), **bindings)
+                                atol=args.atol, ignore=tuple(args.ignore),
+                                overrides=given.get("overrides"), **bindings)
         else:
             report = crosscheck_fragments(kernel, given["width"], given["height"], ulp=args.ulp,
                                           atol=args.atol, ignore=tuple(args.ignore), **bindings)

@@ -5,7 +5,8 @@ the operation lands when the schedule next picks it, so the schedule decides the
 concurrent atomics land. Arithmetic wraps modulo 2**32; ``atomic_max``/``atomic_min`` are signed
 for i32 and unsigned for u32; every read-modify-write returns the old value.
 
-A pointer is a workgroup atomic variable, ``ptr(buffer_or_var, index)`` or ``(buffer, index)``;
+A pointer is a workgroup atomic variable, ``ptr(buffer_or_var, index)`` or ``(buffer, index)``,
+or ``ptr(p[i].count)`` for an ``atomic<T>`` member of a struct in storage or workgroup memory;
 storage buffers must be int32 or uint32 arrays. Helper invocations (fragment stage) perform no
 atomic and get 0 back, as Tint does.
 """
@@ -19,6 +20,7 @@ import numpy as np
 
 from .._core.traps import Point, suspend, trap_function
 from .memory import WorkgroupAtomic, WorkgroupVar, resolve_ptr
+from .struct_refs import AtomicMember
 
 _MASK = 0xFFFFFFFF
 
@@ -58,15 +60,16 @@ _ALWAYS_CHANGE = frozenset({"atomic_add", "atomic_sub", "atomic_xor"})
 class AtomicOp(Point):
     """A pending atomic operation; :meth:`apply` performs it when the invocation resumes."""
 
-    __slots__ = ("compare", "index", "memory", "op", "operand")
+    __slots__ = ("compare", "index", "memory", "op", "operand", "report")
 
     def __init__(self, op: str, memory: np.ndarray, index: Any, operand: Any,
-                 compare: Any = None) -> None:
+                 compare: Any = None, report: Any = None) -> None:
         self.op = op
         self.memory = memory
         self.index = index
         self.operand = operand
         self.compare = compare
+        self.report = report  # (memory, index) the instruments see, if not memory[index]
 
     def apply(self, inv: Any) -> Any:
         memory, index, op = self.memory, self.index, self.op
@@ -74,7 +77,7 @@ class AtomicOp(Point):
         if inv.helper:  # helper invocations: no effect, indeterminate (0) result
             run = getattr(inv.unit.context, "run", None)
             if run is not None:
-                run.helper_effect(inv, memory, op)
+                run.helper_effect(inv, self.report[0] if self.report else memory, op)
             zero = dtype.type(0)
             return AtomicCompareExchangeResult(zero, False) if self.compare is not None else \
                 (None if op == "atomic_store" else zero)
@@ -90,6 +93,8 @@ class AtomicOp(Point):
         if op != "atomic_load":
             np.ndarray.__setitem__(memory, index, new)
         hooks = inv.unit.context.run.atomic_hooks if inv.unit.context is not None else ()
+        if hooks and self.report is not None:
+            memory, index = self.report
         for hook in hooks:
             hook(inv, op, memory, index, old, new)
         return result
@@ -122,6 +127,9 @@ class AtomicOp(Point):
 
 def _atomic(op: str, p: Any, operand: Any = 0, compare: Any = None) -> Awaitable[Any]:
     memory, index = resolve_ptr(p)
+    if memory.__class__ is AtomicMember:  # &p[i].count: a member of a struct in memory
+        view, place, report = memory.target(op != "atomic_load")
+        return suspend(AtomicOp(op, view, place, operand, compare, report))
     if not isinstance(memory, np.ndarray) or memory.dtype not in (np.int32, np.uint32):
         what = getattr(memory, "dtype", type(memory).__name__)
         raise TypeError(f"{op}() needs atomic<i32> or atomic<u32> memory: a workgroup "

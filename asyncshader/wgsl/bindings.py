@@ -35,7 +35,7 @@ from .readonly import ReadOnlyStorage, read_only_view
 from .struct_buffers import as_struct_binding, write_value
 from .structs import is_struct, struct_of
 from .textures.annotations import bind_texture, is_texture_binding
-from .types import ArrayType, Vec, _ScalarType
+from .types import ArrayType, AtomicType, Vec, _ScalarType
 
 _STORAGE_DTYPES = (np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.uint32),
                    np.dtype(np.float16))
@@ -234,6 +234,8 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
         if isinstance(value, np.ndarray) and value.dtype.names is not None:  # structs.py
             return _struct_storage(kernel, name, ann.element, value)
         _check_storage_array(kernel, name, ann, value)
+        if isinstance(ann.element, AtomicType):
+            return _atomic_storage(kernel, name, ann, value)
         if isinstance(ann.element, type) and issubclass(ann.element, Matrix):
             _check_matrix_buffer(kernel, name, ann.element, value)
         if not value.flags.writeable:
@@ -357,6 +359,42 @@ def _check_storage_array(kernel: str, name: str, ann: Any, value: Any) -> None:
                            f"array<{vec.__name__}>), not {value.shape}. Fix: pass "
                            f"{name}=arr.reshape(-1, {vec.size}), or declare the element type "
                            "the array holds.")
+
+
+class AtomicVariable(np.ndarray):
+    """A storage buffer declared one atomic (``Storage[atomic(u32)]``, WGSL's ``var<storage,
+    read_write> c: atomic<u32>``): a 0-d view of the caller's array that only the atomic
+    built-ins touch (``await atomic_add(ptr(c), 1)``), as WGSL allows nothing else on it."""
+
+    def shader_arg(self, run: Any = None) -> AtomicVariable:
+        """What the shader is given, watched or not: this view (its atomics report
+        themselves)."""
+        return self
+
+    def __getitem__(self, index: Any) -> Any:
+        raise TypeError("this storage buffer is one atomic<T>: read it with "
+                        "`await ash.atomic_load(ash.ptr(c))`, as WGSL allows only the atomic "
+                        "built-ins on atomic<T>")
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        raise TypeError("this storage buffer is one atomic<T>: write it with "
+                        "`await ash.atomic_store(ash.ptr(c), v)`, as WGSL allows only the "
+                        "atomic built-ins on atomic<T>")
+
+
+def _atomic_storage(kernel: str, name: str, ann: Any, value: np.ndarray) -> AtomicVariable:
+    """``Storage[atomic(u32)]``: ``var<storage, read_write> name: atomic<u32>``, one value (an
+    array of shape () or (1,), seen as shape ())."""
+    if value.size != 1 or value.ndim > 1:
+        raise BindingError(f"{kernel}: binding {name!r} is declared {ann!r}, one atomic "
+                           f"(WGSL's var<storage> {name}: {ann.element.scalar.wgsl}), so it "
+                           f"needs an array of one element, not shape {value.shape}. Fix: pass "
+                           f"np.zeros(1, np.{value.dtype}), or declare "
+                           f"Storage[{ann.element.scalar.wgsl}] for an array atomics touch")
+    if not value.flags.writeable:
+        raise BindingError(f"{kernel}: binding {name!r} ({ann!r}) is a read-only array; "
+                           "atomics write: pass a writeable array")
+    return value.reshape(()).view(AtomicVariable)
 
 
 def _vector_element(ann: Any) -> Any:

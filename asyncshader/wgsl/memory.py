@@ -34,14 +34,14 @@ from .managed import _converts, _Managed, _map_of
 from .matrices import Matrix
 from .module_bindings import MODULE_BINDINGS_TURN, ModuleBinding, declared, module_binding
 from .struct_buffers import StructView, describe_granule
-from .struct_refs import Block, ref_of, store
+from .struct_refs import ArrayRef, AtomicMember, Block, _Ref, ref_of, store
 from .structs import is_struct, struct_of
 from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
 from .vec_arrays import ONE_INT, VecElements, bound_vector, store_plain, vector_class
 from .watched import _Traced, _zero_element, in_bounds
 
-__all__ = ["MemoryTurn", "Ptr", "WorkgroupMemory", "WorkgroupVar", "find_workgroup_vars", "ptr",
-           "workgroup"]
+__all__ = ["FunctionVar", "MemoryTurn", "Ptr", "WorkgroupMemory", "WorkgroupVar",
+           "find_workgroup_vars", "ptr", "workgroup"]
 
 
 class WorkgroupVar(_Managed):
@@ -285,8 +285,25 @@ def workgroup(wgsl_type: Any) -> WorkgroupVar:
     return var
 
 
+class FunctionVar:
+    """A function-scope variable whose address the function takes (``ash.ptr(x)``, WGSL's
+    ``&x``, a ``ptr<function, T>``): the rewrite of the shader's source
+    (:mod:`asyncshader.wgsl.function_ptrs`) keeps ``x`` in one of these, so that a helper
+    writing through the pointer changes the caller's ``x``."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any = None) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"<function variable = {self.value!r}>"
+
+
 class Ptr:
-    """A pointer to one element of a buffer or workgroup array (WGSL ``&buf[i]``)."""
+    """A pointer: to one element of a buffer or workgroup array (WGSL ``&buf[i]``), to a
+    workgroup variable or an atomic struct member, or to a function-scope variable of the
+    caller (``ptr<function, T>``), whose ``.value`` is WGSL's ``*p``."""
 
     __slots__ = ("index", "memory")
 
@@ -294,13 +311,41 @@ class Ptr:
         self.memory = memory
         self.index = index
 
+    @property
+    def value(self) -> Any:
+        """WGSL ``*p`` of a ``ptr<function, T>``: the variable's value."""
+        return _function_var(self).value
+
+    @value.setter
+    def value(self, v: Any) -> None:
+        _function_var(self).value = v
+
     def __repr__(self) -> str:
+        if self.memory.__class__ is FunctionVar:
+            return f"ptr(<function variable = {self.memory.value!r}>)"
         return f"ptr({getattr(self.memory, 'var_name', 'buffer')}, {self.index!r})"
+
+
+def _function_var(p: Ptr) -> FunctionVar:
+    if p.memory.__class__ is FunctionVar:
+        return p.memory
+    raise TypeError(f"{p!r}.value: .value reads and writes through a pointer to a "
+                    "function-scope variable (ash.ptr(x) of a local x, WGSL's ptr<function, "
+                    "T>); this pointer is to memory or to a value (a parameter: WGSL takes no "
+                    "address of one, copy it into a local first): index memory itself, or "
+                    "pass it to an atomic or workgroup_uniform_load")
+
+
+#: what a local may name that is memory, not a value: a pointer to such a local is to it
+_MEMORY = (np.ndarray, StructView, ArrayRef, AtomicMember, _Ref)
 
 
 def ptr(memory: Any, index: Any = ()) -> Ptr:
     """WGSL ``&memory[index]`` (or ``&memory`` without an index), for atomics and
-    ``workgroup_uniform_load``."""
+    ``workgroup_uniform_load``; ``ptr(x)`` of a local variable ``x`` is ``&x``, a
+    ``ptr<function, T>`` that a helper reads and writes as ``p.value`` (WGSL ``*p``)."""
+    if memory.__class__ is FunctionVar and isinstance(memory.value, _MEMORY):
+        memory = memory.value  # (a local naming a buffer or variable: point at that memory)
     return Ptr(memory, index)
 
 

@@ -33,7 +33,11 @@ import numpy as np
 
 from .._core.sources import user_code
 from . import reconvergence
+from .function_ptrs import CELL, address_taken, to_cells
+from .matches import check_matches
+from .memory import FunctionVar
 from .operators import OPERATORS, SAFE_WITH_LITERAL, inplace
+from .overrides import Override
 from .powers import SMALL_MAX, power, small_power
 from .robust import Robust, ix, load, store
 from .source import Scope, parse
@@ -86,12 +90,15 @@ class _Copier:
         self.cells: dict[int, types.CellType] = {}  # a helper's copy, by id of the function
         self.keep: list[types.FunctionType] = []  # (the functions whose ids are keys)
         self.pending: list[tuple[types.CellType, types.FunctionType]] = []
+        self.overrides: dict[str, Override] = {}  # the overrides read, by name
 
     def copy(self, fn: types.FunctionType) -> types.FunctionType | None:
         made = self._copy(fn, entry=True)
         while self.pending:  # helpers are copied after their callers' cells exist
             cell, helper = self.pending.pop()
             cell.cell_contents = self._copy(helper) or helper
+        if made is not None and self.overrides:
+            made.__ash_overrides__ = self.overrides  # type: ignore[attr-defined]
         return made
 
     def _helper_cell(self, helper: types.FunctionType) -> types.CellType:
@@ -114,18 +121,28 @@ class _Copier:
                 or node.name != fn.__name__:
             return None  # (a lambda, or source that is not this function's own)
         scope = Scope(fn)
+        check_matches(node, scope, fn.__code__.co_filename, first, fn.__qualname__)
         rebound = {name for n in ast.walk(node) if isinstance(n, (ast.Global, ast.Nonlocal))
                    for name in n.names}  # (their value can change while the shader runs)
-        helpers = {name: self._helper_cell(value)
-                   for name in _free_loads(node) - _bound_names(node) - rebound
+        free = _free_loads(node) - _bound_names(node) - rebound
+        helpers = {name: self._helper_cell(value) for name in free
                    if _is_user_function(value := scope.get(name))}
-        rewriter = _Rewriter(set(helpers), self.ops)
+        overrides = {name: value for name in free
+                     if isinstance(value := scope.get(name), Override)}
+        for name, ov in overrides.items():
+            ov.name = name if ov.name == "<override>" else ov.name
+            self.overrides[name] = ov
+        rewriter = _Rewriter(set(helpers), self.ops, set(overrides))
         # (the entry point's parameters are bindings and built-ins, stored into as memory)
         rewriter.locals = frozenset(_bound_names(node) - rebound
                                     - (_parameters(node) if entry else set()))
         rewriter.visit(node)
         node.body = Robust(rewriter.robust_name, _calls_helper).body(node.body)
-        if not rewriter.used and not helpers and not self.reconverge:
+        cells = address_taken(node, scope, _bound_names(node) - rebound)
+        if cells:  # (locals a helper writes through ash.ptr: function_ptrs.py)
+            to_cells(node, cells, PREFIX, scope)
+        if not rewriter.used and not helpers and not overrides and not cells \
+                and not self.reconverge:
             return None
         node.decorator_list = []
         _shift_columns(node, _indent(fn.__code__.co_filename, first))
@@ -134,7 +151,10 @@ class _Copier:
             table, counts = reconvergence.instrument(node, scope)
             self.counts |= counts
         injected = {PREFIX + op: types.CellType(_TABLE[op]) for op in rewriter.used}
+        if cells:
+            injected[PREFIX + CELL] = types.CellType(FunctionVar)
         injected |= {PREFIX + "fn_" + name: cell for name, cell in helpers.items()}
+        injected |= {PREFIX + "ov_" + name: types.CellType(ov) for name, ov in overrides.items()}
         freevars = fn.__code__.co_freevars
         cells = dict(zip(freevars, fn.__closure__ or ()))
         cells.update(injected)
@@ -164,8 +184,10 @@ class _Rewriter(ValueStores, ast.NodeTransformer):
     """Replaces the operators, the references to the helpers being copied, and the stores
     into parts of values (:class:`~asyncshader.wgsl.value_rewrite.ValueStores`)."""
 
-    def __init__(self, helpers: set[str], ops: dict = _OPS) -> None:
+    def __init__(self, helpers: set[str], ops: dict = _OPS,
+                 overrides: frozenset | set = frozenset()) -> None:
         self.helpers = helpers
+        self.overrides = overrides  # names read as OVERRIDE.value (wgsl/overrides.py)
         self.ops = ops
         self.used: set[str] = set()
         self.temps = 0
@@ -272,9 +294,14 @@ class _Rewriter(ValueStores, ast.NodeTransformer):
         return located([*before, ast.Assign([target], value)], node)
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
-        if isinstance(node.ctx, ast.Load) and node.id in self.helpers \
-                and not any(node.id in bound for bound in self.scopes):
+        if not isinstance(node.ctx, ast.Load) or any(node.id in b for b in self.scopes):
+            return node
+        if node.id in self.helpers:
             return ast.copy_location(ast.Name(PREFIX + "fn_" + node.id, ast.Load()), node)
+        if node.id in self.overrides:
+            value = ast.Attribute(ast.Name(PREFIX + "ov_" + node.id, ast.Load()), "value",
+                                  ast.Load())
+            return ast.copy_location(value, node)
         return node
 
     def _nested(self, node: Any) -> Any:

@@ -22,7 +22,7 @@ from .layout import RuntimeArrayType, granule, is_matrix, stride_of
 from .structs import convert, is_struct, zero_of
 from .types import ArrayType, AtomicType, Vec, _ScalarType, _to_i32, _to_u32, _type_name
 
-__all__ = ["ArrayRef", "Block", "MemberIndex", "load", "ref_of", "store"]
+__all__ = ["ArrayRef", "AtomicMember", "Block", "MemberIndex", "load", "ref_of", "store"]
 
 _INT = frozenset({int, np.int32, np.uint32, np.int64, np.uint64})
 
@@ -162,17 +162,69 @@ def _scalar_at(blk: Block, offset: int, dtype: np.dtype) -> Any:
 
 def _scalar_type(t: Any) -> Any:
     if isinstance(t, AtomicType):
-        raise TypeError(f"a struct member of type {t!r}: WGSL allows only the atomic built-ins "
-                        "on it, and asyncshader does not run them on struct members yet. Keep "
-                        "the counter in its own buffer (atomic_add(ptr(counts, i), 1))")
+        raise TypeError(f"a struct member of type {t!r} is read and written only by the atomic "
+                        "built-ins (WGSL allows nothing else on atomic<T>, nor loading or "
+                        "storing a whole struct that holds one): "
+                        "`await ash.atomic_add(ash.ptr(p[i].count), 1)`, "
+                        "`await ash.atomic_load(ash.ptr(p[i].count))`")
     return t
+
+
+class AtomicMember:
+    """An ``atomic<i32>``/``atomic<u32>`` member of a struct in memory (``p[i].count``): not a
+    value, a place that ``ash.ptr(p[i].count)`` (WGSL ``&p[i].count``) hands to the atomic
+    built-ins. Its atomics report the member's granules to the race detector, as plain
+    accesses of the struct's other members are reported."""
+
+    __slots__ = ("_b", "_o", "path", "type")
+
+    def __init__(self, blk: Block, offset: int, t: Any, path: str) -> None:
+        self._b, self._o, self.type, self.path = blk, offset, t, path
+
+    def target(self, write: bool) -> tuple[np.ndarray, int, Any]:
+        """(array, index, report): where the atomic operates (a 32-bit view of the struct's
+        bytes), and what its instruments are told, (memory, index) or None when unwatched."""
+        blk = self._b
+        if blk.read_only:
+            raise TypeError(f"an atomic on {self.path}, a member of a uniform (var<uniform>), "
+                            "which is read-only in WGSL: bind the struct as ash.Storage")
+        dt = self.type.scalar.dtype
+        view = blk.views[dt.char]
+        if blk.oob is not None:
+            blk._out_of_bounds(write)
+            return view, self._o // 4, None
+        if blk.words is None:
+            return view, self._o // 4, None
+        from .watched import FlatIndex
+        lo, hi = self._o >> blk.gshift, (self._o + 4) >> blk.gshift
+        return view, self._o // 4, (blk.words, FlatIndex(np.arange(lo, hi)))
+
+    def _refuse(self, *args: Any) -> Any:
+        _scalar_type(self.type)
+
+    __int__ = __index__ = __float__ = __bool__ = _refuse
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _refuse
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _refuse
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<atomic member {self.path}: {self.type!r} at byte {self._o}>"
+
+
+def _value(v: Any) -> Any:
+    """A loaded member as part of a whole struct's (or array's) value: an atomic cannot be."""
+    if v.__class__ is AtomicMember:
+        _scalar_type(v.type)
+    return v
 
 
 # ----------------------------------------------------------------------- loads and stores
 def load(blk: Block, offset: int, t: Any, frame: Any, path: str = "") -> Any:
     """``t`` at ``offset``: scalars and matrices load (reported); a vector loads as a bound
-    vector (its component stores write back); structs and arrays are references."""
-    t = _scalar_type(t)
+    vector (its component stores write back); structs and arrays are references, and so is
+    an atomic (:class:`AtomicMember`, for ``ash.ptr``)."""
+    if isinstance(t, AtomicType):
+        return AtomicMember(blk, offset, t, path)
     if isinstance(t, _ScalarType):
         dt = t.dtype
         blk.touch(offset, dt.itemsize, False, frame)
@@ -393,7 +445,7 @@ class _Ref(tuple):
             if isinstance(m.type, RuntimeArrayType):
                 continue
             v = load(self._b, self._o + m.offset, m.type, frame, m.name)
-            values[m.name] = v.load(frame) if isinstance(v, (_Ref, ArrayRef)) else v
+            values[m.name] = v.load(frame) if isinstance(v, (_Ref, ArrayRef)) else _value(v)
         return cls(**values)
 
     def __getattr__(self, name: str) -> Any:
@@ -423,9 +475,13 @@ def _member_property(cls: Any, m: Any) -> property:
     moff, t, name = m.offset, m.type, m.name
     where = f"{cls.__name__}.{name}"
     if isinstance(t, AtomicType):
-        def refuse(self: _Ref, value: Any = None) -> None:
+        def place(self: _Ref) -> AtomicMember:
+            return AtomicMember(self[0], self[1] + moff, t, where)
+
+        def refuse(self: _Ref, value: Any) -> None:
             _scalar_type(t)
-        return property(refuse, refuse, doc=f"member {name}: {t!r} (not supported yet)")
+        return property(place, refuse, doc=f"member {name}: {t!r}, for ash.ptr(...) and the "
+                        "atomic built-ins")
     if isinstance(t, _ScalarType):  # the common case, kept short
         dt = t.dtype
         char, size, conv = dt.char, dt.itemsize, scalar_converter(t)
@@ -523,7 +579,7 @@ class ArrayRef:
         out = []
         for i in range(self.length):
             v = load(self._b, self._o + i * self.stride, self.type.element, frame)
-            out.append(v.load(frame) if isinstance(v, (_Ref, ArrayRef)) else v)
+            out.append(v.load(frame) if isinstance(v, (_Ref, ArrayRef)) else _value(v))
         return out
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from .matrices import MATRICES, MATRICES_H, Matrix, _column, _column_index
+from .memory import Ptr
 from .struct_refs import ArrayRef, _Ref
 from .structs import convert, is_struct
 from .types import _CONVERT, _VECS, ArrayType, Vec, _swizzle_index, _type_name
@@ -67,10 +68,11 @@ ArrayType._value = array_value  # type: ignore[attr-defined]  # (ArrayType.__cal
 class _IsValue(dict):
     """``IS_VALUE[x.__class__]``: whether ``x`` is a composite value (a vector, a matrix, a
     struct value or reference, an array value or array member reference, a fragment output's
-    dataclass), by its class."""
+    dataclass), by its class; or a pointer, whose ``p.value.x = e`` stores the new value
+    through it (``*p``)."""
 
     def __missing__(self, cls: type) -> bool:
-        value = issubclass(cls, (Vec, Matrix, _Ref, ArrayRef, list)) or is_struct(cls) or (
+        value = issubclass(cls, (Vec, Matrix, _Ref, ArrayRef, list, Ptr)) or is_struct(cls) or (
             dataclasses.is_dataclass(cls) and not cls.__dataclass_params__.frozen)
         self[cls] = value
         return value
@@ -134,6 +136,9 @@ def _get(obj: Any, key: Any) -> Any:
 
 
 def _replace(obj: Any, key: Any, value: Any) -> Any:
+    if obj.__class__ is Ptr:  # (p.value... = e: the new value is stored through the pointer)
+        setattr(obj, key, value)
+        return obj
     if isinstance(obj, Vec):
         return _vec_with(obj, key, value)
     if isinstance(obj, Matrix):

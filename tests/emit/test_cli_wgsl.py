@@ -92,7 +92,7 @@ def test_every_example_kernel_prints_as_wgsl_from_the_command_line(example, kern
         capsys.readouterr().err
     text = "\n".join(lines)
     assert re.search(rf"^fn {kernel}_?\(", text, re.M)
-    assert text.startswith(("@", "const", "struct", "enable", "var", "alias"))
+    assert text.startswith(("@", "const", "override", "struct", "enable", "var", "alias"))
 
 
 #: FILE::KERNEL, the options its cross-check needs (and why), from the examples' own setup()
@@ -108,6 +108,7 @@ CLI_CROSSCHECKS = [
     ("particles.py::step", ["--ulp", "32"]),     # (u.spin * d: rounded once on the CPU)
     ("mip_level.py::mip_level", ["--atol", "3.8e-6"]),  # (a log2 near 0: test_examples_on_gpu)
     ("quad_downsample.py::downsample", ["--ulp", "0"]),  # (texels of 1/256: every sum exact)
+    ("speed_bins.py::histogram", []),            # (setup's overrides reach both sides)
     ("boids.py::update", []),                    # (module-scope bindings, from setup() by name)
 ]
 

@@ -24,11 +24,6 @@ N = 2 * WG * WORKGROUPS
 #: 4 global disperse, 0 none (the workgroup copies its elements through workgroup memory)
 STEPS = [(1, 2), (1, 16), (2, 8), (2, 2), (3, 32), (4, 16), (4, 4), (0, 0)]
 
-# Defect: to_wgsl refuses the switch (WGSLEmitError "match cannot be written in WGSL. Fix: use
-# if / elif"). EMIT_BLOCKED marks the test that shows it. (Its helpers that take bindings,
-# local_compare_and_swap(counter, ...) and global_compare_and_swap(input_data, output_data,
-# ...), are emitted once per binding they are called with.)
-EMIT_BLOCKED = "to_wgsl: match (WGSL switch) refused"
 
 local_data = ash.workgroup(ash.array(u32, WG * 2))
 
@@ -49,7 +44,7 @@ class Uniforms:
 async def local_compare_and_swap(counter, idx_before, idx_after):
     # idx_before should always be < idx_after
     if local_data[idx_after] < local_data[idx_before]:
-        await ash.atomic_add(ash.ptr(counter, 0), 1)
+        await ash.atomic_add(ash.ptr(counter), 1)
         temp = local_data[idx_before]
         local_data[idx_before] = local_data[idx_after]
         local_data[idx_after] = temp
@@ -80,13 +75,9 @@ def global_compare_and_swap(input_data, output_data, idx_before, idx_after):
         output_data[idx_after] = input_data[idx_before]
 
 
-# Defect: the original's `var<storage, read_write> counter: atomic<u32>` (one atomic, not an
-# array) is an array of one u32 here, and its atomic is ptr(counter, 0): atomic_add(counter, 1)
-# on the buffer raises ShaderError "TypeError: only 0-dimensional arrays can be converted to
-# Python scalars". The buffer's 4 bytes are the same.
 @ash.compute(workgroup_size=(WG, 1, 1))
 async def compute_main(input_data: ash.ReadOnly[u32], output_data: ash.Storage[u32],
-                       uniforms: ash.Uniform[Uniforms], counter: ash.Storage[u32], *,
+                       uniforms: ash.Uniform[Uniforms], counter: ash.Storage[ash.atomic(u32)], *,
                        global_invocation_id: vec3u, local_invocation_id: vec3u,
                        workgroup_id: vec3u):
     offset = WG * 2 * workgroup_id.x

@@ -4,7 +4,8 @@ next state to ``next``.
 
 As in the original, the helpers read the bindings; they take them as parameters, since a
 helper cannot name a kernel's binding. ``override blockSize = 8`` is a module constant
-(BLOCK): asyncshader has no ``override``. The original's ``size`` is one
+(BLOCK): it sizes the workgroup, which an ``ash.override`` cannot (it is read in expressions
+only). The original's ``size`` is one
 ``vec2u`` in storage, not an array: asyncshader binds storage as arrays, so it is an array of
 two u32 here (the same 8 bytes)."""
 
