@@ -22,6 +22,7 @@ SMALL = {
     "subgroups.py": ["--groups", "2", "--repeat", "1"],
     "matrices.py": ["--number", "10", "--repeat", "1"],
     "emit.py": ["--repeat", "1", "--kernels", "reduce,quad_downsample"],
+    "wgsl_corpus.py": ["tests/data/tint/access"],
 }
 
 

@@ -26,6 +26,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("collectives", ("asyncshader.collectives",)),
     ("stages", ("asyncshader.stages",)),
     ("exploration", ("asyncshader.exploration",)),
+    ("front", ("asyncshader.front",)),
     ("emit", ("asyncshader.emit",)),
     ("extra", ("asyncshader.extra",)),
     ("api", ("asyncshader",)),
