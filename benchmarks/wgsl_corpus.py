@@ -1,13 +1,14 @@
 """How much of a WGSL corpus the front-end reads, and how fast: every ``.wgsl`` file under a
 folder (Dawn's ``test/tint``, 11,638 programs, is the reference corpus; its ``*.expected.*``
-files are Tint's outputs and are skipped), parsed by ``asyncshader.front.wgsl``.
+files are Tint's outputs and are skipped), parsed and its names resolved by
+``asyncshader.front.wgsl``.
 
     python benchmarks/wgsl_corpus.py DAWN/test/tint [--show 5]
     python benchmarks/wgsl_corpus.py tests/data/tint        # the fixed sample CI parses
 
-Prints the share parsed per top-level folder, the diagnostics grouped by message (with
-``--show N`` the first N in full), files that crashed the parser (there must be none: a
-rejection is a diagnostic), and the time per file and per 1,000 lines. The script checks
+Prints the share read (parsed and resolved) per top-level folder, the diagnostics grouped by
+message (with ``--show N`` the first N in full), files that crashed the front-end (there must
+be none: a rejection is a diagnostic), and the time per file and per 1,000 lines. The script checks
 itself: it exits non-zero if any file crashed the parser.
 """
 
@@ -22,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from asyncshader.front.wgsl import WGSLError, parse_wgsl_file
+from asyncshader.front.wgsl import WGSLError, resolve_wgsl_file
 
 
 def main() -> int:
@@ -41,7 +42,7 @@ def main() -> int:
         per_folder[folder][1] += 1
         lines += path.read_text(encoding="utf-8", errors="replace").count("\n")
         try:
-            parse_wgsl_file(path)
+            resolve_wgsl_file(path)
             per_folder[folder][0] += 1
         except WGSLError as error:
             message = str(error).split("\n")[0].split(": error: ")[-1][:80]
@@ -51,7 +52,7 @@ def main() -> int:
             crashes.append(f"{path}: {type(error).__name__}: {error}")
     elapsed = time.perf_counter() - start
     parsed = sum(ok for ok, _ in per_folder.values())
-    print(f"asyncshader front-end: {parsed} of {len(files)} files parsed "
+    print(f"asyncshader front-end: {parsed} of {len(files)} files read "
           f"({100 * parsed / max(1, len(files)):.2f}%), {len(crashes)} crashes; "
           f"{1000 * elapsed / max(1, len(files)):.2f} ms a file, "
           f"{1000 * elapsed / max(1, lines / 1000):.1f} ms per 1,000 lines")

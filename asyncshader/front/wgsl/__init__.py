@@ -1,6 +1,8 @@
-"""The WGSL front-end: a WGSL module's text to its syntax tree, with WGSL's diagnostics.
+"""The WGSL front-end: a WGSL module's text to its syntax tree, its names resolved, with
+WGSL's diagnostics.
 
-``parse_wgsl(text)`` gives a :class:`~.syntax.Module`; a text that is not valid WGSL raises
+``parse_wgsl(text)`` gives a :class:`~.syntax.Module`; ``resolve_wgsl(text)`` also binds every
+identifier to its declaration (:class:`Resolved`). A text that is not valid WGSL raises
 :class:`WGSLError` with ``file:line:col``, the line, a caret and what was expected.
 """
 
@@ -10,6 +12,7 @@ from pathlib import Path
 
 from . import syntax
 from .parser import parse
+from .resolve import Resolved, resolve
 from .source import Source, Span, WGSLError
 
 
@@ -23,4 +26,17 @@ def parse_wgsl_file(path: str | Path) -> syntax.Module:
     return parse(Source.read(path))
 
 
-__all__ = ["Source", "Span", "WGSLError", "parse_wgsl", "parse_wgsl_file", "syntax"]
+def resolve_wgsl(text: str, name: str = "<wgsl>") -> Resolved:
+    """``text`` parsed and its names resolved (each identifier bound to its declaration)."""
+    source = Source(text, name)
+    return resolve(parse(source), source)
+
+
+def resolve_wgsl_file(path: str | Path) -> Resolved:
+    """A ``.wgsl`` file parsed and its names resolved."""
+    source = Source.read(path)
+    return resolve(parse(source), source)
+
+
+__all__ = ["Resolved", "Source", "Span", "WGSLError", "parse_wgsl", "parse_wgsl_file",
+           "resolve_wgsl", "resolve_wgsl_file", "syntax"]

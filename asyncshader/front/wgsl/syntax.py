@@ -22,10 +22,14 @@ class Expr:
 
 @dataclass(slots=True)
 class Ident(Expr):
-    """A name, with its template list when it has one (``array<f32, 4>``, ``vec3<f32>``)."""
+    """A name, with its template list when it has one (``array<f32, 4>``, ``vec3<f32>``).
+    Resolution sets :attr:`target`: the declaration the name denotes (a :class:`VarDecl`,
+    :class:`Param`, :class:`Function`, :class:`Struct` or :class:`Alias`) or a
+    :class:`~.predeclared.Predeclared` object."""
 
     name: str
     template: list[Expr] | None = None
+    target: object = None
 
 
 @dataclass(slots=True)
