@@ -21,6 +21,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("asyncshader._core",)),
     ("schedules", ("asyncshader.schedules",)),
     ("wgsl", ("asyncshader.wgsl",)),
+    ("ir", ("asyncshader.ir",)),
     ("sanitizers", ("asyncshader.sanitizers",)),
     ("views", ("asyncshader.views",)),
     ("collectives", ("asyncshader.collectives",)),
