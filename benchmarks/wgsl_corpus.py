@@ -1,12 +1,13 @@
 """How much of a WGSL corpus the front-end reads, and how fast: every ``.wgsl`` file under a
 folder (Dawn's ``test/tint``, 11,638 programs, is the reference corpus; its ``*.expected.*``
-files are Tint's outputs and are skipped), parsed and its names resolved by
+files are Tint's outputs and are skipped), parsed, its names resolved and its types checked by
 ``asyncshader.front.wgsl``.
 
     python benchmarks/wgsl_corpus.py DAWN/test/tint [--show 5]
     python benchmarks/wgsl_corpus.py tests/data/tint        # the fixed sample CI parses
 
-Prints the share read (parsed and resolved) per top-level folder, the diagnostics grouped by
+Prints the counts parsed, resolved and typed, the share read (all three) per top-level folder,
+the diagnostics grouped by
 message (with ``--show N`` the first N in full), files that crashed the front-end (there must
 be none: a rejection is a diagnostic), and the time per file and per 1,000 lines. The script checks
 itself: it exits non-zero if any file crashed the parser.
@@ -23,7 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from asyncshader.front.wgsl import WGSLError, resolve_wgsl_file
+from asyncshader.front.wgsl import WGSLError, check, parse_wgsl_file, resolve
+from asyncshader.front.wgsl.source import Source
 
 
 def main() -> int:
@@ -36,13 +38,19 @@ def main() -> int:
     messages: collections.Counter[str] = collections.Counter()
     examples: dict[str, str] = {}
     crashes, lines = [], 0
+    stages = collections.Counter()  # how many files passed each stage
     start = time.perf_counter()
     for path in files:
         folder = path.relative_to(args.folder).parts[0] if path.parent != args.folder else "."
         per_folder[folder][1] += 1
         lines += path.read_text(encoding="utf-8", errors="replace").count("\n")
         try:
-            resolve_wgsl_file(path)
+            module = parse_wgsl_file(path)
+            stages["parsed"] += 1
+            resolved = resolve(module, Source.read(path))
+            stages["resolved"] += 1
+            check(resolved)
+            stages["typed"] += 1
             per_folder[folder][0] += 1
         except WGSLError as error:
             message = str(error).split("\n")[0].split(": error: ")[-1][:80]
@@ -56,6 +64,9 @@ def main() -> int:
           f"({100 * parsed / max(1, len(files)):.2f}%), {len(crashes)} crashes; "
           f"{1000 * elapsed / max(1, len(files)):.2f} ms a file, "
           f"{1000 * elapsed / max(1, lines / 1000):.1f} ms per 1,000 lines")
+    print(f"  parsed {stages['parsed']}, resolved {stages['resolved']}, typed "
+          f"{stages['typed']} ({100 * stages['typed'] / max(1, stages['resolved']):.2f}% of "
+          "the resolved)")
     for folder, (ok, total) in sorted(per_folder.items()):
         print(f"  {folder:24} {ok:6} / {total:<6} {100 * ok / total:6.2f}%")
     for message, count in messages.most_common():

@@ -2,7 +2,8 @@
 WGSL's diagnostics.
 
 ``parse_wgsl(text)`` gives a :class:`~.syntax.Module`; ``resolve_wgsl(text)`` also binds every
-identifier to its declaration (:class:`Resolved`). A text that is not valid WGSL raises
+identifier to its declaration (:class:`Resolved`); ``check_wgsl(text)`` also types every
+expression in the IR's types (:class:`Typed`). A text that is not valid WGSL raises
 :class:`WGSLError` with ``file:line:col``, the line, a caret and what was expected.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import syntax
+from .check import Typed, check
 from .parser import parse
 from .resolve import Resolved, resolve
 from .source import Source, Span, WGSLError
@@ -38,5 +40,15 @@ def resolve_wgsl_file(path: str | Path) -> Resolved:
     return resolve(parse(source), source)
 
 
-__all__ = ["Resolved", "Source", "Span", "WGSLError", "parse_wgsl", "parse_wgsl_file",
-           "resolve_wgsl", "resolve_wgsl_file", "syntax"]
+def check_wgsl(text: str, name: str = "<wgsl>") -> Typed:
+    """``text`` parsed, resolved and type-checked (every expression's ``type`` set)."""
+    return check(resolve_wgsl(text, name))
+
+
+def check_wgsl_file(path: str | Path) -> Typed:
+    """A ``.wgsl`` file parsed, resolved and type-checked."""
+    return check(resolve_wgsl_file(path))
+
+
+__all__ = ["Resolved", "Source", "Span", "Typed", "WGSLError", "check_wgsl", "check_wgsl_file",
+           "parse_wgsl", "parse_wgsl_file", "resolve_wgsl", "resolve_wgsl_file", "syntax"]

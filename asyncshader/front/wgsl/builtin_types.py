@@ -236,7 +236,7 @@ def _uniform_load(name: str, types: list[Any]) -> Any:
     if types[0].space != "workgroup":
         raise BuiltinError(f"workgroupUniformLoad takes a pointer to workgroup memory, not "
                            f"{describe(types[0])}")
-    return store
+    return store.scalar if isinstance(store, Atomic) else store
 
 
 def _derivative(name: str, types: list[Any]) -> Any:
@@ -257,6 +257,8 @@ def _subgroup(what: str, ok: Callable[[Any], bool]) -> Callable:
 
 
 def _texture(name: str, types: list[Any]) -> Any:
+    if name == "textureGather" and types and isinstance(types[0], Scalar):
+        types = types[1:]  # textureGather(component, t, s, coords) of a non-depth texture
     t = types[0] if types else None
     if name == "textureStore" or name == "textureBarrier":
         return None

@@ -86,13 +86,13 @@ def convert(value: Any, src: Scalar, dst: Scalar) -> Any:
         return bool(value)
     if isinstance(value, bool):
         value = int(value)
-    if dst.name in ("i32", "u32"):
+    if dst.kind in "iu":
         if isinstance(value, float):
-            if src.abstract:
+            if src.abstract or dst.abstract:
                 return fit(math.trunc(value), dst)
             lo, hi = _FLOAT_TO_INT[dst.name]  # WGSL: truncate, then clamp
             return 0 if math.isnan(value) else int(min(max(math.trunc(value), lo), hi))
-        if src.abstract:
+        if src.abstract or dst.abstract:
             return fit(value, dst)
         return value % 2**32 if dst.name == "u32" else (value + 2**31) % 2**32 - 2**31
     return fit(float(value), dst)
@@ -128,14 +128,18 @@ def _rem(a: Any, b: Any, t: Scalar) -> Any:
 
 
 def _shift(op: str, a: int, b: int, t: Scalar) -> int:
-    bits = _BITS[t.name]
-    if b >= bits:
+    """``a << b`` or ``a >> b`` (§ Bit shift expressions): a concrete shift count must be less
+    than the bit width; an abstract one may be any (``0 << 99`` is 0), and a left shift must
+    not shift out bits that differ from the sign bit."""
+    if t.name != "abstract-int" and b >= _BITS[t.name]:
         raise ConstError(f"the shift count {b} is not less than the bit width of "
-                         f"{describe(t)} ({bits})")
+                         f"{describe(t)} ({_BITS[t.name]})")
     if op == ">>":
-        if t.name == "u32":
-            return a >> b
-        return a >> b
+        return a >> min(b, 64)
+    if a == 0:
+        return 0
+    if b >= 64:
+        raise ConstError(f"{a} << {b} overflows {describe(t)}")
     result = a << b
     if t.name == "u32":
         if result >= 2**32:

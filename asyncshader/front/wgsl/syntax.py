@@ -17,7 +17,15 @@ from .source import Span
 
 @dataclass(slots=True)
 class Expr:
+    """An expression. The type checker (:mod:`.check`) sets :attr:`type`, the WGSL type of
+    the expression itself (abstract where WGSL says so; a :class:`~asyncshader.ir.types.
+    Reference` where it names memory: the consumer applies the load rule and converts an
+    abstract value to the type it needs), and :attr:`stage`: ``"const"``, ``"override"`` or
+    ``"runtime"``, when its value is known (§ Expression evaluation phases)."""
+
     span: Span
+    type: object = field(default=None, kw_only=True, repr=False, compare=False)
+    stage: str = field(default="", kw_only=True, repr=False, compare=False)
 
 
 @dataclass(slots=True)

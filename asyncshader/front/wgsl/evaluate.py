@@ -1,0 +1,145 @@
+"""The values of typed const-expressions (a mixin of the checker): literals, ``const``
+declarations, operators, conversions and constructors, members, swizzles and indexing, by
+:mod:`.consteval`'s arithmetic; a WGSL error in the evaluation (overflow, division by zero,
+a shift out of range) is a diagnostic at the expression."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...ir.types import Array, Matrix, Scalar, Struct, Vector
+from . import syntax as ast
+from .consteval import UNKNOWN, ConstError, binary, convert, fit, unary, zero
+from .conversions import common_type, leaf, loaded
+
+_PARSE_SUFFIX = "iufh"
+
+
+def literal_value(e: ast.Literal) -> Any:
+    """The value a literal denotes (its digits, without the suffix)."""
+    if e.kind == "bool":
+        return e.text == "true"
+    text = e.text.rstrip(_PARSE_SUFFIX) if not e.text.lower().startswith("0x") or \
+        e.kind == "int" else e.text
+    if e.kind == "int":
+        return int(text, 16) if text.lower().startswith("0x") else int(text)
+    if text.lower().startswith("0x"):
+        body = text[2:]
+        if body[-1:] in "fh" and "p" in body.lower():
+            body = body[:-1]
+        if "p" not in body.lower():
+            body += "p0"
+        return float.fromhex("0x" + body)
+    return float(text)
+
+
+class Evaluation:
+    """Evaluates const-expressions; mixed into the checker."""
+
+    def value(self, e: ast.Expr) -> Any:
+        """The value of the typed const-expression ``e`` (UNKNOWN where the evaluator does not
+        compute it, or inside the unevaluated side of ``false && e`` / ``true || e``)."""
+        if self.unevaluated:
+            return UNKNOWN
+        try:
+            return self._value(e)
+        except ConstError as error:
+            raise self.error(e.span, str(error)) from None
+
+    def _value(self, e: ast.Expr) -> Any:
+        if e.stage != "const":
+            return UNKNOWN
+        if isinstance(e, ast.Literal):
+            v = literal_value(e)
+            return fit(v, e.type) if e.suffix or e.kind != "bool" else v
+        if isinstance(e, ast.Paren):
+            return self._value(e.inner)
+        if isinstance(e, ast.Ident):
+            decl = e.target
+            if isinstance(decl, ast.VarDecl) and decl.kind == "const":
+                self.decl_type(decl)
+                return self.values.get(id(decl), UNKNOWN)
+            return UNKNOWN
+        if isinstance(e, ast.Unary):
+            return unary(e.op, self._value(e.operand), loaded(e.operand.type))
+        if isinstance(e, ast.Binary):
+            return self.binary_value(e)
+        if isinstance(e, ast.Member):
+            return self.member_value(e)
+        if isinstance(e, ast.Index):
+            base, i = self._value(e.base), self._value(e.index)
+            if base is UNKNOWN or i is UNKNOWN:
+                return UNKNOWN
+            return base[i]
+        if isinstance(e, ast.Call):
+            return self.call_value(e)
+        return UNKNOWN
+
+    def binary_value(self, e: ast.Binary) -> Any:
+        a, b = self._value(e.left), self._value(e.right)
+        lt, rt = loaded(e.left.type), loaded(e.right.type)
+        if a is UNKNOWN or b is UNKNOWN or isinstance(lt, Matrix) or isinstance(rt, Matrix):
+            return UNKNOWN
+        if e.op in ("<<", ">>"):
+            s = leaf(e.type)
+            return binary(e.op, fit(a, lt) if lt.abstract else a, lt, b, rt, s)
+        if e.op in ("&&", "||"):
+            return (a and b) if e.op == "&&" else (a or b)
+        s = common_type([leaf(lt), leaf(rt)])
+        a = self.converted(a, lt, s)
+        b = self.converted(b, rt, s)
+        return binary(e.op, a, lt, b, rt, s)
+
+    @staticmethod
+    def converted(v: Any, t: Any, s: Scalar) -> Any:
+        """``v`` of scalar or vector type ``t`` with its components converted to ``s``."""
+        if leaf(t) == s:
+            return v
+        if isinstance(t, Vector):
+            return tuple(fit(x, s) for x in v)
+        return fit(v, s)
+
+    def member_value(self, e: ast.Member) -> Any:
+        base = self._value(e.base)
+        t = loaded(e.base.type)
+        if base is UNKNOWN:
+            return UNKNOWN
+        if isinstance(t, Struct):
+            names = [n for n, _ in t.fields]
+            return base[names.index(e.name)]
+        letters = "xyzw" if e.name[0] in "xyzw" else "rgba"
+        parts = tuple(base[letters.index(c)] for c in e.name)
+        return parts[0] if len(parts) == 1 else parts
+
+    def call_value(self, e: ast.Call) -> Any:
+        target = e.callee.target
+        t = e.type
+        if not isinstance(target, (ast.Struct, ast.Alias)) and \
+                getattr(target, "kind", "") not in ("type", "type-generator"):
+            return UNKNOWN  # a built-in function: not evaluated here
+        args = [self._value(a) for a in e.args]
+        if UNKNOWN in args:
+            return UNKNOWN
+        if not args:
+            return zero(t)
+        types = [loaded(a.type) for a in e.args]
+        if isinstance(t, Scalar):
+            return convert(args[0], types[0], t)
+        if isinstance(t, Vector):
+            if len(args) == 1 and isinstance(types[0], Scalar):
+                return (convert(args[0], types[0], t.scalar),) * t.size
+            flat = []
+            for v, at in zip(args, types):
+                if isinstance(at, Vector):
+                    flat += [convert(x, at.scalar, t.scalar) for x in v]
+                else:
+                    flat.append(convert(v, at, t.scalar))
+            return tuple(flat)
+        if isinstance(t, Array):
+            element = t.element
+            return tuple(fit(v, element) if isinstance(element, (Scalar, Vector)) else v
+                         for v in args)
+        if isinstance(t, Struct):
+            return tuple(fit(v, mt) if isinstance(mt, (Scalar, Vector)) else v
+                         for v, (_, mt) in zip(args, t.fields))
+        return UNKNOWN
