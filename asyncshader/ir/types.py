@@ -213,10 +213,13 @@ class Opaque:
     rgba8unorm, write>``, ``texture_depth_2d`` ...): ``name`` is its predeclared name and
     ``params`` its template arguments as WGSL writes them (a type's WGSL name, a texel format
     or an access mode). A module declaring one loads and type-checks; running an entry point
-    that uses one is refused."""
+    that uses one is refused. ``element`` is a ``binding_array``'s element type (indexing one
+    gives it). ``buffer`` (the ``buffer_view`` language extension) is an untyped byte buffer
+    in the storage or workgroup address space, not a handle."""
 
     name: str
     params: tuple[str, ...] = ()
+    element: Any = None
 
     @property
     def wgsl(self) -> str:
@@ -225,6 +228,11 @@ class Opaque:
     @property
     def is_texture(self) -> bool:
         return self.name.startswith("texture")
+
+    @property
+    def is_handle(self) -> bool:
+        """Whether a variable of this type is in the handle address space."""
+        return self.name != "buffer"
 
     abstract = False
 

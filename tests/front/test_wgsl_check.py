@@ -341,3 +341,24 @@ class TestWhatDawnsCorpusTaught:
     def test_a_multi_letter_swizzle_is_not_assignable(self):
         assert "cannot assign to the swizzle '.zy': WGSL assigns one vector component at a " \
                "time" in error_in("var v = vec4u(); v.zy = vec2(5u, 6u);")
+
+    def test_array_sizes_are_evaluated_even_where_values_are_not(self):
+        # (Dawn's bug/tint/2190)
+        check_wgsl("fn f() { let v = false && array<i32, array(array(6))[0][0]>()[0] == 0; }")
+
+    def test_binding_arrays_and_buffers(self):
+        prelude = """@group(0) @binding(0) var ts: binding_array<texture_2d<f32>, 4>;
+                     @group(0) @binding(1) var<storage, read_write> b: buffer<64>;"""
+        assert type_of("ts[1]", prelude) == Opaque("texture_2d", ("f32",))
+        assert type_of("b", prelude) == Reference("storage", Opaque("buffer", ("64",)),
+                                                  "read_write")
+
+
+class TestConstExpressionsAnywhere:
+    def test_a_const_expression_is_evaluated_wherever_it_stands(self):
+        assert "the result 2147483648 overflows i32" in error_in(
+            "let x = 2147483647i + 1i;")
+        assert "the value 3000000000 does not fit in i32" in error_in("let x = 3000000000i;")
+        assert "integer division by zero" in error_in("var v = vec2u(1u / 0u);")
+        assert "the shift count 33 is not less than the bit width of i32" in error_in(
+            "var a = 1i; let b = a << 33u;")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from helpers import ROOT
 
-from asyncshader.front.wgsl import WGSLError, parse_wgsl_file, resolve_wgsl_file, syntax
+from asyncshader.front.wgsl import WGSLError, check, parse_wgsl_file, resolve_wgsl_file, syntax
 
 SAMPLE = ROOT / "tests" / "data" / "tint"
 FILES = sorted(SAMPLE.rglob("*.wgsl"))
@@ -52,4 +52,37 @@ def _idents(node) -> list[syntax.Ident]:
             for cls in type(x).__mro__:
                 stack.extend(getattr(x, n, None) for n in getattr(cls, "__slots__", ())
                              if n != "target")
+    return found
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(SAMPLE)))
+def test_a_dawn_program_type_checks(path: Path):
+    if NOT_WGSL.search(path.read_text(encoding="utf-8")):
+        return
+    typed = check(resolve_wgsl_file(path))
+    untyped = [e for e in _expressions(typed.resolved.module) if not e.stage]
+    assert untyped == []
+
+
+def _expressions(node) -> list[syntax.Expr]:
+    """Every expression of a module but the types (a declaration's, a callee) and the names in
+    ``@builtin(...)``-like attributes."""
+    found, stack = [], [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, syntax.Expr):
+            found.append(x)
+        if isinstance(x, syntax.Attribute) and x.name in ("builtin", "interpolate",
+                                                          "diagnostic"):
+            continue
+        if isinstance(x, syntax.Ident):
+            stack.extend(x.template or ())  # (a type's template list: typed as needed)
+            continue
+        if isinstance(x, list):
+            stack.extend(x)
+        elif hasattr(x, "__slots__") and not isinstance(x, str):
+            for cls in type(x).__mro__:
+                stack.extend(getattr(x, n, None) for n in getattr(cls, "__slots__", ())
+                             if n not in ("target", "type", "stage", "callee", "return_type",
+                                          "template"))
     return found

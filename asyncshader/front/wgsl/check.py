@@ -86,6 +86,7 @@ class Checker(TypeNames, Expressions, Evaluation):
         self.busy: set[int] = set()
         self.returns: Any = None
         self.unevaluated = 0  # > 0: typing an operand WGSL does not evaluate (short circuit)
+        self.memo: dict[int, Any] = {}  # the values of const-expressions, by id(expression)
 
     def error(self, span: Span, message: str) -> WGSLError:
         return error_at(self.source, span, message)
@@ -94,10 +95,13 @@ class Checker(TypeNames, Expressions, Evaluation):
         for decl in self.resolved.module.decls:
             if isinstance(decl, ast.VarDecl):
                 self.decl_type(decl)
+                self.attributes(decl.attributes)
             elif isinstance(decl, ast.Alias):
                 self.type_of(decl.type)
             elif isinstance(decl, ast.Struct):
                 self.struct_type(decl)
+                for member in decl.members:
+                    self.attributes(member.attributes)
             elif isinstance(decl, ast.ConstAssert):
                 self.const_assert(decl.expr)
             elif isinstance(decl, ast.Function):
@@ -178,7 +182,9 @@ class Checker(TypeNames, Expressions, Evaluation):
             if not self.is_global(decl):
                 return "function", "read_write"
             t = self.decl_type(decl) if t is None else t
-            return ("handle", "read") if isinstance(t, Opaque) else ("private", "read_write")
+            if isinstance(t, Opaque) and t.is_handle:
+                return "handle", "read"
+            return "private", "read_write"
         space = self.enumerant(args[0], ("function", "private", "workgroup", "uniform",
                                          "storage", "immediate"), "an address space")
         access = default_access(space)
@@ -189,7 +195,7 @@ class Checker(TypeNames, Expressions, Evaluation):
 
     def check_var(self, decl: ast.VarDecl, t: Any) -> None:
         space, access = self.var_space(decl, t)
-        if isinstance(t, Opaque):
+        if isinstance(t, Opaque) and t.is_handle:
             if decl.template:
                 raise self.error(decl.name_span, f"{describe(t)} is a handle: declare it "
                                  f"'var {decl.name}: {t.wgsl};' without an address space")
@@ -214,6 +220,36 @@ class Checker(TypeNames, Expressions, Evaluation):
             raise self.error(decl.span, f"only storage buffers name an access mode ({space} "
                              f"is {default_access(space)})")
 
+    def attributes(self, attributes: list[ast.Attribute]) -> None:
+        """The arguments of ``@group``, ``@binding``, ``@location``, ``@id``, ``@blend_src``
+        (non-negative integer constants) and ``@workgroup_size`` (one to three positive
+        integers of one type, constants or overrides)."""
+        for attribute in attributes:
+            name = attribute.name
+            if name == "workgroup_size":
+                types = [self.value_type(a) for a in attribute.args]
+                if any(concretize(t) not in (I32, U32) for t in types) or \
+                        len({t for t in types if not t.abstract}) > 1:
+                    raise self.error(attribute.span, "@workgroup_size takes one to three "
+                                     "integers of one type (all i32 or all u32)")
+                for arg in attribute.args:
+                    self.constant(arg, "@workgroup_size", minimum=1, override=True)
+            elif name in ("group", "binding", "location", "id", "blend_src"):
+                for arg in attribute.args:
+                    t = self.value_type(arg)
+                    if concretize(t) not in (I32, U32):
+                        raise self.error(arg.span, f"@{name} takes an integer, not "
+                                         f"{describe(t)}")
+                    self.constant(arg, f"@{name}", minimum=0)
+
+    def constant(self, arg: ast.Expr, what: str, minimum: int, override: bool = False) -> None:
+        if arg.stage == "runtime" or (arg.stage == "override" and not override):
+            raise self.error(arg.span, f"{what} takes a const-expression"
+                             + (" or an override-expression" if override else ""))
+        value = self.value(arg) if arg.stage == "const" else UNKNOWN
+        if isinstance(value, int) and value < minimum:
+            raise self.error(arg.span, f"{what} must be at least {minimum}, not {value}")
+
     def signature(self, function: ast.Function) -> tuple[list[Any], Any]:
         found = self.signatures.get(function.name)
         if found is None:
@@ -223,6 +259,10 @@ class Checker(TypeNames, Expressions, Evaluation):
         return found
 
     def function(self, function: ast.Function) -> None:
+        self.attributes(function.attributes)
+        self.attributes(function.return_attributes)
+        for param in function.params:
+            self.attributes(param.attributes)
         self.returns = self.signature(function)[1]
         self.block(function.body)
         self.returns = None

@@ -31,6 +31,7 @@ from ...ir.types import (
 )
 from . import syntax as ast
 from .builtin_types import BuiltinError, builtin_type
+from .consteval import UNKNOWN
 from .conversions import common_type, converts, describe, leaf, loaded
 from .predeclared import FUNCTION, GENERATOR, TYPE
 from .predeclared import Predeclared as Name
@@ -42,6 +43,7 @@ _VERBS = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "%": "tak
           ">=": "compare"}
 _SUFFIX = {"i": I32, "u": U32, "f": F32, "h": F16}
 _SWIZZLE = ("xyzw", "rgba")
+_EVALUATED = (ast.Literal, ast.Unary, ast.Binary, ast.Call, ast.Index)
 
 
 def latest(*stages: str) -> str:
@@ -68,6 +70,8 @@ class Expressions:
             return e.type
         method = getattr(self, "x_" + type(e).__name__)
         e.type, e.stage = method(e)
+        if e.stage == "const" and isinstance(e, _EVALUATED):
+            self.value(e)  # WGSL evaluates const-expressions at shader creation: its errors
         return e.type
 
     # --- leaves ---------------------------------------------------------------------------
@@ -209,6 +213,12 @@ class Expressions:
                              f"{describe(count)}: convert it with {describe(count)}(...)")
         if s == AINT and e.right.stage != "const":
             lt = concretize(lt)
+        counts = self.value(e.right) if e.right.stage == "const" else UNKNOWN
+        if leaf(lt) != AINT and counts is not UNKNOWN:
+            for n in counts if isinstance(counts, tuple) else (counts,):
+                if n >= 32:
+                    raise self.error(e.right.span, f"the shift count {n} is not less than "
+                                     f"the bit width of {describe(leaf(lt))} (32)")
         return lt
 
     def matrix_op(self, e: ast.Binary, lt: Any, rt: Any) -> Any:
@@ -289,6 +299,8 @@ class Expressions:
             element, count = t.scalar, t.size
         elif isinstance(t, Matrix):
             element, count = t.column, t.cols
+        elif isinstance(t, Opaque) and t.element is not None:  # binding_array<T, N>
+            return t.element, "runtime"
         else:
             raise self.error(e.span, f"cannot index {describe(t)}")
         if e.index.stage == "const" and isinstance(count, int):
@@ -330,6 +342,8 @@ class Expressions:
         stage = latest(*(a.stage for a in e.args))
         if name == "bitcast":
             return self.bitcast(e, types), stage
+        if name in ("bufferView", "bufferArrayView", "bufferLength"):
+            return self.buffer_view(e, types), "runtime"
         try:
             result = builtin_type(name, types, stage == "const")
         except BuiltinError as error:
@@ -338,6 +352,26 @@ class Expressions:
             result = concretize(result)
         from .builtin_types import NOT_CONST
         return result, ("runtime" if name in NOT_CONST else stage)
+
+    def buffer_view(self, e: ast.Call, types: list[Any]) -> Any:
+        """``bufferView<T>(p, offset)``, ``bufferArrayView<T>(p, offset, count)`` and
+        ``bufferLength(p)`` of a pointer to a ``buffer`` (the buffer_view extension)."""
+        name = e.callee.name
+        arity = {"bufferView": 2, "bufferArrayView": 3, "bufferLength": 1}[name]
+        p = types[0] if types else None
+        if len(types) != arity or not isinstance(p, Pointer) or not (
+                isinstance(p.store, Opaque) and p.store.name == "buffer"):
+            raise self.error(e.span, f"{name} takes a pointer to a buffer and "
+                             f"{arity - 1} offset/count argument(s)")
+        for arg, t in zip(e.args[1:], types[1:]):
+            if concretize(t) not in (I32, U32):
+                raise self.error(arg.span, f"{name}: an offset or count is an integer, not "
+                                 f"{describe(t)}")
+        if name == "bufferLength":
+            return U32
+        if not e.callee.template or len(e.callee.template) != 1:
+            raise self.error(e.span, f"{name} needs the viewed type: {name}<T>(...)")
+        return Pointer(p.space, self.type_arg(e.callee.template[0]), p.access)
 
     def bitcast(self, e: ast.Call, types: list[Any]) -> Any:
         if not e.callee.template or len(e.callee.template) != 1 or len(types) != 1:

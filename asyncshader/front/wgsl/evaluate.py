@@ -41,10 +41,23 @@ class Evaluation:
         compute it, or inside the unevaluated side of ``false && e`` / ``true || e``)."""
         if self.unevaluated:
             return UNKNOWN
+        key = id(e)
+        if key in self.memo:
+            return self.memo[key]
         try:
-            return self._value(e)
+            v = self.memo[key] = self._value(e)
         except ConstError as error:
             raise self.error(e.span, str(error)) from None
+        return v
+
+    def type_level_value(self, e: ast.Expr) -> Any:
+        """The value of a const-expression a type depends on (an array's element count, an
+        ``@align``): evaluated even on the unevaluated side of a short circuit."""
+        saved, self.unevaluated = self.unevaluated, 0
+        try:
+            return self.value(e)
+        finally:
+            self.unevaluated = saved
 
     def _value(self, e: ast.Expr) -> Any:
         if e.stage != "const":
@@ -53,7 +66,7 @@ class Evaluation:
             v = literal_value(e)
             return fit(v, e.type) if e.suffix or e.kind != "bool" else v
         if isinstance(e, ast.Paren):
-            return self._value(e.inner)
+            return self.value(e.inner)
         if isinstance(e, ast.Ident):
             decl = e.target
             if isinstance(decl, ast.VarDecl) and decl.kind == "const":
@@ -61,13 +74,13 @@ class Evaluation:
                 return self.values.get(id(decl), UNKNOWN)
             return UNKNOWN
         if isinstance(e, ast.Unary):
-            return unary(e.op, self._value(e.operand), loaded(e.operand.type))
+            return unary(e.op, self.value(e.operand), loaded(e.operand.type))
         if isinstance(e, ast.Binary):
             return self.binary_value(e)
         if isinstance(e, ast.Member):
             return self.member_value(e)
         if isinstance(e, ast.Index):
-            base, i = self._value(e.base), self._value(e.index)
+            base, i = self.value(e.base), self.value(e.index)
             if base is UNKNOWN or i is UNKNOWN:
                 return UNKNOWN
             return base[i]
@@ -76,7 +89,7 @@ class Evaluation:
         return UNKNOWN
 
     def binary_value(self, e: ast.Binary) -> Any:
-        a, b = self._value(e.left), self._value(e.right)
+        a, b = self.value(e.left), self.value(e.right)
         lt, rt = loaded(e.left.type), loaded(e.right.type)
         if a is UNKNOWN or b is UNKNOWN or isinstance(lt, Matrix) or isinstance(rt, Matrix):
             return UNKNOWN
@@ -100,7 +113,7 @@ class Evaluation:
         return fit(v, s)
 
     def member_value(self, e: ast.Member) -> Any:
-        base = self._value(e.base)
+        base = self.value(e.base)
         t = loaded(e.base.type)
         if base is UNKNOWN:
             return UNKNOWN
@@ -117,7 +130,7 @@ class Evaluation:
         if not isinstance(target, (ast.Struct, ast.Alias)) and \
                 getattr(target, "kind", "") not in ("type", "type-generator"):
             return UNKNOWN  # a built-in function: not evaluated here
-        args = [self._value(a) for a in e.args]
+        args = [self.value(a) for a in e.args]
         if UNKNOWN in args:
             return UNKNOWN
         if not args:

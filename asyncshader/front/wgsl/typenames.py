@@ -99,7 +99,8 @@ class TypeNames:
             return self.pointer_type(node, args)
         if not args and name != "buffer":
             raise self.error(node.span, f"'{name}' needs a template list")
-        return Opaque(name, tuple(self.opaque_arg(a) for a in args))
+        element = self.type_arg(args[0]) if name == "binding_array" else None
+        return Opaque(name, tuple(self.opaque_arg(a) for a in args), element)
 
     def type_args(self, node: ast.Ident, count: int) -> list[Any]:
         args = node.template or []
@@ -150,7 +151,7 @@ class TypeNames:
             raise self.error(count.span, "an array's element count must be a constant or an "
                              "override (declare the array runtime-sized, array<T>, in a "
                              "storage buffer for a length known only at run time)")
-        n = self.value(count)
+        n = self.type_level_value(count)
         if n is not UNKNOWN and n <= 0:
             raise self.error(count.span, f"an array's element count must be positive, not "
                              f"{n}")
@@ -202,7 +203,7 @@ class TypeNames:
                 continue
             arg = attribute.args[0]
             self.value_type(arg)
-            n = self.value(arg) if arg.stage == "const" else UNKNOWN
+            n = self.type_level_value(arg) if arg.stage == "const" else UNKNOWN
             if n is UNKNOWN or not isinstance(n, int) or isinstance(n, bool) or n <= 0:
                 raise self.error(arg.span, f"@{attribute.name} takes a positive integer "
                                  "constant")
