@@ -362,3 +362,34 @@ class TestConstExpressionsAnywhere:
         assert "integer division by zero" in error_in("var v = vec2u(1u / 0u);")
         assert "the shift count 33 is not less than the bit width of i32" in error_in(
             "var a = 1i; let b = a << 33u;")
+
+
+class TestWhatEachPlaceMayHold:
+    def test_address_spaces(self):
+        assert "a function variable cannot hold atomic<u32> (atomics live in storage or " \
+               "workgroup memory)" in error_in("var a: atomic<u32>;")
+        assert "a private variable cannot hold" in error("var<private> a: atomic<i32>;")
+        assert "a storage buffer cannot hold bool: it is not host-shareable" in error(
+            "@group(0) @binding(0) var<storage> b: bool;")
+        assert "a uniform buffer cannot hold array<u32>" in error(
+            "@group(0) @binding(0) var<uniform> u: array<u32>;") or \
+            "a runtime-sized array lives only in a storage buffer" in error(
+                "@group(0) @binding(0) var<uniform> u: array<u32>;")
+        check_wgsl("var<workgroup> n: atomic<u32>; var<workgroup> b: array<bool, 4>;\n"
+                   "@group(0) @binding(0) var<storage, read_write> s: array<atomic<i32>>;")
+
+    def test_parameters_returns_and_lets(self):
+        assert "a parameter cannot be atomic<u32> (pass a pointer to it)" in error(
+            "fn f(a: atomic<u32>) {}")
+        assert "a function cannot return array<f32>" in error(
+            "fn f() -> array<f32> { }")
+        assert "a 'let' cannot hold atomic<u32>" in error(
+            "var<workgroup> n: atomic<u32>;\nfn f() { let a = n; }")
+
+    def test_must_use_results(self):
+        assert "the result of sin(...) must be used: use it, or discard it with '_ = ...;'" \
+            in error_in("sin(1.0);")
+        assert "the result of g(...) must be used" in error(
+            "@must_use fn g() -> i32 { return 1; }\nfn f() { g(); }")
+        check_wgsl("fn g() -> i32 { return 1; }\nvar<workgroup> n: atomic<u32>;\n"
+                   "fn f() { g(); atomicAdd(&n, 1u); workgroupBarrier(); _ = sin(1.0); }")

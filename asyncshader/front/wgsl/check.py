@@ -42,7 +42,7 @@ from ...ir.types import (
 from . import syntax as ast
 from .check_exprs import Expressions
 from .consteval import UNKNOWN, ConstError, fit
-from .conversions import converts, describe, loaded
+from .conversions import constructible, converts, describe, host_shareable, loaded
 from .evaluate import Evaluation
 from .resolve import Resolved
 from .source import Span, WGSLError, error_at
@@ -165,6 +165,9 @@ class Checker(TypeNames, Expressions, Evaluation):
                              "override is a scalar (bool, i32, u32, f32 or f16)")
         if kind in ("const", "var", "override") and isinstance(t, Pointer):
             raise self.error(decl.name_span, f"a '{kind}' cannot hold a pointer; use 'let'")
+        if kind in ("const", "let") and not (constructible(t) or isinstance(t, Pointer) or (
+                kind == "let" and isinstance(t, Opaque))):
+            raise self.error(decl.name_span, f"a '{kind}' cannot hold {describe(t)}")
         if kind == "var":
             self.check_var(decl, t)
         return t
@@ -213,6 +216,7 @@ class Checker(TypeNames, Expressions, Evaluation):
         if isinstance(t, Array) and t.length is None and space != "storage":
             raise self.error(decl.span, "a runtime-sized array lives only in a storage "
                              "buffer")
+        self.check_store_type(decl, t, space)
         if space in ("uniform", "storage") and decl.init is not None:
             raise self.error(decl.init.span, f"a {space} buffer cannot have an initializer")
         if (access != "read" and space == "uniform") or (
@@ -250,11 +254,35 @@ class Checker(TypeNames, Expressions, Evaluation):
         if isinstance(value, int) and value < minimum:
             raise self.error(arg.span, f"{what} must be at least {minimum}, not {value}")
 
+    def check_store_type(self, decl: ast.VarDecl, t: Any, space: str) -> None:
+        """What each address space may hold (§ Address spaces)."""
+        if isinstance(t, Opaque) and not t.is_handle:
+            return  # a buffer<N> (buffer_view): storage, uniform or workgroup bytes
+        if space in ("function", "private") and not constructible(t):
+            why = "atomics live in storage or workgroup memory" if _has_atomic(t) else \
+                "it is not constructible"
+            raise self.error(decl.name_span, f"a {space} variable cannot hold {describe(t)} "
+                             f"({why})")
+        if space in ("storage", "uniform") and not host_shareable(t):
+            hint = " (bool has no memory layout a host shares; use u32)" if \
+                "bool" in describe(t) or isinstance(t, Struct) else ""
+            raise self.error(decl.name_span, f"a {space} buffer cannot hold {describe(t)}: "
+                             f"it is not host-shareable{hint}")
+        if space == "uniform" and not constructible(t):
+            raise self.error(decl.name_span, f"a uniform buffer cannot hold {describe(t)} "
+                             "(no atomics or runtime-sized arrays)")
+        if space == "workgroup" and isinstance(t, Opaque):
+            raise self.error(decl.name_span, f"workgroup memory cannot hold {describe(t)}")
+
     def signature(self, function: ast.Function) -> tuple[list[Any], Any]:
         found = self.signatures.get(function.name)
         if found is None:
             params = [self.decl_type(p) for p in function.params]
             result = self.type_of(function.return_type) if function.return_type else None
+            if result is not None and not constructible(result):
+                raise self.error(function.return_type.span, f"a function cannot return "
+                                 f"{describe(result)} (only constructible types: no atomics, "
+                                 "pointers or runtime-sized arrays)")
             found = self.signatures[function.name] = (params, result)
         return found
 
@@ -298,7 +326,16 @@ class Checker(TypeNames, Expressions, Evaluation):
         pass
 
     def s_CallStmt(self, s: ast.CallStmt) -> None:
-        self.expr(s.call)
+        result = self.expr(s.call)
+        target = s.call.callee.target
+        must_use = isinstance(target, ast.Function) and any(
+            a.name == "must_use" for a in target.attributes)
+        if not isinstance(target, ast.Function) and result is not None and \
+                not s.call.callee.name.startswith("atomic"):
+            must_use = True  # built-ins and constructors that give a value (§ must_use)
+        if must_use:
+            raise self.error(s.span, f"the result of {s.call.callee.name}(...) must be used: "
+                             "use it, or discard it with '_ = ...;'")
 
     def condition(self, e: ast.Expr, what: str) -> None:
         t = self.value_type(e)
@@ -432,3 +469,12 @@ class Checker(TypeNames, Expressions, Evaluation):
         except ConstError as error:
             raise self.error(e.span, str(error)) from None
 
+
+def _has_atomic(t: Any) -> bool:
+    if isinstance(t, Atomic):
+        return True
+    if isinstance(t, Array):
+        return _has_atomic(t.element)
+    if isinstance(t, Struct):
+        return any(_has_atomic(m) for _, m in t.fields)
+    return False

@@ -11,10 +11,12 @@ from ...ir.types import (
     AFLOAT,
     AINT,
     Array,
+    Atomic,
     Matrix,
     Predeclared,
     Reference,
     Scalar,
+    Struct,
     Vector,
     is_abstract,
 )
@@ -82,6 +84,35 @@ def with_leaf(t: Any, s: Scalar) -> Any:
     if isinstance(t, Array):
         return Array(with_leaf(t.element, s), t.length)
     return t
+
+
+def constructible(t: Any) -> bool:
+    """WGSL's constructible types (§ Constructible types): scalars, vectors, matrices,
+    fixed-size arrays and structs of them; not atomics, runtime-sized or override-sized
+    arrays, pointers, textures or samplers."""
+    if isinstance(t, (Scalar, Vector, Matrix)):
+        return True
+    if isinstance(t, Array):
+        return isinstance(t.length, int) and constructible(t.element)
+    if isinstance(t, Struct):
+        return all(constructible(m) for _, m in t.fields)
+    return False
+
+
+def host_shareable(t: Any) -> bool:
+    """WGSL's host-shareable types (§ Host-shareable types): what a storage or uniform buffer
+    holds: numbers (no bool), vectors and matrices of them, atomics, arrays and structs."""
+    if isinstance(t, (Scalar, Vector, Matrix)):
+        return leaf(t) is not None and leaf(t).kind != "b" and not leaf(t).abstract
+    if isinstance(t, Atomic):
+        return True
+    if isinstance(t, Array):
+        return host_shareable(t.element)
+    if getattr(t, "name", None) == "buffer":  # (the buffer_view extension's byte buffer)
+        return True
+    if isinstance(t, Struct):
+        return all(host_shareable(m) for _, m in t.fields)
+    return False
 
 
 def common_type(types: list[Any]) -> Any | None:
