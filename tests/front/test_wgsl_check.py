@@ -393,3 +393,22 @@ class TestWhatEachPlaceMayHold:
             "@must_use fn g() -> i32 { return 1; }\nfn f() { g(); }")
         check_wgsl("fn g() -> i32 { return 1; }\nvar<workgroup> n: atomic<u32>;\n"
                    "fn f() { g(); atomicAdd(&n, 1u); workgroupBarrier(); _ = sin(1.0); }")
+
+
+class TestBehaviors:
+    def test_a_function_with_a_return_type_returns_on_every_path(self):
+        message = error("fn f(c: bool) -> i32 {\n  if c { return 1; }\n}")
+        assert "m.wgsl:1:4: error: function 'f' returns i32, but a path reaches the end of " \
+               "its body without 'return'" in message
+        assert "returns i32, but a path" in error(
+            "fn f() -> i32 { for (var i = 0; i < 4; i++) { return i; } }")
+        assert "returns i32, but a path" in error(
+            "fn f() -> i32 { loop { break; } }")
+
+    def test_loops_without_break_and_full_branches_return(self):
+        check_wgsl("fn f(c: bool) -> i32 { if c { return 1; } else { return 2; } }\n"
+                   "fn g() -> i32 { loop { if true { return 1; } } }\n"
+                   "fn h(x: i32) -> i32 { switch x { case 1: { return 1; } "
+                   "default: { return 2; } } }\n"
+                   "fn k() -> i32 { var i = 0; loop { i++; continuing { break if i > 3; } } "
+                   "return i; }")

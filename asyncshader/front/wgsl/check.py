@@ -40,6 +40,7 @@ from ...ir.types import (
     is_abstract,
 )
 from . import syntax as ast
+from .behaviour import returns_on_every_path
 from .check_exprs import Expressions
 from .consteval import UNKNOWN, ConstError, fit
 from .conversions import constructible, converts, describe, host_shareable, loaded
@@ -293,6 +294,10 @@ class Checker(TypeNames, Expressions, Evaluation):
             self.attributes(param.attributes)
         self.returns = self.signature(function)[1]
         self.block(function.body)
+        if self.returns is not None and not returns_on_every_path(function):
+            raise self.error(function.name_span, f"function '{function.name}' returns "
+                             f"{describe(self.returns)}, but a path reaches the end of its "
+                             "body without 'return': return a value on every path")
         self.returns = None
 
     def const_assert(self, e: ast.Expr) -> None:
