@@ -412,3 +412,15 @@ class TestBehaviors:
                    "default: { return 2; } } }\n"
                    "fn k() -> i32 { var i = 0; loop { i++; continuing { break if i > 3; } } "
                    "return i; }")
+
+
+class TestEntryPointInterfaces:
+    def test_built_in_values_have_their_types(self):
+        assert "@builtin(local_invocation_index) is u32, not i32" in error(
+            "@compute @workgroup_size(1) fn main(@builtin(local_invocation_index) i: i32) {}")
+        assert "@builtin(position) is vec4f, not vec3f" in error(
+            "struct V { @builtin(position) p: vec3f }")
+        check_wgsl("struct O { @builtin(position) p: vec4f, @location(0) c: vec4f }\n"
+                   "@vertex fn vs(@builtin(vertex_index) i: u32) -> O { return O(); }\n"
+                   "@fragment fn fs(@builtin(front_facing) f: bool) -> "
+                   "@builtin(frag_depth) f32 { return 0.5; }")

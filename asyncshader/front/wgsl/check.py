@@ -25,6 +25,7 @@ from typing import Any
 
 from ...ir.types import (
     BOOL,
+    F32,
     I32,
     U32,
     Array,
@@ -101,8 +102,9 @@ class Checker(TypeNames, Expressions, Evaluation):
                 self.type_of(decl.type)
             elif isinstance(decl, ast.Struct):
                 self.struct_type(decl)
-                for member in decl.members:
+                for member, (_, t) in zip(decl.members, self.struct_type(decl).fields):
                     self.attributes(member.attributes)
+                    self.builtin_value(member.attributes, t, member.type.span)
             elif isinstance(decl, ast.ConstAssert):
                 self.const_assert(decl.expr)
             elif isinstance(decl, ast.Function):
@@ -247,6 +249,26 @@ class Checker(TypeNames, Expressions, Evaluation):
                                          f"{describe(t)}")
                     self.constant(arg, f"@{name}", minimum=0)
 
+    def builtin_value(self, attributes: list[ast.Attribute], t: Any, span: Span) -> None:
+        """A ``@builtin(name)`` parameter, member or result has the type WGSL gives it
+        (§ Built-in values)."""
+        for attribute in attributes:
+            if attribute.name != "builtin" or len(attribute.args) != 1 or \
+                    not isinstance(attribute.args[0], ast.Ident):
+                continue
+            name = attribute.args[0].name
+            want = _BUILTIN_VALUES.get(name)
+            if want is None and name != "clip_distances":
+                raise self.error(attribute.span, f"'{name}' is not a WGSL built-in value")
+            if name == "clip_distances":
+                ok = isinstance(t, Array) and t.element == F32 and isinstance(t.length, int)
+                want = Array(F32, 8)
+            else:
+                ok = t == want
+            if not ok:
+                raise self.error(span, f"@builtin({name}) is {describe(want)}, not "
+                                 f"{describe(t)}")
+
     def constant(self, arg: ast.Expr, what: str, minimum: int, override: bool = False) -> None:
         if arg.stage == "runtime" or (arg.stage == "override" and not override):
             raise self.error(arg.span, f"{what} takes a const-expression"
@@ -292,7 +314,11 @@ class Checker(TypeNames, Expressions, Evaluation):
         self.attributes(function.return_attributes)
         for param in function.params:
             self.attributes(param.attributes)
+            self.builtin_value(param.attributes, self.decl_type(param), param.type.span)
         self.returns = self.signature(function)[1]
+        if function.return_type is not None:
+            self.builtin_value(function.return_attributes, self.returns,
+                               function.return_type.span)
         self.block(function.body)
         if self.returns is not None and not returns_on_every_path(function):
             raise self.error(function.name_span, f"function '{function.name}' returns "
@@ -483,3 +509,15 @@ def _has_atomic(t: Any) -> bool:
     if isinstance(t, Struct):
         return any(_has_atomic(m) for _, m in t.fields)
     return False
+
+
+_VEC3U, _VEC4F = Vector(3, U32), Vector(4, F32)
+#: the built-in values and their types (§ Built-in values)
+_BUILTIN_VALUES = {
+    "vertex_index": U32, "instance_index": U32, "position": _VEC4F, "front_facing": BOOL,
+    "frag_depth": F32, "sample_index": U32, "sample_mask": U32, "primitive_index": U32,
+    "local_invocation_id": _VEC3U, "local_invocation_index": U32,
+    "global_invocation_id": _VEC3U, "workgroup_id": _VEC3U, "num_workgroups": _VEC3U,
+    "subgroup_invocation_id": U32, "subgroup_size": U32, "subgroup_id": U32,
+    "num_subgroups": U32, "global_invocation_index": U32, "workgroup_index": U32,
+}
