@@ -424,3 +424,24 @@ class TestEntryPointInterfaces:
                    "@vertex fn vs(@builtin(vertex_index) i: u32) -> O { return O(); }\n"
                    "@fragment fn fs(@builtin(front_facing) f: bool) -> "
                    "@builtin(frag_depth) f32 { return 0.5; }")
+
+
+class TestStructLayout:
+    def test_a_declared_struct_lays_out_by_wgsls_rules(self):
+        from asyncshader.ir.layout import struct_layout
+        typed = check_wgsl("enable f16;\nstruct S { a: f32, @align(16) @size(32) b: vec3f, "
+                           "c: vec2h }")
+        laid = struct_layout(typed.structs["S"])
+        # by hand: a at 0 (4 bytes); b aligned to 16 at 16, 32 bytes; c (align 4) at 48
+        assert [(m.offset, m.size) for m in laid.members] == [(0, 4), (16, 32), (48, 4)]
+        assert (laid.align, laid.size) == (16, 64)
+
+    def test_a_size_below_the_members_is_an_error(self):
+        assert "member 'a' has @size(2) but its type vec4f is 16 bytes" in error(
+            "struct S { @size(2) a: vec4f }")
+
+    def test_f16_needs_its_enable(self):
+        assert "f16 needs 'enable f16;' at the top of the module" in error(
+            "var<private> v: vec2h;")
+        assert "f16 needs 'enable f16;'" in error("const h = 1.5h;")
+        check_wgsl("enable f16;\nvar<private> v: vec2h = vec2(1.5h);")

@@ -89,9 +89,15 @@ class Checker(TypeNames, Expressions, Evaluation):
         self.returns: Any = None
         self.unevaluated = 0  # > 0: typing an operand WGSL does not evaluate (short circuit)
         self.memo: dict[int, Any] = {}  # the values of const-expressions, by id(expression)
+        self.enabled = {name for d in resolved.module.directives if d.kind == "enable"
+                        for name in d.names}
 
     def error(self, span: Span, message: str) -> WGSLError:
         return error_at(self.source, span, message)
+
+    def needs_f16(self, span: Span) -> None:
+        if "f16" not in self.enabled:
+            raise self.error(span, "f16 needs 'enable f16;' at the top of the module")
 
     def run(self) -> Typed:
         for decl in self.resolved.module.decls:

@@ -80,6 +80,8 @@ class Expressions:
         if e.kind == "bool":
             return BOOL, "const"
         if e.suffix:
+            if e.suffix == "h":
+                self.needs_f16(e.span)
             return _SUFFIX[e.suffix], "const"
         return (AINT if e.kind == "int" else AFLOAT), "const"
 

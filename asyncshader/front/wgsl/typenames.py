@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...ir.layout import struct_layout
 from ...ir.types import (
     ACCESS_MODES,
     BOOL,
@@ -31,7 +32,7 @@ from ...ir.types import (
 )
 from . import syntax as ast
 from .consteval import UNKNOWN
-from .conversions import describe
+from .conversions import describe, leaf
 from .predeclared import GENERATOR, TYPE, Predeclared
 
 _SCALARS = {"f32": F32, "f16": F16, "i32": I32, "u32": U32, "bool": BOOL}
@@ -56,6 +57,8 @@ class TypeNames:
         found = self.type_cache.get(key)
         if found is None:
             found = self._type_of(node)
+            if leaf(found) == F16 and not isinstance(node.target, (ast.Struct, ast.Alias)):
+                self.needs_f16(node.span)
             self.type_cache[key] = found
         return found
 
@@ -192,6 +195,13 @@ class TypeNames:
             fields.append((member.name, t))
             attrs.append(self.layout_attrs(member.attributes))
         struct = Struct(decl.name, tuple(fields), tuple(attrs))
+        if any(attrs) and not any(isinstance(t, Array) and isinstance(t.length, OverrideSize)
+                                  for t in fields):
+            try:  # @size below the member's size (§ size attribute: whatever the use)
+                struct_layout(struct)
+            except TypeError as error:
+                if "@size" in str(error):
+                    raise self.error(decl.name_span, str(error)) from None
         self.structs[decl.name] = struct
         return struct
 
