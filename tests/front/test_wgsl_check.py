@@ -445,3 +445,18 @@ class TestStructLayout:
             "var<private> v: vec2h;")
         assert "f16 needs 'enable f16;'" in error("const h = 1.5h;")
         check_wgsl("enable f16;\nvar<private> v: vec2h = vec2(1.5h);")
+
+    def test_entry_points_and_resources(self):
+        # each of these is also rejected by naga (wgpu 0.32)
+        assert "workgroup memory cannot have an initializer" in error(
+            "var<workgroup> w: u32 = 1u;")
+        assert "the resource 'b' needs both @group(n) and @binding(n)" in error(
+            "@group(0) var<storage> b: array<u32>;")
+        assert "@group and @binding are for resources" in error(
+            "@group(0) @binding(0) var<private> p: u32;")
+        assert "compute entry point 'main' needs @workgroup_size(x, y, z)" in error(
+            "@compute fn main() {}")
+        assert "an entry point's parameter needs @builtin(...) or @location(n)" in error(
+            "@compute @workgroup_size(1) fn main(x: u32) {}")
+        assert "'main' is an entry point, which cannot be called" in error(
+            "@compute @workgroup_size(1) fn main() {}\nfn g() { main(); }")

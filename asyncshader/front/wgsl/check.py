@@ -25,7 +25,6 @@ from typing import Any
 
 from ...ir.types import (
     BOOL,
-    F32,
     I32,
     U32,
     Array,
@@ -44,8 +43,9 @@ from . import syntax as ast
 from .behaviour import returns_on_every_path
 from .check_exprs import Expressions
 from .consteval import UNKNOWN, ConstError, fit
-from .conversions import constructible, converts, describe, host_shareable, loaded
+from .conversions import constructible, converts, describe, loaded
 from .evaluate import Evaluation
+from .interface import Interfaces
 from .resolve import Resolved
 from .source import Span, WGSLError, error_at
 from .typenames import TypeNames
@@ -76,7 +76,7 @@ def check(resolved: Resolved) -> Typed:
     return Checker(resolved).run()
 
 
-class Checker(TypeNames, Expressions, Evaluation):
+class Checker(TypeNames, Expressions, Evaluation, Interfaces):
     def __init__(self, resolved: Resolved) -> None:
         self.resolved = resolved
         self.source = resolved.source
@@ -208,6 +208,7 @@ class Checker(TypeNames, Expressions, Evaluation):
     def check_var(self, decl: ast.VarDecl, t: Any) -> None:
         space, access = self.var_space(decl, t)
         if isinstance(t, Opaque) and t.is_handle:
+            self.resource(decl, t, "handle")
             if decl.template:
                 raise self.error(decl.name_span, f"{describe(t)} is a handle: declare it "
                                  f"'var {decl.name}: {t.wgsl};' without an address space")
@@ -226,82 +227,14 @@ class Checker(TypeNames, Expressions, Evaluation):
             raise self.error(decl.span, "a runtime-sized array lives only in a storage "
                              "buffer")
         self.check_store_type(decl, t, space)
+        if self.is_global(decl):
+            self.resource(decl, t, space)
         if space in ("uniform", "storage") and decl.init is not None:
             raise self.error(decl.init.span, f"a {space} buffer cannot have an initializer")
         if (access != "read" and space == "uniform") or (
                 len(decl.template or []) > 1 and space != "storage"):
             raise self.error(decl.span, f"only storage buffers name an access mode ({space} "
                              f"is {default_access(space)})")
-
-    def attributes(self, attributes: list[ast.Attribute]) -> None:
-        """The arguments of ``@group``, ``@binding``, ``@location``, ``@id``, ``@blend_src``
-        (non-negative integer constants) and ``@workgroup_size`` (one to three positive
-        integers of one type, constants or overrides)."""
-        for attribute in attributes:
-            name = attribute.name
-            if name == "workgroup_size":
-                types = [self.value_type(a) for a in attribute.args]
-                if any(concretize(t) not in (I32, U32) for t in types) or \
-                        len({t for t in types if not t.abstract}) > 1:
-                    raise self.error(attribute.span, "@workgroup_size takes one to three "
-                                     "integers of one type (all i32 or all u32)")
-                for arg in attribute.args:
-                    self.constant(arg, "@workgroup_size", minimum=1, override=True)
-            elif name in ("group", "binding", "location", "id", "blend_src"):
-                for arg in attribute.args:
-                    t = self.value_type(arg)
-                    if concretize(t) not in (I32, U32):
-                        raise self.error(arg.span, f"@{name} takes an integer, not "
-                                         f"{describe(t)}")
-                    self.constant(arg, f"@{name}", minimum=0)
-
-    def builtin_value(self, attributes: list[ast.Attribute], t: Any, span: Span) -> None:
-        """A ``@builtin(name)`` parameter, member or result has the type WGSL gives it
-        (§ Built-in values)."""
-        for attribute in attributes:
-            if attribute.name != "builtin" or len(attribute.args) != 1 or \
-                    not isinstance(attribute.args[0], ast.Ident):
-                continue
-            name = attribute.args[0].name
-            want = _BUILTIN_VALUES.get(name)
-            if want is None and name != "clip_distances":
-                raise self.error(attribute.span, f"'{name}' is not a WGSL built-in value")
-            if name == "clip_distances":
-                ok = isinstance(t, Array) and t.element == F32 and isinstance(t.length, int)
-                want = Array(F32, 8)
-            else:
-                ok = t == want
-            if not ok:
-                raise self.error(span, f"@builtin({name}) is {describe(want)}, not "
-                                 f"{describe(t)}")
-
-    def constant(self, arg: ast.Expr, what: str, minimum: int, override: bool = False) -> None:
-        if arg.stage == "runtime" or (arg.stage == "override" and not override):
-            raise self.error(arg.span, f"{what} takes a const-expression"
-                             + (" or an override-expression" if override else ""))
-        value = self.value(arg) if arg.stage == "const" else UNKNOWN
-        if isinstance(value, int) and value < minimum:
-            raise self.error(arg.span, f"{what} must be at least {minimum}, not {value}")
-
-    def check_store_type(self, decl: ast.VarDecl, t: Any, space: str) -> None:
-        """What each address space may hold (§ Address spaces)."""
-        if isinstance(t, Opaque) and not t.is_handle:
-            return  # a buffer<N> (buffer_view): storage, uniform or workgroup bytes
-        if space in ("function", "private") and not constructible(t):
-            why = "atomics live in storage or workgroup memory" if _has_atomic(t) else \
-                "it is not constructible"
-            raise self.error(decl.name_span, f"a {space} variable cannot hold {describe(t)} "
-                             f"({why})")
-        if space in ("storage", "uniform") and not host_shareable(t):
-            hint = " (bool has no memory layout a host shares; use u32)" if \
-                "bool" in describe(t) or isinstance(t, Struct) else ""
-            raise self.error(decl.name_span, f"a {space} buffer cannot hold {describe(t)}: "
-                             f"it is not host-shareable{hint}")
-        if space == "uniform" and not constructible(t):
-            raise self.error(decl.name_span, f"a uniform buffer cannot hold {describe(t)} "
-                             "(no atomics or runtime-sized arrays)")
-        if space == "workgroup" and isinstance(t, Opaque):
-            raise self.error(decl.name_span, f"workgroup memory cannot hold {describe(t)}")
 
     def signature(self, function: ast.Function) -> tuple[list[Any], Any]:
         found = self.signatures.get(function.name)
@@ -325,6 +258,7 @@ class Checker(TypeNames, Expressions, Evaluation):
         if function.return_type is not None:
             self.builtin_value(function.return_attributes, self.returns,
                                function.return_type.span)
+        self.entry_point(function)
         self.block(function.body)
         if self.returns is not None and not returns_on_every_path(function):
             raise self.error(function.name_span, f"function '{function.name}' returns "
@@ -506,24 +440,3 @@ class Checker(TypeNames, Expressions, Evaluation):
         except ConstError as error:
             raise self.error(e.span, str(error)) from None
 
-
-def _has_atomic(t: Any) -> bool:
-    if isinstance(t, Atomic):
-        return True
-    if isinstance(t, Array):
-        return _has_atomic(t.element)
-    if isinstance(t, Struct):
-        return any(_has_atomic(m) for _, m in t.fields)
-    return False
-
-
-_VEC3U, _VEC4F = Vector(3, U32), Vector(4, F32)
-#: the built-in values and their types (§ Built-in values)
-_BUILTIN_VALUES = {
-    "vertex_index": U32, "instance_index": U32, "position": _VEC4F, "front_facing": BOOL,
-    "frag_depth": F32, "sample_index": U32, "sample_mask": U32, "primitive_index": U32,
-    "local_invocation_id": _VEC3U, "local_invocation_index": U32,
-    "global_invocation_id": _VEC3U, "workgroup_id": _VEC3U, "num_workgroups": _VEC3U,
-    "subgroup_invocation_id": U32, "subgroup_size": U32, "subgroup_id": U32,
-    "num_subgroups": U32, "global_invocation_index": U32, "workgroup_index": U32,
-}

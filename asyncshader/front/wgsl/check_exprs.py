@@ -330,6 +330,9 @@ class Expressions:
         raise self.error(e.callee.span, f"'{e.callee.name}' cannot be called")
 
     def user_call(self, e: ast.Call, function: ast.Function) -> Any:
+        if any(a.name in ("compute", "fragment", "vertex") for a in function.attributes):
+            raise self.error(e.callee.span, f"'{function.name}' is an entry point, which "
+                             "cannot be called; move its body into a function both call")
         params, result = self.signature(function)
         if len(e.args) != len(params):
             raise self.error(e.span, f"{function.name} takes {len(params)} argument"

@@ -1,0 +1,159 @@
+"""Entry-point interfaces and resource declarations (§ Entry points, § Resource interface):
+the arguments of ``@group``, ``@binding``, ``@location``, ``@id`` and ``@workgroup_size``; the
+types of ``@builtin`` values; which variables need ``@group``/``@binding``; a compute entry
+point's ``@workgroup_size``; every entry-point parameter and result given to a ``@builtin`` or
+a ``@location``. A mixin of the checker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...ir.types import BOOL, F32, I32, U32, Array, Atomic, Opaque, Struct, Vector, concretize
+from . import syntax as ast
+from .consteval import UNKNOWN
+from .conversions import constructible, describe, host_shareable
+from .resolve import stage_of
+from .source import Span
+
+_IO = ("builtin", "location")
+
+
+class Interfaces:
+    def attributes(self, attributes: list[ast.Attribute]) -> None:
+        """The arguments of ``@group``, ``@binding``, ``@location``, ``@id``, ``@blend_src``
+        (non-negative integer constants) and ``@workgroup_size`` (one to three positive
+        integers of one type, constants or overrides)."""
+        for attribute in attributes:
+            name = attribute.name
+            if name == "workgroup_size":
+                types = [self.value_type(a) for a in attribute.args]
+                if any(concretize(t) not in (I32, U32) for t in types) or \
+                        len({t for t in types if not t.abstract}) > 1:
+                    raise self.error(attribute.span, "@workgroup_size takes one to three "
+                                     "integers of one type (all i32 or all u32)")
+                for arg in attribute.args:
+                    self.constant(arg, "@workgroup_size", minimum=1, override=True)
+            elif name in ("group", "binding", "location", "id", "blend_src"):
+                for arg in attribute.args:
+                    t = self.value_type(arg)
+                    if concretize(t) not in (I32, U32):
+                        raise self.error(arg.span, f"@{name} takes an integer, not "
+                                         f"{describe(t)}")
+                    self.constant(arg, f"@{name}", minimum=0)
+
+    def builtin_value(self, attributes: list[ast.Attribute], t: Any, span: Span) -> None:
+        """A ``@builtin(name)`` parameter, member or result has the type WGSL gives it
+        (§ Built-in values)."""
+        for attribute in attributes:
+            if attribute.name != "builtin" or len(attribute.args) != 1 or \
+                    not isinstance(attribute.args[0], ast.Ident):
+                continue
+            name = attribute.args[0].name
+            want = _BUILTIN_VALUES.get(name)
+            if want is None and name != "clip_distances":
+                raise self.error(attribute.span, f"'{name}' is not a WGSL built-in value")
+            if name == "clip_distances":
+                ok = isinstance(t, Array) and t.element == F32 and isinstance(t.length, int)
+                want = Array(F32, 8)
+            else:
+                ok = t == want
+            if not ok:
+                raise self.error(span, f"@builtin({name}) is {describe(want)}, not "
+                                 f"{describe(t)}")
+
+    def constant(self, arg: ast.Expr, what: str, minimum: int, override: bool = False) -> None:
+        if arg.stage == "runtime" or (arg.stage == "override" and not override):
+            raise self.error(arg.span, f"{what} takes a const-expression"
+                             + (" or an override-expression" if override else ""))
+        value = self.value(arg) if arg.stage == "const" else UNKNOWN
+        if isinstance(value, int) and value < minimum:
+            raise self.error(arg.span, f"{what} must be at least {minimum}, not {value}")
+
+    def check_store_type(self, decl: ast.VarDecl, t: Any, space: str) -> None:
+        """What each address space may hold (§ Address spaces)."""
+        if isinstance(t, Opaque) and not t.is_handle:
+            return  # a buffer<N> (buffer_view): storage, uniform or workgroup bytes
+        if space in ("function", "private") and not constructible(t):
+            why = "atomics live in storage or workgroup memory" if _has_atomic(t) else \
+                "it is not constructible"
+            raise self.error(decl.name_span, f"a {space} variable cannot hold {describe(t)} "
+                             f"({why})")
+        if space in ("storage", "uniform") and not host_shareable(t):
+            hint = " (bool has no memory layout a host shares; use u32)" if \
+                "bool" in describe(t) or isinstance(t, Struct) else ""
+            raise self.error(decl.name_span, f"a {space} buffer cannot hold {describe(t)}: "
+                             f"it is not host-shareable{hint}")
+        if space == "uniform" and not constructible(t):
+            raise self.error(decl.name_span, f"a uniform buffer cannot hold {describe(t)} "
+                             "(no atomics or runtime-sized arrays)")
+        if space == "workgroup" and isinstance(t, Opaque):
+            raise self.error(decl.name_span, f"workgroup memory cannot hold {describe(t)}")
+
+    def resource(self, decl: ast.VarDecl, t: Any, space: str) -> None:
+        """A uniform, storage or handle variable has ``@group`` and ``@binding``; no other
+        variable has them, and workgroup memory has no initializer."""
+        names = {a.name for a in decl.attributes}
+        is_resource = space in ("uniform", "storage") or (
+            isinstance(t, Opaque) and t.is_handle)
+        if is_resource and not {"group", "binding"} <= names:
+            raise self.error(decl.name_span, f"the resource '{decl.name}' needs both @group(n) "
+                             "and @binding(n)")
+        if not is_resource and names & {"group", "binding"}:
+            raise self.error(decl.name_span, f"@group and @binding are for resources (uniform "
+                             f"and storage buffers, textures, samplers), not a {space} "
+                             "variable")
+        if space == "workgroup" and decl.init is not None:
+            raise self.error(decl.init.span, "workgroup memory cannot have an initializer "
+                             "(it starts zeroed)")
+
+    def entry_point(self, function: ast.Function) -> None:
+        """``@workgroup_size`` exactly on compute entry points; each parameter and the result
+        of an entry point given to a built-in value or a location."""
+        stage = stage_of(function)
+        has_size = any(a.name == "workgroup_size" for a in function.attributes)
+        if stage == "compute" and not has_size:
+            raise self.error(function.name_span, f"compute entry point '{function.name}' needs "
+                             "@workgroup_size(x, y, z)")
+        if stage != "compute" and has_size:
+            raise self.error(function.name_span, "@workgroup_size is only for compute entry "
+                             "points")
+        if stage is None:
+            return
+        for param in function.params:
+            self.io(param.attributes, self.decl_type(param), param.span, "parameter")
+        if function.return_type is not None:
+            self.io(function.return_attributes, self.returns, function.return_type.span,
+                    "result")
+
+    def io(self, attributes: list[ast.Attribute], t: Any, span: Span, what: str) -> None:
+        if any(a.name in _IO for a in attributes):
+            return
+        if isinstance(t, Struct):
+            decl = self.resolved.globals.get(t.name)
+            members = getattr(decl, "members", [])
+            if members and all(any(a.name in _IO for a in m.attributes) for m in members):
+                return
+        raise self.error(span, f"an entry point's {what} needs @builtin(...) or "
+                         "@location(n) (or a struct whose members all have one)")
+
+
+def _has_atomic(t: Any) -> bool:
+    if isinstance(t, Atomic):
+        return True
+    if isinstance(t, Array):
+        return _has_atomic(t.element)
+    if isinstance(t, Struct):
+        return any(_has_atomic(m) for _, m in t.fields)
+    return False
+
+
+_VEC3U, _VEC4F = Vector(3, U32), Vector(4, F32)
+#: the built-in values and their types (§ Built-in values)
+_BUILTIN_VALUES = {
+    "vertex_index": U32, "instance_index": U32, "position": _VEC4F, "front_facing": BOOL,
+    "frag_depth": F32, "sample_index": U32, "sample_mask": U32, "primitive_index": U32,
+    "local_invocation_id": _VEC3U, "local_invocation_index": U32,
+    "global_invocation_id": _VEC3U, "workgroup_id": _VEC3U, "num_workgroups": _VEC3U,
+    "subgroup_invocation_id": U32, "subgroup_size": U32, "subgroup_id": U32,
+    "num_subgroups": U32, "global_invocation_index": U32, "workgroup_index": U32,
+}
