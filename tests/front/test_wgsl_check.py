@@ -460,3 +460,18 @@ class TestStructLayout:
             "@compute @workgroup_size(1) fn main(x: u32) {}")
         assert "'main' is an entry point, which cannot be called" in error(
             "@compute @workgroup_size(1) fn main() {}\nfn g() { main(); }")
+
+    def test_what_an_entry_point_reaches(self):
+        # (naga rejects these too)
+        slots = """@group(0) @binding(0) var<storage> a: array<u32>;
+                   @group(0) @binding(0) var<storage> b: array<u32>;"""
+        assert "'b' and 'a' are both at @group(0) @binding(0), and entry point 'main' uses " \
+               "both" in error(slots + "\n@compute @workgroup_size(1) fn main() "
+                               "{ _ = a[0]; _ = b[0]; }")
+        check_wgsl(slots + "\n@compute @workgroup_size(1) fn one() { _ = a[0]; }"
+                   "\n@compute @workgroup_size(1) fn two() { _ = b[0]; }")
+        assert "'discard' is only for fragment shaders, and compute entry point 'main' " \
+               "reaches it" in error("fn g() { discard; }\n"
+                                     "@compute @workgroup_size(1) fn main() { g(); }")
+        assert "a @location result is a number or a vector of numbers, not bool" in error(
+            "@fragment fn fs() -> @location(0) bool { return true; }")

@@ -89,6 +89,9 @@ class Checker(TypeNames, Expressions, Evaluation, Interfaces):
         self.returns: Any = None
         self.unevaluated = 0  # > 0: typing an operand WGSL does not evaluate (short circuit)
         self.memo: dict[int, Any] = {}  # the values of const-expressions, by id(expression)
+        self.current = ""  # the function being checked
+        self.uses: dict[str, dict] = {}  # the module-scope variables each function names
+        self.discards: dict[str, Span] = {}  # the functions with a 'discard', and where
         self.enabled = {name for d in resolved.module.directives if d.kind == "enable"
                         for name in d.names}
 
@@ -115,6 +118,7 @@ class Checker(TypeNames, Expressions, Evaluation, Interfaces):
                 self.const_assert(decl.expr)
             elif isinstance(decl, ast.Function):
                 self.function(decl)
+        self.per_entry_point()
         return Typed(self.resolved, self.types, self.values, self.structs, self.signatures)
 
     # --- declarations ---------------------------------------------------------------------
@@ -259,6 +263,7 @@ class Checker(TypeNames, Expressions, Evaluation, Interfaces):
             self.builtin_value(function.return_attributes, self.returns,
                                function.return_type.span)
         self.entry_point(function)
+        self.current = function.name
         self.block(function.body)
         if self.returns is not None and not returns_on_every_path(function):
             raise self.error(function.name_span, f"function '{function.name}' returns "
@@ -294,7 +299,8 @@ class Checker(TypeNames, Expressions, Evaluation, Interfaces):
         self.const_assert(s.expr)
 
     def s_Jump(self, s: ast.Jump) -> None:
-        pass
+        if s.kind == "discard":
+            self.discards.setdefault(self.current, s.span)
 
     def s_CallStmt(self, s: ast.CallStmt) -> None:
         result = self.expr(s.call)

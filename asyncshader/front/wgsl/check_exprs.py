@@ -94,6 +94,8 @@ class Expressions:
             t = self.decl_type(target)
             if target.kind == "var":
                 space, access = self.var_space(target)
+                if self.current and space != "function":
+                    self.uses.setdefault(self.current, {})[id(target)] = target
                 return Reference(space, t, access), "runtime"
             return t, {"const": "const", "override": "override"}.get(target.kind, "runtime")
         if isinstance(target, ast.Param):

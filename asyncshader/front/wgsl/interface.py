@@ -8,14 +8,32 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...ir.types import BOOL, F32, I32, U32, Array, Atomic, Opaque, Struct, Vector, concretize
+from ...ir.types import (
+    BOOL,
+    F32,
+    I32,
+    U32,
+    Array,
+    Atomic,
+    Opaque,
+    Scalar,
+    Struct,
+    Vector,
+    concretize,
+)
 from . import syntax as ast
 from .consteval import UNKNOWN
-from .conversions import constructible, describe, host_shareable
+from .conversions import constructible, describe, host_shareable, leaf
 from .resolve import stage_of
 from .source import Span
 
 _IO = ("builtin", "location")
+
+
+def _slot(decl: ast.VarDecl, value: Any) -> tuple[Any, Any]:
+    found = {a.name: a.args[0] for a in decl.attributes
+             if a.name in ("group", "binding") and a.args}
+    return value(found.get("group")), value(found.get("binding"))
 
 
 class Interfaces:
@@ -125,13 +143,49 @@ class Interfaces:
             self.io(function.return_attributes, self.returns, function.return_type.span,
                     "result")
 
+    def per_entry_point(self) -> None:
+        """What an entry point reaches through its calls: no two resources at one
+        ``@group``/``@binding``, and ``discard`` only in a fragment shader."""
+        calls = self.resolved.calls
+        for function in self.resolved.entry_points:
+            reached, todo = set(), [function.name]
+            while todo:
+                name = todo.pop()
+                if name not in reached:
+                    reached.add(name)
+                    todo.extend(calls.get(name, ()))
+            slots: dict[tuple[Any, Any], ast.VarDecl] = {}
+            for name in sorted(reached):
+                for decl in self.uses.get(name, {}).values():
+                    if not any(a.name == "binding" for a in decl.attributes):
+                        continue
+                    slot = _slot(decl, lambda e: self.value(e) if e is not None else None)
+                    other = slots.setdefault(slot, decl)
+                    if other is not decl and UNKNOWN not in slot:
+                        raise self.error(decl.name_span, f"'{decl.name}' and '{other.name}' "
+                                         f"are both at @group({slot[0]}) @binding({slot[1]}), "
+                                         f"and entry point '{function.name}' uses both")
+            stage = stage_of(function)
+            for name in sorted(reached):
+                span = self.discards.get(name)
+                if span is not None and stage != "fragment":
+                    raise self.error(span, f"'discard' is only for fragment shaders, and "
+                                     f"{stage} entry point '{function.name}' reaches it")
+
     def io(self, attributes: list[ast.Attribute], t: Any, span: Span, what: str) -> None:
+        if any(a.name == "location" for a in attributes):
+            if not isinstance(t, (Scalar, Vector)) or leaf(t) == BOOL:
+                raise self.error(span, f"a @location {what} is a number or a vector of "
+                                 f"numbers, not {describe(t)}")
+            return
         if any(a.name in _IO for a in attributes):
             return
         if isinstance(t, Struct):
             decl = self.resolved.globals.get(t.name)
             members = getattr(decl, "members", [])
             if members and all(any(a.name in _IO for a in m.attributes) for m in members):
+                for member, (_, mt) in zip(members, t.fields):
+                    self.io(member.attributes, mt, member.span, "member")
                 return
         raise self.error(span, f"an entry point's {what} needs @builtin(...) or "
                          "@location(n) (or a struct whose members all have one)")
