@@ -475,3 +475,13 @@ class TestStructLayout:
                                      "@compute @workgroup_size(1) fn main() { g(); }")
         assert "a @location result is a number or a vector of numbers, not bool" in error(
             "@fragment fn fs() -> @location(0) bool { return true; }")
+
+
+class TestSubgroups:
+    def test_shuffle_deltas_are_u32_and_lanes_i32_or_u32(self):
+        prelude = "enable subgroups;\nvar<private> x: f32;"
+        assert type_of("subgroupShuffleUp(x, 1u)", prelude) == F32
+        assert type_of("subgroupShuffle(x, 1i)", prelude) == F32
+        assert type_of("subgroupBallot(true)", prelude) == Vector(4, U32)
+        assert "subgroupShuffleUp: the delta or mask is u32, not i32" in error_in(
+            "_ = subgroupShuffleUp(x, 1i);", prelude)

@@ -249,9 +249,12 @@ def _derivative(name: str, types: list[Any]) -> Any:
 def _subgroup(what: str, ok: Callable[[Any], bool]) -> Callable:
     def rule(name: str, types: list[Any]) -> Any:
         t = concretize(_generic(name, types[:1], what, ok))
+        lanes = (U32, AINT) if name.endswith(("Up", "Down", "Xor")) else (I32, U32, AINT)
         for index in types[1:]:
-            if leaf(index) not in (I32, U32, AINT):
-                raise BuiltinError(f"{name}: the lane is i32 or u32, not {describe(index)}")
+            if not isinstance(index, Scalar) or index not in lanes:
+                raise BuiltinError(f"{name}: the {'delta or mask' if len(lanes) == 2 else 'lane'}"
+                                   f" is {' or '.join(describe(x) for x in lanes[:-1])}, not "
+                                   f"{describe(index)}")
         return t
     return rule
 
