@@ -477,7 +477,7 @@ class TestStructLayout:
             "@fragment fn fs() -> @location(0) bool { return true; }")
 
 
-class TestSubgroups:
+class TestSubgroupsAndConstBuiltins:
     def test_shuffle_deltas_are_u32_and_lanes_i32_or_u32(self):
         prelude = "enable subgroups;\nvar<private> x: f32;"
         assert type_of("subgroupShuffleUp(x, 1u)", prelude) == F32
@@ -485,3 +485,15 @@ class TestSubgroups:
         assert type_of("subgroupBallot(true)", prelude) == Vector(4, U32)
         assert "subgroupShuffleUp: the delta or mask is u32, not i32" in error_in(
             "_ = subgroupShuffleUp(x, 1i);", prelude)
+
+    def test_some_built_ins_evaluate_in_const_expressions(self):
+        typed = check_wgsl("const a = max(2, 3u); const b = min(vec2(1.5, -2.0), vec2(0.0));"
+                           "const c = clamp(7i, 0, 5); const d = select(1, 2, true);"
+                           "const e = abs(-3); const f = all(vec2(true, false));\n"
+                           "var<private> x: array<f32, max(2, 4)>;")
+        values = {d.name: typed.values.get(id(d)) for d in typed.resolved.module.decls}
+        assert values == {"a": 3, "b": (0.0, -2.0), "c": 5, "d": 2, "e": 3, "f": False,
+                          "x": None}
+        x = typed.resolved.module.decls[-1]
+        assert typed.type_of(x) == Array(F32, 4)
+        assert "the value -1 does not fit in u32" in error("const a: u32 = min(-1, 2);")

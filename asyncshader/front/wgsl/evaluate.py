@@ -13,6 +13,8 @@ from .consteval import UNKNOWN, ConstError, binary, convert, fit, unary, zero
 from .conversions import common_type, leaf, loaded
 
 _PARSE_SUFFIX = "iufh"
+_BUILTIN_KERNELS = {"abs": abs, "min": min, "max": max, "select": None, "all": None,
+                    "any": None, "clamp": lambda x, lo, hi: min(max(x, lo), hi)}
 
 
 def literal_value(e: ast.Literal) -> Any:
@@ -112,6 +114,33 @@ class Evaluation:
             return tuple(fit(x, s) for x in v)
         return fit(v, s)
 
+    def builtin_value_of(self, e: ast.Call) -> Any:
+        """The value of a const call of ``abs``, ``min``, ``max``, ``clamp``, ``select``,
+        ``all`` or ``any`` (other built-ins: UNKNOWN)."""
+        name = e.callee.name
+        kernel = _BUILTIN_KERNELS.get(name, UNKNOWN)
+        args = [self.value(a) for a in e.args]
+        if kernel is UNKNOWN or UNKNOWN in args:
+            return UNKNOWN
+        types = [loaded(a.type) for a in e.args]
+        if name in ("all", "any"):
+            v = args[0]
+            return (all if name == "all" else any)(v) if isinstance(v, tuple) else v
+        s = leaf(e.type)
+        if name == "select":
+            f, t = (self.converted(v, at, s) for v, at in zip(args[:2], types[:2]))
+            c = args[2]
+            if isinstance(e.type, Vector):
+                f = f if isinstance(f, tuple) else (f,) * e.type.size
+                t = t if isinstance(t, tuple) else (t,) * e.type.size
+                c = c if isinstance(c, tuple) else (c,) * e.type.size
+                return tuple(y if k else x for x, y, k in zip(f, t, c))
+            return t if c else f
+        values = [self.converted(v, at, s) for v, at in zip(args, types)]
+        if isinstance(e.type, Vector):
+            return tuple(fit(kernel(*parts), s) for parts in zip(*values))
+        return fit(kernel(*values), s)
+
     def member_value(self, e: ast.Member) -> Any:
         base = self.value(e.base)
         t = loaded(e.base.type)
@@ -129,7 +158,7 @@ class Evaluation:
         t = e.type
         if not isinstance(target, (ast.Struct, ast.Alias)) and \
                 getattr(target, "kind", "") not in ("type", "type-generator"):
-            return UNKNOWN  # a built-in function: not evaluated here
+            return self.builtin_value_of(e)
         args = [self.value(a) for a in e.args]
         if UNKNOWN in args:
             return UNKNOWN
