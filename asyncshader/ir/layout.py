@@ -15,7 +15,7 @@ from ..wgsl.matrices import _MATS
 from ..wgsl.types import _VECS, ArrayType, AtomicType, f16, f32, i32, u32
 from .types import Array, Atomic, Matrix, Scalar, Struct, Vector
 
-__all__ = ["align_of", "size_of", "stride_of", "struct_layout"]
+__all__ = ["align_of", "check_uniform", "size_of", "stride_of", "struct_layout"]
 
 _SCALARS = {"f32": f32, "f16": f16, "i32": i32, "u32": u32, "bool": u32}
 _ATTR = re.compile(r"@(align|size)\((\d+)\)")
@@ -74,6 +74,13 @@ def struct_layout(t: Struct) -> _rules.StructLayout:
             runtime = _rules.MemberAttrs(runtime, align, size)
         fields.append((name, runtime))
     return _rules.struct_layout(t.name, fields)
+
+
+def check_uniform(t: Any, where: str) -> None:
+    """Raises TypeError when ``t`` breaks the uniform address space's layout constraints
+    (without ``uniform_buffer_standard_layout``), by :func:`asyncshader.wgsl.layout.
+    check_uniform`."""
+    _rules.check_uniform(_runtime(t), where)
 
 
 def align_of(t: Any) -> int:

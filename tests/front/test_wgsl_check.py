@@ -497,3 +497,14 @@ class TestSubgroupsAndConstBuiltins:
         x = typed.resolved.module.decls[-1]
         assert typed.type_of(x) == Array(F32, 4)
         assert "the value -1 does not fit in u32" in error("const a: u32 = min(-1, 2);")
+
+
+class TestUniformLayout:
+    def test_uniform_buffers_keep_their_16_byte_rules_unless_the_module_lifts_them(self):
+        message = error("@group(0) @binding(0) var<uniform> u: array<f32, 4>;")
+        assert "var<uniform> u: array<f32, 4> has a stride of 4 bytes, and the uniform " \
+               "address space needs array strides that are multiples of 16" in message
+        assert "'requires uniform_buffer_standard_layout;'" in message
+        check_wgsl("requires uniform_buffer_standard_layout;\n"
+                   "@group(0) @binding(0) var<uniform> u: array<f32, 4>;")
+        check_wgsl("@group(0) @binding(0) var<uniform> u: array<vec4f, 4>;")

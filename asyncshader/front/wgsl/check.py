@@ -92,6 +92,8 @@ class Checker(TypeNames, Expressions, Evaluation, Interfaces):
         self.current = ""  # the function being checked
         self.uses: dict[str, dict] = {}  # the module-scope variables each function names
         self.discards: dict[str, Span] = {}  # the functions with a 'discard', and where
+        self.required = {name for d in resolved.module.directives if d.kind == "requires"
+                         for name in d.names}
         self.enabled = {name for d in resolved.module.directives if d.kind == "enable"
                         for name in d.names}
 

@@ -6,8 +6,10 @@ a ``@location``. A mixin of the checker."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from ...ir.layout import check_uniform
 from ...ir.types import (
     BOOL,
     F32,
@@ -104,6 +106,15 @@ class Interfaces:
         if space == "uniform" and not constructible(t):
             raise self.error(decl.name_span, f"a uniform buffer cannot hold {describe(t)} "
                              "(no atomics or runtime-sized arrays)")
+        if space == "uniform" and "uniform_buffer_standard_layout" not in self.required:
+            try:
+                check_uniform(t, f"var<uniform> {decl.name}")
+            except TypeError as error:
+                why = re.sub(r"array\((\w+), (\d+)\)", r"array<\1, \2>",
+                             str(error).split(" (WGSL)")[0].split(". Fix")[0])
+                raise self.error(decl.name_span, f"{why}. Fix: @align(16) on the member, an "
+                                 "array of vec4 (or of a struct with @size(16)), or "
+                                 "'requires uniform_buffer_standard_layout;'") from None
         if space == "workgroup" and isinstance(t, Opaque):
             raise self.error(decl.name_span, f"workgroup memory cannot hold {describe(t)}")
 
