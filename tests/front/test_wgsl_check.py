@@ -508,3 +508,13 @@ class TestUniformLayout:
         check_wgsl("requires uniform_buffer_standard_layout;\n"
                    "@group(0) @binding(0) var<uniform> u: array<f32, 4>;")
         check_wgsl("@group(0) @binding(0) var<uniform> u: array<vec4f, 4>;")
+
+    def test_abstract_arguments_convert_to_what_a_runtime_built_in_takes(self):
+        prelude = """@group(0) @binding(1) var t: texture_2d<f32>;
+                     @group(0) @binding(2) var s: sampler;"""
+        assert type_of("textureSample(t, s, vec2(0, 0))", prelude) == Vector(4, F32)
+        assert type_of("dpdx(1)") == F32
+        assert "textureSample of texture_2d<f32>: the coordinates are vec2f, not vec2i" in \
+            error_in("_ = textureSample(t, s, vec2i());", prelude)
+        assert "textureSample takes a sampler after the texture" in error_in(
+            "_ = textureSample(t, t, vec2f());", prelude)

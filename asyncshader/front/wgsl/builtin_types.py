@@ -263,10 +263,11 @@ def _texture(name: str, types: list[Any]) -> Any:
     if name == "textureGather" and types and isinstance(types[0], Scalar):
         types = types[1:]  # textureGather(component, t, s, coords) of a non-depth texture
     t = types[0] if types else None
-    if name == "textureStore" or name == "textureBarrier":
-        return None
     if not isinstance(t, Opaque) or not t.is_texture:
         raise BuiltinError(f"{name}'s first argument is a texture, not {describe(t)}")
+    _texture_args(name, t, types[1:])
+    if name == "textureStore":
+        return None
     depth = "depth" in t.name
     if name == "textureDimensions":
         return U32 if t.name.endswith("_1d") else Vector(3, U32) if t.name.endswith(
@@ -283,6 +284,59 @@ def _texture(name: str, types: list[Any]) -> Any:
         return Vector(4, U32 if fmt.endswith("uint") else I32 if fmt.endswith("sint") else F32)
     sampled = {"i32": I32, "u32": U32, "f16": F16}.get(t.params[0] if t.params else "", F32)
     return Vector(4, sampled)
+
+
+def _dimension(t: Opaque) -> int:
+    if t.name.endswith("_1d"):
+        return 1
+    if t.name.endswith(("_3d", "cube", "cube_array")):
+        return 3
+    return 2
+
+
+def _texel(t: Opaque) -> Any:
+    """The component type of a texel of ``t`` (a sampled type, or a storage format's)."""
+    if t.name.startswith("texture_storage"):
+        fmt = t.params[0] if t.params else ""
+        return U32 if fmt.endswith("uint") else I32 if fmt.endswith("sint") else F32
+    if "depth" in t.name or t.name == "texture_external":
+        return F32
+    return {"i32": I32, "u32": U32, "f16": F16}.get(t.params[0] if t.params else "", F32)
+
+
+def _texture_args(name: str, t: Opaque, rest: list[Any]) -> None:
+    """A texture built-in's sampler, coordinates and stored value (§ Texture built-ins)."""
+    n = _dimension(t)
+    if name.startswith(("textureSample", "textureGather")):
+        comparison = "Compare" in name
+        want = "sampler_comparison" if comparison else "sampler"
+        if not rest or not isinstance(rest[0], Opaque) or rest[0].name != want:
+            raise BuiltinError(f"{name} takes a {want} after the texture")
+        coords = rest[1] if len(rest) > 1 else None
+        shape = Vector(n, F32) if n > 1 else F32
+        if coords is None or not converts(coords, shape):
+            raise BuiltinError(f"{name} of {describe(t)}: the coordinates are "
+                               f"{describe(shape)}, not {describe(coords)}")
+        if _texel(t) != F32 and name != "textureGather":
+            raise BuiltinError(f"{name} samples float textures, not {describe(t)}: read "
+                               "an integer texture with textureLoad")
+    elif name in ("textureLoad", "textureStore"):
+        coords = rest[0] if rest else None
+        ok = coords is not None and isinstance(coords, (Scalar, Vector)) and (
+            (coords.size if isinstance(coords, Vector) else 1) == n) and leaf(coords) in (
+            I32, U32, AINT)
+        if not ok:
+            shape = f"vec{n}<i32 or u32>" if n > 1 else "i32 or u32"
+            raise BuiltinError(f"{name} of {describe(t)}: the coordinates are {shape}, not "
+                               f"{describe(coords)}")
+        if name == "textureStore":
+            if not t.name.startswith("texture_storage") or (t.params[1:] == ("read",)):
+                raise BuiltinError(f"textureStore writes a storage texture with write "
+                                   f"access, not {describe(t)}")
+            value = Vector(4, _texel(t))
+            if not converts(rest[-1], value):
+                raise BuiltinError(f"textureStore into {describe(t)} stores a "
+                                   f"{describe(value)}, not {describe(rest[-1])}")
 
 
 _ARITY: dict[str, tuple[int, int]] = {}
@@ -380,7 +434,5 @@ def builtin_type(name: str, types: list[Any], const: bool) -> Any:
         wanted = f"{low}" if low == high else f"{low} to {high}"
         raise BuiltinError(f"{name} takes {wanted} argument{'s' if high != 1 else ''}, "
                            f"not {len(types)}")
-    if not const or name in NOT_CONST:
-        types = [concretize(t) for t in types]
-    result = rule(name, types)
+    result = rule(name, types)  # (abstract arguments convert as the overload needs)
     return result if const and name not in NOT_CONST else concretize(result)
