@@ -43,7 +43,7 @@ from . import syntax as ast
 from .behaviour import returns_on_every_path
 from .check_exprs import Expressions
 from .consteval import UNKNOWN, ConstError, fit
-from .conversions import constructible, converts, describe, loaded
+from .conversions import common_type, constructible, converts, describe, loaded
 from .evaluate import Evaluation
 from .interface import Interfaces
 from .resolve import Resolved
@@ -351,7 +351,6 @@ class Checker(TypeNames, Expressions, Evaluation, Interfaces):
         t = self.value_type(s.selector)
         selectors = [x for case in s.cases for x in case.selectors if x is not None]
         types = [t] + [self.value_type(x) for x in selectors]
-        from .conversions import common_type
         common = common_type(types)
         if common is None or concretize(common) not in (I32, U32):
             raise self.error(s.selector.span, "a switch selects on an i32 or u32, and its "

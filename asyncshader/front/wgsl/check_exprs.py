@@ -30,7 +30,7 @@ from ...ir.types import (
     is_abstract,
 )
 from . import syntax as ast
-from .builtin_types import BuiltinError, builtin_type
+from .builtin_types import NOT_CONST, BuiltinError, builtin_type
 from .consteval import UNKNOWN
 from .conversions import common_type, converts, describe, leaf, loaded
 from .predeclared import FUNCTION, GENERATOR, TYPE
@@ -116,11 +116,8 @@ class Expressions:
             inner = e.operand
             while isinstance(inner, ast.Paren):
                 inner = inner.inner
-            if (isinstance(inner, (ast.Member, ast.Index)) and isinstance(
-                    loaded(inner.base.type), Vector)) or ((
-                    isinstance(inner.base.type, Pointer) if isinstance(
-                        inner, (ast.Member, ast.Index)) else False) and isinstance(
-                    inner.base.type.store, Vector)):
+            if isinstance(inner, (ast.Member, ast.Index)) and isinstance(
+                    self.view(inner.base)[0], Vector):
                 raise self.error(e.span, "cannot take the address of a vector component; "
                                  "take the vector's address and index it: (*p)[i]")
             return Pointer(raw.space, raw.store, raw.access), "runtime"
@@ -176,8 +173,6 @@ class Expressions:
             t = concretize(t)
         if op in ("==", "!=", "<", "<=", ">", ">="):
             return _shape(t, BOOL), stage
-        if (isinstance(lt, Scalar) and isinstance(rt, Scalar)) or isinstance(t, Vector):
-            return t, stage
         return t, stage
 
     @staticmethod
@@ -357,7 +352,6 @@ class Expressions:
             raise self.error(e.span, str(error)) from None
         if result is not None and is_abstract(result) and stage != "const":
             result = concretize(result)
-        from .builtin_types import NOT_CONST
         return result, ("runtime" if name in NOT_CONST else stage)
 
     def buffer_view(self, e: ast.Call, types: list[Any]) -> Any:
