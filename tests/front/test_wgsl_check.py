@@ -518,3 +518,7 @@ class TestUniformLayout:
             error_in("_ = textureSample(t, s, vec2i());", prelude)
         assert "textureSample takes a sampler after the texture" in error_in(
             "_ = textureSample(t, t, vec2f());", prelude)
+
+    def test_an_array_size_the_loader_cannot_evaluate_is_refused_not_guessed(self):
+        assert "this array size is a const-expression the loader cannot evaluate yet" in \
+            error("var<private> a: array<f32, u32(sqrt(16.0))>;")

@@ -155,10 +155,14 @@ class TypeNames:
                              "override (declare the array runtime-sized, array<T>, in a "
                              "storage buffer for a length known only at run time)")
         n = self.type_level_value(count)
-        if n is not UNKNOWN and n <= 0:
+        if n is UNKNOWN:  # (a built-in the evaluator does not compute: not a guess)
+            raise self.error(count.span, "this array size is a const-expression the loader "
+                             "cannot evaluate yet (it calls a built-in function other than "
+                             "abs, min, max, clamp or select); write the number")
+        if n <= 0:
             raise self.error(count.span, f"an array's element count must be positive, not "
                              f"{n}")
-        return Array(element, n if n is not UNKNOWN else OverrideSize("?", id(count)))
+        return Array(element, n)
 
     def pointer_type(self, node: ast.Ident, args: list[ast.Expr]) -> Pointer:
         if not 2 <= len(args) <= 3:
