@@ -522,3 +522,8 @@ class TestUniformLayout:
     def test_an_array_size_the_loader_cannot_evaluate_is_refused_not_guessed(self):
         assert "this array size is a const-expression the loader cannot evaluate yet" in \
             error("var<private> a: array<f32, u32(sqrt(16.0))>;")
+
+    def test_atomics_need_read_write_memory(self):
+        assert "atomicLoad needs a read_write pointer, not ptr<storage, atomic<u32>>" in error(
+            "@group(0) @binding(0) var<storage> n: atomic<u32>;\n"
+            "fn f() { _ = atomicLoad(&n); }")

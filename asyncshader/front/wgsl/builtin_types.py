@@ -219,6 +219,9 @@ def _array_length(name: str, types: list[Any]) -> Any:
 
 def _atomic(name: str, types: list[Any]) -> Any:
     store = _pointer_to(name, types, lambda t: isinstance(t, Atomic), "an atomic")
+    if types[0].access != "read_write":
+        raise BuiltinError(f"{name} needs a read_write pointer, not {describe(types[0])}: "
+                           "declare the buffer var<storage, read_write>")
     for value in types[1:]:
         if not converts(value, store.scalar):
             raise BuiltinError(f"{name}: the value is {describe(value)}, the atomic holds "
