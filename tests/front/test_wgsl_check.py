@@ -527,3 +527,21 @@ class TestUniformLayout:
         assert "atomicLoad needs a read_write pointer, not ptr<storage, atomic<u32>>" in error(
             "@group(0) @binding(0) var<storage> n: atomic<u32>;\n"
             "fn f() { _ = atomicLoad(&n); }")
+
+    def test_an_entry_points_inputs_and_outputs(self):
+        # (naga rejects these too)
+        assert "@location(0) appears twice among the inputs of entry point 'fs'" in error(
+            "@fragment fn fs(@location(0) a: f32, @location(0) b: f32) {}")
+        assert "@builtin(position) is not a compute shader input" in error(
+            "@compute @workgroup_size(1) fn main(@builtin(position) p: vec4f) {}")
+        assert "vertex entry point 'vs' must output @builtin(position)" in error(
+            "@vertex fn vs() -> @location(0) vec4f { return vec4f(); }")
+        assert "overrides 'a' and 'b' both have @id(1)" in error(
+            "@id(1) override a: u32;\n@id(1) override b: u32;")
+        check_wgsl("struct In { @builtin(position) p: vec4f, @location(1) uv: vec2f }\n"
+                   "@fragment fn fs(i: In, @builtin(sample_mask) m: u32) -> "
+                   "@location(0) vec4f { return vec4f(i.uv, 0.0, 1.0); }")
+        check_wgsl("enable dual_source_blending;\n"
+                   "struct O { @location(0) @blend_src(0) c: vec4f, "
+                   "@location(0) @blend_src(1) b: vec4f }\n"
+                   "@fragment fn fs() -> O { return O(); }")

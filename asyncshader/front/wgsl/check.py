@@ -121,6 +121,7 @@ class Checker(TypeNames, Expressions, Evaluation, Interfaces):
             elif isinstance(decl, ast.Function):
                 self.function(decl)
         self.per_entry_point()
+        self.override_ids()
         return Typed(self.resolved, self.types, self.values, self.structs, self.signatures)
 
     # --- declarations ---------------------------------------------------------------------

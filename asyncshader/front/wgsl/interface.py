@@ -148,11 +148,43 @@ class Interfaces:
                              "points")
         if stage is None:
             return
+        inputs: list[tuple[str, Any, Span]] = []
         for param in function.params:
-            self.io(param.attributes, self.decl_type(param), param.span, "parameter")
+            inputs += self.io(param.attributes, self.decl_type(param), param.span,
+                              "parameter")
+        outputs: list[tuple[str, Any, Span]] = []
         if function.return_type is not None:
-            self.io(function.return_attributes, self.returns, function.return_type.span,
-                    "result")
+            outputs = self.io(function.return_attributes, self.returns,
+                              function.return_type.span, "result")
+        for direction, found in (("input", inputs), ("output", outputs)):
+            seen: set[tuple[str, Any]] = set()
+            for kind, key, span in found:
+                if (kind, key) in seen:
+                    raise self.error(span, f"@{kind}({key}) appears twice among the "
+                                     f"{direction}s of entry point '{function.name}'")
+                seen.add((kind, key))
+                if kind == "builtin" and (stage, direction) not in _BUILTIN_STAGES.get(
+                        key, {(stage, direction)}):
+                    raise self.error(span, f"@builtin({key}) is not a {stage} shader "
+                                     f"{direction}")
+        if stage == "vertex" and ("builtin", "position") not in {
+                (k, key) for k, key, _ in outputs}:
+            raise self.error(function.name_span, f"vertex entry point '{function.name}' must "
+                             "output @builtin(position)")
+
+    def override_ids(self) -> None:
+        """No two overrides share an ``@id``."""
+        seen: dict[Any, ast.VarDecl] = {}
+        for decl in self.resolved.module.decls:
+            if not isinstance(decl, ast.VarDecl) or decl.kind != "override":
+                continue
+            for attribute in decl.attributes:
+                if attribute.name == "id" and attribute.args:
+                    key = self.value(attribute.args[0])
+                    other = seen.setdefault(key, decl)
+                    if other is not decl and key is not UNKNOWN:
+                        raise self.error(attribute.span, f"overrides '{other.name}' and "
+                                         f"'{decl.name}' both have @id({key})")
 
     def per_entry_point(self) -> None:
         """What an entry point reaches through its calls: no two resources at one
@@ -183,24 +215,32 @@ class Interfaces:
                     raise self.error(span, f"'discard' is only for fragment shaders, and "
                                      f"{stage} entry point '{function.name}' reaches it")
 
-    def io(self, attributes: list[ast.Attribute], t: Any, span: Span, what: str) -> None:
-        if any(a.name == "location" for a in attributes):
-            if not isinstance(t, (Scalar, Vector)) or leaf(t) == BOOL:
-                raise self.error(span, f"a @location {what} is a number or a vector of "
-                                 f"numbers, not {describe(t)}")
-            return
-        if any(a.name in _IO for a in attributes):
-            return
+    def io(self, attributes: list[ast.Attribute], t: Any, span: Span,
+           what: str) -> list[tuple[str, Any, Span]]:
+        """The built-in values and locations a parameter or result binds (a struct's members
+        each bind one): ``(kind, name or number, span)``."""
+        for attribute in attributes:
+            if attribute.name == "location":
+                if not isinstance(t, (Scalar, Vector)) or leaf(t) == BOOL:
+                    raise self.error(span, f"a @location {what} is a number or a vector of "
+                                     f"numbers, not {describe(t)}")
+                arg = attribute.args[0] if attribute.args else None
+                key = f"{self.value(arg) if arg is not None else None}"
+                for blend in attributes:  # dual-source blending: two outputs at location 0
+                    if blend.name == "blend_src" and blend.args:
+                        key += f") @blend_src({self.value(blend.args[0])}"
+                return [("location", key, span)]
+            if attribute.name == "builtin" and attribute.args and \
+                    isinstance(attribute.args[0], ast.Ident):
+                return [("builtin", attribute.args[0].name, span)]
         if isinstance(t, Struct):
             decl = self.resolved.globals.get(t.name)
             members = getattr(decl, "members", [])
             if members and all(any(a.name in _IO for a in m.attributes) for m in members):
-                for member, (_, mt) in zip(members, t.fields):
-                    self.io(member.attributes, mt, member.span, "member")
-                return
+                return [binding for member, (_, mt) in zip(members, t.fields)
+                        for binding in self.io(member.attributes, mt, member.span, "member")]
         raise self.error(span, f"an entry point's {what} needs @builtin(...) or "
                          "@location(n) (or a struct whose members all have one)")
-
 
 def _has_atomic(t: Any) -> bool:
     if isinstance(t, Atomic):
@@ -221,4 +261,20 @@ _BUILTIN_VALUES = {
     "global_invocation_id": _VEC3U, "workgroup_id": _VEC3U, "num_workgroups": _VEC3U,
     "subgroup_invocation_id": U32, "subgroup_size": U32, "subgroup_id": U32,
     "num_subgroups": U32, "global_invocation_index": U32, "workgroup_index": U32,
+}
+
+_IN, _OUT = "input", "output"
+#: where each built-in value may be bound: (stage, direction) pairs (§ Built-in values)
+_BUILTIN_STAGES = {
+    "vertex_index": {("vertex", _IN)}, "instance_index": {("vertex", _IN)},
+    "position": {("vertex", _OUT), ("fragment", _IN)}, "clip_distances": {("vertex", _OUT)},
+    "front_facing": {("fragment", _IN)}, "frag_depth": {("fragment", _OUT)},
+    "sample_index": {("fragment", _IN)}, "primitive_index": {("fragment", _IN)},
+    "sample_mask": {("fragment", _IN), ("fragment", _OUT)},
+    "subgroup_invocation_id": {("compute", _IN), ("fragment", _IN)},
+    "subgroup_size": {("compute", _IN), ("fragment", _IN)},
+    **{name: {("compute", _IN)} for name in (
+        "local_invocation_id", "local_invocation_index", "global_invocation_id",
+        "workgroup_id", "num_workgroups", "subgroup_id", "num_subgroups",
+        "global_invocation_index", "workgroup_index")},
 }
