@@ -28,6 +28,7 @@ SMALL = {
     "module_bindings.py": ["--loads", "20", "--groups", "2", "--repeat", "1"],
     "live_workgroups.py": ["--groups", "2", "--repeat", "1"],
     "textures.py": ["--loads", "5", "--repeat", "1"],
+    "wgsl_corpus.py": ["tests/data/tint/access"],
 }
 
 

@@ -1,0 +1,9 @@
+// flags: --diagnostics-format=json
+
+var<private> cond: bool;
+
+fn foo() {
+  if cond {
+    workgroupBarrier();
+  }
+}

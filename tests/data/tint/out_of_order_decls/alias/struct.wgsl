@@ -1,0 +1,10 @@
+alias T = S;
+
+struct S {
+  m : i32,
+}
+
+@fragment
+fn f() {
+  var v : T;
+}

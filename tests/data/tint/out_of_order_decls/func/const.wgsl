@@ -1,0 +1,6 @@
+@fragment
+fn f() {
+  const b = a;
+}
+
+const a : i32 = 1;

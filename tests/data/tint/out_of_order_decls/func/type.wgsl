@@ -1,0 +1,6 @@
+@fragment
+fn f() {
+  var b : T;
+}
+
+alias T = i32;
