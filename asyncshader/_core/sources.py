@@ -96,6 +96,34 @@ def where(frame: Any) -> tuple[str, int, str]:
     return (name, line, linecache.getline(name, line).strip())
 
 
+#: the source texts registered by :func:`register_source`, by file name
+_REGISTERED: dict[str, tuple] = {}
+
+
+def register_source(filename: str, text: str) -> None:
+    """Makes ``text`` the source of ``filename`` for every reader of lines (``linecache``:
+    tracebacks, race reports, timelines, the stepper), without writing a file: for code
+    generated from another language (a WGSL module) and compiled with that file's name, whose
+    lines are the other language's. The entry has no modification time, so
+    ``linecache.checkcache`` keeps it; :func:`restore_sources` puts it back after a
+    ``linecache.clearcache``."""
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    entry = (len(text), None, lines, filename)
+    _REGISTERED[filename] = entry
+    linecache.cache[filename] = entry
+
+
+def restore_sources() -> None:
+    """Puts the sources :func:`register_source` registered back into ``linecache`` where they
+    are missing (``linecache.clearcache`` empties it); run before every dispatch."""
+    cache = linecache.cache
+    for filename, entry in _REGISTERED.items():
+        if cache.get(filename) is not entry:
+            cache[filename] = entry
+
+
 def in_finally(filename: str, line: int) -> bool:
     """Whether ``line`` of ``filename`` is in a ``finally:`` block (the innermost ``try``
     block around it; not in an ``except`` handler): where code that awaits may hold up an

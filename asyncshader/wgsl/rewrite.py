@@ -15,7 +15,8 @@ are the original ones, so errors and tracebacks point at the user's file. The us
 functions are not changed: calling a helper from host code keeps Python's meaning.
 
 What is not rewritten (documented in docs/concepts.md): code without source (a shader made by
-``exec`` of a string that ``inspect`` cannot read), helpers reached other than by name
+``exec`` of a string that ``inspect`` cannot read), generated code (it is generated in the
+rewritten form: :mod:`asyncshader.wgsl.generated`), helpers reached other than by name
 (``module.helper``, methods, functions held in containers), and helpers defined in library
 code.
 """
@@ -29,7 +30,7 @@ from typing import Any
 
 from .._core.sources import user_code
 from .operators import OPERATORS, SAFE_WITH_LITERAL, inplace
-from .source import Scope, parse
+from .source import Scope, generated_tree, parse
 from .value_rewrite import ValueStores, as_load, located
 from .values import IS_VALUE, put, store_swizzle
 
@@ -87,6 +88,8 @@ class _Copier:
         return cell
 
     def _copy(self, fn: types.FunctionType, entry: bool = False) -> types.FunctionType | None:
+        if generated_tree(fn) is not None:
+            return None  # (generated code is written in the rewritten form already)
         parsed = parse(fn)
         if parsed is None:
             return None
