@@ -25,6 +25,7 @@ SMALL = {
     "value_stores.py": ["--n", "20", "--repeat", "1"],
     "module_bindings.py": ["--loads", "20", "--groups", "2", "--repeat", "1"],
     "live_workgroups.py": ["--groups", "2", "--repeat", "1"],
+    "generated.py": ["--groups", "2", "--repeat", "1"],
 }
 
 
