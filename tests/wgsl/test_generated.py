@@ -141,6 +141,49 @@ def test_its_workgroup_variable_and_bindings_are_found_in_the_generated_namespac
         ash.run(kernel, 1, inp=np.zeros(8, np.float32))
 
 
+COUNT_WGSL = """\
+var<workgroup> seen: array<u32, 1>;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(2)
+fn main(@builtin(local_invocation_index) i: u32, @builtin(workgroup_id) wid: vec3u) {
+    if (i == 0u) { seen[0] = seen[0] + 1u; }
+    workgroupBarrier();
+    if (i == 1u) { out[wid.x] = seen[0]; }
+}
+"""
+
+COUNT_PY = """\
+seen = ash.workgroup(ash.array(ash.u32, 1))  #@1
+out = ash.storage(ash.u32, group=0, binding=0)  #@2
+async def main(*, local_invocation_index: ash.u32, workgroup_id: ash.vec3u):  #@4
+    i = local_invocation_index  #@4
+    if i == 0:  #@5
+        seen[0] = seen[0] + ash.u32(1)  #@5
+    await ash.workgroup_barrier()  #@6
+    if i == 1:  #@7
+        out[workgroup_id.x] = seen[0]  #@7
+"""
+
+
+def test_its_workgroup_variable_starts_at_zero_in_every_workgroup():
+    ns = generate(COUNT_PY, "count.wgsl", COUNT_WGSL)
+    kernel = ash.compute(workgroup_size=2)(ns["main"])
+    out = np.zeros(3, np.uint32)
+    result = ash.run(kernel, 3, sanitize="report", out=out)
+    assert out.tolist() == [1, 1, 1] and result.findings == []
+
+
+def test_a_race_on_its_workgroup_variable_names_the_wgsl_lines():
+    python = COUNT_PY.replace("    await ash.workgroup_barrier()  #@6\n", "")
+    ns = generate(python, "count.wgsl", COUNT_WGSL)
+    kernel = ash.compute(workgroup_size=2)(ns["main"])
+    result = ash.run(kernel, 1, sanitize="report", out=np.zeros(1, np.uint32))
+    (race,) = result.findings
+    assert (race.memory, race.address_space) == ("seen", "workgroup")
+    assert {race.first.where, race.second.where} == {"count.wgsl:5", "count.wgsl:7"}
+    assert race.second.source == "if (i == 1u) { out[wid.x] = seen[0]; }"
+
+
 def test_it_runs_as_generated_without_a_rewrite_and_awaits_directly(reduce_kernel):
     kernel, ns = reduce_kernel
     assert kernel.shader_fn is ns["main"]  # (generated in the rewritten form)
