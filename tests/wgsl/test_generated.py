@@ -10,6 +10,8 @@ will, and compiles the tree with :func:`~asyncshader.wgsl.generated.compile_gene
 
 import ast
 import linecache
+import os
+import sysconfig
 import traceback
 
 import numpy as np
@@ -357,3 +359,16 @@ def test_a_spin_loop_names_its_wgsl_line_when_it_is_stopped():
     with pytest.raises(ash.ShaderTimeoutError) as err:
         ash.run(on_plain, 1, watchdog=0.2, plain=np.zeros(1, np.uint32))
     assert "spin.wgsl:13" in str(err.value) and "while (plain[0] == 0u) {}" in str(err.value)
+
+
+def test_a_wgsl_file_inside_a_package_is_still_the_shaders_source():
+    """Positions skip library code and asyncshader's own, but a registered .wgsl source is
+    the shader's wherever it lies (a .wgsl file bundled in asyncshader or in an installed
+    package)."""
+    for folder in (os.path.dirname(ash.__file__), sysconfig.get_paths()["purelib"]):
+        filename = os.path.join(folder, "some_shaders", "oob.wgsl")
+        ns = generate(DIVERGENT_PY, filename, DIVERGENT_WGSL)
+        kernel = ash.compute(workgroup_size=4)(ns["main"])
+        with pytest.raises(ash.ShaderError) as err:
+            ash.run(kernel, 1, sanitize="off", out=np.zeros(4, np.uint32))
+        assert "some_shaders/oob.wgsl:5: out[i + 2u] = i;" in str(err.value)  # (shortened)
