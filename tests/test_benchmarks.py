@@ -22,6 +22,8 @@ SMALL = {
     "subgroups.py": ["--groups", "2", "--repeat", "1"],
     "matrices.py": ["--number", "10", "--repeat", "1"],
     "emit.py": ["--repeat", "1", "--kernels", "reduce,quad_downsample"],
+    "fairness.py": ["--seeds", "1", "--cap", "3"],
+    "reconvergence.py": ["--groups", "1", "--repeat", "1"],
     "value_stores.py": ["--n", "20", "--repeat", "1"],
     "module_bindings.py": ["--loads", "20", "--groups", "2", "--repeat", "1"],
     "live_workgroups.py": ["--groups", "2", "--repeat", "1"],

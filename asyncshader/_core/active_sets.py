@@ -56,11 +56,12 @@ class ActiveSets:
     def _complete_active(self, group: Group) -> None:
         """Every live member of an active-set group is blocked (at its rendezvous or another
         group's) and some stand at its rendezvous: those at the same operation and call site
-        form one *active set* each, resolved on its own. The resolver reads the set's lanes,
-        in lane order, in ``group.active``; the members that returned or stand elsewhere are
-        the inactive ones. Nothing else waits: an active-set rendezvous never diverges."""
+        form one *active set* each. With the front-end's ``reconverge``, only the sets it
+        names resolve now (those no other member may still reach); the rest stay arrived until
+        the next completion. The resolver reads the set's lanes, in lane order, in
+        ``group.active``; the members that returned or stand elsewhere are the inactive ones.
+        Some set always resolves: an active-set rendezvous never diverges."""
         arrived = group.arrived
-        group.arrived = []
         sites = self._sites(arrived)
         scope = group.scope
         n = len(arrived)
@@ -72,6 +73,15 @@ class ActiveSets:
             for m, site in zip(arrived, sites):
                 by_site.setdefault((site, m.req.op), []).append(m)
             sets = list(by_site.values())
+            if self._reconverge is not None:
+                sets = self._reconverge(sets)
+        if len(sets) == 1 and len(sets[0]) == n:
+            group.arrived = []
+            released = arrived
+        else:
+            released = [m for s in sets for m in s]
+            go = set(map(id, released))
+            group.arrived = [m for m in arrived if id(m) not in go]
         for members in sets:
             members.sort(key=_KEY)
             group.active = [m.lanes[scope] for m in members]
@@ -79,11 +89,11 @@ class ActiveSets:
                 self._resolve(group, members, members[0].req)
             finally:
                 group.active = None
-        for m in arrived:
+        for m in released:
             for p in m.partials:
                 p.blocked -= 1
         runnable = self.runnable
-        runnable.extend(arrived)
+        runnable.extend(released)
         runnable.sort(key=_KEY)
 
     def _loop_active_sets(self) -> Iterator[None]:

@@ -192,11 +192,26 @@ class Diagnostics:
 
     def _step_limit(self, inv: Invocation) -> StepLimitError:
         name, line, text = inv.position()
+        head = (f"invocation {inv} passed {self.max_points:,} scheduling points without "
+                f"finishing, last at {_short(name)}:{line}: {text}\n")
+        unit = inv.unit
+        waiting = [m for m in unit.members if m is not inv and not m.done] if unit else []
+        if waiting:  # others of its own workgroup (unit) are still there: it may wait on one
+            strategy = self.strategy
+            named = getattr(strategy, "describe", dict)().get("name", type(strategy).__name__)
+            unfair = "" if getattr(strategy, "fair", True) else (
+                f" The {named} schedule is not fair: it runs one invocation until it blocks, "
+                "and an atomic does not block, so a wait on another invocation never lets that "
+                "one run (random and pct are fair).")
+            return StepLimitError(
+                head + f"A spin loop waiting for another invocation of {unit.label}? "
+                f"{len(waiting)} of its invocations have not finished.{unfair} WGSL gives no "
+                "forward-progress guarantee between invocations (a GPU may run a subgroup's "
+                "invocations in lockstep): wait at a workgroup_barrier() where you can. Fix "
+                "the loop, or raise max_points_per_invocation.")
         return StepLimitError(
-            f"invocation {inv} passed {self.max_points:,} scheduling points without "
-            f"finishing, last at {_short(name)}:{line}: {text}\nA spin loop waiting for another "
-            "invocation or workgroup? WGSL gives no forward-progress guarantee between "
-            "workgroups. Fix the loop, or raise max_points_per_invocation.")
+            head + "A spin loop waiting for another workgroup? WGSL gives no forward-progress "
+            "guarantee between workgroups. Fix the loop, or raise max_points_per_invocation.")
 
     def _stalled(self, inv: Invocation | None, exc: BaseException) -> ShaderTimeoutError:
         """The watchdog (:mod:`.watchdog`) interrupted ``inv`` (None: it landed outside the

@@ -54,13 +54,19 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds, ActiveSets):
     ``direct_sites=True`` is the front-end's word that invocations suspend only in their own
     frame (the shader awaits no coroutine of its own): a call site is then the frame's
     instruction alone, read without walking a chain of awaited coroutines.
+    ``reconverge`` (the front-end's, for subgroups): given the active sets standing at one
+    active-set group's rendezvous at different call sites, returns those that resolve now (the
+    others wait for members still on the way to them; :meth:`_complete_active`). ``sites``
+    replaces the reading of where members stand (a front-end whose call sites alone do not
+    name a dynamic instance: loops that count their iterations).
     """
 
     def __init__(self, units: Iterator[Group], strategy: Any, instruments: list | tuple = (), *,
                  max_live: int = 1, checkpoint_every: int = 4096,
                  max_points_per_invocation: int = 10_000, single_scope: bool = False,
                  max_key: int = 2**32 - 1, track_current: bool = False,
-                 direct_sites: bool = False, active_sets: bool = False) -> None:
+                 direct_sites: bool = False, active_sets: bool = False,
+                 reconverge: Any = None, sites: Any = None) -> None:
         self.units = units
         self.strategy = strategy
         self.instruments = list(instruments)
@@ -78,7 +84,8 @@ class Scheduler(Diagnostics, FastPaths, LeanRounds, ActiveSets):
         # keep `current` up to date: instruments need it (memory events name the running
         # invocation), and so do front-ends whose operations ask who calls them
         self.track_current = track_current or bool(self.instruments)
-        self._sites = _frame_sites if direct_sites else _sites  # where a member stands
+        self._sites = sites or (_frame_sites if direct_sites else _sites)  # where one stands
+        self._reconverge = reconverge
         self._lean_setup(direct_sites)
         self._cut = (1, 0)  # in order: the steps an invocation failing in its round took
         # trace of decisions: pairs (canonical picks before, key chosen); canonical = position 0.

@@ -3,12 +3,13 @@
 A subgroup is one more scope (``"subgroup"``) of the core's one rendezvous mechanism, with one
 difference from workgroups and quads: it is an *active-set* group (:attr:`Group.partial
 <asyncshader._core.invocations.Group.partial>`). A subgroup operation does not wait for every
-member; it completes once every live member of the subgroup is blocked (at this operation, at
-another one, or at a barrier), and the members standing at the same call site form the
-operation's *active set*. Members that returned, or stand at another call site, are inactive:
-that is WGSL's non-uniform control flow, reported as a :class:`~asyncshader.NonUniformCollective`
-finding (an error under ``strict=True``). docs/concepts.md ("The convergence model") says why this
-rule and how it compares with GPUs.
+member; it is looked at once every live member of the subgroup is blocked (at this operation,
+at another one, or at a barrier), and the members standing at the same dynamic instance form
+the operation's *active set*, which resolves once no other waiting member may still reach it
+(maximal reconvergence: :mod:`asyncshader.wgsl.reconvergence`). Members that returned, or
+stand elsewhere, are inactive: that is WGSL's non-uniform control flow, reported as a
+:class:`~asyncshader.NonUniformCollective` finding (an error under ``strict=True``).
+docs/concepts.md ("The convergence model") says why this rule and how it compares with GPUs.
 
 Layout (compute): subgroup ``k`` of a workgroup holds local invocation indices ``[k*S,
 min((k+1)*S, N))`` and ``subgroup_invocation_id = local_invocation_index - k*S`` (the layout the

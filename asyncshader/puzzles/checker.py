@@ -1,7 +1,10 @@
 """The puzzle checker: runs a student's kernel under several schedules with the race detector,
 and says what is wrong in a sentence a student understands.
 
-What it looks at, in this order, for each schedule (in order, reverse, a few random ones): the
+What it looks at, in this order, for each schedule (in order, reverse, random seeds, and PCT at
+depths 1 to 4: the orders a GPU could take, including one invocation stalling while the others
+run far ahead, which uniform random choice rarely makes; both are fair, so a correct spin lock
+passes them): the
 run's error (a barrier in a branch, a deadlock, a spin that never ends...), the race detector's
 findings (a missing barrier, a lost update, an access past the end of a buffer), then the
 outputs against the puzzle's expected values. The first problem found is the verdict; the
@@ -25,10 +28,11 @@ import numpy as np
 
 import asyncshader as ash
 
-#: the schedules every puzzle is checked under (a puzzle may add more random seeds)
+#: the schedules every puzzle is checked under (a puzzle may add more random seeds): in order,
+#: reverse, Random seeds, and PCT at depths 1 to 4, two seeds each
 BASE_SCHEDULES: tuple[Callable[[], Any], ...] = (
-    ash.InOrder, ash.Reverse, lambda: ash.Random(1), lambda: ash.Random(2),
-    lambda: ash.Random(3))
+    ash.InOrder, ash.Reverse, *(lambda s=s: ash.Random(s) for s in range(1, 7)),
+    *(lambda s=s, d=d: ash.PCT(s, depth=d) for d in range(1, 5) for s in (1, 2)))
 
 
 @dataclass(frozen=True)
@@ -147,7 +151,7 @@ def check(puzzle: Puzzle, source: Any) -> Verdict:
                 return Verdict(puzzle, False, text, name, result.trace, runs)
         right_under.append(name)
     return Verdict(puzzle, True, f"Solved: the right outputs under {runs} schedules "
-                   "(in order, reverse and random), and the race detector found nothing.",
+                   "(in order, reverse, random and PCT), and the race detector found nothing.",
                    runs=runs)
 
 

@@ -54,6 +54,9 @@ class Strategy:
 
     #: a strategy that always picks position 0 sets this, and is never asked (the fast path)
     in_order = False
+    #: whether an invocation that waits on another (polls an atomic) lets that one run, so a
+    #: correct spin loop ends (docs/concepts.md, "Fairness"); messages say so when it does not
+    fair = False
     name = "strategy"
 
     def for_run(self) -> Strategy:
@@ -133,6 +136,7 @@ class Random(Strategy):
     """
 
     name = "random"
+    fair = True  # (every runnable invocation is picked with probability 1/n at each decision)
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = check_int("Random(seed)", seed)
@@ -228,9 +232,18 @@ class PCT(Strategy):
     runs far ahead. ``steps`` is the estimate ``k`` of decisions per run (``None``: four per
     invocation of the dispatch); :func:`asyncshader.explore` measures it. Deterministic: the
     same ``(seed, depth, steps)`` gives the same schedule.
+
+    Fair, as CHESS's PCT is: an invocation about to *poll* (an atomic that reads, from the same
+    place, the value its previous atomic read there, having changed nothing since: a spin on a
+    lock or a flag) after running 8 decisions in a row has its priority dropped below all
+    others, so the invocation it waits for runs. Without it a spinning invocation with the
+    highest priority would run forever. These drops are not change points: they follow from
+    the run, so the schedule still depends on ``(seed, depth, steps)`` alone
+    (docs/concepts.md, "Fairness").
     """
 
     name = "pct"
+    fair = True
 
     def __init__(self, seed: int = 0, depth: int = 3, steps: int | None = None) -> None:
         self.seed = check_int("PCT(seed)", seed)
@@ -249,6 +262,9 @@ class PCT(Strategy):
         # decision number -> the priority given to the invocation picked there
         self._change = {c: float(self.depth - 1 - i) for i, c in enumerate(points)}
         self._count = 0
+        self._floor = 0.0  # polling invocations drop below it (change points stay above)
+        self._last: Any = None  # the invocation picked at the last decision
+        self._stretch = 0  # decisions in a row it has been picked at, less one
 
     def pick(self, runnable: list) -> int:
         # priorities live on the invocations (fresh objects every run), so that the highest is
@@ -260,17 +276,50 @@ class PCT(Strategy):
                 if not hasattr(inv, "_ash_pct"):
                     inv._ash_pct = self.depth + self._rand()
             best = max(runnable, key=_PCT_PRIORITY)
+        if best is self._last:  # it ran the last step too: a stretch of its own
+            self._stretch += 1
+            checked = 0  # (each at most once: all may be polling, on one that is blocked)
+            while self._stretch >= _POLL_AFTER and checked < len(runnable) and \
+                    _polls_again(best):
+                self._floor -= 1.0
+                best._ash_pct = self._floor
+                best = max(runnable, key=_PCT_PRIORITY)
+                checked += 1
+                self._stretch = 0
+                best._ash_polled = None
+        else:
+            self._stretch = 0
+            best._ash_polled = None
+        self._last = best
         self._count += 1
         low = self._change.get(self._count)
         if low is not None:
             best._ash_pct = low
         return runnable.index(best)
 
+    def end(self, scheduler: Any) -> None:
+        self._last = None  # (keeps nothing of the run alive)
+
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "seed": self.seed, "depth": self.depth, "steps": self._k}
 
 
+def _polls_again(inv: Any) -> bool:
+    """Whether ``inv``, about to step, polls again: its pending atomic would read, from the
+    same place, the value its last atomic read there, and neither changed memory (the atomic's
+    ``polls()``). Notes what this step polls on the invocation."""
+    pending = inv.pending
+    polls = getattr(pending, "polls", None)
+    seen = polls() if polls is not None else None
+    again = seen is not None and seen == inv.__dict__.get("_ash_polled")
+    inv._ash_polled = seen
+    return again
+
+
 _PCT_PRIORITY = operator.attrgetter("_ash_pct")
+#: PCT looks for polling once an invocation has run this many decisions in a row (a spinner
+#: with the highest priority runs every step; shorter stretches cost nothing)
+_POLL_AFTER = 8
 
 
 def _estimate_decisions() -> int:
@@ -356,6 +405,11 @@ class Replay(Strategy):
     def describe(self) -> dict[str, Any]:
         """The recorded run's strategy: a replay's trace equals the original trace."""
         return dict(self.trace.strategy)
+
+    @property
+    def fair(self) -> bool:  # type: ignore[override]
+        """The recorded strategy's fairness (its schedule is the one replayed)."""
+        return self.trace.strategy.get("name") in ("random", "pct")
 
 
 #: the dispatch configuration's entry for the seed of ``subgroup_reduction="shuffled"``

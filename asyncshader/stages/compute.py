@@ -57,6 +57,7 @@ from ..wgsl.bindings import (
 from ..wgsl.memory import WorkgroupMemory, scan_kernel, trace_vars
 from ..wgsl.module_bindings import Slots, module_params
 from ..wgsl.readonly import checked_read_only
+from ..wgsl.reconvergence import reconvergence_options
 from ..wgsl.rewrite import with_wgsl_operators
 from ..wgsl.struct_buffers import StructArray
 from ..wgsl.types import Vec, vec3u
@@ -191,7 +192,7 @@ class ComputeKernel:
     def shader_fn(self) -> Callable:
         """The shader as it runs: ``fn`` with WGSL's operators (:mod:`asyncshader.wgsl.rewrite`),
         compiled at the first dispatch, when the helpers it calls are defined."""
-        return with_wgsl_operators(self.fn, strict=self.strict)
+        return with_wgsl_operators(self.fn, strict=self.strict, reconverge=self.scan()[2])
 
     def scan(self) -> tuple[list, bool, bool, dict]:
         """The workgroup variables the kernel uses, whether it uses quad and subgroup
@@ -339,7 +340,8 @@ class ComputeRun(SanitizedRun):
                                    max_points_per_invocation=max_points_per_invocation,
                                    max_key=int(np.prod(self.groups)) * int(np.prod(
                                        kernel.workgroup_size)),
-                                   direct_sites=still_direct(kernel.shader_fn, kernel.awaited))
+                                   direct_sites=still_direct(kernel.shader_fn, kernel.awaited),
+                                   **reconvergence_options(kernel.shader_fn, self.subgroups))
 
     def _units(self) -> Iterator[Group]:
         kernel = self.kernel

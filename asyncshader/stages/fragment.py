@@ -66,6 +66,7 @@ from ..wgsl.bindings import (
 )
 from ..wgsl.memory import scan_kernel
 from ..wgsl.readonly import checked_read_only
+from ..wgsl.reconvergence import reconvergence_options
 from ..wgsl.rewrite import with_wgsl_operators
 from ..wgsl.types import _VECS, Vec, vec4f
 from .dispatch import (
@@ -140,7 +141,7 @@ class FragmentShader:
     def shader_fn(self) -> Callable:
         """The shader as it runs: ``fn`` with WGSL's operators (:mod:`asyncshader.wgsl.rewrite`),
         compiled at the first dispatch, when the helpers it calls are defined."""
-        return with_wgsl_operators(self.fn)
+        return with_wgsl_operators(self.fn, reconverge=self.subgroup_ops)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"{self.fn.__qualname__} is a fragment shader; run it with "
@@ -319,7 +320,8 @@ class FragmentRun(SanitizedRun):
                                    max_live=live, single_scope=not self.subgroups,
                                    max_points_per_invocation=max_points_per_invocation,
                                    max_key=4 * self.qw * self.qh,
-                                   direct_sites=still_direct(shader.shader_fn, shader.awaited))
+                                   direct_sites=still_direct(shader.shader_fn, shader.awaited),
+                                   **reconvergence_options(shader.shader_fn, self.subgroups))
 
     # ------------------------------------------------------------------------------- inputs
     def _split_inputs(self, given: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -51,6 +51,10 @@ _RMW = {
 }
 
 
+#: the atomics that change memory whenever their operand is not zero (modulo 2^32)
+_ALWAYS_CHANGE = frozenset({"atomic_add", "atomic_sub", "atomic_xor"})
+
+
 class AtomicOp(Point):
     """A pending atomic operation; :meth:`apply` performs it when the invocation resumes."""
 
@@ -89,6 +93,28 @@ class AtomicOp(Point):
         for hook in hooks:
             hook(inv, op, memory, index, old, new)
         return result
+
+    def polls(self) -> Any:
+        """Whether, applied now, this atomic would leave memory as it is (a load, an exchange or
+        store of the value already there, a compare-exchange that fails...): then the location
+        and the value it would read, else ``None``. The schedules' fairness rule reads it: an
+        invocation that reads the same value from the same place again, having changed
+        nothing, is polling (:class:`~asyncshader.PCT`)."""
+        op = self.op
+        if op in _ALWAYS_CHANGE and int(self.operand) & _MASK:
+            return None  # (the common case, answered without reading memory)
+        memory, index = self.memory, self.index
+        old = int(np.ndarray.__getitem__(memory, index))
+        if op == "atomic_compare_exchange_weak":
+            changes = old == int(self.compare) and int(_wrap(memory.dtype, int(self.operand))) \
+                != old
+        elif op == "atomic_load":
+            changes = False
+        else:
+            changes = int(_wrap(memory.dtype, _RMW[op](old, int(self.operand)))) != old
+        if changes:
+            return None
+        return (id(memory), index if isinstance(index, tuple) else int(index), old)
 
     def __repr__(self) -> str:
         return f"{self.op}({getattr(self.memory, 'var_name', 'buffer')}[{self.index!r}])"

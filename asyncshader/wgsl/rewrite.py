@@ -29,6 +29,7 @@ import types
 from typing import Any
 
 from .._core.sources import user_code
+from . import reconvergence
 from .operators import OPERATORS, SAFE_WITH_LITERAL, inplace
 from .source import Scope, generated_tree, parse
 from .value_rewrite import ValueStores, as_load, located
@@ -52,20 +53,30 @@ _TABLE = OPERATORS | {"safe_" + op: s for op, s in SAFE_WITH_LITERAL.items()} | 
 _NO_TYPE_PARAMS = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
 
 
-def with_wgsl_operators(fn: Any, strict: bool = False) -> Any:
+def with_wgsl_operators(fn: Any, strict: bool = False, reconverge: bool = False) -> Any:
     """``fn`` with WGSL's operators, or ``fn`` itself when it has no source to read (or uses
     none of the operators and calls no helper that does). ``strict`` also checks the operands
-    of ``+ - * & | ^`` for WGSL's typing (one type; :class:`~asyncshader.ShaderTypeError`)."""
+    of ``+ - * & | ^`` for WGSL's typing (one type; :class:`~asyncshader.ShaderTypeError`).
+    ``reconverge`` (kernels with subgroup operations) always copies, and records where each
+    await stands in the structured control flow, with loop counters where members could stand
+    in different iterations (:mod:`asyncshader.wgsl.reconvergence`); the copy's
+    ``__ash_counts__`` says whether it or a helper counts."""
     if not isinstance(fn, types.FunctionType):
         return fn
-    return _Copier(strict).copy(fn) or fn
+    copier = _Copier(strict, reconverge)
+    made = copier.copy(fn)
+    if made is not None and reconverge:
+        made.__ash_counts__ = copier.counts  # type: ignore[attr-defined]
+    return made or fn
 
 
 class _Copier:
     """Rewrites one shader and the helpers it reaches, each once (cycles included)."""
 
-    def __init__(self, strict: bool = False) -> None:
+    def __init__(self, strict: bool = False, reconverge: bool = False) -> None:
         self.ops = _OPS | _STRICT_OPS if strict else _OPS
+        self.reconverge = reconverge
+        self.counts = False  # a copy counts loop iterations (reconvergence)
         self.cells: dict[int, types.CellType] = {}  # a helper's copy, by id of the function
         self.keep: list[types.FunctionType] = []  # (the functions whose ids are keys)
         self.pending: list[tuple[types.CellType, types.FunctionType]] = []
@@ -109,11 +120,14 @@ class _Copier:
         rewriter.locals = frozenset(_bound_names(node) - rebound
                                     - (_parameters(node) if entry else set()))
         rewriter.visit(node)
-        if not rewriter.used and not helpers:
+        if not rewriter.used and not helpers and not self.reconverge:
             return None
         node.decorator_list = []
         _shift_columns(node, _indent(fn.__code__.co_filename, first))
         ast.increment_lineno(node, first - 1)
+        if self.reconverge:
+            table, counts = reconvergence.instrument(node, scope)
+            self.counts |= counts
         injected = {PREFIX + op: types.CellType(_TABLE[op]) for op in rewriter.used}
         injected |= {PREFIX + "fn_" + name: cell for name, cell in helpers.items()}
         freevars = fn.__code__.co_freevars
@@ -129,6 +143,8 @@ class _Copier:
         module = ast.fix_missing_locations(ast.Module([outer], type_ignores=[]))
         code = compile(module, fn.__code__.co_filename, "exec", dont_inherit=True)
         inner = _find_code(code, fn.__name__)
+        if self.reconverge:
+            reconvergence.register(inner, table, counts)
         new = types.FunctionType(inner, fn.__globals__, fn.__name__, fn.__defaults__,
                                  tuple(cells[n] for n in inner.co_freevars))
         new.__kwdefaults__ = fn.__kwdefaults__

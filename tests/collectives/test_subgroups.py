@@ -66,10 +66,9 @@ def test_early_return_makes_lanes_inactive():
 
 
 def test_loop_with_a_lane_dependent_trip_count():
-    """Iteration k runs with the lanes whose id > k: 7 - k of them at size 8. A lane that
-    leaves the loop meets the operation after it with the lanes that left at the same time
-    (the model's rule: members at the same call site, once all are blocked), so ``after`` is 1
-    in every lane (a GPU that reconverges at the loop's end would give 8)."""
+    """Iteration k runs with the lanes whose id > k: 7 - k of them at size 8. The lanes
+    reconverge at the loop's end (maximal reconvergence): the lanes that left early wait there
+    for the others, so ``after`` is 8 in every lane, with no finding."""
     @ash.compute(workgroup_size=8)
     async def k(out: ash.Storage, after: ash.Storage, *, subgroup_invocation_id: u32):
         i = subgroup_invocation_id
@@ -81,9 +80,10 @@ def test_loop_with_a_lane_dependent_trip_count():
 
     out = np.zeros(8, np.uint32)
     after = np.zeros(8, np.uint32)
-    ash.run(k, 1, out=out, after=after, subgroup_size=8, sanitize="report")
+    r = ash.run(k, 1, out=out, after=after, subgroup_size=8, sanitize="report")
     assert out.tolist() == [0, 7, 13, 18, 22, 25, 27, 28]  # sum of 7, 6, 5, ... for i terms
-    assert after.tolist() == [1] * 8
+    assert after.tolist() == [8] * 8
+    assert {n.line for n in _notes(r)} == {k.fn.__code__.co_firstlineno + 5}  # the loop's
 
 
 def test_uniform_flow_has_no_findings():

@@ -8,6 +8,7 @@ import sys
 import pytest
 from helpers import ROOT
 
+import asyncshader as ash
 from asyncshader import puzzles
 
 SOLUTIONS = ROOT / "puzzles" / "solutions"
@@ -156,6 +157,23 @@ def test_a_lock_never_released(tmp_path):
     said = _wrong(tmp_path, 10, "    await atomic_store(ptr(lock, 0), 0)  # release", "")
     assert said.startswith(f"An invocation spins forever (line {_line(tmp_path, 10, 'while')})")
     assert "Release the lock" in said
+
+
+def test_the_checker_explores_random_seeds_and_pct_depths():
+    """Not kinder than a GPU: besides in order and reverse, six Random seeds and PCT at depths
+    1-4 (two seeds each), which the reference solutions pass (test_the_solution_passes; a
+    spin lock too: PCT is fair)."""
+    schedules = puzzles.get(10).schedules()
+    assert [repr(s) for s in schedules[:2]] == ["InOrder()", "Reverse()"]
+    assert {s.seed for s in schedules if type(s) is ash.Random} >= set(range(1, 7))
+    assert sorted((s.depth, s.seed) for s in schedules if type(s) is ash.PCT) == [
+        (d, s) for d in (1, 2, 3, 4) for s in (1, 2)]
+
+
+def test_the_spin_lock_solution_is_solved_under_pct(tmp_path):
+    verdict = puzzles.check(10, FILES[10])
+    assert verdict.passed and verdict.runs == len(puzzles.get(10).schedules())
+    assert "(in order, reverse, random and PCT)" in verdict.message
 
 
 def test_a_file_without_the_kernel_is_a_clear_error(tmp_path):
