@@ -16,9 +16,10 @@ functions are not changed: calling a helper from host code keeps Python's meanin
 
 What is not rewritten (documented in docs/concepts.md): code without source (a shader made by
 ``exec`` of a string that ``inspect`` cannot read), generated code (it is generated in the
-rewritten form: :mod:`asyncshader.wgsl.generated`), helpers reached other than by name
-(``module.helper``, methods, functions held in containers), and helpers defined in library
-code.
+rewritten form: :mod:`asyncshader.wgsl.generated`; with subgroup operations it is copied for
+reconvergence's loop counters, its helper references redirected, and nothing else changed),
+helpers reached other than by name (``module.helper``, methods, functions held in
+containers), and helpers defined in library code.
 """
 
 from __future__ import annotations
@@ -99,8 +100,9 @@ class _Copier:
         return cell
 
     def _copy(self, fn: types.FunctionType, entry: bool = False) -> types.FunctionType | None:
-        if generated_tree(fn) is not None:
-            return None  # (generated code is written in the rewritten form already)
+        generated = generated_tree(fn) is not None  # (written in the rewritten form)
+        if generated and not self.reconverge:
+            return None
         parsed = parse(fn)
         if parsed is None:
             return None
@@ -115,7 +117,7 @@ class _Copier:
         helpers = {name: self._helper_cell(value)
                    for name in _free_loads(node) - _bound_names(node) - rebound
                    if _is_user_function(value := scope.get(name))}
-        rewriter = _Rewriter(set(helpers), self.ops)
+        rewriter = (_HelperNames if generated else _Rewriter)(set(helpers), self.ops)
         # (the entry point's parameters are bindings and built-ins, stored into as memory)
         rewriter.locals = frozenset(_bound_names(node) - rebound
                                     - (_parameters(node) if entry else set()))
@@ -123,8 +125,9 @@ class _Copier:
         if not rewriter.used and not helpers and not self.reconverge:
             return None
         node.decorator_list = []
-        _shift_columns(node, _indent(fn.__code__.co_filename, first))
-        ast.increment_lineno(node, first - 1)
+        if not generated:  # (a generated tree stands at its source's lines and columns)
+            _shift_columns(node, _indent(fn.__code__.co_filename, first))
+            ast.increment_lineno(node, first - 1)
         if self.reconverge:
             table, counts = reconvergence.instrument(node, scope)
             self.counts |= counts
@@ -246,6 +249,16 @@ class _Rewriter(ValueStores, ast.NodeTransformer):
             self.scopes.pop()
 
     visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _nested
+
+
+class _HelperNames(_Rewriter):
+    """The rewrite of generated code (:mod:`asyncshader.wgsl.generated`), which is written in
+    the rewritten form already: only the references to the helpers being copied change."""
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        return self.generic_visit(node)
+
+    visit_Assign = visit_AugAssign = visit_BinOp  # type: ignore[assignment]
 
 
 def _parameters(fn_node: Any) -> set[str]:

@@ -372,3 +372,87 @@ def test_a_wgsl_file_inside_a_package_is_still_the_shaders_source():
         with pytest.raises(ash.ShaderError) as err:
             ash.run(kernel, 1, sanitize="off", out=np.zeros(4, np.uint32))
         assert "some_shaders/oob.wgsl:5: out[i + 2u] = i;" in str(err.value)  # (shortened)
+
+
+SKIP_WGSL = """\
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(8)
+fn main(@builtin(subgroup_invocation_id) i: u32) {
+    var seen = 0u;
+    for (var j = 0u; j < 3u; j++) {
+        if (i == j) { continue; }
+        seen = seen * 10u + subgroupAdd(1u);
+    }
+    out[i] = seen;
+}
+"""
+
+SKIP_PY = """\
+out = ash.storage(ash.u32, group=0, binding=0)  #@1
+async def main(*, subgroup_invocation_id: ash.u32):  #@3
+    i = subgroup_invocation_id  #@3
+    seen = ash.u32(0)  #@4
+    for j in range(3):  #@5
+        if i == j:  #@6
+            continue  #@6
+        seen = seen * ash.u32(10) + await ash.subgroup_add(ash.u32(1))  #@7
+    out[i] = seen  #@9
+"""
+
+
+@pytest.mark.parametrize("schedule", [ash.InOrder(), ash.Reverse(), ash.Random(0),
+                                      ash.PCT(4, depth=2)], ids=repr)
+def test_generated_subgroup_operations_reconverge_by_loop_iteration(schedule):
+    """Lane j skips the subgroupAdd in iteration j and reaches it in iteration j + 1 while the
+    others stand in iteration j: maximal reconvergence keeps the two apart in generated code
+    as in Python (its loops get their iteration counters)."""
+    ns = generate(SKIP_PY, "skip.wgsl", SKIP_WGSL)
+    kernel = ash.compute(workgroup_size=8)(ns["main"])
+    out = np.zeros(8, np.uint32)
+    ash.run(kernel, 1, out=out, subgroup_size=8, schedule=schedule)
+    assert out.tolist() == [77, 77, 77, 777, 777, 777, 777, 777]
+    assert kernel.shader_fn.__ash_counts__ is True
+
+
+HELPER_WGSL = """\
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+fn skip_sum(i: u32) -> u32 {
+    var seen = 0u;
+    for (var j = 0u; j < 3u; j++) {
+        if (i == j) { continue; }
+        seen = seen * 10u + subgroupAdd(1u);
+    }
+    return seen;
+}
+@compute @workgroup_size(8)
+fn main(@builtin(subgroup_invocation_id) i: u32) {
+    out[i] = skip_sum(i);
+}
+"""
+
+HELPER_PY = """\
+out = ash.storage(ash.u32, group=0, binding=0)  #@1
+async def skip_sum(i):  #@2
+    seen = ash.u32(0)  #@3
+    for j in range(3):  #@4
+        if i == j:  #@5
+            continue  #@5
+        seen = seen * ash.u32(10) + await ash.subgroup_add(ash.u32(1))  #@6
+    return seen  #@8
+async def main(*, subgroup_invocation_id: ash.u32):  #@11
+    out[subgroup_invocation_id] = await skip_sum(subgroup_invocation_id)  #@12
+"""
+
+
+def test_a_generated_helper_reconverges_and_is_checked_too():
+    ns = generate(HELPER_PY, "helper.wgsl", HELPER_WGSL)
+    kernel = ash.compute(workgroup_size=8)(ns["main"])
+    for schedule in (ash.InOrder(), ash.Reverse(), ash.Random(3)):
+        out = np.zeros(8, np.uint32)
+        ash.run(kernel, 1, out=out, subgroup_size=8, schedule=schedule)
+        assert out.tolist() == [77, 77, 77, 777, 777, 777, 777, 777]
+    forgot = HELPER_PY.replace("+ await ash.subgroup_add(ash.u32(1))  #@6",
+                               " #@6\n        ash.subgroup_add(ash.u32(1))  #@6")
+    ns = generate(forgot, "helper.wgsl", HELPER_WGSL)
+    with pytest.raises(TypeError, match=r"helper\.wgsl:6: ash\.subgroup_add\(\) is called"):
+        ash.compute(workgroup_size=8)(ns["main"])
