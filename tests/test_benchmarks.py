@@ -29,6 +29,7 @@ SMALL = {
     "live_workgroups.py": ["--groups", "2", "--repeat", "1"],
     "textures.py": ["--loads", "5", "--repeat", "1"],
     "wgsl_corpus.py": ["tests/data/tint/access"],
+    "generated.py": ["--groups", "2", "--repeat", "1"],
 }
 
 

@@ -21,12 +21,16 @@ _PKG_DIRS = tuple({_PKG_DIR, os.path.realpath(_PKG_DIR) + os.sep}
                   | ({_AS_IMPORTED} if os.path.isabs(_AS_IMPORTED) else set()))
 #: files inside the package that hold shaders (user code as far as positions are concerned)
 _BUNDLED_SHADERS = frozenset(os.path.join(d, "tools", "demo.py") for d in _PKG_DIRS)
+#: the sources registered by :func:`register_source` (generated shaders' files, wherever they
+#: are: a .wgsl file of an installed package is the shader's source, so user code), by name
+_REGISTERED: dict[str, tuple] = {}
 
 
 def internal(filename: str) -> bool:
     """Whether ``filename`` is asyncshader's own machinery (not a shader it bundles): frames
     there are skipped when looking for the user's line."""
-    return filename.startswith(_PKG_DIRS) and filename not in _BUNDLED_SHADERS
+    return (filename.startswith(_PKG_DIRS) and filename not in _BUNDLED_SHADERS
+            and filename not in _REGISTERED)
 
 
 _LIBRARY_DIRS = tuple({p + os.sep for k, p in sysconfig.get_paths().items()
@@ -39,7 +43,10 @@ _GENERATED = ("<string>", "<frozen ")
 def user_code(filename: str) -> bool:
     """Whether ``filename`` is the user's own code, where a message should point: not
     asyncshader's machinery (but the shaders it bundles), not the standard library or an
-    installed package, not code generated with ``exec`` (``<string>``)."""
+    installed package, not code generated with ``exec`` (``<string>``). A generated shader's
+    registered source (:func:`register_source`) is the user's wherever it lies."""
+    if filename in _REGISTERED:
+        return True
     if filename.startswith(_LIBRARY_DIRS):
         return filename in _BUNDLED_SHADERS
     return not filename.startswith(_GENERATED)
@@ -47,8 +54,10 @@ def user_code(filename: str) -> bool:
 
 def user_file(filename: str) -> bool:
     """Whether ``filename`` is the user's code: not asyncshader's machinery, the standard
-    library or an installed package (shaders bundled with asyncshader count as the user's)."""
-    return not filename.startswith(_LIBRARY_DIRS) or filename in _BUNDLED_SHADERS
+    library or an installed package (shaders bundled with asyncshader and generated shaders'
+    registered sources count as the user's)."""
+    return (not filename.startswith(_LIBRARY_DIRS) or filename in _BUNDLED_SHADERS
+            or filename in _REGISTERED)
 
 
 def position_of(inv: Any) -> tuple[str, int, str]:
@@ -94,6 +103,30 @@ def where(frame: Any) -> tuple[str, int, str]:
         return ("?", 0, "")
     name, line = frame.f_code.co_filename, frame.f_lineno
     return (name, line, linecache.getline(name, line).strip())
+
+
+def register_source(filename: str, text: str) -> None:
+    """Makes ``text`` the source of ``filename`` for every reader of lines (``linecache``:
+    tracebacks, race reports, timelines, the stepper), without writing a file: for code
+    generated from another language (a WGSL module) and compiled with that file's name, whose
+    lines are the other language's. The entry has no modification time, so
+    ``linecache.checkcache`` keeps it; :func:`restore_sources` puts it back after a
+    ``linecache.clearcache``."""
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    entry = (len(text), None, lines, filename)
+    _REGISTERED[filename] = entry
+    linecache.cache[filename] = entry
+
+
+def restore_sources() -> None:
+    """Puts the sources :func:`register_source` registered back into ``linecache`` where they
+    are missing (``linecache.clearcache`` empties it); run before every dispatch."""
+    cache = linecache.cache
+    for filename, entry in _REGISTERED.items():
+        if cache.get(filename) is not entry:
+            cache[filename] = entry
 
 
 def in_finally(filename: str, line: int) -> bool:

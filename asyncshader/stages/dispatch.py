@@ -3,6 +3,7 @@ kernel identity recorded in traces, and the checks a replay makes before it star
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
 import inspect
@@ -19,12 +20,13 @@ import numpy as np
 
 from .._core.context import CURRENT_RUN
 from .._core.scheduler import Scheduler
-from .._core.sources import user_stacklevel
+from .._core.sources import restore_sources, user_stacklevel
 from .._core.watchdog import Interrupt, set_deadline, unwatch, watch
 from ..errors import DispatchError, ReplayMismatchError, ShaderTimeoutError
 from ..schedules.strategies import Replay, Strategy
 from ..schedules.trace import Trace
 from ..wgsl.memory import MemoryTurn
+from ..wgsl.source import generated_tree
 
 #: ``watchdog=``: seconds one invocation may run without suspending (docs/concepts.md)
 DEFAULT_WATCHDOG = 10.0
@@ -102,10 +104,12 @@ def check_derivative_mode(mode: Any) -> str:
 
 
 def kernel_identity(fn: Any) -> dict[str, str]:
-    """Name (module and qualified name) and a hash of the source (or of the bytecode when there
-    is no source)."""
+    """Name (module and qualified name) and a hash of the source (of a generated function's
+    syntax tree, positions included; of the bytecode when there is no source)."""
+    tree = generated_tree(fn)
     try:
-        text = inspect.getsource(fn).encode()
+        text = (inspect.getsource(fn) if tree is None
+                else ast.dump(tree, include_attributes=True)).encode()
     except (OSError, TypeError):
         code = fn.__code__
         text = code.co_code + repr(code.co_consts).encode()
@@ -164,6 +168,7 @@ def drive(job: Any) -> None:
     """Runs a dispatch's scheduler to the end, synchronously (watched: ``job.watchdog``),
     holding the turn at its workgroup variables from first step to last (docs/design.md,
     "Workgroup memory")."""
+    restore_sources()
     run = job.scheduler.run()
     turn = _turn(job)
     with turn:  # (taken before the watchdog looks: waiting for a turn is not a stall)
@@ -230,6 +235,7 @@ async def drive_async(job: Any) -> None:
     """Runs a dispatch's scheduler, letting the host event loop run (and cancel) at
     checkpoints. The watchdog also enforces the host's deadline (``anyio.fail_after``) on a
     shader that never suspends: it is interrupted there, and the cancellation happens here."""
+    restore_sources()
     run = job.scheduler.run()
     turn = _turn(job)
     w = watch(run, job.scheduler, getattr(job, "watchdog", None), _deadline())

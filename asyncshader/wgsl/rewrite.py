@@ -17,9 +17,11 @@ are the original ones, so errors and tracebacks point at the user's file. The us
 functions are not changed: calling a helper from host code keeps Python's meaning.
 
 What is not rewritten (documented in docs/concepts.md): code without source (a shader made by
-``exec`` of a string that ``inspect`` cannot read), helpers reached other than by name
-(``module.helper``, methods, functions held in containers), and helpers defined in library
-code.
+``exec`` of a string that ``inspect`` cannot read), generated code (it is generated in the
+rewritten form: :mod:`asyncshader.wgsl.generated`; with subgroup operations it is copied for
+reconvergence's loop counters, its helper references redirected, and nothing else changed),
+helpers reached other than by name (``module.helper``, methods, functions held in
+containers), and helpers defined in library code.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from .operators import OPERATORS, SAFE_WITH_LITERAL, inplace
 from .overrides import Override
 from .powers import SMALL_MAX, power, small_power
 from .robust import Robust, ix, load, store
-from .source import Scope, parse
+from .source import Scope, generated_tree, parse
 from .value_rewrite import ValueStores, as_load, located
 from .values import IS_VALUE, put, store_swizzle
 
@@ -112,6 +114,9 @@ class _Copier:
         return cell
 
     def _copy(self, fn: types.FunctionType, entry: bool = False) -> types.FunctionType | None:
+        generated = generated_tree(fn) is not None  # (written in the rewritten form)
+        if generated and not self.reconverge:
+            return None
         parsed = parse(fn)
         if parsed is None:
             return None
@@ -121,32 +126,37 @@ class _Copier:
                 or node.name != fn.__name__:
             return None  # (a lambda, or source that is not this function's own)
         scope = Scope(fn)
-        check_matches(node, scope, fn.__code__.co_filename, first, fn.__qualname__)
+        if not generated:
+            check_matches(node, scope, fn.__code__.co_filename, first, fn.__qualname__)
         rebound = {name for n in ast.walk(node) if isinstance(n, (ast.Global, ast.Nonlocal))
                    for name in n.names}  # (their value can change while the shader runs)
         free = _free_loads(node) - _bound_names(node) - rebound
         helpers = {name: self._helper_cell(value) for name in free
                    if _is_user_function(value := scope.get(name))}
-        overrides = {name: value for name in free
-                     if isinstance(value := scope.get(name), Override)}
+        overrides = {} if generated else {name: value for name in free
+                                          if isinstance(value := scope.get(name), Override)}
         for name, ov in overrides.items():
             ov.name = name if ov.name == "<override>" else ov.name
             self.overrides[name] = ov
-        rewriter = _Rewriter(set(helpers), self.ops, set(overrides))
+        rewriter = (_HelperNames if generated else _Rewriter)(set(helpers), self.ops,
+                                                              set(overrides))
         # (the entry point's parameters are bindings and built-ins, stored into as memory)
         rewriter.locals = frozenset(_bound_names(node) - rebound
                                     - (_parameters(node) if entry else set()))
         rewriter.visit(node)
-        node.body = Robust(rewriter.robust_name, _calls_helper).body(node.body)
-        cells = address_taken(node, scope, _bound_names(node) - rebound)
-        if cells:  # (locals a helper writes through ash.ptr: function_ptrs.py)
-            to_cells(node, cells, PREFIX, scope)
+        cells: Any = ()
+        if not generated:  # (generated code is written with its robust accesses and cells)
+            node.body = Robust(rewriter.robust_name, _calls_helper).body(node.body)
+            cells = address_taken(node, scope, _bound_names(node) - rebound)
+            if cells:  # (locals a helper writes through ash.ptr: function_ptrs.py)
+                to_cells(node, cells, PREFIX, scope)
         if not rewriter.used and not helpers and not overrides and not cells \
                 and not self.reconverge:
             return None
         node.decorator_list = []
-        _shift_columns(node, _indent(fn.__code__.co_filename, first))
-        ast.increment_lineno(node, first - 1)
+        if not generated:  # (a generated tree stands at its source's lines and columns)
+            _shift_columns(node, _indent(fn.__code__.co_filename, first))
+            ast.increment_lineno(node, first - 1)
         if self.reconverge:
             table, counts = reconvergence.instrument(node, scope)
             self.counts |= counts
@@ -318,6 +328,16 @@ class _Rewriter(ValueStores, ast.NodeTransformer):
 def _calls_helper(call: ast.Call) -> bool:
     """A call of a helper being copied (whose effects a second run would repeat)."""
     return isinstance(call.func, ast.Name) and call.func.id.startswith(PREFIX + "fn_")
+
+
+class _HelperNames(_Rewriter):
+    """The rewrite of generated code (:mod:`asyncshader.wgsl.generated`), which is written in
+    the rewritten form already: only the references to the helpers being copied change."""
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        return self.generic_visit(node)
+
+    visit_Assign = visit_AugAssign = visit_BinOp  # type: ignore[assignment]
 
 
 def _parameters(fn_node: Any) -> set[str]:

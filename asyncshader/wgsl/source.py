@@ -7,15 +7,31 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 import inspect
 import textwrap
 import types
 from typing import Any
 
+#: the attribute that holds a generated function's syntax tree (:func:`generated_tree`)
+GENERATED = "__ash_generated__"
+
+
+def generated_tree(fn: Any) -> ast.Module | None:
+    """The syntax tree of a function generated from another language's source
+    (:func:`~asyncshader.wgsl.generated.compile_generated`): a module whose one statement is
+    the function's ``def``, positioned at the other language's lines; None for other code."""
+    return getattr(fn, GENERATED, None)
+
 
 def parse(fn: types.FunctionType) -> tuple[ast.Module, int] | None:
     """``fn``'s source as a syntax tree, with its first line number; None without source.
-    The tree's columns are those of the source dedented by the first line's indentation."""
+    The tree's columns are those of the source dedented by the first line's indentation.
+    A generated function's tree is a copy of the one it was compiled from (its line numbers
+    are the generating source's, so the first line number is 1)."""
+    tree = generated_tree(fn)
+    if tree is not None:
+        return copy.deepcopy(tree), 1
     try:
         lines, first = inspect.getsourcelines(fn)
     except (OSError, TypeError):
