@@ -9,7 +9,9 @@ tests/data/README.md). For each entry point of each:
   within the port's measured TOLERANCE (rtol, atol) for that entry point;
 * the port's own WGSL (``to_wgsl``) runs on lavapipe through ``ash.crosscheck``, equals the
   port's CPU run (within crosscheck's 4 ulp or the port's atol), and equals the original's
-  outputs bit for bit."""
+  outputs bit for bit;
+* the port's emitted module declares the original's bindings: each at the original's
+  @group/@binding, in the same address space and access mode."""
 
 import importlib
 
