@@ -31,22 +31,39 @@ class SimParams:
     rule3_scale: f32
 
 
+@ash.struct
+class Particles:
+    particles: ash.runtime_array(Particle)
+
+
+params = ash.uniform(SimParams, group=0, binding=0)
+particles_a = ash.storage(Particles, group=0, binding=1, access="read")
+particles_b = ash.storage(Particles, group=0, binding=2)
+
+
 @ash.compute(workgroup_size=64)
-async def main(params: ash.Uniform[SimParams], particles_a: ash.ReadOnly[Particle],
-               particles_b: ash.Storage[Particle], *, global_invocation_id: vec3u):
+async def main(*, global_invocation_id: vec3u):
     index = global_invocation_id.x
-    v_pos = particles_a[index].pos
-    v_vel = particles_a[index].vel
+
+    v_pos = particles_a.particles[index].pos
+    v_vel = particles_a.particles[index].vel
+    # WGSL's vec2(0.0), the constructor that infers its component type, is spelled vec2f(0.0):
+    # ash.vec2 is only the template (ash.vec2[f32] is vec2f), and ash.vec2(0.0) raises
+    # "TypeError: '_VecTemplate' object is not callable"
     c_mass = vec2f(0.0)
     c_vel = vec2f(0.0)
     col_vel = vec2f(0.0)
     c_mass_count = u32(0)
     c_vel_count = u32(0)
-    for i in range(ash.array_length(particles_a)):
+    pos = vec2f()
+    vel = vec2f()
+
+    for i in range(ash.array_length(particles_a.particles)):
         if i == index:
             continue
-        pos = particles_a[i].pos.xy
-        vel = particles_a[i].vel.xy
+
+        pos = particles_a.particles[i].pos.xy
+        vel = particles_a.particles[i].vel.xy
         if ash.distance(pos, v_pos) < params.rule1_distance:
             c_mass += pos
             c_mass_count += 1
@@ -61,6 +78,7 @@ async def main(params: ash.Uniform[SimParams], particles_a: ash.ReadOnly[Particl
         c_vel /= f32(c_vel_count)
     v_vel += (c_mass * params.rule1_scale) + (col_vel * params.rule2_scale) \
         + (c_vel * params.rule3_scale)
+
     # clamp velocity for a more pleasing simulation
     v_vel = ash.normalize(v_vel) * ash.clamp(ash.length(v_vel), 0.0, 0.1)
     # kinematic update
@@ -75,8 +93,8 @@ async def main(params: ash.Uniform[SimParams], particles_a: ash.ReadOnly[Particl
     if v_pos.y > 1.0:
         v_pos.y = -1.0
     # write back
-    particles_b[index].pos = v_pos
-    particles_b[index].vel = v_vel
+    particles_b.particles[index].pos = v_pos
+    particles_b.particles[index].vel = v_vel
 
 
 PARAMS = SimParams(delta_t=0.04, rule1_distance=0.1, rule2_distance=0.025,
@@ -87,19 +105,19 @@ def setup(seed: int = 0) -> dict:
     """The sample's start: positions and velocities uniform in [-1, 1) and [-0.1, 0.1)
     (denser here, 64 particles in a quarter of the square, so that every rule fires)."""
     rng = np.random.default_rng(seed)
-    a = Particle.zeros(N)
-    a["pos"] = (rng.random((N, 2)) - 0.5).astype(np.float32)
-    a["vel"] = ((rng.random((N, 2)) * 2 - 1) * 0.1).astype(np.float32)
-    return {"params": PARAMS, "particles_a": a, "particles_b": Particle.zeros(N)}
+    a = Particles.zeros(length=N)
+    a["particles"]["pos"] = (rng.random((N, 2)) - 0.5).astype(np.float32)
+    a["particles"]["vel"] = ((rng.random((N, 2)) * 2 - 1) * 0.1).astype(np.float32)
+    return {"params": PARAMS, "particles_a": a, "particles_b": Particles.zeros(length=N)}
 
 
-def original_bindings(b: dict) -> dict:
+def original_bindings(bindings: dict) -> dict:
     """The original's bindings, by its names, for the same inputs: SimParams is seven f32."""
-    p = b["params"]
-    params = np.array([p.delta_t, p.rule1_distance, p.rule2_distance, p.rule3_distance,
+    p = bindings["params"]
+    words = np.array([p.delta_t, p.rule1_distance, p.rule2_distance, p.rule3_distance,
                        p.rule1_scale, p.rule2_scale, p.rule3_scale], np.float32)
-    return {"params": params.tobytes(), "particlesA": b["particles_a"],
-            "particlesB": b["particles_b"]}
+    return {"params": words.tobytes(), "particlesA": bindings["particles_a"],
+            "particlesB": bindings["particles_b"]}
 
 
 KERNELS = {"main": main}

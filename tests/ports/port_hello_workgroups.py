@@ -10,13 +10,17 @@ from asyncshader import i32, vec3u
 ORIGINAL = "wgpu_hello_workgroups_shader.wgsl"
 WORKGROUPS = 12
 
+a = ash.storage(i32, group=0, binding=0)
+b = ash.storage(i32, group=0, binding=1)
+
 
 @ash.compute(workgroup_size=(2, 1, 1))
-async def main(a: ash.Storage[i32], b: ash.Storage[i32], *, local_invocation_id: vec3u,
-               workgroup_id: vec3u):
+async def main(*, local_invocation_id: vec3u, workgroup_id: vec3u):
     if local_invocation_id.x == 0:
+        # do computation (use your imagination)
         a[workgroup_id.x] += 1
     elif local_invocation_id.x == 1:
+        # do computation
         b[workgroup_id.x] += 1
 
 
@@ -26,11 +30,10 @@ def setup(seed: int = 0) -> dict:
             "b": rng.integers(-100, 100, WORKGROUPS).astype(np.int32)}
 
 
-def original_bindings(b: dict) -> dict:
+def original_bindings(bindings: dict) -> dict:
     """The original's bindings, by its names, for the same inputs."""
-    return dict(b)
+    return dict(bindings)
 
 
 KERNELS = {"main": main}
 OUTPUTS = {"a": "a", "b": "b"}  # original's name -> the port's
-

@@ -9,7 +9,9 @@ tests/data/README.md). For each entry point of each:
   within the port's measured TOLERANCE (rtol, atol) for that entry point;
 * the port's own WGSL (``to_wgsl``) runs on lavapipe through ``ash.crosscheck``, equals the
   port's CPU run (within crosscheck's 4 ulp or the port's atol), and equals the original's
-  outputs bit for bit."""
+  outputs bit for bit;
+* the port's emitted module declares the original's bindings: each at the original's
+  @group/@binding, in the same address space and access mode."""
 
 import importlib
 
@@ -49,14 +51,23 @@ def _tolerance(port, entry) -> tuple[float, float]:
     return getattr(port, "TOLERANCE", {}).get(entry, (0.0, 0.0))
 
 
+def _members(a: np.ndarray, label: str):
+    """(label, array) of each scalar, vector or matrix member of ``a``, nested structs (a
+    struct ending in a runtime-sized array of structs) opened down to their members."""
+    if a.dtype.names is None:
+        yield label, a
+        return
+    for member in a.dtype.names:
+        yield from _members(a[member], f"{label}.{member}")
+
+
 def _assert_equal(port, got: dict, want: dict, what: str, tolerance=(0.0, 0.0)):
     rtol, atol = tolerance
     for original_name, name in port.OUTPUTS.items():
         a = np.asarray(got[name])
         b = want[original_name].view(a.dtype).reshape(a.shape)
-        for member in a.dtype.names or [None]:
-            x, y = (a, b) if member is None else (a[member], b[member])
-            label = f"{what}: {name}" + (f".{member}" if member else "")
+        for (label, x), (_, y) in zip(_members(a, f"{what}: {name}"), _members(b, ""),
+                                      strict=True):
             if x.dtype.kind == "f" and (rtol or atol):
                 np.testing.assert_allclose(x, y, rtol=rtol, atol=atol, err_msg=label)
             else:
@@ -93,6 +104,17 @@ def test_the_ports_emitted_wgsl_equals_the_original_on_lavapipe(name, entry, kw,
     _assert_equal(port, report.gpu, want, "the emitted WGSL")
 
 
+@pytest.mark.parametrize(("name", "entry"), sorted({(n, e) for n, e, _ in _cases()}))
+def test_the_port_declares_the_originals_bindings_at_their_group_and_binding(name, entry):
+    """Each binding of the emitted module sits at the original's @group/@binding, in the same
+    address space and access mode (by position: the port's names are snake_case)."""
+    port = importlib.import_module(name)
+    wgsl = (port.original_source() if hasattr(port, "original_source")
+            else wgsl_originals.source(port.ORIGINAL))
+    ours = wgsl_originals.declarations(ash.to_wgsl(port.KERNELS[entry]))
+    assert sorted(ours.values()) == sorted(wgsl_originals.declarations(wgsl).values())
+
+
 # ------------------------------------------------------------------ the comparison can fail
 def test_the_comparison_finds_one_ulp_in_an_exact_port_and_a_struct_member():
     import port_boids
@@ -102,9 +124,9 @@ def test_the_comparison_finds_one_ulp_in_an_exact_port_and_a_struct_member():
     got = {"output": np.nextafter(want["output"], np.float32(3))}
     with pytest.raises(AssertionError, match="output"):
         _assert_equal(port_layer_norm, got, want, "wrong on purpose")
-    particles = port_boids.Particle.zeros(2)
+    particles = port_boids.Particles.zeros(length=2)
     wrong = particles.copy()
-    wrong["vel"][1, 0] = 0.5
-    with pytest.raises(AssertionError, match="particles_b.vel"):
+    wrong["particles"]["vel"][1, 0] = 0.5
+    with pytest.raises(AssertionError, match=r"particles_b\.particles\.vel"):
         _assert_equal(port_boids, {"particles_b": wrong}, {"particlesB": particles},
                       "wrong on purpose", _tolerance(port_boids, "main"))
