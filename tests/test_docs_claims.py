@@ -25,7 +25,6 @@ ABSENT = re.compile(r"not built yet|once it lands|(?:is|are) being added|until t
 #: sentences that say "not yet" about a construct and name a public name only as the way it
 #: would be written; (page, words of the sentence): each must still be on its page
 TRUE_ABSENCES = {
-    ("structs.md", "those do not take struct members yet"),
     ("stepper.md", "fragment shaders are not stepped yet"),  # (StepperError says so too)
 }
 
