@@ -43,7 +43,7 @@ from ..collectives.subgroups import (
     subgroup_group,
     subgroup_options,
 )
-from ..errors import BindingError, DispatchError
+from ..errors import BindingError, DispatchError, OptionError
 from ..sanitizers.creation_checks import check_creation
 from ..sanitizers.races import SanitizedRun
 from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
@@ -57,7 +57,7 @@ from ..wgsl.bindings import (
 )
 from ..wgsl.memory import WorkgroupMemory, scan_kernel, trace_vars
 from ..wgsl.module_bindings import Slots, module_params
-from ..wgsl.overrides import override_context
+from ..wgsl.overrides import Override, override_context
 from ..wgsl.readonly import checked_read_only
 from ..wgsl.reconvergence import reconvergence_options
 from ..wgsl.rewrite import with_wgsl_operators
@@ -139,6 +139,18 @@ def _check_default_limits(fn: Callable, size: tuple[int, int, int]) -> None:
             stacklevel=3)
 
 
+def _refuse_override_size(fn: Callable, workgroup_size: Any) -> None:
+    """WGSL lets an override size the workgroup; asyncshader's workgroup size is fixed when the
+    kernel is decorated, so an ``ash.override`` there is refused with the fix."""
+    dims = workgroup_size if isinstance(workgroup_size, (tuple, list)) else (workgroup_size,)
+    if any(isinstance(d, Override) for d in dims):
+        raise OptionError(
+            f"{fn.__qualname__}: workgroup_size takes ints, not an ash.override (WGSL allows "
+            "an override there; asyncshader fixes the workgroup size when the kernel is "
+            "decorated). Fix: use a module constant, e.g. BLOCK_SIZE = 8 and "
+            "@ash.compute(workgroup_size=(BLOCK_SIZE, BLOCK_SIZE))")
+
+
 class ComputeKernel:
     """A compute entry point: the ``async def`` with its workgroup size. Made by :func:`compute`."""
 
@@ -154,6 +166,7 @@ class ComputeKernel:
         self.fn = fn
         self.__wrapped_kernel__ = fn
         functools.update_wrapper(self, fn)  # type: ignore[arg-type]
+        _refuse_override_size(fn, workgroup_size)
         self.workgroup_size = check_size3("workgroup_size", workgroup_size, 1)
         check_choice("derivatives", derivatives, (None, "quads", "linear"))
         sx, sy, sz = self.workgroup_size

@@ -104,3 +104,12 @@ def test_a_fragment_shader_reads_overrides_on_both_sides(crosscheck):
     assert report.gpu["output"][1, :, 0].tolist() == [v * 0.5 for v in ramp]
     report = crosscheck.fragments(shade, 4, 2)                # the default, 2.0
     assert report.gpu["output"][0, :, 0].tolist() == [v * 2.0 for v in ramp]
+
+
+def test_an_override_cannot_size_the_workgroup_and_the_error_says_what_to_write():
+    block = ash.override(ash.u32, 8)
+    with pytest.raises(ash.OptionError, match=r"workgroup_size takes ints, not an "
+                       r"ash.override.*Fix: use a module constant"):
+        @ash.compute(workgroup_size=(block, block))
+        async def k():
+            pass
