@@ -6,6 +6,8 @@ invocation(s) involved, the source line(s) and, where there is one, the fix.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class AsyncShaderError(Exception):
     """Base class of every error asyncshader raises on purpose."""
@@ -136,4 +138,13 @@ class ExplorationBrokenError(AsyncShaderError, RuntimeError):
 
     def __init__(self, message: str, report: object = None) -> None:
         super().__init__(message)
+        self.report = report
+
+
+class CrosscheckError(AsyncShaderError, AssertionError):
+    """:func:`asyncshader.crosscheck` found the GPU's results different from the CPU's (or the
+    ``check=`` function said so); :attr:`report` (a ``CrosscheckReport``) has the details."""
+
+    def __init__(self, report: Any) -> None:
+        super().__init__(report.describe())
         self.report = report

@@ -25,21 +25,13 @@ from .._core.verdicts import check_failed
 from ..emit import Emitted, emit
 from ..emit.buffers import from_gpu, struct_bytes, to_gpu
 from ..emit.wtypes import Matrix, Vector
-from ..errors import AsyncShaderError, BindingError
+from ..errors import BindingError, CrosscheckError
 from ..stages.compute import run
 from ..stages.fragment import run_fragments
 from ..wgsl.overrides import pipeline_constants
 from .device import GPUUnavailable, ShaderRejected, adapter_name, device, validate
 from .harness import fragment_harness, read_pixels
 from .textures import handle_entry
-
-
-class CrosscheckError(AsyncShaderError, AssertionError):
-    """The GPU's results differ from the CPU's; ``report`` has the details."""
-
-    def __init__(self, report: CrosscheckReport) -> None:
-        super().__init__(report.describe())
-        self.report = report
 
 
 @dataclass

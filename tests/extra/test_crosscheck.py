@@ -103,3 +103,9 @@ def test_opening_the_device_with_an_empty_runtime_dir_prints_nothing(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[0, 1, 4, 9]"
     assert done.stderr == ""
+
+
+def test_crosscheck_error_is_public_and_an_assertion_error():
+    import asyncshader as ash
+    assert ash.CrosscheckError is CrosscheckError
+    assert issubclass(ash.CrosscheckError, (ash.AsyncShaderError, AssertionError))
