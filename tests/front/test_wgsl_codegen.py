@@ -1,0 +1,250 @@
+"""``ash.load_wgsl``: real WGSL run on the deterministic runtime (asyncshader.front.wgsl.codegen
+generates it into Python kernels). Each shader's outputs are checked against values derived by
+hand or with numpy, and against lavapipe running the same text on the same bytes
+(tests/ports/wgsl_originals.py); a construct outside the supported slice is refused at load
+with its file:line:col."""
+
+import numpy as np
+import pytest
+from ports import wgsl_originals
+
+import asyncshader as ash
+
+REDUCE = """\
+var<workgroup> tile: array<f32, 8>;
+@group(0) @binding(0) var<storage, read> inp: array<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) i: u32, @builtin(workgroup_id) wid: vec3u) {
+    tile[i] = inp[wid.x * 8u + i];
+    workgroupBarrier();
+    for (var s = 4u; s > 0u; s = s / 2u) {
+        if (i < s) {
+            tile[i] += tile[i + s];
+        }
+        workgroupBarrier();
+    }
+    if (i == 0u) {
+        out[wid.x] = tile[0];
+    }
+}
+"""
+
+HISTOGRAM = """\
+@group(0) @binding(0) var<storage, read> data: array<u32>;
+@group(0) @binding(1) var<storage, read_write> bins: array<atomic<u32>>;
+
+const BINS = 4u;
+var<workgroup> local_bins: array<atomic<u32>, 4>;
+
+@compute @workgroup_size(16)
+fn main(@builtin(global_invocation_id) gid: vec3u,
+        @builtin(local_invocation_index) i: u32) {
+    if (i < BINS) {
+        atomicStore(&local_bins[i], 0u);  // (a GPU need not zero workgroup memory)
+    }
+    workgroupBarrier();
+    atomicAdd(&local_bins[data[gid.x] % BINS], 1u);
+    workgroupBarrier();
+    if (i < BINS) {
+        atomicAdd(&bins[i], atomicLoad(&local_bins[i]));
+    }
+}
+"""
+
+RACY = """\
+@group(0) @binding(0) var<storage, read_write> counter: array<u32>;
+
+@compute @workgroup_size(2)
+fn main() {
+    let v = counter[0];
+    counter[0] = v + 1u;
+}
+"""
+
+STATEMENTS = """\
+@group(0) @binding(0) var<storage, read_write> out: array<i32>;
+
+fn collatz_steps(start: i32) -> i32 {
+    var n = start;
+    var steps = 0;
+    loop {
+        if (n == 1) { break; }
+        if (n % 2 == 0) { n = n / 2; } else { n = 3 * n + 1; }
+        continuing {
+            steps++;
+            break if steps >= 1000;
+        }
+    }
+    return steps;
+}
+
+fn kind(x: i32) -> i32 {
+    switch x % 4 {
+        case 0, 1: { return 10; }
+        case 2: { return -7 / 2; }
+        default: { return (-7) % 3; }
+    }
+}
+
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) i: u32) {
+    let x = i32(i) + 1;
+    var odd_sum = 0;
+    for (var k = 0; k <= x; k++) {
+        if (k % 2 == 0) { continue; }
+        odd_sum += k;
+    }
+    var w = 0;
+    var shifted = 1u << i;
+    while (shifted > 1u) { shifted >>= 1u; w--; }
+    out[i] = collatz_steps(x) * 10000 + odd_sum * 100 + kind(x) + w * 1000000;
+}
+"""
+
+
+def run_lavapipe(device, wgsl, workgroups, **bindings):
+    return wgsl_originals.run(device, wgsl, "main", workgroups, **bindings)
+
+
+def test_a_workgroup_reduction_with_barriers_sums_each_workgroup(gpu_device):
+    inp = np.arange(24, dtype=np.float32)
+    out = np.zeros(3, np.float32)
+    ash.run(ash.load_wgsl(REDUCE)["main"], 3, inp=inp, out=out)
+    assert out.tolist() == [28.0, 92.0, 156.0]  # 0+..+7, 8+..+15, 16+..+23
+    gpu = run_lavapipe(gpu_device, REDUCE, 3, inp=inp, out=np.zeros(3, np.float32))
+    assert gpu["out"].tolist() == out.tolist()
+
+
+@pytest.mark.parametrize("schedule", [ash.InOrder(), ash.Reverse(), ash.Random(3)], ids=repr)
+def test_a_histogram_with_atomics_counts_every_value(schedule, gpu_device):
+    data = (np.arange(64, dtype=np.uint32) * 7 + 3) % 11
+    bins = np.zeros(4, np.uint32)
+    result = ash.run(ash.load_wgsl(HISTOGRAM)["main"], 4, schedule=schedule,
+                     sanitize="report", data=data, bins=bins)
+    assert bins.tolist() == np.bincount(data % 4, minlength=4).tolist()
+    assert not result.findings
+    gpu = run_lavapipe(gpu_device, HISTOGRAM, 4, data=data, bins=np.zeros(4, np.uint32))
+    assert gpu["bins"].tolist() == bins.tolist()
+
+
+def test_statements_loops_switch_and_integer_operators_follow_wgsl(gpu_device):
+    out = np.zeros(8, np.int32)
+    ash.run(ash.load_wgsl(STATEMENTS)["main"], 1, out=out)
+
+    def steps(n):
+        s = 0
+        while n != 1:
+            n = n // 2 if n % 2 == 0 else 3 * n + 1
+            s += 1
+        return s
+
+    # WGSL's i32 / and % truncate toward zero: -7 / 2 == -3, -7 % 3 == -1
+    kinds = {0: 10, 1: 10, 2: -3, 3: -1}
+    want = [steps(x) * 10000 + sum(range(1, x + 1, 2)) * 100 + kinds[x % 4] - i * 1000000
+            for i, x in enumerate(range(1, 9))]
+    assert out.tolist() == want
+    gpu = run_lavapipe(gpu_device, STATEMENTS, 1, out=np.zeros(8, np.int32))
+    assert gpu["out"].tolist() == want
+
+
+def test_hello_workgroups_runs_as_on_lavapipe(gpu_device):
+    wgsl = wgsl_originals.source("wgpu_hello_workgroups_shader.wgsl")
+    a, b = np.arange(5, dtype=np.int32), np.arange(5, dtype=np.int32) * 10
+    ash.run(ash.load_wgsl(wgsl)["main"], 5, a=a, b=b)
+    assert a.tolist() == [1, 2, 3, 4, 5] and b.tolist() == [1, 11, 21, 31, 41]
+    gpu = run_lavapipe(gpu_device, wgsl, 5, a=np.arange(5, dtype=np.int32),
+                       b=np.arange(5, dtype=np.int32) * 10)
+    assert gpu["a"].tolist() == a.tolist() and gpu["b"].tolist() == b.tolist()
+
+
+def params_bytes(*words):
+    return np.array(words, np.uint32)
+
+
+def test_layer_norm_normalizes_each_row_as_lavapipe_does(gpu_device):
+    wgsl = wgsl_originals.source("webgpu-samples_visionTransformer_layerNorm.wgsl")
+    module = ash.load_wgsl(wgsl)
+    rows, dim = 2, 300
+    rng = np.random.default_rng(0)
+    x = rng.normal(0.5, 2.0, rows * dim).astype(np.float32)
+    gamma = rng.normal(1.0, 0.1, dim).astype(np.float32)
+    beta = rng.normal(0.0, 0.1, dim).astype(np.float32)
+    out = np.zeros(rows * dim, np.float32)
+    params = module["Params"](N=rows, D=dim, eps=1e-6)
+    ash.run(module["main"], rows, params=params, input=x, gamma=gamma, beta=beta, output=out)
+    rowsx = x.reshape(rows, dim).astype(np.float64)
+    mean = rowsx.mean(axis=1, keepdims=True)
+    want = (rowsx - mean) / np.sqrt(rowsx.var(axis=1, keepdims=True) + 1e-6) * gamma + beta
+    np.testing.assert_allclose(out.reshape(rows, dim), want, rtol=1e-4, atol=1e-4)
+    words = np.array([rows, dim, np.float32(1e-6).view(np.uint32)], np.uint32).tobytes()
+    gpu = run_lavapipe(gpu_device, wgsl, rows, params=words, input=x, gamma=gamma,
+                       beta=beta, output=np.zeros(rows * dim, np.float32))
+    np.testing.assert_allclose(out, gpu["output"], rtol=2e-6, atol=2e-6)  # (lavapipe's sqrt)
+
+
+def test_attention_softmax_matches_numpy_and_lavapipe(gpu_device):
+    wgsl = wgsl_originals.source("webgpu-samples_visionTransformer_attnSoftmax.wgsl")
+    module = ash.load_wgsl(wgsl)
+    n, heads = 5, 2
+    scores = np.random.default_rng(1).normal(0, 3, heads * n * n).astype(np.float32)
+    buf, weights = scores.copy(), np.zeros(2 * heads * n * n, np.float32)
+    params = module["Params"](N=n, numHeads=heads, layerIdx=1)
+    ash.run(module["main"], 1, params=params, scoreBuf=buf, attnWeights=weights)
+    rows = scores.reshape(-1, n).astype(np.float64)
+    e = np.exp(rows - rows.max(axis=1, keepdims=True))
+    want = (e / e.sum(axis=1, keepdims=True)).ravel()
+    np.testing.assert_allclose(buf, want, rtol=1e-5, atol=1e-7)
+    assert weights[:heads * n * n].tolist() == [0.0] * (heads * n * n)  # layer 0: untouched
+    assert weights[heads * n * n:].tolist() == buf.tolist()
+    gpu = run_lavapipe(gpu_device, wgsl, 1, params=params_bytes(n, heads, 1).tobytes(),
+                       scoreBuf=scores.copy(), attnWeights=np.zeros_like(weights))
+    np.testing.assert_allclose(buf, gpu["scoreBuf"], rtol=4e-6, atol=1e-9)  # (lavapipe's exp)
+
+
+def test_a_race_is_reported_at_the_wgsl_line_with_its_text():
+    module = ash.load_wgsl(RACY)
+    counter = np.zeros(1, np.uint32)
+    result = ash.run(module["main"], 1, sanitize="report", counter=counter)
+    race = next(f for f in result.findings if f.race == "write-write")
+    assert race.first.where == f"{module.name}:6" and race.second.where == f"{module.name}:6"
+    assert race.first.source == "counter[0] = v + 1u;"
+
+
+def test_a_string_gets_a_file_name_of_its_own_and_loads_are_cached():
+    assert ash.load_wgsl(RACY) is ash.load_wgsl(RACY)
+    other = ash.load_wgsl(RACY.replace("1u;", "2u;"))
+    assert other.name != ash.load_wgsl(RACY).name and other.name.endswith(".wgsl")
+
+
+def test_a_wgsl_file_is_loaded_by_its_path(tmp_path):
+    path = tmp_path / "count.wgsl"
+    path.write_text(RACY, encoding="utf-8")
+    module = ash.load_wgsl(str(path))
+    counter = np.zeros(1, np.uint32)
+    ash.run(module["main"], 1, sanitize="off", counter=counter)
+    assert module.name == str(path) and counter.tolist() == [2]  # in order: nothing lost
+
+
+@pytest.mark.parametrize("wgsl, where, construct", [
+    ("@group(0) @binding(0) var<storage, read_write> out: array<f32>;\n"
+     "override scale = 2.0;\n@compute @workgroup_size(1)\nfn main() {\n"
+     "    out[0] = scale;\n}\n", ":5:14:", "the override 'scale'"),
+    ("@group(0) @binding(0) var<storage, read_write> out: array<f32>;\n"
+     "@compute @workgroup_size(1)\nfn main() {\n    var a: array<f32, 2>;\n"
+     "    out[0] = a[1];\n}\n", ":4:5:", "a 'var' of type array<f32, 2>"),
+    ("@fragment\nfn main() -> @location(0) vec4f {\n    return vec4f(1.0);\n}\n",
+     ":1:1:", "vertex and fragment entry points"),
+], ids=["override", "function-array", "fragment"])
+def test_a_construct_outside_the_slice_is_refused_at_its_place(wgsl, where, construct):
+    with pytest.raises(ash.ShaderCreationError) as err:
+        ash.load_wgsl(wgsl)
+    message = str(err.value)
+    assert where in message.splitlines()[0]
+    assert f"not supported yet by load_wgsl: {construct}" in message
+
+
+def test_a_missing_entry_point_names_the_ones_there_are():
+    with pytest.raises(KeyError, match="its entry points: main"):
+        ash.load_wgsl(RACY)["mian"]
