@@ -236,7 +236,10 @@ def test_a_wgsl_file_is_loaded_by_its_path(tmp_path):
      "    out[0] = a[1];\n}\n", ":4:5:", "a 'var' of type array<f32, 2>"),
     ("@fragment\nfn main() -> @location(0) vec4f {\n    return vec4f(1.0);\n}\n",
      ":1:1:", "vertex and fragment entry points"),
-], ids=["override", "function-array", "fragment"])
+    ("struct S { a: u32 }\n@group(0) @binding(0) var<storage, read_write> s: array<S>;\n"
+     "@compute @workgroup_size(1)\nfn main() {\n    let v = s[0];\n    s[1] = v;\n}\n",
+     ":5:5:", "a 'let' of type S"),
+], ids=["override", "function-array", "fragment", "struct-let"])
 def test_a_construct_outside_the_slice_is_refused_at_its_place(wgsl, where, construct):
     with pytest.raises(ash.ShaderCreationError) as err:
         ash.load_wgsl(wgsl)
@@ -248,3 +251,68 @@ def test_a_construct_outside_the_slice_is_refused_at_its_place(wgsl, where, cons
 def test_a_missing_entry_point_names_the_ones_there_are():
     with pytest.raises(KeyError, match="its entry points: main"):
         ash.load_wgsl(RACY)["mian"]
+
+
+EXPRESSIONS = """\
+struct Particle {
+    pos: vec2f,
+    mass: f32,
+}
+
+@group(0) @binding(0) var<storage, read> particles: array<Particle>;
+@group(0) @binding(1) var<uniform> scale: vec4f;
+@group(0) @binding(2) var<storage, read_write> out: array<vec4f>;
+var<workgroup> count: atomic<u32>;
+
+fn weigh(i: u32, k: f32) -> vec2f {
+    const half = 0.5;
+    return particles[i].pos * particles[i].mass * k + vec2f(half);
+}
+
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) {
+    let w = weigh(i, scale.x);
+    let v = vec3f(w, f32(i)).zyx;
+    _ = atomicAdd(&count, 1u);
+    let flag = u32(i % 2u == 0u && v.y > 1.0);
+    out[i] = vec4f(v.xy, clamp(v.z - 2.0, 0.0, 4.0), select(-1.0, 1.0, flag == 1u) * scale.w);
+}
+"""
+
+
+def test_structs_vectors_swizzles_conversions_and_built_ins(gpu_device):
+    module = ash.load_wgsl(EXPRESSIONS)
+    particles = np.zeros(4, module["Particle"].dtype)
+    particles["pos"] = [[1, 2], [3, -1], [0.5, 0.25], [-2, 4]]
+    particles["mass"] = [1, 2, 4, 0.5]
+    scale = ash.vec4f(2.0, 0.0, 0.0, 3.0)
+    out = np.zeros((4, 4), np.float32)
+    ash.run(module["main"], 1, particles=particles, scale=scale, out=out)
+    want = []
+    for i, (pos, mass) in enumerate(zip(particles["pos"], particles["mass"])):
+        w = pos * mass * 2.0 + 0.5
+        v = [float(i), w[1], w[0]]                         # vec3f(w, i).zyx
+        flag = i % 2 == 0 and v[1] > 1.0
+        want.append([v[0], v[1], min(max(v[2] - 2.0, 0.0), 4.0), 3.0 if flag else -3.0])
+    assert out.tolist() == want
+    gpu = run_lavapipe(gpu_device, EXPRESSIONS, 1, particles=particles,
+                       scale=np.array([2, 0, 0, 3], np.float32).tobytes(),
+                       out=np.zeros((4, 4), np.float32))
+    assert gpu["out"].tolist() == want
+
+
+def test_a_let_of_a_vector_is_a_copy_of_the_memory_it_was_read_from(gpu_device):
+    wgsl = """\
+@group(0) @binding(0) var<storage, read_write> pairs: array<vec2u>;
+@compute @workgroup_size(1)
+fn main() {
+    let before = pairs[0];
+    pairs[0] = vec2u(7u, 8u);
+    pairs[1] = vec2u(before.y, pairs[0].x);
+}
+"""
+    pairs = np.array([[1, 2], [0, 0]], np.uint32)
+    ash.run(ash.load_wgsl(wgsl)["main"], 1, pairs=pairs)
+    assert pairs.tolist() == [[7, 8], [2, 7]]
+    gpu = run_lavapipe(gpu_device, wgsl, 1, pairs=np.array([[1, 2], [0, 0]], np.uint32))
+    assert gpu["pairs"].tolist() == pairs.tolist()

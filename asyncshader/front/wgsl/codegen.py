@@ -124,7 +124,8 @@ class Generator(Expressions):
         elif space == "storage" and isinstance(t, Array) and t.length is None:
             element = t.element.scalar if isinstance(t.element, Atomic) else t.element
             value = py.Call(self.ash_attr("storage"), [self.type_expr(element, decl.span)],
-                            [*self.binding_keywords(decl, attrs), py.keyword("access", py.Constant(access))])
+                            [*self.binding_keywords(decl, attrs),
+                             py.keyword("access", py.Constant(access))])
         elif space == "uniform":
             value = py.Call(self.ash_attr("uniform"), [self.type_expr(t, decl.span)],
                             self.binding_keywords(decl, attrs))

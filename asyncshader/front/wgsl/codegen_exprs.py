@@ -12,13 +12,13 @@ from typing import Any
 
 from ...collectives import barriers, derivatives, quads, subgroups
 from ...ir.types import Array, Atomic, Reference, Scalar, Struct, Vector, concretize, scalar_of
-from ...wgsl import atomics, builtins
+from ...wgsl import atomics, builtins, types
 from . import syntax as ast
 from .consteval import UNKNOWN, fit
 from .predeclared import Predeclared
 
 #: where WGSL's built-in functions live in asyncshader, and whether a call is awaited
-_PLAIN = (builtins,)
+_PLAIN = (builtins, types)
 _AWAITED = (atomics, barriers, derivatives, quads, subgroups)
 _ARITH = {"+": py.Add, "-": py.Sub, "*": py.Mult, "&": py.BitAnd, "|": py.BitOr, "^": py.BitXor}
 _CALLED = {"/": "div", "%": "mod", "<<": "shl", ">>": "shr"}
