@@ -316,3 +316,85 @@ fn main() {
     assert pairs.tolist() == [[7, 8], [2, 7]]
     gpu = run_lavapipe(gpu_device, wgsl, 1, pairs=np.array([[1, 2], [0, 0]], np.uint32))
     assert gpu["pairs"].tolist() == pairs.tolist()
+
+
+def test_scalar_uniforms_negative_switch_cases_and_bitwise_operators(gpu_device):
+    wgsl = """\
+@group(0) @binding(0) var<uniform> offset: i32;
+@group(0) @binding(1) var<storage, read_write> out: array<i32>;
+@compute @workgroup_size(6)
+fn main(@builtin(local_invocation_index) i: u32) {
+    let x = i32(i) + offset;
+    var r = 0;
+    switch x {
+        case -2: { r = 100; }
+        case -1, 1: { r = 200; }
+        default: { r = (~x ^ (x & 6)) | 1; }
+    }
+    if (!(x > 2)) { r = -r; }
+    out[i] = r;
+}
+"""
+    out = np.zeros(6, np.int32)
+    ash.run(ash.load_wgsl(wgsl)["main"], 1, offset=ash.i32(-2), out=out)
+
+    def default(x):
+        return (~x ^ (x & 6)) | 1
+    want = [-100, -200, -default(0), -200, -default(2), default(3)]
+    assert out.tolist() == want
+    gpu = run_lavapipe(gpu_device, wgsl, 1, offset=np.array([-2], np.int32).tobytes(),
+                       out=np.zeros(6, np.int32))
+    assert gpu["out"].tolist() == want
+
+
+DIVERGENT = """\
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) {
+    out[i + 2u] = i;
+    if (i < 2u) {
+        workgroupBarrier();
+    }
+}
+"""
+
+
+def test_a_divergent_barrier_names_the_wgsl_line_and_text():
+    module = ash.load_wgsl(DIVERGENT)
+    with pytest.raises(ash.BarrierDivergenceError) as err:
+        ash.run(module["main"], 1, out=np.zeros(6, np.uint32))
+    assert f"{module.name}:7" in str(err.value) and "workgroupBarrier();" in str(err.value)
+
+
+def test_an_out_of_bounds_store_without_the_detector_is_dropped_as_wgsl_drops_it():
+    out = np.zeros(4, np.uint32)
+    ash.run(ash.load_wgsl(DIVERGENT.replace("        workgroupBarrier();\n", "")
+                          )["main"], 1, sanitize="off", out=out)
+    assert out.tolist() == [0, 0, 0, 1]  # invocations 2 and 3 store past the end: dropped
+
+
+def test_a_loaded_kernel_replays_a_random_schedule():
+    module = ash.load_wgsl("""\
+@group(0) @binding(0) var<storage, read_write> counter: array<u32>;
+var<workgroup> ticks: atomic<u32>;
+
+@compute @workgroup_size(2)
+fn main() {
+    let v = counter[0];
+    atomicAdd(&ticks, 1u);  // (an operation where the schedule may switch invocations)
+    counter[0] = v + 1u;
+}
+""")
+    runs = {}
+    for seed in range(8):  # a schedule that loses an update and one that does not
+        counter = np.zeros(1, np.uint32)
+        result = ash.run(module["main"], 1, schedule=ash.Random(seed), sanitize="report",
+                         counter=counter)
+        runs.setdefault(int(counter[0]), result.trace)
+    assert sorted(runs) == [1, 2]
+    for value, trace in runs.items():
+        again = np.zeros(1, np.uint32)
+        ash.run(module["main"], 1, schedule=ash.Replay(trace), sanitize="report",
+                counter=again)
+        assert again.tolist() == [value]

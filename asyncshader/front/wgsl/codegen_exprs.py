@@ -159,6 +159,8 @@ class Expressions:
         if e.op not in ops:
             raise self.refuse(e.span, f"the operator '{e.op}' here")
         t = concretize(value_type(e.type))
+        if e.op == "!" and not isinstance(t, Scalar):
+            raise self.refuse(e.span, "'!' on a vector")
         return py.UnaryOp(ops[e.op](), self.expr(e.operand, want=t))
 
     def e_Binary(self, e: ast.Binary, want: Any) -> py.expr:
