@@ -239,7 +239,10 @@ def test_a_wgsl_file_is_loaded_by_its_path(tmp_path):
     ("struct S { a: u32 }\n@group(0) @binding(0) var<storage, read_write> s: array<S>;\n"
      "@compute @workgroup_size(1)\nfn main() {\n    let v = s[0];\n    s[1] = v;\n}\n",
      ":5:5:", "a 'let' of type S"),
-], ids=["override", "function-array", "fragment", "struct-let"])
+    ("@group(0) @binding(0) var<storage, read_write> a: array<u32>;\n"
+     "fn k() -> u32 { return 1u; }\n@compute @workgroup_size(1)\nfn main() {\n"
+     "    a[k()] += 1u;\n}\n", ":5:5:", "a store into 'a[k()]'"),
+], ids=["override", "function-array", "fragment", "struct-let", "compound-call-index"])
 def test_a_construct_outside_the_slice_is_refused_at_its_place(wgsl, where, construct):
     with pytest.raises(ash.ShaderCreationError) as err:
         ash.load_wgsl(wgsl)
@@ -398,3 +401,37 @@ fn main() {
         ash.run(module["main"], 1, schedule=ash.Replay(trace), sanitize="report",
                 counter=again)
         assert again.tolist() == [value]
+
+
+def test_game_of_life_with_its_override_made_a_const_steps_as_lavapipe_does(gpu_device):
+    original = wgsl_originals.source("webgpu-samples_gameOfLife_compute.wgsl")
+    wgsl = original.replace("override blockSize = 8;", "const blockSize = 8;")
+    width, height = 16, 8
+    cells = (np.random.default_rng(2).random(width * height) < 0.4).astype(np.uint32)
+    size = np.array([[width, height]], np.uint32)  # (the vec2u: an array of one)
+    nxt = np.zeros(width * height, np.uint32)
+    ash.run(ash.load_wgsl(wgsl)["main"], (2, 1), size=size, current=cells, next=nxt)
+    grid = cells.reshape(height, width)
+    around = sum(np.roll(np.roll(grid, dy, 0), dx, 1)
+                 for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dy, dx) != (0, 0))
+    # (the original wraps x - 1 at x == 0 through u32: 2**32 - 1 % 16 == 15, as np.roll does)
+    want = ((around == 3) | ((around == 2) & (grid == 1))).astype(np.uint32).ravel()
+    assert nxt.tolist() == want.tolist()
+    gpu = run_lavapipe(gpu_device, wgsl, (2, 1), size=size, current=cells,
+                       next=np.zeros(width * height, np.uint32))
+    assert gpu["next"].tolist() == want.tolist()
+
+
+def test_a_storage_buffer_of_one_vector_is_read_and_stored_as_on_a_gpu(gpu_device):
+    wgsl = """\
+@group(0) @binding(0) var<storage, read_write> v: vec2u;
+@compute @workgroup_size(1)
+fn main() {
+    v = v.yx + vec2u(1u);
+}
+"""
+    v = np.array([[3, 9]], np.uint32)
+    ash.run(ash.load_wgsl(wgsl)["main"], 1, v=v)
+    assert v.tolist() == [[10, 4]]
+    gpu = run_lavapipe(gpu_device, wgsl, 1, v=np.array([[3, 9]], np.uint32))
+    assert gpu["v"].tolist() == v.tolist()

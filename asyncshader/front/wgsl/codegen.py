@@ -121,8 +121,11 @@ class Generator(Expressions):
         attrs = {a.name: a for a in decl.attributes}
         if space == "workgroup":
             value = self.ash_call("workgroup", [self.type_expr(t, decl.span)])
-        elif space == "storage" and isinstance(t, Array) and t.length is None:
-            element = t.element.scalar if isinstance(t.element, Atomic) else t.element
+        elif space == "storage" and (isinstance(t, Array) and t.length is None or
+                                     isinstance(t, (Scalar, Vector))):
+            # (one scalar or vector: an array of one, read and stored as name[0])
+            element = t.element if isinstance(t, Array) else t
+            element = element.scalar if isinstance(element, Atomic) else element
             value = py.Call(self.ash_attr("storage"), [self.type_expr(element, decl.span)],
                             [*self.binding_keywords(decl, attrs),
                              py.keyword("access", py.Constant(access))])
@@ -221,8 +224,14 @@ class Generator(Expressions):
             self.constant(zero(t), t, decl.span)
         return [py.Assign([py.Name(self.local_name(decl), py.Store())], value)]
 
-    def store(self, target: ast.Expr, value: py.expr) -> py.stmt:
+    def store(self, target: ast.Expr, value: py.expr, once: bool = True) -> py.stmt:
+        """A store of ``value`` into ``target``, whose index is evaluated before ``value``
+        (left to right); ``once=False``: the target was also read (compound assignment), so
+        an index that calls a function, which would run twice, is refused."""
         inner = target.inner if isinstance(target, ast.Paren) else target
+        if isinstance(inner, ast.Ident) and self.storage_value(inner):
+            return py.Expr(self.robust("store", [py.Name(inner.name, py.Load()),
+                                                 py.Constant(0), value]))
         if isinstance(inner, ast.Ident):
             load = self.expr(inner)
             if isinstance(load, py.Name):
@@ -232,7 +241,7 @@ class Generator(Expressions):
         if isinstance(inner, ast.Index) and isinstance(inner.base, ast.Ident) and \
                 isinstance(inner.base.type, Reference) and \
                 isinstance(inner.base.type.store, Array) and \
-                not any(isinstance(n, ast.Call) for n in _walk(inner.index)):
+                (once or not any(isinstance(n, ast.Call) for n in _walk(inner.index))):
             index = self.expr(inner.index, self.want_for(inner.index, scalar_of(
                 value_type(inner.index.type)).concrete()))
             return py.Expr(self.robust("store", [self.expr(inner.base), index, value]))
@@ -246,13 +255,13 @@ class Generator(Expressions):
             return [self.store(s.target, self.expr(s.value, t))]
         op = _COMPOUND[s.op]
         combined = ast.Binary(s.span, op, s.target, s.value, type=t, stage="runtime")
-        return [self.store(s.target, self.expr(combined, t))]
+        return [self.store(s.target, self.expr(combined, t), once=False)]
 
     def s_IncDec(self, s: ast.IncDec) -> list[py.stmt]:
         t = concretize(value_type(s.target.type))
         one = ast.Literal(s.span, "int", "1", "", type=t, stage="const")
         combined = ast.Binary(s.span, s.op[0], s.target, one, type=t, stage="runtime")
-        return [self.store(s.target, self.expr(combined, t))]
+        return [self.store(s.target, self.expr(combined, t), once=False)]
 
     def s_CallStmt(self, s: ast.CallStmt) -> list[py.stmt]:
         return [py.Expr(self.expr(s.call))]

@@ -132,10 +132,17 @@ class Expressions:
             if isinstance(e.type, Reference) and e.type.space == "workgroup" and \
                     isinstance(e.type.store, (Scalar, Vector)):
                 return py.Attribute(name, "value", py.Load())
+            if self.storage_value(e):
+                return self.robust("load", [name, py.Constant(0)])
             return name
         if isinstance(target, (ast.VarDecl, ast.Param)) and id(target) in self.names:
             return py.Name(self.names[id(target)], py.Load())
         raise self.refuse(e.span, f"the name '{e.name}' here")
+
+    def storage_value(self, e: ast.Ident) -> bool:
+        """Whether ``e`` names a storage buffer of one scalar or vector (an array of one)."""
+        return isinstance(e.type, Reference) and e.type.space == "storage" and \
+            isinstance(e.type.store, (Scalar, Vector))
 
     def e_Member(self, e: ast.Member, want: Any) -> py.expr:
         base = value_type(e.base.type)
