@@ -121,7 +121,7 @@ class Generator(Expressions):
         attrs = {a.name: a for a in decl.attributes}
         if space == "workgroup":
             value = self.ash_call("workgroup", [self.type_expr(t, decl.span)])
-        elif space == "storage" and (isinstance(t, Array) and t.length is None or
+        elif space == "storage" and ((isinstance(t, Array) and t.length is None) or
                                      isinstance(t, (Scalar, Vector))):
             # (one scalar or vector: an array of one, read and stored as name[0])
             element = t.element if isinstance(t, Array) else t
