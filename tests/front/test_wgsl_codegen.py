@@ -377,8 +377,7 @@ def test_an_out_of_bounds_store_without_the_detector_is_dropped_as_wgsl_drops_it
     assert out.tolist() == [0, 0, 0, 1]  # invocations 2 and 3 store past the end: dropped
 
 
-def test_a_loaded_kernel_replays_a_random_schedule():
-    module = ash.load_wgsl("""\
+REPLAYED = """\
 @group(0) @binding(0) var<storage, read_write> counter: array<u32>;
 var<workgroup> ticks: atomic<u32>;
 
@@ -388,7 +387,11 @@ fn main() {
     atomicAdd(&ticks, 1u);  // (an operation where the schedule may switch invocations)
     counter[0] = v + 1u;
 }
-""")
+"""
+
+
+def test_a_loaded_kernel_replays_a_random_schedule():
+    module = ash.load_wgsl(REPLAYED)
     runs = {}
     for seed in range(8):  # a schedule that loses an update and one that does not
         counter = np.zeros(1, np.uint32)
@@ -435,3 +438,45 @@ fn main() {
     assert v.tolist() == [[10, 4]]
     gpu = run_lavapipe(gpu_device, wgsl, 1, v=np.array([[3, 9]], np.uint32))
     assert gpu["v"].tolist() == v.tolist()
+
+
+def test_uniform_arrays_local_vector_indexing_and_module_constants(gpu_device):
+    wgsl = """\
+const K = 3;
+@group(0) @binding(0) var<uniform> table: array<vec4f, 2>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) {
+    let v = vec4f(1.0, 2.0, 3.0, 4.0);
+    out[i] = v[i] + table[i % 2u][i] * f32(K);
+    out[i + 4u] = v[(i + 2u) % 4u];
+}
+"""
+    module = ash.load_wgsl(wgsl)
+    assert module["K"] == 3 and isinstance(module["K"], ash.i32)
+    table = np.arange(8, dtype=np.float32).reshape(2, 4)
+    out = np.zeros(8, np.float32)
+    ash.run(module["main"], 1, table=table, out=out)
+    want = [1 + 0 * 3, 2 + 5 * 3, 3 + 2 * 3, 4 + 7 * 3, 3, 4, 1, 2]
+    assert out.tolist() == want
+    gpu = run_lavapipe(gpu_device, wgsl, 1, table=table.tobytes(), out=np.zeros(8, np.float32))
+    assert gpu["out"].tolist() == want
+
+
+def test_override_constants_are_refused_with_their_names():
+    with pytest.raises(ash.ShaderCreationError, match="not supported yet by load_wgsl: "
+                       r"constants= \(override values: blockSize\)"):
+        ash.load_wgsl(REDUCE, constants={"blockSize": 4})
+
+
+def test_explore_finds_the_schedule_that_loses_an_update_of_a_loaded_kernel():
+    module = ash.load_wgsl(REPLAYED)
+    report = ash.explore(module["main"],
+                         lambda: {"counter": np.zeros(1, np.uint32), "workgroups": 1},
+                         lambda r: r["counter"].tolist() == [2], runs=20, store=None,
+                         progress=False, workers=1)
+    assert report.failures
+    counter = np.zeros(1, np.uint32)
+    ash.run(module["main"], 1, schedule=ash.Replay(report.failures[0].trace),
+            sanitize="report", counter=counter)
+    assert counter.tolist() == [1]  # (one update lost)

@@ -21,7 +21,7 @@ from typing import Any
 from ...ir.types import Array, Atomic, Reference, Scalar, Struct, Vector, concretize, scalar_of
 from . import syntax as ast
 from .codegen_exprs import Expressions, value_type
-from .consteval import zero
+from .consteval import fit, zero
 from .source import Span, WGSLError, error_at
 
 #: the entry point's built-in values the runtime passes by parameter name
@@ -47,6 +47,7 @@ class Generator(Expressions):
         self.globals = {d.name for d in typed.resolved.module.decls if hasattr(d, "name")}
         self.loops = 0
         self.current_return: Any = None
+        self.synthetic: list[ast.Expr] = []  # nodes made here, evaluated by the checker
 
     # --- positions and refusals -----------------------------------------------------------
 
@@ -73,8 +74,9 @@ class Generator(Expressions):
 
     def module(self) -> py.Module:
         body: list[py.stmt] = []
-        if "ash" in self.globals:
-            raise self.refuse(self.source_span("ash"), "a module-scope name 'ash'")
+        for name in ("ash", "int"):  # (the names generated code calls)
+            if name in self.globals:
+                raise self.refuse(self.source_span(name), f"a module-scope name '{name}'")
         for decl in self.typed.resolved.module.decls:
             body += self.declaration(decl)
         return py.fix_missing_locations(py.Module(body, type_ignores=[]))
@@ -112,8 +114,9 @@ class Generator(Expressions):
         t = self.typed.type_of(decl)
         if decl.kind == "const":
             value = self.typed.values.get(id(decl))
-            if isinstance(t, (Scalar, Vector)) and not t.abstract:
-                self.constants[decl.name] = self.make_value(value, t, decl.span)
+            if isinstance(t, (Scalar, Vector)):
+                t = concretize(t)  # (module["N"] of `const N = 4;` is an i32)
+                self.constants[decl.name] = self.make_value(fit(value, t), t, decl.span)
             return []
         if decl.kind == "override":
             return []  # (a use of it is refused)
@@ -260,6 +263,7 @@ class Generator(Expressions):
     def s_IncDec(self, s: ast.IncDec) -> list[py.stmt]:
         t = concretize(value_type(s.target.type))
         one = ast.Literal(s.span, "int", "1", "", type=t, stage="const")
+        self.synthetic.append(one)  # (the evaluator memoizes by id: keep it alive)
         combined = ast.Binary(s.span, s.op[0], s.target, one, type=t, stage="runtime")
         return [self.store(s.target, self.expr(combined, t), once=False)]
 
