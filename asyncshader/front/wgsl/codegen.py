@@ -45,7 +45,6 @@ class Generator(Expressions):
         self.struct_names: set[str] = set()
         self.entry_points: dict[str, tuple[int, int, int]] = {}
         self.globals = {d.name for d in typed.resolved.module.decls if hasattr(d, "name")}
-        self.loops = 0
         self.current_return: Any = None
         self.synthetic: list[ast.Expr] = []  # nodes made here, evaluated by the checker
 
@@ -287,13 +286,9 @@ class Generator(Expressions):
         return [py.While(self.expr(s.condition), self.loop_body(s.body), [])]
 
     def loop_body(self, body: ast.Block, prefix: list[py.stmt] = ()) -> list[py.stmt]:
-        self.loops += 1
-        try:
-            return list(prefix) + self.block(body) or [py.Pass()]
-        finally:
-            self.loops -= 1
+        return list(prefix) + self.block(body) or [py.Pass()]
 
-    def continuing_loop(self, span: Span, condition: ast.Expr | None, body: ast.Block,
+    def continuing_loop(self, condition: ast.Expr | None, body: ast.Block,
                         continuing: list[py.stmt]) -> list[py.stmt]:
         """``while True`` whose continuing part runs before each iteration but the first,
         so that ``continue`` runs it too, as WGSL's does."""
@@ -312,14 +307,14 @@ class Generator(Expressions):
     def s_For(self, s: ast.For) -> list[py.stmt]:
         init = self.statement(s.init) if s.init is not None else []
         update = self.statement(s.update) if s.update is not None else []
-        return init + self.continuing_loop(s.span, s.condition, s.body, update)
+        return init + self.continuing_loop(s.condition, s.body, update)
 
     def s_Loop(self, s: ast.Loop) -> list[py.stmt]:
         continuing = self.block(s.continuing) if s.continuing is not None else []
         if s.break_if is not None:
             continuing.append(self.place(py.If(self.expr(s.break_if), [py.Break()], []),
                                          s.break_if.span))
-        return self.continuing_loop(s.span, None, s.body, continuing)
+        return self.continuing_loop(None, s.body, continuing)
 
     def s_Jump(self, s: ast.Jump) -> list[py.stmt]:
         if s.kind == "break":
