@@ -480,3 +480,25 @@ def test_explore_finds_the_schedule_that_loses_an_update_of_a_loaded_kernel():
     ash.run(module["main"], 1, schedule=ash.Replay(report.failures[0].trace),
             sanitize="report", counter=counter)
     assert counter.tolist() == [1]  # (one update lost)
+
+
+@pytest.mark.parametrize("entry", ["linear", "linearGelu"])
+def test_the_mlp_entry_points_match_numpy_and_lavapipe(entry, gpu_device):
+    wgsl = wgsl_originals.source("webgpu-samples_visionTransformer_mlp.wgsl")
+    module = ash.load_wgsl(wgsl)
+    rows, n_in, n_out = 3, 5, 7
+    rng = np.random.default_rng(4)
+    x = rng.normal(0, 1, rows * n_in).astype(np.float32)
+    w = rng.normal(0, 1, n_in * n_out).astype(np.float32)
+    b = rng.normal(0, 1, n_out).astype(np.float32)
+    out = np.zeros(rows * n_out, np.float32)
+    params = module["Params"](numRows=rows, inDim=n_in, outDim=n_out)
+    ash.run(module[entry], 1, params=params, input=x, weight=w, bias=b, output=out)
+    want = x.reshape(rows, n_in).astype(np.float64) @ w.reshape(n_in, n_out) + b
+    if entry == "linearGelu":
+        want = 0.5 * want * (1 + np.tanh(0.7978845608 * (want + 0.044715 * want ** 3)))
+    np.testing.assert_allclose(out, want.ravel(), rtol=1e-5, atol=1e-5)
+    gpu = wgsl_originals.run(gpu_device, wgsl, entry, 1,
+                             params=np.array([rows, n_in, n_out], np.uint32).tobytes(),
+                             input=x, weight=w, bias=b, output=np.zeros_like(out))
+    np.testing.assert_allclose(out, gpu["output"], rtol=4e-6, atol=1e-6)  # (lavapipe's tanh)
