@@ -242,7 +242,15 @@ def test_a_wgsl_file_is_loaded_by_its_path(tmp_path):
     ("@group(0) @binding(0) var<storage, read_write> a: array<u32>;\n"
      "fn k() -> u32 { return 1u; }\n@compute @workgroup_size(1)\nfn main() {\n"
      "    a[k()] += 1u;\n}\n", ":5:5:", "a store into 'a[k()]'"),
-], ids=["override", "function-array", "fragment", "struct-let", "compound-call-index"])
+    ("@group(0) @binding(0) var<storage, read_write> a: array<u32>;\n"
+     "@compute @workgroup_size(1)\nfn main() {\n    a[0] = bitcast<u32>(-1.5f);\n}\n",
+     ":4:12:", "the call of bitcast"),
+    ("const A = array(1u, 2u, 3u);\n@group(0) @binding(0) var<storage, read_write> "
+     "out: array<u32>;\n@compute @workgroup_size(3)\nfn main(@builtin(local_invocation_index)"
+     " i: u32) {\n    out[i] = A[1] + A[i];\n}\n", ":5:21:",
+     "a use of the const 'A' of type array<u32, 3>"),
+], ids=["override", "function-array", "fragment", "struct-let", "compound-call-index",
+        "bitcast", "const-array-runtime-index"])
 def test_a_construct_outside_the_slice_is_refused_at_its_place(wgsl, where, construct):
     with pytest.raises(ash.ShaderCreationError) as err:
         ash.load_wgsl(wgsl)

@@ -11,7 +11,17 @@ import re
 from typing import Any
 
 from ...collectives import barriers, derivatives, quads, subgroups
-from ...ir.types import Array, Atomic, Reference, Scalar, Struct, Vector, concretize, scalar_of
+from ...ir.types import (
+    Array,
+    Atomic,
+    Reference,
+    Scalar,
+    Struct,
+    Vector,
+    concretize,
+    scalar_of,
+)
+from ...ir.types import Predeclared as PredeclaredStruct
 from ...wgsl import atomics, builtins, types
 from . import syntax as ast
 from .consteval import UNKNOWN, fit
@@ -127,6 +137,9 @@ class Expressions:
         target = e.target
         if isinstance(target, ast.VarDecl) and target.kind == "override":
             raise self.refuse(e.span, f"the override '{e.name}'")
+        if isinstance(target, ast.VarDecl) and target.kind == "const":
+            raise self.refuse(e.span, f"a use of the const '{e.name}' of type "
+                              f"{getattr(value_type(e.type), 'wgsl', e.type)}")
         if isinstance(target, ast.VarDecl) and self.is_global(target):
             name = py.Name(e.name, py.Load())
             if isinstance(e.type, Reference) and e.type.space == "workgroup" and \
@@ -146,7 +159,7 @@ class Expressions:
 
     def e_Member(self, e: ast.Member, want: Any) -> py.expr:
         base = value_type(e.base.type)
-        if not isinstance(base, (Vector, Struct)):
+        if not isinstance(base, (Vector, Struct)) or isinstance(base, PredeclaredStruct):
             raise self.refuse(e.span, f"the member access '.{e.name}'")
         return py.Attribute(self.expr(e.base), e.name, py.Load())
 
@@ -199,10 +212,10 @@ class Expressions:
             params, _ = self.typed.signatures[target.name]
             args = [self.expr(a, concretize(p)) for a, p in zip(e.args, params)]
             return py.Await(py.Call(py.Name(target.name, py.Load()), args, []))
-        if isinstance(target, ast.Struct) or e.callee.template is not None or (
+        if isinstance(target, (ast.Struct, ast.Alias)) or (
                 isinstance(target, Predeclared) and target.kind in ("type", "type-generator")):
             return self.construct(e, result)
-        if isinstance(target, Predeclared):
+        if isinstance(target, Predeclared) and e.callee.template is None:
             found = builtin_function(e.callee.name)
             if found is None:
                 raise self.refuse(e.span, f"the built-in function {e.callee.name}")
