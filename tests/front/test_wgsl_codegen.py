@@ -259,6 +259,11 @@ def test_a_construct_outside_the_slice_is_refused_at_its_place(wgsl, where, cons
     assert f"not supported yet by load_wgsl: {construct}" in message
 
 
+def test_a_missing_file_is_named(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no WGSL file .*absent.wgsl"):
+        ash.load_wgsl(str(tmp_path / "absent.wgsl"))
+
+
 def test_a_missing_entry_point_names_the_ones_there_are():
     with pytest.raises(KeyError, match="its entry points: main"):
         ash.load_wgsl(RACY)["mian"]
@@ -510,3 +515,20 @@ def test_the_mlp_entry_points_match_numpy_and_lavapipe(entry, gpu_device):
                              params=np.array([rows, n_in, n_out], np.uint32).tobytes(),
                              input=x, weight=w, bias=b, output=np.zeros_like(out))
     np.testing.assert_allclose(out, gpu["output"], rtol=4e-6, atol=1e-6)  # (lavapipe's tanh)
+
+
+def test_structs_and_variables_may_be_used_before_their_declarations(gpu_device):
+    wgsl = """\
+@compute @workgroup_size(2)
+fn main(@builtin(local_invocation_index) i: u32) {
+    out[i] = Outer(Inner(i + 1u, 2.5), f32(i)).inner.a * 10u;
+}
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+struct Outer { inner: Inner, x: f32 }
+struct Inner { a: u32, b: f32 }
+"""
+    out = np.zeros(2, np.uint32)
+    ash.run(ash.load_wgsl(wgsl)["main"], 1, out=out)
+    assert out.tolist() == [10, 20]
+    gpu = run_lavapipe(gpu_device, wgsl, 1, out=np.zeros(2, np.uint32))
+    assert gpu["out"].tolist() == [10, 20]

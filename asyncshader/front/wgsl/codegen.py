@@ -76,8 +76,17 @@ class Generator(Expressions):
         for name in ("ash", "int"):  # (the names generated code calls)
             if name in self.globals:
                 raise self.refuse(self.source_span(name), f"a module-scope name '{name}'")
-        for decl in self.typed.resolved.module.decls:
-            body += self.declaration(decl)
+        decls = self.typed.resolved.module.decls
+        structs = [d for d in decls if isinstance(d, ast.Struct)]
+        while structs:  # (WGSL declares in any order; a class needs its members' classes)
+            ready = [d for d in structs if _struct_uses(self.typed.structs[d.name])
+                     <= self.struct_names]
+            for decl in ready or structs[:1]:
+                body.append(self.struct(decl))
+            structs = [d for d in structs if d.name not in self.struct_names]
+        for decl in decls:
+            if not isinstance(decl, ast.Struct):
+                body += self.declaration(decl)
         return py.fix_missing_locations(py.Module(body, type_ignores=[]))
 
     def source_span(self, name: str) -> Span:
@@ -343,6 +352,17 @@ class Generator(Expressions):
             cases.append(py.match_case(pattern, None, stmts))
         subject = py.Call(py.Name("int", py.Load()), [self.expr(s.selector, t)], [])
         return [py.Match(subject, cases + ([default] if default else []))]
+
+
+def _struct_uses(t: Struct) -> set[str]:
+    """The names of the structs ``t``'s members are or hold."""
+    out = set()
+    for _, member in t.fields:
+        while isinstance(member, Array):
+            member = member.element
+        if isinstance(member, Struct):
+            out.add(member.name)
+    return out
 
 
 def _walk(node: Any):

@@ -75,7 +75,9 @@ def load_wgsl(source_or_path: str | Path, *, constants: dict | None = None) -> W
     refused."""
     if isinstance(source_or_path, Path) or (
             isinstance(source_or_path, str) and source_or_path.endswith(".wgsl")
-            and "\n" not in source_or_path and Path(source_or_path).is_file()):
+            and "\n" not in source_or_path):  # (WGSL text never ends so: a path)
+        if not Path(source_or_path).is_file():
+            raise FileNotFoundError(f"load_wgsl: no WGSL file {str(source_or_path)!r}")
         source = Source.read(source_or_path)
     elif isinstance(source_or_path, str):
         digest = hashlib.sha1(source_or_path.encode("utf-8")).hexdigest()[:12]
