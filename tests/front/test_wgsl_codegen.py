@@ -532,3 +532,23 @@ struct Inner { a: u32, b: f32 }
     assert out.tolist() == [10, 20]
     gpu = run_lavapipe(gpu_device, wgsl, 1, out=np.zeros(2, np.uint32))
     assert gpu["out"].tolist() == [10, 20]
+
+
+def test_built_ins_take_abstract_arguments_as_their_parameters_need(gpu_device):
+    wgsl = """\
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@group(0) @binding(1) var<storage, read_write> f: array<f32>;
+@compute @workgroup_size(1)
+fn main(@builtin(local_invocation_index) i: u32) {
+    let x = f32(i) + 1.5;
+    out[0] = pack2x16float(vec2(x, 2.0));
+    f[0] = ldexp(x, 2);
+    out[1] = countOneBits(7u + i);
+}
+"""
+    out, f = np.zeros(2, np.uint32), np.zeros(1, np.float32)
+    ash.run(ash.load_wgsl(wgsl)["main"], 1, out=out, f=f)
+    assert out.tolist() == [0x4000_3E00, 3] and f.tolist() == [6.0]  # f16 2.0, 1.5; 1.5 * 4
+    gpu = run_lavapipe(gpu_device, wgsl, 1, out=np.zeros(2, np.uint32),
+                       f=np.zeros(1, np.float32))
+    assert gpu["out"].tolist() == out.tolist() and gpu["f"].tolist() == f.tolist()

@@ -24,7 +24,7 @@ from ...ir.types import (
 from ...ir.types import Predeclared as PredeclaredStruct
 from ...wgsl import atomics, builtins, types
 from . import syntax as ast
-from .consteval import UNKNOWN, fit
+from .consteval import UNKNOWN, ConstError, fit
 from .predeclared import Predeclared
 
 #: where WGSL's built-in functions live in asyncshader, and whether a call is awaited
@@ -51,6 +51,15 @@ def builtin_function(wgsl_name: str) -> tuple[str, bool] | None:
             if callable(getattr(module, name, None)):
                 return name, awaited
     return None
+
+
+def _like(e: ast.Expr, scalar: Any) -> Any:
+    """``scalar`` (a built-in's result scalar) where an abstract argument ``e`` converts to it:
+    when both are floats or both integers; otherwise None (the argument's own concrete type)."""
+    own = scalar_of(value_type(e.type))
+    if scalar is None or own is None or (own.kind == "f") != (scalar.kind == "f"):
+        return None
+    return scalar
 
 
 def value_type(t: Any) -> Any:
@@ -99,7 +108,11 @@ class Expressions:
         """A name in the namespace holding the runtime value ``value`` of type ``t``, made
         once at load."""
         name = f"__k{len(self.constants)}"
-        self.constants[name] = self.make_value(fit(value, t), t, span)
+        try:
+            value = fit(value, t)
+        except ConstError:
+            raise self.refuse(span, f"this value as {t.wgsl} here") from None
+        self.constants[name] = self.make_value(value, t, span)
         return py.Name(name, py.Load())
 
     def want_for(self, e: ast.Expr, scalar: Any) -> Any:
@@ -222,7 +235,7 @@ class Expressions:
             name, awaited = found
             scalar = scalar_of(concretize(result)) if result is not None else None
             args = [self.pointer_arg(a) if isinstance(a, ast.Unary) and a.op == "&"
-                    else self.expr(a, self.want_for(a, scalar)) for a in e.args]
+                    else self.expr(a, self.want_for(a, _like(a, scalar))) for a in e.args]
             if name.startswith("atomic") and len(e.args) > 1:
                 atom = value_type(e.args[0].type)
                 args[1:] = [self.expr(a, self.want_for(a, atom.store.scalar))
