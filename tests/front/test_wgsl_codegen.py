@@ -249,8 +249,11 @@ def test_a_wgsl_file_is_loaded_by_its_path(tmp_path):
      "out: array<u32>;\n@compute @workgroup_size(3)\nfn main(@builtin(local_invocation_index)"
      " i: u32) {\n    out[i] = A[1] + A[i];\n}\n", ":5:21:",
      "a use of the const 'A' of type array<u32, 3>"),
+    ("struct S { a: u32 }\n@group(0) @binding(0) var<storage, read_write> s: array<S>;\n"
+     "fn first(v: S) -> u32 { return v.a; }\n@compute @workgroup_size(1)\nfn main() {\n"
+     "    s[1].a = 0u;\n}\n", ":3:10:", "the parameter 'v: S'"),
 ], ids=["override", "function-array", "fragment", "struct-let", "compound-call-index",
-        "bitcast", "const-array-runtime-index"])
+        "bitcast", "const-array-runtime-index", "struct-parameter"])
 def test_a_construct_outside_the_slice_is_refused_at_its_place(wgsl, where, construct):
     with pytest.raises(ash.ShaderCreationError) as err:
         ash.load_wgsl(wgsl)

@@ -174,7 +174,7 @@ class Generator(Expressions):
                 if name != runtime:
                     prologue.append(self.place(py.Assign([py.Name(name, py.Store())],
                                                          py.Name(runtime, py.Load())), p.span))
-            elif entry or (not isinstance(t, (Scalar, Vector)) and not isinstance(t, Struct)):
+            elif entry or not isinstance(t, (Scalar, Vector)):
                 raise self.refuse(p.span, f"the parameter {self.text(p.span)!r}")
             else:
                 args.args.append(py.arg(self.local_name(p), None))
