@@ -252,8 +252,13 @@ def test_a_wgsl_file_is_loaded_by_its_path(tmp_path):
     ("struct S { a: u32 }\n@group(0) @binding(0) var<storage, read_write> s: array<S>;\n"
      "fn first(v: S) -> u32 { return v.a; }\n@compute @workgroup_size(1)\nfn main() {\n"
      "    s[1].a = 0u;\n}\n", ":3:10:", "the parameter 'v: S'"),
+    ("struct S { a: u32 }\nstruct T { s: S, b: u32 }\n"
+     "@group(0) @binding(0) var<storage, read_write> s: array<S>;\n"
+     "@group(0) @binding(1) var<storage, read_write> t: array<T>;\n"
+     "@compute @workgroup_size(1)\nfn main() {\n    t[0] = T(s[0], 1u);\n}\n",
+     ":7:14:", "a struct member given a struct that is not a constructor"),
 ], ids=["override", "function-array", "fragment", "struct-let", "compound-call-index",
-        "bitcast", "const-array-runtime-index", "struct-parameter"])
+        "bitcast", "const-array-runtime-index", "struct-parameter", "struct-member-view"])
 def test_a_construct_outside_the_slice_is_refused_at_its_place(wgsl, where, construct):
     with pytest.raises(ash.ShaderCreationError) as err:
         ash.load_wgsl(wgsl)

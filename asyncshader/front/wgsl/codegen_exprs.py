@@ -248,6 +248,11 @@ class Expressions:
             raise self.refuse(e.span, f"a constructor of {getattr(t, 'wgsl', t)}")
         scalar = t.scalar if isinstance(t, Vector) else t if isinstance(t, Scalar) else None
         if isinstance(t, Struct):
+            for a in e.args:  # (a struct read from memory is a view of it, not a value)
+                if isinstance(value_type(a.type), Struct) and not (
+                        isinstance(a, ast.Call) and isinstance(a.callee.target, ast.Struct)):
+                    raise self.refuse(a.span, "a struct member given a struct that is not "
+                                      "a constructor")
             args = [self.expr(a, concretize(ft)) for a, (_, ft) in zip(e.args, t.fields)]
         else:
             args = [self.expr(a, self.want_for(a, scalar)) for a in e.args]
