@@ -303,6 +303,10 @@ from .exploration.stepper import InvocationView, Stepper, StepperError, stepper
 from .exploration.store import DirectoryStore, set_failure_store
 
 # isort: split
+# WGSL source run on the runtime: the WGSL front-end and its code generator (front/)
+from .front.wgsl.load import load_wgsl
+
+# isort: split
 # The shader on a GPU: its WGSL (emit/); crosscheck(), below, runs it there (extra/gpu.py)
 from .emit import WGSLEmitError, to_wgsl
 
@@ -479,6 +483,7 @@ __all__ = [
     "inverse_sqrt",
     "ldexp",
     "length",
+    "load_wgsl",
     "log",
     "log2",
     "mat2x2f",

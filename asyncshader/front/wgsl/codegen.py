@@ -1,0 +1,382 @@
+"""The WGSL code generator: a typed WGSL module (:mod:`.check`) to a Python syntax tree for the
+runtime, every node at its WGSL line and column, compiled by
+:func:`asyncshader.wgsl.generated.compile_generated` with the .wgsl file's name
+(docs/design.md, "Generated shaders"). The tree is written in the form the runtime's source
+passes produce, since generated code is not rewritten.
+
+It covers a first slice of the language (docs/wgsl-testing.md lists it): module-scope
+storage, uniform and workgroup variables, ``const`` declarations, structs, functions and
+compute entry points, the statements, and expressions on scalars and vectors. Anything else
+is refused at load with ``file:line:col`` and "not supported yet by load_wgsl: <construct>",
+never run with another meaning.
+"""
+
+from __future__ import annotations
+
+import ast as py
+import keyword
+from types import ModuleType
+from typing import Any
+
+from ...ir.types import Array, Atomic, Reference, Scalar, Struct, Vector, concretize, scalar_of
+from . import syntax as ast
+from .codegen_exprs import Expressions, value_type
+from .consteval import fit, zero
+from .source import Span, WGSLError, error_at
+
+#: the entry point's built-in values the runtime passes by parameter name
+_BUILTINS = ("local_invocation_id", "local_invocation_index", "global_invocation_id",
+             "workgroup_id", "num_workgroups", "subgroup_invocation_id", "subgroup_size")
+_COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "|=": "|",
+             "^=": "^", "<<=": "<<", ">>=": ">>"}
+
+
+class Generator(Expressions):
+    """Generates one module; :meth:`module` gives the tree, :attr:`constants` the values the
+    tree's names refer to and :attr:`entry_points` each compute entry point's workgroup
+    size."""
+
+    def __init__(self, checker: Any, typed: Any, runtime: ModuleType) -> None:
+        self.checker, self.typed, self.ash = checker, typed, runtime
+        self.source = typed.resolved.source
+        self.constants: dict[str, Any] = {}
+        self.names: dict[int, str] = {}  # Python names of locals and parameters, by id(decl)
+        self.used: set[str] = set()
+        self.struct_names: set[str] = set()
+        self.entry_points: dict[str, tuple[int, int, int]] = {}
+        self.globals = {d.name for d in typed.resolved.module.decls if hasattr(d, "name")}
+        self.current_return: Any = None
+        self.synthetic: list[ast.Expr] = []  # nodes made here, evaluated by the checker
+
+    # --- positions and refusals -----------------------------------------------------------
+
+    def refuse(self, span: Span, construct: str) -> WGSLError:
+        return error_at(self.source, span, f"not supported yet by load_wgsl: {construct}")
+
+    def text(self, span: Span) -> str:
+        return self.source.text[span.start:span.end]
+
+    def place(self, node: Any, span: Span) -> Any:
+        """``node`` at ``span``'s line and column (its end on the same line or later)."""
+        line, col = self.source.line_col(span.start)
+        end_line, end_col = self.source.line_col(max(span.end, span.start))
+        node.lineno, node.col_offset = line, col - 1
+        node.end_lineno, node.end_col_offset = end_line, end_col - 1
+        if end_line == line:
+            node.end_col_offset = max(node.end_col_offset, node.col_offset)
+        return node
+
+    def is_global(self, decl: object) -> bool:
+        return self.typed.resolved.globals.get(getattr(decl, "name", None)) is decl
+
+    # --- the module -----------------------------------------------------------------------
+
+    def module(self) -> py.Module:
+        body: list[py.stmt] = []
+        for name in ("ash", "int"):  # (the names generated code calls)
+            if name in self.globals:
+                raise self.refuse(self.source_span(name), f"a module-scope name '{name}'")
+        decls = self.typed.resolved.module.decls
+        structs = [d for d in decls if isinstance(d, ast.Struct)]
+        while structs:  # (WGSL declares in any order; a class needs its members' classes)
+            ready = [d for d in structs if _struct_uses(self.typed.structs[d.name])
+                     <= self.struct_names]
+            for decl in ready or structs[:1]:
+                body.append(self.struct(decl))
+            structs = [d for d in structs if d.name not in self.struct_names]
+        for decl in decls:
+            if not isinstance(decl, ast.Struct):
+                body += self.declaration(decl)
+        return py.fix_missing_locations(py.Module(body, type_ignores=[]))
+
+    def source_span(self, name: str) -> Span:
+        for decl in self.typed.resolved.module.decls:
+            if getattr(decl, "name", None) == name:
+                return decl.span
+        return Span(0, 0)
+
+    def declaration(self, decl: ast.Decl) -> list[py.stmt]:
+        if isinstance(decl, ast.ConstAssert):
+            return []  # (checked at load)
+        if isinstance(decl, ast.Struct):
+            return [self.struct(decl)]
+        if isinstance(decl, ast.VarDecl):
+            return self.global_var(decl)
+        if isinstance(decl, ast.Function):
+            return [self.function(decl)]
+        raise self.refuse(decl.span, f"the declaration {type(decl).__name__.lower()}")
+
+    def struct(self, decl: ast.Struct) -> py.stmt:
+        t = self.typed.structs[decl.name]
+        if any(a for a in t.attrs) or any(m.attributes for m in decl.members):
+            raise self.refuse(decl.span, "struct members with attributes (@align, @size ...)")
+        fields = [self.place(py.AnnAssign(py.Name(name, py.Store()),
+                                          self.type_expr(ft, m.span), None, 1), m.span)
+                  for (name, ft), m in zip(t.fields, decl.members)]
+        self.struct_names.add(decl.name)
+        cls = py.ClassDef(decl.name, [], [], fields or [py.Pass()],
+                          [self.ash_attr("struct")])
+        return self.place(cls, decl.span)
+
+    def global_var(self, decl: ast.VarDecl) -> list[py.stmt]:
+        t = self.typed.type_of(decl)
+        if decl.kind == "const":
+            value = self.typed.values.get(id(decl))
+            if isinstance(t, (Scalar, Vector)):
+                t = concretize(t)  # (module["N"] of `const N = 4;` is an i32)
+                self.constants[decl.name] = self.make_value(fit(value, t), t, decl.span)
+            return []
+        if decl.kind == "override":
+            return []  # (a use of it is refused)
+        space, access = self.checker.var_space(decl, t)
+        attrs = {a.name: a for a in decl.attributes}
+        if space == "workgroup":
+            value = self.ash_call("workgroup", [self.type_expr(t, decl.span)])
+        elif space == "storage" and ((isinstance(t, Array) and t.length is None) or
+                                     isinstance(t, (Scalar, Vector))):
+            # (one scalar or vector: an array of one, read and stored as name[0])
+            element = t.element if isinstance(t, Array) else t
+            element = element.scalar if isinstance(element, Atomic) else element
+            value = py.Call(self.ash_attr("storage"), [self.type_expr(element, decl.span)],
+                            [*self.binding_keywords(decl, attrs),
+                             py.keyword("access", py.Constant(access))])
+        elif space == "uniform":
+            value = py.Call(self.ash_attr("uniform"), [self.type_expr(t, decl.span)],
+                            self.binding_keywords(decl, attrs))
+        else:
+            raise self.refuse(decl.span, f"a var<{space}> of type {t.wgsl}")
+        return [self.place(py.Assign([py.Name(decl.name, py.Store())], value), decl.span)]
+
+    def binding_keywords(self, decl: ast.VarDecl, attrs: dict) -> list[py.keyword]:
+        return [py.keyword(k, py.Constant(self.checker.value(attrs[k].args[0])))
+                for k in ("group", "binding")]
+
+    # --- functions ------------------------------------------------------------------------
+
+    def function(self, fn: ast.Function) -> py.stmt:
+        self.names, self.used = {}, set()
+        attrs = {a.name: a for a in fn.attributes}
+        if "vertex" in attrs or "fragment" in attrs:
+            raise self.refuse(fn.span, "vertex and fragment entry points")
+        entry = "compute" in attrs
+        args = py.arguments([], [], None, [], [], None, [])
+        prologue: list[py.stmt] = []
+        params, result = self.typed.signatures[fn.name]
+        self.current_return = concretize(result) if result is not None else None
+        for p, t in zip(fn.params, params):
+            builtin = next((a for a in p.attributes if a.name == "builtin"), None)
+            if entry and builtin is not None and builtin.args[0].name in _BUILTINS:
+                runtime = builtin.args[0].name
+                args.kwonlyargs.append(py.arg(runtime, self.type_expr(t, p.span)))
+                args.kw_defaults.append(None)
+                self.used.add(runtime)
+                name = self.local_name(p)
+                if name != runtime:
+                    prologue.append(self.place(py.Assign([py.Name(name, py.Store())],
+                                                         py.Name(runtime, py.Load())), p.span))
+            elif entry or not isinstance(t, (Scalar, Vector)):
+                raise self.refuse(p.span, f"the parameter {self.text(p.span)!r}")
+            else:
+                args.args.append(py.arg(self.local_name(p), None))
+        if entry:
+            self.entry_points[fn.name] = self.workgroup_size(attrs["workgroup_size"])
+        body = prologue + self.block(fn.body)
+        node = py.AsyncFunctionDef(fn.name, args, body or [py.Pass()], [], None)
+        return self.place(node, fn.span)
+
+    def workgroup_size(self, attr: ast.Attribute) -> tuple[int, int, int]:
+        sizes = []
+        for a in attr.args:
+            if a.stage != "const":
+                raise self.refuse(a.span, "a workgroup size given by an override")
+            sizes.append(int(self.checker.value(a)))
+        return tuple(sizes + [1] * (3 - len(sizes)))
+
+    def local_name(self, decl: ast.VarDecl | ast.Param) -> str:
+        """A Python name for a WGSL local: its own unless Python or the module already uses
+        it (WGSL lets a block shadow a name; Python's function scope does not)."""
+        name, n = decl.name, 1
+        while name in self.used or name in self.globals or keyword.iskeyword(name) or \
+                name in ("ash", "int"):
+            n += 1
+            name = f"{decl.name}__{n}"
+        self.used.add(name)
+        self.names[id(decl)] = name
+        return name
+
+    # --- statements -----------------------------------------------------------------------
+
+    def block(self, block: ast.Block) -> list[py.stmt]:
+        out: list[py.stmt] = []
+        for s in block.body:
+            out += self.statement(s)
+        return out
+
+    def statement(self, s: ast.Stmt) -> list[py.stmt]:
+        method = getattr(self, "s_" + type(s).__name__, None)
+        if method is None:
+            raise self.refuse(s.span, f"the statement {self.text(s.span).split()[0]!r}")
+        return [self.place(node, s.span) for node in method(s)]
+
+    def s_Block(self, s: ast.Block) -> list[py.stmt]:
+        return self.block(s)
+
+    def s_AssertStmt(self, s: ast.AssertStmt) -> list[py.stmt]:
+        return []
+
+    def s_DeclStmt(self, s: ast.DeclStmt) -> list[py.stmt]:
+        decl = s.decl
+        if decl.kind == "const":
+            return []  # (its uses are const-expressions, evaluated at load)
+        t = self.typed.type_of(decl)
+        if not isinstance(t, (Scalar, Vector)):
+            raise self.refuse(decl.span, f"a '{decl.kind}' of type {getattr(t, 'wgsl', t)}")
+        value = self.expr(decl.init, t) if decl.init is not None else \
+            self.constant(zero(t), t, decl.span)
+        return [py.Assign([py.Name(self.local_name(decl), py.Store())], value)]
+
+    def store(self, target: ast.Expr, value: py.expr, once: bool = True) -> py.stmt:
+        """A store of ``value`` into ``target``, whose index is evaluated before ``value``
+        (left to right); ``once=False``: the target was also read (compound assignment), so
+        an index that calls a function, which would run twice, is refused."""
+        inner = target.inner if isinstance(target, ast.Paren) else target
+        if isinstance(inner, ast.Ident) and self.storage_value(inner):
+            return py.Expr(self.robust("store", [py.Name(inner.name, py.Load()),
+                                                 py.Constant(0), value]))
+        if isinstance(inner, ast.Ident):
+            load = self.expr(inner)
+            if isinstance(load, py.Name):
+                return py.Assign([py.Name(load.id, py.Store())], value)
+            load.ctx = py.Store()
+            return py.Assign([load], value)
+        if isinstance(inner, ast.Index) and isinstance(inner.base, ast.Ident) and \
+                isinstance(inner.base.type, Reference) and \
+                isinstance(inner.base.type.store, Array) and \
+                (once or not any(isinstance(n, ast.Call) for n in _walk(inner.index))):
+            index = self.expr(inner.index, self.want_for(inner.index, scalar_of(
+                value_type(inner.index.type)).concrete()))
+            return py.Expr(self.robust("store", [self.expr(inner.base), index, value]))
+        raise self.refuse(target.span, f"a store into {self.text(target.span)!r}")
+
+    def s_Assign(self, s: ast.Assign) -> list[py.stmt]:
+        if s.target is None:
+            return [py.Expr(self.expr(s.value))]
+        t = concretize(value_type(s.target.type))
+        if s.op == "=":
+            return [self.store(s.target, self.expr(s.value, t))]
+        op = _COMPOUND[s.op]
+        combined = ast.Binary(s.span, op, s.target, s.value, type=t, stage="runtime")
+        return [self.store(s.target, self.expr(combined, t), once=False)]
+
+    def s_IncDec(self, s: ast.IncDec) -> list[py.stmt]:
+        t = concretize(value_type(s.target.type))
+        one = ast.Literal(s.span, "int", "1", "", type=t, stage="const")
+        self.synthetic.append(one)  # (the evaluator memoizes by id: keep it alive)
+        combined = ast.Binary(s.span, s.op[0], s.target, one, type=t, stage="runtime")
+        return [self.store(s.target, self.expr(combined, t), once=False)]
+
+    def s_CallStmt(self, s: ast.CallStmt) -> list[py.stmt]:
+        return [py.Expr(self.expr(s.call))]
+
+    def s_Return(self, s: ast.Return) -> list[py.stmt]:
+        if s.value is None:
+            return [py.Return(None)]
+        return [py.Return(self.expr(s.value, self.current_return))]
+
+    def s_If(self, s: ast.If) -> list[py.stmt]:
+        orelse: list[py.stmt] = []
+        if isinstance(s.orelse, ast.If):
+            orelse = self.statement(s.orelse)
+        elif s.orelse is not None:
+            orelse = self.block(s.orelse) or [py.Pass()]
+        return [py.If(self.expr(s.condition), self.block(s.then) or [py.Pass()], orelse)]
+
+    def s_While(self, s: ast.While) -> list[py.stmt]:
+        return [py.While(self.expr(s.condition), self.loop_body(s.body), [])]
+
+    def loop_body(self, body: ast.Block, prefix: list[py.stmt] = ()) -> list[py.stmt]:
+        return list(prefix) + self.block(body) or [py.Pass()]
+
+    def continuing_loop(self, condition: ast.Expr | None, body: ast.Block,
+                        continuing: list[py.stmt]) -> list[py.stmt]:
+        """``while True`` whose continuing part runs before each iteration but the first,
+        so that ``continue`` runs it too, as WGSL's does."""
+        flag = f"__first{id(body)}"
+        head: list[py.stmt] = []
+        if continuing:
+            head.append(py.If(py.UnaryOp(py.Not(), py.Name(flag, py.Load())), continuing, []))
+            head.append(py.Assign([py.Name(flag, py.Store())], py.Constant(False)))
+        if condition is not None:
+            head.append(self.place(py.If(py.UnaryOp(py.Not(), self.expr(condition)),
+                                         [py.Break()], []), condition.span))
+        start = [py.Assign([py.Name(flag, py.Store())], py.Constant(True))] if continuing \
+            else []
+        return [*start, py.While(py.Constant(True), self.loop_body(body, head), [])]
+
+    def s_For(self, s: ast.For) -> list[py.stmt]:
+        init = self.statement(s.init) if s.init is not None else []
+        update = self.statement(s.update) if s.update is not None else []
+        return init + self.continuing_loop(s.condition, s.body, update)
+
+    def s_Loop(self, s: ast.Loop) -> list[py.stmt]:
+        continuing = self.block(s.continuing) if s.continuing is not None else []
+        if s.break_if is not None:
+            continuing.append(self.place(py.If(self.expr(s.break_if), [py.Break()], []),
+                                         s.break_if.span))
+        return self.continuing_loop(None, s.body, continuing)
+
+    def s_Jump(self, s: ast.Jump) -> list[py.stmt]:
+        if s.kind == "break":
+            return [py.Break()]
+        if s.kind == "continue":
+            return [py.Continue()]
+        raise self.refuse(s.span, f"'{s.kind}'")
+
+    def s_Switch(self, s: ast.Switch) -> list[py.stmt]:
+        t = concretize(value_type(s.selector.type))
+        cases, default = [], None
+        for case in s.cases:
+            body = case.body.body
+            if body and isinstance(body[-1], ast.Jump) and body[-1].kind == "break":
+                body = body[:-1]  # (WGSL's switch does not fall through)
+            for inner in body:
+                if any(isinstance(n, ast.Jump) and n.kind == "break" for n in _walk(inner)):
+                    raise self.refuse(case.span, "'break' inside a switch clause")
+            stmts = self.block(ast.Block(case.body.span, body)) or [py.Pass()]
+            if None in case.selectors:
+                default = py.match_case(py.MatchAs(), None, stmts)
+                continue
+            patterns = [py.MatchValue(self.place(py.Constant(int(self.checker.value(v))),
+                                                 v.span)) for v in case.selectors]
+            pattern = patterns[0] if len(patterns) == 1 else py.MatchOr(patterns)
+            cases.append(py.match_case(pattern, None, stmts))
+        subject = py.Call(py.Name("int", py.Load()), [self.expr(s.selector, t)], [])
+        return [py.Match(subject, cases + ([default] if default else []))]
+
+
+def _struct_uses(t: Struct) -> set[str]:
+    """The names of the structs ``t``'s members are or hold."""
+    out = set()
+    for _, member in t.fields:
+        while isinstance(member, Array):
+            member = member.element
+        if isinstance(member, Struct):
+            out.add(member.name)
+    return out
+
+
+def _walk(node: Any):
+    """Every syntax node under ``node``, not entering nested loops."""
+    yield node
+    if isinstance(node, (ast.For, ast.While, ast.Loop)):
+        return
+    for name in getattr(node, "__slots__", ()):
+        value = getattr(node, name, None)
+        for child in value if isinstance(value, list) else [value]:
+            if isinstance(child, (ast.Stmt, ast.Expr, ast.Case, ast.VarDecl)):
+                yield from _walk(child)
+
+
+def generate(checker: Any, typed: Any, runtime: ModuleType) -> Generator:
+    """A generator for ``typed`` (run :meth:`Generator.module` for the tree)."""
+    return Generator(checker, typed, runtime)
