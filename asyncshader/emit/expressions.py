@@ -22,7 +22,7 @@ from ..wgsl.memory import WorkgroupVar, ptr
 from ..wgsl.module_bindings import ModuleBinding
 from ..wgsl.overrides import Override
 from ..wgsl.source import resolve, root_name
-from ..wgsl.types import Vec, _ScalarType
+from ..wgsl.types import Vec, _ScalarType, _VecTemplate
 from . import (
     atomics,
     buffers,
@@ -45,6 +45,7 @@ from .wtypes import (
     AINT,
     BOOL,
     F32,
+    I32,
     Array,
     Atomic,
     Elements,
@@ -416,6 +417,8 @@ class Expressions(Folding):
         if isinstance(callee, _ScalarType) or (isinstance(callee, type) and issubclass(
                 callee, Vec) and hasattr(callee, "size")):
             return self.construct(node, from_python(callee))
+        if isinstance(callee, _VecTemplate):  # vec3(...): the component type inferred
+            return self.construct(node, Vector(callee.n, self.inferred_scalar(node)))
         if isinstance(from_python(callee), Matrix):
             return matrices.construct(self, node, from_python(callee))
         if isinstance(from_python(callee), Struct):  # (an @ash.struct class)
@@ -456,6 +459,17 @@ class Expressions(Folding):
         self.fail(node, f"a call to {what}, which WGSL cannot run",
                   "use an asyncshader built-in (ash.sqrt ...), or write the function as a plain "
                   "`def` in your own file: it becomes a WGSL function")
+
+    def inferred_scalar(self, node: ast.Call) -> Scalar:
+        """WGSL's ``vecN(...)``: the component type of its typed arguments, else f32 when an
+        abstract float is among them, else i32 (bool for bools), as the CPU infers it."""
+        scalars = [scalar_of(self.module.resolved(self.value(a).type)) for a in node.args]
+        concrete = [s for s in scalars if s is not None and not s.abstract]
+        if concrete:
+            return concrete[0]
+        if AFLOAT in scalars:
+            return F32
+        return BOOL if scalars and all(s == BOOL for s in scalars) else I32
 
     def construct(self, node: ast.Call, t: Any) -> E:
         if node.keywords:

@@ -25,38 +25,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-__all__ = [
-    "ArrayType",
-    "AtomicType",
-    "Vec",
-    "all",
-    "any",
-    "array",
-    "atomic",
-    "bool_",
-    "f16",
-    "f32",
-    "i32",
-    "select",
-    "u32",
-    "vec2",
-    "vec2b",
-    "vec2f",
-    "vec2h",
-    "vec2i",
-    "vec2u",
-    "vec3",
-    "vec3b",
-    "vec3f",
-    "vec3h",
-    "vec3i",
-    "vec3u",
-    "vec4",
-    "vec4b",
-    "vec4f",
-    "vec4h",
-    "vec4i",
-    "vec4u",
+__all__ = [  # (grouped: scalars and helpers, then vectors by size)
+    "ArrayType", "AtomicType", "Vec", "all", "any", "array", "atomic", "bool_", "f16", "f32",
+    "i32", "select", "u32",
+    "vec2", "vec2b", "vec2f", "vec2h", "vec2i", "vec2u",
+    "vec3", "vec3b", "vec3f", "vec3h", "vec3i", "vec3u",
+    "vec4", "vec4b", "vec4f", "vec4h", "vec4i", "vec4u",
 ]
 
 _MASK = 0xFFFFFFFF
@@ -182,6 +156,7 @@ class bool_(metaclass=_ScalarType):
 
 
 _SCALAR_BY_KIND = {"f": f32, "i": i32, "u": u32, "b": bool_, "h": f16}
+_KIND_OF = {np.float32: "f", np.float16: "h", np.int32: "i", np.uint32: "u", np.bool_: "b"}
 _CONVERT = {"f": np.float32, "i": _to_i32, "u": _to_u32, "b": builtins.bool, "h": _to_f16}
 #: the float kinds: f32 and f16
 _FLOAT_KINDS = "fh"
@@ -513,10 +488,19 @@ class ByClass(dict):
 
 
 class _VecTemplate:
-    """``vec3[f32]`` is ``vec3f``, as WGSL's ``vec3<f32>`` (``vec3[f16]`` is ``vec3h``)."""
+    """``vec3[f32]`` is ``vec3f``, as WGSL's ``vec3<f32>`` (``vec3[f16]`` is ``vec3h``), and
+    ``vec3(1.0, 2.0, 3.0)`` infers its component type as WGSL's ``vec3(...)`` does: a typed
+    argument's, else f32 for a Python float among them, else i32 (else bool)."""
 
     def __init__(self, n: int) -> None:
         self.n = n
+
+    def __call__(self, *args: Any) -> Vec:
+        kinds = [a.kind if isinstance(a, Vec) else _KIND_OF.get(type(a)) for a in args]
+        kind = next((k for k in kinds if k is not None), None) or (
+            "f" if builtins.any(isinstance(a, float) for a in args) else
+            "b" if args and builtins.all(isinstance(a, bool) for a in args) else "i")
+        return _VECS[(self.n, kind)](*args)
 
     def __getitem__(self, scalar: Any) -> type:
         for kind, s in _SCALAR_BY_KIND.items():

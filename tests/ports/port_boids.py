@@ -47,12 +47,9 @@ async def main(*, global_invocation_id: vec3u):
 
     v_pos = particles_a.particles[index].pos
     v_vel = particles_a.particles[index].vel
-    # WGSL's vec2(0.0), the constructor that infers its component type, is spelled vec2f(0.0):
-    # ash.vec2 is only the template (ash.vec2[f32] is vec2f), and ash.vec2(0.0) raises
-    # "TypeError: '_VecTemplate' object is not callable"
-    c_mass = vec2f(0.0)
-    c_vel = vec2f(0.0)
-    col_vel = vec2f(0.0)
+    c_mass = ash.vec2(0.0)
+    c_vel = ash.vec2(0.0)
+    col_vel = ash.vec2(0.0)
     c_mass_count = u32(0)
     c_vel_count = u32(0)
     pos = vec2f()
