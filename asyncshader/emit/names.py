@@ -15,6 +15,8 @@ import numpy as np
 
 from ..collectives import barriers, derivatives, quads, subgroups
 from ..collectives import textures as _quad_textures
+from ..front.wgsl.tokens import KEYWORDS
+from ..front.wgsl.tokens import RESERVED as WGSL_RESERVED
 from ..stages import fragment as _fragment
 from ..wgsl import atomics, builtins, types
 from ..wgsl.textures import builtins as _textures
@@ -162,24 +164,12 @@ for _fn, _name in ((np.abs, "abs"), (np.sqrt, "sqrt"), (np.floor, "floor"), (np.
                    (_py.abs, "abs"), (_py.min, "min"), (_py.max, "max")):
     FOREIGN[id(_fn)] = (_name, _same)
 
-#: WGSL's keywords and reserved words that a Python name might take (a helper or local named
-#: so gets a trailing underscore), and the built-in functions a helper must not redefine
-RESERVED = set("""alias break case const const_assert continue continuing default diagnostic
-discard else enable false fn for if let loop override requires return struct switch true var
-while array bool f16 f32 i32 u32 mat2x2 mat3x3 mat4x4 ptr sampler texture_2d vec2 vec3 vec4
-atomic self super this type typedef union unsafe using where with yield async await auto
-static final module new null of package private public namespace handle layout
-attribute interface instanceof mut mutable sizeof signed unsigned virtual volatile
-active as asm bf16 binding_array cast catch class co_await co_return co_yield coherent
-column_major common compile compile_fragment concept const_cast consteval constexpr
-constinit crate debugger decltype delete demote demote_to_helper do dynamic_cast enum
-explicit export extends extern external fallthrough filter float fp16 fp64 friend from
-fxgroup get goto groupshared highp impl implements import inline inout instanceof
-lowp macro macro_rules match mediump meta mod nointerpolation noinline noperspective
-nullptr premerge precise precision protected pub readonly ref regardless register
-reinterpret_cast require resource restrict row_major samper shared sizeof smooth snorm
-target template throw trait try typeid typename unorm unsized use varying void
-wgsl""".split())
+#: WGSL's keywords and reserved words (the front-end's lists, from the spec) and the
+#: predeclared types a Python name might take: a helper or local named so gets a trailing
+#: underscore; also the built-in functions a helper must not redefine (below)
+RESERVED = set(KEYWORDS | WGSL_RESERVED) | set("""array atomic binding_array bool f16 f32 i32
+mat2x2 mat3x3 mat4x4 private ptr sampler texture_2d u32 vec2 vec3 vec4 bf16 float fp16 fp64
+handle inout row_major signed unsigned void""".split())
 RESERVED |= {camel(b.name) for b in BUILTINS.values()} | {"dpdx", "length", "select", "all",
                                                            "any", "bitcast"}
 

@@ -140,3 +140,18 @@ def test_a_loop_variable_read_after_a_sibling_loop_over_it_is_still_refused():
     with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_locals.py:\d+: .*last_i: the loop "
                        r"variable 'i' used after its loop"):
         to_wgsl(last_i)
+
+
+@ash.compute(workgroup_size=4)
+async def spec_reserved_names(out: ash.Storage[u32], *, local_invocation_index: u32):
+    move = local_invocation_index   # 'move', 'std' and 'partition' are WGSL reserved words
+    std = move + u32(1)
+    partition = std * u32(2)
+    out[move] = partition
+
+
+def test_a_local_named_by_a_wgsl_reserved_word_gets_an_underscore_and_compiles(gpu_device):
+    from asyncshader.extra.device import validate
+    text = to_wgsl(spec_reserved_names)
+    assert "let move_ = local_invocation_index;" in text and "out[move_] = partition_;" in text
+    validate(text, gpu_device)  # (naga refuses a reserved word as a name)
