@@ -19,6 +19,7 @@ from ..front.wgsl.tokens import KEYWORDS
 from ..front.wgsl.tokens import RESERVED as WGSL_RESERVED
 from ..stages import fragment as _fragment
 from ..wgsl import atomics, builtins, types
+from ..wgsl.spelling import camel
 from ..wgsl.textures import builtins as _textures
 from .results import compare_exchange_type
 from .wtypes import BOOL, F32, I32, U32, Scalar, Vector, scalar_of, with_scalar
@@ -93,11 +94,6 @@ _OTHER: dict[str, Rule] = {
     "texture_sample_level", "texture_sample_grad", "texture_sample_compare_level",
     "texture_gather", "texture_gather_compare", "texture_sample_base_clamp_to_edge")}
 
-#: WGSL names that are not the camelCase of asyncshader's
-_SPELLING = {"pack4xi8": "pack4xI8", "pack4xu8": "pack4xU8", "pack4xi8_clamp": "pack4xI8Clamp",
-             "pack4xu8_clamp": "pack4xU8Clamp", "unpack4xi8": "unpack4xI8",
-             "unpack4xu8": "unpack4xU8", "dot4i8_packed": "dot4I8Packed",
-             "dot4u8_packed": "dot4U8Packed", "quantize_to_f16": "quantizeToF16"}
 
 #: the operations whose first argument is a pointer (``ash.ptr(buf, i)`` -> ``&buf[i]``)
 POINTER_FIRST = {"workgroup_uniform_load", "array_length"} | {
@@ -107,14 +103,6 @@ BARRIERS = {"workgroup_barrier", "storage_barrier", "texture_barrier"}
 #: operations that need all their arguments of one type (WGSL's overloads over T)
 UNIFY_ARGS = set(_NUMERIC_SAME) | {"cross", "distance", "dot", "select", "length"} - {
     "ldexp", "extract_bits", "insert_bits"}
-
-
-def camel(name: str) -> str:
-    """``inverse_sqrt`` -> ``inverseSqrt``."""
-    if name in _SPELLING:
-        return _SPELLING[name]
-    head, *rest = name.split("_")
-    return head + "".join(p[:1].upper() + p[1:] for p in rest)
 
 
 class Builtin:

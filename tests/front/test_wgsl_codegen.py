@@ -560,3 +560,21 @@ fn main(@builtin(local_invocation_index) i: u32) {
     gpu = run_lavapipe(gpu_device, wgsl, 1, out=np.zeros(2, np.uint32),
                        f=np.zeros(1, np.float32))
     assert gpu["out"].tolist() == out.tolist() and gpu["f"].tolist() == f.tolist()
+
+
+def test_built_ins_whose_wgsl_names_have_capitals_after_digits_are_found():
+    """pack4xI8 is ash.pack4xi8, dot4I8Packed ash.dot4i8_packed (not pack4x_i8 ...)."""
+    module = ash.load_wgsl("""
+        @group(0) @binding(0) var<storage, read_write> out: array<u32>;
+        @compute @workgroup_size(1)
+        fn main() {
+            out[0] = pack4xI8(vec4i(1, -1, 2, -2));
+            out[1] = u32(dot4I8Packed(out[0], out[0]));
+            out[2] = u32(quantizeToF16(1.0) * 2.0);
+            out[3] = u32(faceForward(vec2f(1.0, 0.0), vec2f(1.0, 0.0), vec2f(1.0, 0.0)).x + 5.0);
+        }
+    """)
+    out = np.zeros(4, np.uint32)
+    ash.run(module["main"], 1, out=out)
+    # bytes 01 ff 02 fe; 1 + 1 + 4 + 4; 1.0 * 2; faceForward(e1, e2, e3) = -e1 as dot(e2, e3) > 0
+    assert out.tolist() == [0xFE02FF01, 10, 2, 4]

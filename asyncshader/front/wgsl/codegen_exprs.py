@@ -7,7 +7,6 @@ built-ins as asyncshader's snake_case functions (awaited where they are collecti
 from __future__ import annotations
 
 import ast as py
-import re
 from typing import Any
 
 from ...collectives import barriers, derivatives, quads, subgroups
@@ -23,6 +22,7 @@ from ...ir.types import (
 )
 from ...ir.types import Predeclared as PredeclaredStruct
 from ...wgsl import atomics, builtins, types
+from ...wgsl.spelling import snake
 from . import syntax as ast
 from .consteval import UNKNOWN, ConstError, fit
 from .predeclared import Predeclared
@@ -35,11 +35,6 @@ _CALLED = {"/": "div", "%": "mod", "<<": "shl", ">>": "shr"}
 _COMPARE = {"==": py.Eq, "!=": py.NotEq, "<": py.Lt, "<=": py.LtE, ">": py.Gt, ">=": py.GtE}
 _SCALARS = {"f32": "f32", "i32": "i32", "u32": "u32", "bool": "bool_", "f16": "f16"}
 _VEC_SUFFIX = {"f32": "f", "i32": "i", "u32": "u", "bool": "b", "f16": "h"}
-
-
-def snake(name: str) -> str:
-    """``inverseSqrt`` -> ``inverse_sqrt`` (asyncshader's spelling of a WGSL built-in)."""
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), name)
 
 
 def builtin_function(wgsl_name: str) -> tuple[str, bool] | None:
