@@ -578,3 +578,16 @@ def test_built_ins_whose_wgsl_names_have_capitals_after_digits_are_found():
     ash.run(module["main"], 1, out=out)
     # bytes 01 ff 02 fe; 1 + 1 + 4 + 4; 1.0 * 2; faceForward(e1, e2, e3) = -e1 as dot(e2, e3) > 0
     assert out.tolist() == [0xFE02FF01, 10, 2, 4]
+
+
+def test_every_compute_built_in_the_runtime_passes_is_taken():
+    module = ash.load_wgsl("""
+        @group(0) @binding(0) var<storage, read_write> out: array<u32>;
+        @compute @workgroup_size(4)
+        fn main(@builtin(workgroup_index) w: u32, @builtin(global_invocation_index) g: u32) {
+            out[g] = w * 100u + g;
+        }
+    """)
+    out = np.zeros(12, np.uint32)
+    ash.run(module["main"], 3, out=out)
+    assert out.tolist() == [0, 1, 2, 3, 104, 105, 106, 107, 208, 209, 210, 211]

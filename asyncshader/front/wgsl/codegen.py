@@ -19,14 +19,12 @@ from types import ModuleType
 from typing import Any
 
 from ...ir.types import Array, Atomic, Reference, Scalar, Struct, Vector, concretize, scalar_of
+from ...stages.compute import COMPUTE_BUILTINS  # (passed by parameter name)
 from . import syntax as ast
 from .codegen_exprs import Expressions, value_type
 from .consteval import fit, zero
 from .source import Span, WGSLError, error_at
 
-#: the entry point's built-in values the runtime passes by parameter name
-_BUILTINS = ("local_invocation_id", "local_invocation_index", "global_invocation_id",
-             "workgroup_id", "num_workgroups", "subgroup_invocation_id", "subgroup_size")
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "|=": "|",
              "^=": "^", "<<=": "<<", ">>=": ">>"}
 
@@ -165,7 +163,7 @@ class Generator(Expressions):
         self.current_return = concretize(result) if result is not None else None
         for p, t in zip(fn.params, params):
             builtin = next((a for a in p.attributes if a.name == "builtin"), None)
-            if entry and builtin is not None and builtin.args[0].name in _BUILTINS:
+            if entry and builtin is not None and builtin.args[0].name in COMPUTE_BUILTINS:
                 runtime = builtin.args[0].name
                 args.kwonlyargs.append(py.arg(runtime, self.type_expr(t, p.span)))
                 args.kw_defaults.append(None)
