@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..ir.builtin_values import BUILTIN_VALUES
 from ..wgsl.bindings import Input, Storage, Uniform, uniform_layout_type
 from ..wgsl.layout import check_uniform
 from .buffers import element_of
@@ -19,10 +20,7 @@ from .functions import wgsl_identifier
 from .textures import handle_type
 from .values import E, Memory
 from .wtypes import (
-    BOOL,
-    F32,
     I32,
-    U32,
     Array,
     Atomic,
     Scalar,
@@ -37,12 +35,14 @@ from .wtypes import (
 
 __all__ = ["COMPUTE_BUILTINS", "FRAGMENT_BUILTINS", "Resource", "parameters"]
 
-COMPUTE_BUILTINS = {"global_invocation_id": Vector(3, U32), "local_invocation_id": Vector(3, U32),
-                    "workgroup_id": Vector(3, U32), "num_workgroups": Vector(3, U32),
-                    "local_invocation_index": U32, "subgroup_invocation_id": U32,
-                    "subgroup_size": U32, "subgroup_id": U32, "num_subgroups": U32}
-FRAGMENT_BUILTINS = {"position": Vector(4, F32), "front_facing": BOOL, "sample_index": U32,
-                     "sample_mask": U32, "subgroup_invocation_id": U32, "subgroup_size": U32}
+#: the built-ins a Python shader may take by parameter name, with their WGSL types
+COMPUTE_BUILTINS = {name: BUILTIN_VALUES[name] for name in (
+    "global_invocation_id", "local_invocation_id", "workgroup_id", "num_workgroups",
+    "local_invocation_index", "subgroup_invocation_id", "subgroup_size", "subgroup_id",
+    "num_subgroups")}
+FRAGMENT_BUILTINS = {name: BUILTIN_VALUES[name] for name in (
+    "position", "front_facing", "sample_index", "sample_mask", "subgroup_invocation_id",
+    "subgroup_size")}
 
 
 @dataclass

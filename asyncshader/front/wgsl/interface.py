@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...ir.builtin_values import BUILTIN_STAGES, BUILTIN_VALUES
 from ...ir.layout import check_uniform
 from ...ir.types import (
     BOOL,
@@ -69,7 +70,7 @@ class Interfaces:
                     not isinstance(attribute.args[0], ast.Ident):
                 continue
             name = attribute.args[0].name
-            want = _BUILTIN_VALUES.get(name)
+            want = BUILTIN_VALUES.get(name)
             if want is None and name != "clip_distances":
                 raise self.error(attribute.span, f"'{name}' is not a WGSL built-in value")
             if name == "clip_distances":
@@ -163,7 +164,7 @@ class Interfaces:
                     raise self.error(span, f"@{kind}({key}) appears twice among the "
                                      f"{direction}s of entry point '{function.name}'")
                 seen.add((kind, key))
-                if kind == "builtin" and (stage, direction) not in _BUILTIN_STAGES.get(
+                if kind == "builtin" and (stage, direction) not in BUILTIN_STAGES.get(
                         key, {(stage, direction)}):
                     raise self.error(span, f"@builtin({key}) is not a {stage} shader "
                                      f"{direction}")
@@ -250,31 +251,3 @@ def _has_atomic(t: Any) -> bool:
     if isinstance(t, Struct):
         return any(_has_atomic(m) for _, m in t.fields)
     return False
-
-
-_VEC3U, _VEC4F = Vector(3, U32), Vector(4, F32)
-#: the built-in values and their types (§ Built-in values)
-_BUILTIN_VALUES = {
-    "vertex_index": U32, "instance_index": U32, "position": _VEC4F, "front_facing": BOOL,
-    "frag_depth": F32, "sample_index": U32, "sample_mask": U32, "primitive_index": U32,
-    "local_invocation_id": _VEC3U, "local_invocation_index": U32,
-    "global_invocation_id": _VEC3U, "workgroup_id": _VEC3U, "num_workgroups": _VEC3U,
-    "subgroup_invocation_id": U32, "subgroup_size": U32, "subgroup_id": U32,
-    "num_subgroups": U32, "global_invocation_index": U32, "workgroup_index": U32,
-}
-
-_IN, _OUT = "input", "output"
-#: where each built-in value may be bound: (stage, direction) pairs (§ Built-in values)
-_BUILTIN_STAGES = {
-    "vertex_index": {("vertex", _IN)}, "instance_index": {("vertex", _IN)},
-    "position": {("vertex", _OUT), ("fragment", _IN)}, "clip_distances": {("vertex", _OUT)},
-    "front_facing": {("fragment", _IN)}, "frag_depth": {("fragment", _OUT)},
-    "sample_index": {("fragment", _IN)}, "primitive_index": {("fragment", _IN)},
-    "sample_mask": {("fragment", _IN), ("fragment", _OUT)},
-    "subgroup_invocation_id": {("compute", _IN), ("fragment", _IN)},
-    "subgroup_size": {("compute", _IN), ("fragment", _IN)},
-    **{name: {("compute", _IN)} for name in (
-        "local_invocation_id", "local_invocation_index", "global_invocation_id",
-        "workgroup_id", "num_workgroups", "subgroup_id", "num_subgroups",
-        "global_invocation_index", "workgroup_index")},
-}
