@@ -138,3 +138,13 @@ class TestErrors:
 
     def test_continue_in_a_switch_in_a_loop_is_allowed(self):
         resolve_wgsl("fn f() { loop { switch 1 { case 0: { continue; } default: { break; } } } }")
+
+
+def test_every_predeclared_function_the_resolver_knows_has_a_typing_rule():
+    """The resolver's list of WGSL built-in functions and the checker's rules name the same
+    functions (bitcast is typed from its template list, the buffer views are not run)."""
+    from asyncshader.front.wgsl.builtin_types import RULES
+    from asyncshader.front.wgsl.predeclared import FUNCTION, PREDECLARED
+    functions = {name for name, p in PREDECLARED.items() if p.kind == FUNCTION}
+    assert set(RULES) <= functions
+    assert functions - set(RULES) == {"bitcast", "bufferView", "bufferArrayView", "bufferLength"}
