@@ -3,7 +3,8 @@ WGSL's diagnostics.
 
 ``parse_wgsl(text)`` gives a :class:`~.syntax.Module`; ``resolve_wgsl(text)`` also binds every
 identifier to its declaration (:class:`Resolved`); ``check_wgsl(text)`` also types every
-expression in the IR's types (:class:`Typed`). A text that is not valid WGSL raises
+expression in the IR's types (:class:`Typed`); ``reflect_wgsl(text)`` gives what a host program
+sees of it (:class:`Reflection`). A text that is not valid WGSL raises
 :class:`WGSLError` with ``file:line:col``, the line, a caret and what was expected.
 """
 
@@ -12,8 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import syntax
-from .check import Typed, check
+from .check import Checker, Typed, check
 from .parser import parse
+from .reflect import Reflection, reflect
 from .resolve import Resolved, resolve
 from .source import Source, Span, WGSLError
 
@@ -50,5 +52,15 @@ def check_wgsl_file(path: str | Path) -> Typed:
     return check(resolve_wgsl_file(path))
 
 
-__all__ = ["Resolved", "Source", "Span", "Typed", "WGSLError", "check_wgsl", "check_wgsl_file",
-           "parse_wgsl", "parse_wgsl_file", "resolve_wgsl", "resolve_wgsl_file", "syntax"]
+def reflect_wgsl(text: str, name: str = "<wgsl>") -> Reflection:
+    """What a host program sees of ``text`` (entry points, resources and their slots and
+    sizes, overrides): :mod:`.reflect`."""
+    source = Source(text, name)
+    checker = Checker(resolve(parse(source), source))
+    checker.run()
+    return reflect(checker)
+
+
+__all__ = ["Reflection", "Resolved", "Source", "Span", "Typed", "WGSLError", "check_wgsl",
+           "check_wgsl_file", "parse_wgsl", "parse_wgsl_file", "reflect_wgsl", "resolve_wgsl",
+           "resolve_wgsl_file", "syntax"]

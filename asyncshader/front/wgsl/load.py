@@ -16,6 +16,7 @@ from ...wgsl.generated import compile_generated
 from .check import Checker
 from .codegen import generate
 from .parser import parse
+from .reflect import Reflection, reflect
 from .resolve import resolve
 from .source import Source, WGSLError
 
@@ -44,8 +45,11 @@ class WGSLModule:
     ``module["N"]`` a module-scope ``const``'s value, by their WGSL names."""
 
     def __init__(self, name: str, kernels: dict[str, ComputeKernel],
-                 namespace: dict[str, Any]) -> None:
+                 namespace: dict[str, Any], reflection: Reflection) -> None:
         self.name, self.kernels, self.namespace = name, kernels, namespace
+        #: each entry point's stage, resources (``@group``/``@binding``, kind, access, least
+        #: size) and overrides, as WebGPU's pipeline reflection gives them
+        self.reflection = reflection
 
     @property
     def entry_points(self) -> list[str]:
@@ -103,4 +107,4 @@ def _load(source: Source) -> WGSLModule:
     compile_generated(tree, source.name, source.text, namespace)
     kernels = {name: compute(workgroup_size=size)(namespace[name])
                for name, size in gen.entry_points.items()}
-    return WGSLModule(source.name, kernels, namespace)
+    return WGSLModule(source.name, kernels, namespace, reflect(checker))
