@@ -1,0 +1,228 @@
+"""``ash.Lockstep()``: the schedule that runs a compute dispatch as numpy arrays over lanes.
+
+Every kernel reaches it as WGSL through the one typed IR: a loaded WGSL kernel by its
+module's text, a Python kernel through ``ash.to_wgsl`` (the emitter); the front-end parses,
+resolves and type-checks it, and :mod:`.compile` turns the entry point into a function over
+lanes. The dispatch's buffers are copied into word memories laid out as WGSL lays them out
+(the bytes a GPU would get, :mod:`asyncshader.emit.buffers`), the function runs on every
+invocation of a chunk of whole workgroups at once, and the storage buffers are copied back
+into the caller's arrays.
+
+``ash.run`` and ``ash.dispatch`` (the stages layer, below this one) find Lockstep through
+the schedule object: a schedule with a ``run_dispatch`` method runs the dispatch itself
+(docs/design.md, "Lockstep").
+"""
+
+from __future__ import annotations
+
+import linecache
+from typing import Any
+
+import numpy as np
+
+from ..emit import emit
+from ..emit.buffers import from_gpu, struct_bytes, to_gpu
+from ..errors import DispatchError, OptionError
+from ..front.wgsl.check import Checker
+from ..front.wgsl.parser import parse
+from ..front.wgsl.resolve import resolve
+from ..front.wgsl.source import Source
+from ..ir.types import Struct, Vector
+from ..schedules.trace import Trace
+from ..stages.compute import ComputeKernel
+from ..stages.dispatch import Counters, DispatchResult
+from ..wgsl.source import GENERATED
+from . import atomics, builtins, lanes
+from .builtins import dtype_of
+from .compile import Compiler, Program
+
+#: the most lanes one chunk of workgroups runs at once (memory: a few arrays of this size
+#: per live value)
+MAX_LANES = 1 << 16
+
+_PROGRAMS: dict[tuple[str, str, str], Program] = {}
+
+
+class Lockstep:
+    """A schedule for ``ash.run(..., schedule=ash.Lockstep())``: every invocation of a
+    chunk of whole workgroups executes each operation before any executes the next (as SIMT
+    hardware runs a warp), with divergent branches run one after the other under masks.
+    WGSL allows this interleaving; it is one schedule, not an approximation, and
+    race-free kernels give the same memory as under ``InOrder``. Atomics on one address
+    happen in lane order (global invocation index), stores of several lanes to one address
+    keep the highest lane's value. It runs with ``sanitize="off"`` only (the race detector
+    is the coroutine schedules'); what it cannot run is refused with the WGSL construct and
+    line (docs/lockstep.md)."""
+
+    name = "lockstep"
+
+    def __init__(self, max_lanes: int = MAX_LANES) -> None:
+        if not isinstance(max_lanes, int) or max_lanes < 1:
+            raise OptionError(f"Lockstep(max_lanes=) takes a positive int, got {max_lanes!r}")
+        self.max_lanes = max_lanes
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "max_lanes": self.max_lanes}
+
+    def __repr__(self) -> str:
+        return f"Lockstep(max_lanes={self.max_lanes})"
+
+    def run_dispatch(self, kernel: Any, workgroups: Any, bindings: dict[str, Any],
+                     options: dict[str, Any]) -> DispatchResult:
+        """Runs a compute dispatch (``ash.run``'s arguments) in lockstep."""
+        _check_options(options)
+        if not isinstance(kernel, ComputeKernel):
+            raise TypeError(f"expected a @compute kernel, got {kernel!r}")
+        groups = _size3(workgroups)
+        program, names = program_of(kernel, bindings)
+        memories, back = _memories(program, names, bindings)
+        with np.errstate(all="ignore"):
+            _execute(program, groups, memories, self.max_lanes)
+        for _name, (words, t, value) in back.items():
+            restored = from_gpu(words.tobytes(), t, value if value.dtype != np.bool_
+                                else value.astype(np.uint32))
+            value[...] = restored.astype(value.dtype) if value.dtype == np.bool_ else restored
+        config = {"stage": "compute", "workgroups": list(groups),
+                  "workgroup_size": list(program.workgroup_size)}
+        trace = Trace(kernel=kernel.identity, dispatch=config, strategy=self.describe())
+        total = int(np.prod(groups)) * int(np.prod(program.workgroup_size))
+        outputs = {k: v for k, v in bindings.items()
+                   if isinstance(v, np.ndarray) and v.flags.writeable}
+        return DispatchResult(outputs=outputs, trace=trace,
+                              counters=Counters(invocations=total))
+
+
+def _check_options(options: dict[str, Any]) -> None:
+    sanitize = options.get("sanitize")
+    if sanitize != "off":
+        raise DispatchError(
+            f"schedule=ash.Lockstep() runs without the race detector, and sanitize="
+            f"{sanitize!r} asks for it: pass sanitize='off' (races, out-of-bounds accesses "
+            "and divergence are then not reported), or use a coroutine schedule (InOrder, "
+            "Random ...) to have them found")
+    for name in ("instruments", "allow_races", "overrides", "subgroup_size"):
+        value = options.get(name)
+        if value not in (None, ()):
+            raise OptionError(f"schedule=ash.Lockstep() does not take {name}= (got "
+                              f"{value!r}): it is an option of the coroutine schedules")
+
+
+def _size3(v: Any) -> tuple[int, int, int]:
+    t = (v,) if isinstance(v, int) else tuple(v)
+    if not t or len(t) > 3 or any(not isinstance(x, (int, np.integer)) or x < 0 for x in t):
+        raise DispatchError(f"workgroups must be 1 to 3 non-negative ints, got {v!r}")
+    return tuple(int(x) for x in t) + (1,) * (3 - len(t))  # type: ignore[return-value]
+
+
+# --- the program ----------------------------------------------------------------------------
+
+def wgsl_of(kernel: ComputeKernel, bindings: dict[str, Any]) -> tuple[Source, str, dict]:
+    """The WGSL a kernel is: its module's text for a loaded one (the entry point by its name,
+    bindings by their WGSL names), ``to_wgsl``'s for a Python one; with the entry point's
+    name and each binding's WGSL name by the name the dispatch binds it."""
+    fn = kernel.fn
+    filename = fn.__code__.co_filename
+    if getattr(fn, GENERATED, None) is not None and filename.endswith(".wgsl"):
+        text = "".join(linecache.getlines(filename))
+        return Source(text, filename), fn.__name__, {k: k for k in bindings}
+    code = emit(kernel, **bindings)
+    names = {b.name: b.wgsl or b.name for b in code.bindings}
+    return Source(code.source, f"<to_wgsl {kernel.identity['name']}>.wgsl"), code.entry, names
+
+
+def program_of(kernel: ComputeKernel, bindings: dict[str, Any]) -> tuple[Program, dict]:
+    """The compiled entry point of ``kernel`` (cached by WGSL text) and the binding names."""
+    source, entry, names = wgsl_of(kernel, bindings)
+    key = (source.name, source.text, entry)
+    if key not in _PROGRAMS:
+        checker = Checker(resolve(parse(source), source))
+        typed = checker.run()
+        _PROGRAMS[key] = Compiler(checker, typed).compile(entry)
+    return _PROGRAMS[key], names
+
+
+def _memories(program: Program, names: dict[str, str], bindings: dict[str, Any]
+              ) -> tuple[dict[str, lanes.Words], dict]:
+    """Each bound variable's words, by WGSL name, and the storage buffers to copy back."""
+    by_wgsl = {names.get(k, k): v for k, v in bindings.items()}
+    memories, back = {}, {}
+    for name, (space, access, t) in program.variables.items():
+        if space == "workgroup":
+            continue
+        if name not in by_wgsl:
+            raise DispatchError(f"the kernel's {space} variable {name!r} is not bound: pass "
+                                f"{name}=... to the dispatch")
+        value = by_wgsl[name]
+        if space == "uniform":
+            data = _uniform_bytes(value, t)
+        else:
+            arr = np.ascontiguousarray(value)
+            if arr.dtype == np.bool_:
+                arr = arr.astype(np.uint32)
+            data = to_gpu(arr, t).tobytes()
+        data += bytes(-len(data) % 4)
+        words = np.frombuffer(data, np.uint32).copy() if data else np.zeros(0, np.uint32)
+        memories[name] = lanes.Words(words)
+        if space == "storage" and access != "read" and isinstance(value, np.ndarray):
+            back[name] = (words, t, value)
+    return memories, back
+
+
+def _uniform_bytes(value: Any, t: Any) -> bytes:
+    data = struct_bytes(value)
+    if data is not None:
+        return data
+    if isinstance(t, Struct):
+        raise DispatchError(f"the uniform of type {t.wgsl} needs a struct value, got "
+                            f"{type(value).__name__}")
+    dtype = dtype_of(t)
+    if dtype is None:
+        raise DispatchError(f"not supported by Lockstep: a uniform of type {t.wgsl}")
+    values = list(value) if isinstance(t, Vector) else [value]
+    if dtype == np.bool_:
+        dtype = np.uint32
+    return np.asarray([np.asarray(v).astype(dtype) for v in values], dtype).tobytes()
+
+
+# --- running --------------------------------------------------------------------------------
+
+def _execute(program: Program, groups: tuple[int, int, int], memories: dict,
+             max_lanes: int) -> None:
+    sx, sy, sz = program.workgroup_size
+    gx, gy, gz = groups
+    n = sx * sy * sz
+    total = gx * gy * gz
+    per_chunk = max(1, max_lanes // n)
+    for first in range(0, total, per_chunk):
+        count = min(per_chunk, total - first)
+        L = count * n
+        ns = dict(program.namespace)
+        ns.update(np=np, _l=lanes, _a=atomics, _b=builtins, L=L, WG=n)
+        for name, words in memories.items():
+            ns[f"g_{name}"] = words
+        wg_in_chunk = np.repeat(np.arange(count, dtype=np.int64), n)
+        for name, size in program.workgroup_words.items():
+            ns[f"g_{name}"] = lanes.Words(np.zeros(count * size, np.uint32))
+            ns[f"wb_{name}"] = wg_in_chunk * size
+        ns.update(_builtin_values(program.builtins, first, count, n, (sx, sy, sz), groups))
+        exec(program.code, ns)
+        ns["entry"](None)
+
+
+def _builtin_values(used: set[str], first: int, count: int, n: int,
+                    size: tuple[int, int, int], groups: tuple[int, int, int]) -> dict:
+    sx, sy, _ = size
+    gx, gy, _gz = groups
+    lidx = np.tile(np.arange(n, dtype=np.uint32), count)
+    w = np.repeat(np.arange(first, first + count, dtype=np.uint32), n)
+    lid = np.stack([lidx % sx, (lidx // sx) % sy, lidx // (sx * sy)]).astype(np.uint32)
+    wid = np.stack([w % gx, (w // gx) % gy, w // (gx * gy)]).astype(np.uint32)
+    gid = (wid * np.array(size, np.uint32)[:, None] + lid).astype(np.uint32)
+    values = {
+        "local_invocation_index": lidx, "local_invocation_id": lid, "workgroup_id": wid,
+        "workgroup_index": w, "global_invocation_id": gid,
+        "num_workgroups": np.array(groups, np.uint32).reshape(3, 1),
+        "global_invocation_index": (gid[0] + gid[1] * np.uint32(sx * gx)
+                                    + gid[2] * np.uint32(sx * gx * sy * gy)).astype(np.uint32),
+    }
+    return {f"bi_{k}": values[k] for k in used}
