@@ -132,7 +132,7 @@ class Expressions:
         raise self.refuse(e.span, f"the name '{e.name}' here")
 
     def e_Member(self, e: ast.Member, want: Any) -> str:
-        if self.is_memory(e):
+        if isinstance(e.type, Reference) and self.is_memory(e):
             return self.load(self.ref(e), e.span)
         base_t = value_type(e.base.type)
         base = self.expr(e.base)
@@ -146,7 +146,7 @@ class Expressions:
         raise self.refuse(e.span, f"the member access '.{e.name}'")
 
     def e_Index(self, e: ast.Index, want: Any) -> str:
-        if self.is_memory(e):
+        if isinstance(e.type, Reference) and self.is_memory(e):
             return self.load(self.ref(e), e.span)
         base_t = value_type(e.base.type)
         index = self.expr(e.index, self.want_for(e.index, scalar_of(

@@ -184,7 +184,20 @@ def _uniform_bytes(value: Any, t: Any) -> bytes:
     return np.asarray([np.asarray(v).astype(dtype) for v in values], dtype).tobytes()
 
 
-# --- running --------------------------------------------------------------------------------
+# --- running ---------------------------------------------------------------------------
+
+def run_program(program: Program, names: dict[str, str], groups: tuple[int, int, int],
+                bindings: dict[str, Any], max_lanes: int = MAX_LANES) -> None:
+    """Runs a compiled entry point over ``groups`` workgroups on ``bindings`` (by the names
+    ``names`` maps to WGSL names), writing the storage buffers back in place."""
+    memories, back = _memories(program, names, bindings)
+    with np.errstate(all="ignore"):
+        _execute(program, groups, memories, max_lanes)
+    for words, t, value in back.values():
+        restored = from_gpu(words.tobytes(), t, value if value.dtype != np.bool_
+                            else value.astype(np.uint32))
+        value[...] = restored.astype(value.dtype) if value.dtype == np.bool_ else restored
+
 
 def _execute(program: Program, groups: tuple[int, int, int], memories: dict,
              max_lanes: int) -> None:
