@@ -16,6 +16,7 @@ the schedule object: a schedule with a ``run_dispatch`` method runs the dispatch
 from __future__ import annotations
 
 import linecache
+import weakref
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,7 @@ from .compile import Compiler, Program
 MAX_LANES = 1 << 16
 
 _PROGRAMS: dict[tuple[str, str, str], Program] = {}
+_BY_KERNEL: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 class Lockstep:
@@ -131,14 +133,26 @@ def wgsl_of(kernel: ComputeKernel, bindings: dict[str, Any]) -> tuple[Source, st
 
 
 def program_of(kernel: ComputeKernel, bindings: dict[str, Any]) -> tuple[Program, dict]:
-    """The compiled entry point of ``kernel`` (cached by WGSL text) and the binding names."""
-    source, entry, names = wgsl_of(kernel, bindings)
-    key = (source.name, source.text, entry)
-    if key not in _PROGRAMS:
-        checker = Checker(resolve(parse(source), source))
-        typed = checker.run()
-        _PROGRAMS[key] = Compiler(checker, typed).compile(entry)
-    return _PROGRAMS[key], names
+    """The compiled entry point of ``kernel`` and the binding names: cached per kernel and
+    binding types (what ``to_wgsl`` reads of the bindings), and by WGSL text."""
+    per_kernel = _BY_KERNEL.setdefault(kernel, {})
+    signature = tuple(sorted((k, _type_key(v)) for k, v in bindings.items()))
+    if signature not in per_kernel:
+        source, entry, names = wgsl_of(kernel, bindings)
+        key = (source.name, source.text, entry)
+        if key not in _PROGRAMS:
+            checker = Checker(resolve(parse(source), source))
+            _PROGRAMS[key] = Compiler(checker, checker.run()).compile(entry)
+        per_kernel[signature] = (_PROGRAMS[key], names)
+    return per_kernel[signature]
+
+
+def _type_key(value: Any) -> Any:
+    """What the emitted WGSL can depend on in a bound value: its type, an array's dtype and
+    the shape of one element."""
+    if isinstance(value, np.ndarray):
+        return ("array", value.dtype, value.shape[1:])
+    return (type(value).__module__, type(value).__qualname__, np.shape(value))
 
 
 def _memories(program: Program, names: dict[str, str], bindings: dict[str, Any]
