@@ -16,6 +16,7 @@ import numpy as np
 from ..ir.types import Scalar, Vector
 from ..wgsl import builtins as scalar_builtins
 from ..wgsl import types as wgsl_types
+from ..wgsl.builtins._overloads import _NAN32
 from ..wgsl.spelling import snake
 from ..wgsl.types import _VECS
 from .lanes import lane_array
@@ -59,6 +60,16 @@ def per_lane(fn: Callable, args: list, types: list, result: Any, m: Any, L: int)
             out[:, lane] = list(r)
         else:
             out[lane] = r
+    return out
+
+
+def _rounded(r: np.ndarray) -> np.ndarray:
+    """float64 lanes rounded to f32 as :func:`asyncshader.wgsl.builtins._overloads.to_f32`
+    rounds one: to nearest, and every NaN its one quiet NaN."""
+    out = np.asarray(r.astype(np.float32))
+    nan = np.isnan(out)
+    if nan.any():
+        out = np.where(nan, _NAN32, out)
     return out
 
 
@@ -119,22 +130,22 @@ def _dot(a: Any, b: Any) -> Any:
         for k in range(1, a.shape[0]):
             total = total + a[k] * np.asarray(b)[k]
         return total
-    return _dot64(a, b).astype(np.float32)
+    return _rounded(_dot64(a, b))
 
 
 def _length(e: Any) -> Any:
     e = np.asarray(e)
     if e.ndim < 2:
         return np.abs(e)
-    return np.sqrt(_dot64(e, e)).astype(np.float32)
+    return _rounded(np.sqrt(_dot64(e, e)))
 
 
 def _distance(a: Any, b: Any) -> Any:
     a, b = np.asarray(a), np.asarray(b)
     d = _f64(a) - _f64(b)
     if a.ndim < 2 and b.ndim < 2:
-        return np.abs(d).astype(np.float32)
-    return np.sqrt(_sum_squares(d)).astype(np.float32)
+        return _rounded(np.abs(d))
+    return _rounded(np.sqrt(_sum_squares(d)))
 
 
 def _normalize(e: Any) -> Any:
@@ -142,7 +153,7 @@ def _normalize(e: Any) -> Any:
     n = np.sqrt(_sum_squares(c))
     if np.any(n == 0.0):  # (the zero vector: out of domain, the scalar built-in warns)
         return None
-    return (c / n).astype(np.float32)
+    return (c / n).astype(np.float32)  # (as the scalar one: f32 one times each)
 
 
 def _all(e: Any) -> Any:

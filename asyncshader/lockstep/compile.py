@@ -332,15 +332,18 @@ class Compiler(Expressions):
         self.exits.pop()
 
     def s_While(self, s: ast.While) -> None:
+        self.loop_span = s.span
         self.loop(s.condition, s.body.body, [], None)
 
     def s_For(self, s: ast.For) -> None:
         if s.init is not None:
             self.statement(s.init)
+        self.loop_span = s.span
         self.loop(s.condition, s.body.body, [s.update] if s.update is not None else [], None)
 
     def s_Loop(self, s: ast.Loop) -> None:
         continuing = s.continuing.body if s.continuing is not None else []
+        self.loop_span = s.span
         self.loop(None, s.body.body, continuing, s.break_if)
 
     def loop(self, condition: ast.Expr | None, body: list[ast.Stmt],
@@ -348,10 +351,15 @@ class Compiler(Expressions):
         """A loop that runs while any lane is in it: ``ml`` holds the lanes still looping,
         ``brk`` those that left it, ``cnt`` those that continued this iteration."""
         ml, brk, cnt, it = self.temp("ml"), self.temp("brk"), self.temp("cnt"), self.temp("m")
+        rounds = self.temp("n")
         self.emit(f"{ml} = {self.mask}")
         self.emit(f"{brk} = False")
+        self.emit(f"{rounds} = 0")
         self.emit("while True:")
         self.depth += 1
+        self.emit(f"{rounds} += 1")
+        self.emit(f"if {rounds} > MAX_ITERATIONS:")
+        self.emit(f"    _l.endless({ml}, {self.where(self.loop_span)!r}, MAX_ITERATIONS)")
         self.emit(f"{cnt} = False")
         self.emit(f"{it} = {ml}")
         outer = self.mask

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import BarrierDivergenceError
+from ..errors import BarrierDivergenceError, StepLimitError
 from ..wgsl.types import _I32_MAX_FROM, _U32_MAX_FROM
 
 _I32_MIN = np.int32(-2**31)
@@ -317,6 +317,18 @@ def uniform_load(m: Any, L: int, size: int, where: str, value: Any) -> Any:
     barrier every lane of a workgroup reads the same memory)."""
     barrier(m, L, size, where)
     return value
+
+
+def endless(m: Any, where: str, limit: int) -> None:
+    """A loop past ``limit`` iterations: an error naming it and the lanes still in it, never
+    a hang (a lane spinning on what another lane of its chunk would do next waits forever in
+    lockstep, as it can on SIMT hardware)."""
+    lanes = "every lane" if m is None else f"lanes {_few(np.flatnonzero(m))}"
+    raise StepLimitError(
+        f"{where}: a loop ran {limit} iterations in lockstep and {lanes} are still in it. "
+        "If it waits for another invocation (a spin lock, a flag set by an atomic), run it "
+        "under a coroutine schedule (InOrder, Random ...): in lockstep the lane it waits for "
+        "may never get to run; otherwise raise Lockstep(max_iterations=...)")
 
 
 def short_both(a: Any, m: Any, right: Any) -> Any:

@@ -37,6 +37,8 @@ from . import atomics, builtins, lanes
 from .builtins import dtype_of
 from .compile import Compiler, Program
 
+#: the most iterations one loop may run (all its lanes together) before it is an error
+MAX_ITERATIONS = 1 << 20
 #: the most lanes one chunk of workgroups runs at once (memory: a few arrays of this size
 #: per live value)
 MAX_LANES = 1 << 16
@@ -58,16 +60,18 @@ class Lockstep:
 
     name = "lockstep"
 
-    def __init__(self, max_lanes: int = MAX_LANES) -> None:
-        if not isinstance(max_lanes, int) or max_lanes < 1:
-            raise OptionError(f"Lockstep(max_lanes=) takes a positive int, got {max_lanes!r}")
-        self.max_lanes = max_lanes
+    def __init__(self, max_lanes: int = MAX_LANES,
+                 max_iterations: int = MAX_ITERATIONS) -> None:
+        for name, value in (("max_lanes", max_lanes), ("max_iterations", max_iterations)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise OptionError(f"Lockstep({name}=) takes a positive int, got {value!r}")
+        self.max_lanes, self.max_iterations = max_lanes, max_iterations
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "max_lanes": self.max_lanes}
 
     def __repr__(self) -> str:
-        return f"Lockstep(max_lanes={self.max_lanes})"
+        return f"Lockstep(max_lanes={self.max_lanes}, max_iterations={self.max_iterations})"
 
     def run_dispatch(self, kernel: Any, workgroups: Any, bindings: dict[str, Any],
                      options: dict[str, Any]) -> DispatchResult:
@@ -77,13 +81,7 @@ class Lockstep:
             raise TypeError(f"expected a @compute kernel, got {kernel!r}")
         groups = _size3(workgroups)
         program, names = program_of(kernel, bindings)
-        memories, back = _memories(program, names, bindings)
-        with np.errstate(all="ignore"):
-            _execute(program, groups, memories, self.max_lanes)
-        for _name, (words, t, value) in back.items():
-            restored = from_gpu(words.tobytes(), t, value if value.dtype != np.bool_
-                                else value.astype(np.uint32))
-            value[...] = restored.astype(value.dtype) if value.dtype == np.bool_ else restored
+        run_program(program, names, groups, bindings, self.max_lanes, self.max_iterations)
         config = {"stage": "compute", "workgroups": list(groups),
                   "workgroup_size": list(program.workgroup_size)}
         trace = Trace(kernel=kernel.identity, dispatch=config, strategy=self.describe())
@@ -201,12 +199,13 @@ def _uniform_bytes(value: Any, t: Any) -> bytes:
 # --- running ---------------------------------------------------------------------------
 
 def run_program(program: Program, names: dict[str, str], groups: tuple[int, int, int],
-                bindings: dict[str, Any], max_lanes: int = MAX_LANES) -> None:
+                bindings: dict[str, Any], max_lanes: int = MAX_LANES,
+                max_iterations: int = MAX_ITERATIONS) -> None:
     """Runs a compiled entry point over ``groups`` workgroups on ``bindings`` (by the names
     ``names`` maps to WGSL names), writing the storage buffers back in place."""
     memories, back = _memories(program, names, bindings)
     with np.errstate(all="ignore"):
-        _execute(program, groups, memories, max_lanes)
+        _execute(program, groups, memories, max_lanes, max_iterations)
     for words, t, value in back.values():
         restored = from_gpu(words.tobytes(), t, value if value.dtype != np.bool_
                             else value.astype(np.uint32))
@@ -214,7 +213,7 @@ def run_program(program: Program, names: dict[str, str], groups: tuple[int, int,
 
 
 def _execute(program: Program, groups: tuple[int, int, int], memories: dict,
-             max_lanes: int) -> None:
+             max_lanes: int, max_iterations: int) -> None:
     sx, sy, sz = program.workgroup_size
     gx, gy, gz = groups
     n = sx * sy * sz
@@ -224,7 +223,8 @@ def _execute(program: Program, groups: tuple[int, int, int], memories: dict,
         count = min(per_chunk, total - first)
         L = count * n
         ns = dict(program.namespace)
-        ns.update(np=np, _l=lanes, _a=atomics, _b=builtins, L=L, WG=n)
+        ns.update(np=np, _l=lanes, _a=atomics, _b=builtins, L=L, WG=n,
+                  MAX_ITERATIONS=max_iterations)
         for name, words in memories.items():
             ns[f"g_{name}"] = words
         wg_in_chunk = np.repeat(np.arange(count, dtype=np.int64), n)

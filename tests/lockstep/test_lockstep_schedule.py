@@ -403,3 +403,58 @@ fn main() {
   out[0] = x;
 }
 """)
+
+
+SPIN = """
+@group(0) @binding(0) var<storage, read_write> flag: array<atomic<u32>>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(2)
+fn main(@builtin(local_invocation_index) i: u32) {
+  if (i == 1u) {
+    while (atomicLoad(&flag[0]) == 0u) { }
+  }
+  if (i == 0u) { atomicStore(&flag[0], 1u); }
+  out[i] = 1u;
+}
+"""
+
+
+def test_a_loop_that_waits_for_another_lane_is_an_error_not_a_hang():
+    program = compile_text(SPIN, "spin.wgsl")
+    with pytest.raises(ash.StepLimitError, match=r"spin\.wgsl:7:5: a loop ran 1000 iterations "
+                       r"in lockstep and lanes 1 are still in it.*coroutine schedule"):
+        run_program(program, {}, (1, 1, 1), {"flag": np.zeros(1, np.uint32),
+                                             "out": np.zeros(2, np.uint32)},
+                    max_iterations=1000)
+
+
+def test_a_lockstep_trace_names_its_schedule_and_replaying_it_says_how_to_rerun():
+    module = ash.load_wgsl(REDUCE)
+    args = dict(inp=np.ones(64, np.float32), out=np.zeros(64, np.float32))
+    result = ash.run(module["main"], 1, schedule=ash.Lockstep(max_lanes=128), sanitize="off",
+                     **args)
+    assert result.trace.strategy == {"name": "lockstep", "max_lanes": 128}
+    assert result.counters.invocations == 64
+    with pytest.raises(ash.TraceError, match=r"Lockstep is deterministic.*"
+                       r"schedule=ash.Lockstep\(max_lanes=128\)"):
+        ash.run(module["main"], 1, schedule=result.trace, sanitize="off", **args)
+
+
+def test_chunks_of_whole_workgroups_give_the_same_memory_as_one_chunk():
+    module = ash.load_wgsl(REDUCE)
+    inp = np.random.default_rng(4).standard_normal(64 * 7).astype(np.float32)
+    outs = []
+    for max_lanes in (64, 128, 1 << 16):
+        out = np.zeros(64 * 7, np.float32)
+        ash.run(module["main"], 7, schedule=ash.Lockstep(max_lanes=max_lanes),
+                sanitize="off", inp=inp, out=out)
+        outs.append(out.tobytes())
+    assert outs[0] == outs[1] == outs[2]
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, True])
+def test_lockstep_options_must_be_positive_ints(bad):
+    with pytest.raises(OptionError, match="positive int"):
+        ash.Lockstep(max_lanes=bad)
+    with pytest.raises(OptionError, match="positive int"):
+        ash.Lockstep(max_iterations=bad)
