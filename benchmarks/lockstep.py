@@ -1,8 +1,8 @@
 """Lockstep against InOrder (both ``sanitize="off"``) and lavapipe, on the same kernels: a
 boids step (examples/boids.py: struct buffers, each invocation looping over every boid), the
 256-wide tree reduction (benchmarks/reduce.py), the tiled matmul (examples/matmul.py) and
-a 3x3 blur (benchmarks/detector_kernels.py's, written here with loops WGSL has). Each row checks that Lockstep leaves the same bits as
-InOrder, then prints both times and their ratio, measured in this run, and lavapipe's time
+a 3x3 blur (benchmarks/detector_kernels.py's, written here with loops WGSL has). Each row
+checks that Lockstep leaves the same bits as InOrder, then prints both times and their ratio, measured in this run, and lavapipe's time
 for the same WGSL (``to_wgsl``) where wgpu is installed: one dispatch with its pipeline, buffer
 uploads and read-back, best of ``--repeat``.
 
@@ -22,12 +22,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "examples"))
 sys.path.insert(0, os.path.dirname(__file__))
 
-import boids  # noqa: E402  (examples/boids.py)
-import matmul as tiled  # noqa: E402  (examples/matmul.py)
-import reduce as reduction  # noqa: E402
+import boids  # examples/boids.py
+import matmul as tiled  # examples/matmul.py
+import reduce as reduction
 
-import asyncshader as ash  # noqa: E402
-
+import asyncshader as ash
 
 H = W = 64
 
