@@ -2,9 +2,10 @@
 boids step (examples/boids.py: struct buffers, each invocation looping over every boid), the
 256-wide tree reduction (benchmarks/reduce.py), the tiled matmul (examples/matmul.py) and
 a 3x3 blur (benchmarks/detector_kernels.py's, written here with loops WGSL has). Each row
-checks that Lockstep leaves the same bits as InOrder, then prints both times and their ratio, measured in this run, and lavapipe's time
-for the same WGSL (``to_wgsl``) where wgpu is installed: one dispatch with its pipeline, buffer
-uploads and read-back, best of ``--repeat``.
+checks that Lockstep leaves the same bits as InOrder, then prints both times and their ratio,
+measured in this run, and lavapipe's time for the same WGSL (``to_wgsl``) where wgpu is
+installed: one dispatch with its pipeline, buffer uploads and read-back, best of ``--repeat``
+(at least 3).
 
     python benchmarks/lockstep.py [--boids 1024] [--groups 64] [--repeat 3] [--no-gpu]
 """
