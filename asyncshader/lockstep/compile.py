@@ -17,7 +17,7 @@ from typing import Any
 from ..front.wgsl import syntax as ast
 from ..front.wgsl.source import Span, WGSLError, error_at
 from ..ir.layout import size_of
-from ..ir.types import Array, Atomic, Scalar, Struct, Vector, concretize
+from ..ir.types import Array, Atomic, Pointer, Scalar, Struct, Vector, concretize
 from .exprs import Expressions, Ref, value_type
 
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "|=": "|",
@@ -39,6 +39,9 @@ class Program:
     variables: dict[str, tuple[str, str, Any]]
     workgroup_words: dict[str, int] = field(default_factory=dict)
     builtins: set[str] = field(default_factory=set)
+    #: the overrides it reads: WGSL name -> (pipeline-constant key: @id or name, type,
+    #: initializer's value or None)
+    overrides: dict[str, tuple[str, Any, Any]] = field(default_factory=dict)
 
 
 class Compiler(Expressions):
@@ -59,6 +62,9 @@ class Compiler(Expressions):
         self.count = 0
         self.called: set[str] = set()
         self.builtins_used: set[str] = set()
+        self.overrides: dict[str, tuple[str, Any, Any]] = {}
+        self.pointers: dict[int, Ref] = {}  # id(param or let) -> the memory it points to
+        self.private_inits: list[str] = []
 
     # --- positions and refusals -----------------------------------------------------------
 
@@ -102,7 +108,7 @@ class Compiler(Expressions):
         text = "\n".join(self.lines) + "\n"
         code = compile(text, f"<lockstep {self.source.name}>", "exec")
         return Program(code, self.namespace, size, self.variables, self.workgroup_words,
-                       self.builtins_used)
+                       self.builtins_used, self.overrides)
 
     def workgroup_size(self, fn: ast.Function) -> tuple[int, int, int]:
         attr = next(a for a in fn.attributes if a.name == "workgroup_size")
@@ -116,8 +122,16 @@ class Compiler(Expressions):
     def global_var(self, decl: ast.VarDecl) -> None:
         t = self.typed.type_of(decl)
         space, access = self.checker.var_space(decl, t)
+        if space == "private":  # (one value per lane, for the whole invocation)
+            if not _value(t):
+                raise self.refuse(decl.span, f"a var<private> of type {t.wgsl}")
+            self.locals[id(decl)] = f"P[{decl.name!r}]"
+            init = self.expr(decl.init, t) if decl.init is not None else \
+                self.zero(t, decl.span)
+            self.private_inits.append(f"P[{decl.name!r}] = {init}")
+            return
         if space not in ("storage", "uniform", "workgroup"):
-            return  # (a use of it is refused: private and handle variables)
+            return  # (a use of it is refused: handle variables)
         name = f"g_{decl.name}"
         if space == "workgroup":
             if not _laid_out(t):
@@ -131,28 +145,45 @@ class Compiler(Expressions):
     # --- functions ------------------------------------------------------------------------
 
     def function(self, fn: ast.Function, entry: bool) -> None:
+        """A WGSL function as ``f_NAME(M, args...)``. A pointer parameter into memory is three
+        arguments (the words, the address, the in-bounds lanes); one into a function or
+        private variable is the variable's value, copied in, and its final value is returned
+        after the result (``(result, value, ...)``): WGSL forbids the aliasing that would
+        tell the two apart."""
         params, result = self.typed.signatures[fn.name]
-        names = []
+        names, inout = [], []
         for p, t in zip(fn.params, params):
             builtin = next((a for a in p.attributes if a.name == "builtin"), None)
             if entry and builtin is not None and builtin.args[0].name in BUILTINS:
                 self.locals[id(p)] = f"bi_{builtin.args[0].name}"
                 self.builtins_used.add(builtin.args[0].name)
                 continue
-            if entry or isinstance(t, (Array,)) or not _value(t):
+            self.count += 1
+            if not entry and isinstance(t, Pointer) and t.space in ("storage", "uniform",
+                                                                      "workgroup"):
+                ref = Ref(f"pm{self.count}", f"pa{self.count}", f"po{self.count}", t.store)
+                self.pointers[id(p)] = ref
+                names += [ref.mem, ref.at, ref.ok]
+                continue
+            if not entry and isinstance(t, Pointer) and t.space in ("function", "private") \
+                    and _value(t.store):
+                inout.append(f"p_{p.name}_{self.count}")
+            elif entry or not _value(t):
                 raise self.refuse(p.span, f"the parameter {self.text(p.span)!r}")
             self.locals[id(p)] = f"p_{p.name}_{self.count}"
-            self.count += 1
             names.append(self.locals[id(p)])
         header = "entry(M)" if entry else f"f_{fn.name}({', '.join(['M', *names])})"
         self.emit(f"def {header}:")
         self.depth += 1
         self.emit("_ret = False")
         self.emit("_rv = None")
+        if entry:
+            for line in self.private_inits:
+                self.emit(line)
         self.mask, self.exits = "M", ["_ret"]
         self.current_return = concretize(result) if result is not None else None
         self.block(fn.body.body)
-        self.emit("return _rv")
+        self.emit(f"return {', '.join(['_rv', *inout])}" if inout else "return _rv")
         self.depth -= 1
 
     # --- statements -----------------------------------------------------------------------
@@ -200,6 +231,9 @@ class Compiler(Expressions):
         if decl.kind == "const":
             return  # (its uses are const-expressions)
         t = concretize(self.typed.type_of(decl))
+        if isinstance(t, Pointer):
+            self.pointer_let(decl, t)
+            return
         if not _value(t):
             raise self.refuse(decl.span, f"a '{decl.kind}' of type {getattr(t, 'wgsl', t)}")
         value = self.expr(decl.init, t) if decl.init is not None else self.zero(t, decl.span)
@@ -207,6 +241,30 @@ class Compiler(Expressions):
         self.count += 1
         self.emit(f"{name} = {value}")
         self.locals[id(decl)] = name
+
+    def pointer_let(self, decl: ast.VarDecl, t: Pointer) -> None:
+        """``let p = &r``: for memory, the address and bounds evaluated now; for a whole
+        function or private variable, another name of it."""
+        operand = decl.init.inner if isinstance(decl.init, ast.Paren) else decl.init
+        if isinstance(operand, ast.Unary) and operand.op == "&":
+            target = operand.operand
+            if self.is_memory(target):
+                ref = self.ref(target)
+                at, ok = self.temp("pa"), self.temp("po")
+                self.emit(f"{at} = {ref.at}")
+                self.emit(f"{ok} = {ref.ok}")
+                self.pointers[id(decl)] = Ref(ref.mem, at, ok, ref.type)
+                return
+            if isinstance(target, ast.Ident) and id(target.target) in self.locals:
+                self.locals[id(decl)] = self.locals[id(target.target)]
+                return
+        if isinstance(operand, ast.Ident) and id(operand.target) in self.pointers:
+            self.pointers[id(decl)] = self.pointers[id(operand.target)]
+            return
+        if isinstance(operand, ast.Ident) and id(operand.target) in self.locals:
+            self.locals[id(decl)] = self.locals[id(operand.target)]
+            return
+        raise self.refuse(decl.span, f"the pointer {self.text(decl.span)!r}")
 
     def s_Assign(self, s: ast.Assign) -> None:
         if s.target is None:
@@ -249,10 +307,11 @@ class Compiler(Expressions):
             return
         chain = []
         e = target
-        while isinstance(e, (ast.Member, ast.Index, ast.Paren)):
-            if not isinstance(e, ast.Paren):
+        while isinstance(e, (ast.Member, ast.Index, ast.Paren, ast.Unary)):
+            if isinstance(e, (ast.Member, ast.Index)):
                 chain.append(e)
-            e = e.inner if isinstance(e, ast.Paren) else e.base
+            e = e.base if isinstance(e, (ast.Member, ast.Index)) else \
+                e.inner if isinstance(e, ast.Paren) else e.operand
         if not (isinstance(e, ast.Ident) and id(e.target) in self.locals):
             raise self.refuse(target.span, f"a store into {self.text(target.span)!r}")
         root = self.locals[id(e.target)]

@@ -21,6 +21,7 @@ from ..ir.layout import stride_of, struct_layout
 from ..ir.types import (
     Array,
     Atomic,
+    Pointer,
     Reference,
     Scalar,
     Struct,
@@ -45,8 +46,9 @@ _BARRIERS = ("workgroupBarrier", "storageBarrier", "textureBarrier")
 
 
 def value_type(t: Any) -> Any:
-    """The type of a value of an expression of type ``t`` (the load rule)."""
-    return t.store if isinstance(t, Reference) else t
+    """The type of a value of an expression of type ``t`` (the load rule; a pointer's
+    pointee, which pointer sugar reads through)."""
+    return t.store if isinstance(t, (Reference, Pointer)) else t
 
 
 @dataclass
@@ -124,12 +126,28 @@ class Expressions:
     def e_Ident(self, e: ast.Ident, want: Any) -> str:
         target = e.target
         if isinstance(target, ast.VarDecl) and target.kind == "override":
-            raise self.refuse(e.span, f"the override '{e.name}'")
-        if isinstance(e.type, Reference) and id(target) not in self.locals:
+            return self.override(target, e.span)
+        if isinstance(e.type, (Reference, Pointer)) and self.is_memory(e):
             return self.load(self.ref(e), e.span)
         if id(target) in self.locals:
             return self.locals[id(target)]
         raise self.refuse(e.span, f"the name '{e.name}' here")
+
+    def override(self, decl: ast.VarDecl, span: Any) -> str:
+        """The namespace name of an override's value (set per dispatch from the pipeline
+        constants, by ``@id`` or name, else its initializer)."""
+        t = concretize(self.typed.type_of(decl))
+        if dtype_of(t) is None or not isinstance(t, Scalar):
+            raise self.refuse(span, f"an override of type {t.wgsl}")
+        default = None
+        if decl.init is not None:
+            default = self.checker.value(decl.init)
+            if default is UNKNOWN:
+                raise self.refuse(decl.span, "an override initialized from other overrides")
+        ids = [a for a in decl.attributes if a.name == "id"]
+        key = str(int(self.checker.value(ids[0].args[0]))) if ids else decl.name
+        self.overrides[decl.name] = (key, t, default)
+        return f"o_{decl.name}"
 
     def e_Member(self, e: ast.Member, want: Any) -> str:
         if isinstance(e.type, Reference) and self.is_memory(e):
@@ -159,7 +177,11 @@ class Expressions:
 
     def e_Unary(self, e: ast.Unary, want: Any) -> str:
         t = concretize(value_type(e.type))
-        if e.op == "*" or e.op == "&":
+        if e.op == "*" and self.is_memory(e.operand):
+            return self.load(self.ref(e), e.span)
+        if e.op == "*":
+            return self.expr(e.operand)
+        if e.op == "&":
             raise self.refuse(e.span, f"the pointer expression {self.text(e.span)!r}")
         operand = self.expr(e.operand, want=t)
         if e.op == "!":
@@ -217,16 +239,45 @@ class Expressions:
         target = e.callee.target
         result = value_type(e.type)
         if isinstance(target, ast.Function):
-            params, _ = self.typed.signatures[target.name]
-            args = [self.expr(a, concretize(p)) for a, p in zip(e.args, params)]
-            self.called.add(target.name)
-            return f"f_{target.name}({', '.join([self.mask, *args])})"
+            return self.call(e, target)
         if isinstance(target, (ast.Struct, ast.Alias)) or (
                 isinstance(target, Predeclared) and target.kind in ("type", "type-generator")):
             return self.construct(e, concretize(result))
         if isinstance(target, Predeclared) and e.callee.template is None:
             return self.builtin(e, result)
         raise self.refuse(e.span, f"the call of {e.callee.name}")
+
+    def call(self, e: ast.Call, target: ast.Function) -> str:
+        """A call of a module function with the current mask; a pointer argument into a
+        function or private variable is its value in and out (the call is then a statement
+        before the one that holds it: its result a temporary)."""
+        params, _ = self.typed.signatures[target.name]
+        args, back = [], []
+        for a, p in zip(e.args, params):
+            if isinstance(p, Pointer):
+                inner = a.inner if isinstance(a, ast.Paren) else a
+                pointee = inner.operand if isinstance(inner, ast.Unary) and \
+                    inner.op == "&" else None
+                if p.space in ("storage", "uniform", "workgroup"):
+                    ref = self.ref(pointee) if pointee is not None else self.ref(inner)
+                    args += [ref.mem, ref.at, ref.ok]
+                    continue
+                place = pointee if pointee is not None else ast.Unary(a.span, "*", inner)
+                args.append(self.expr(pointee) if pointee is not None else self.expr(inner))
+                back.append(place)
+                continue
+            args.append(self.expr(a, concretize(p)))
+        self.called.add(target.name)
+        code = f"f_{target.name}({', '.join([self.mask, *args])})"
+        if not back:
+            return code
+        if self.mask == "_mm":
+            raise self.refuse(e.span, "a call with a pointer argument on the right of && or ||")
+        result = self.temp("r")
+        self.emit(f"{result} = {code}")
+        for k, place in enumerate(back, start=1):
+            self.store(place, f"{result}[{k}]")
+        return f"{result}[0]"
 
     def construct(self, e: ast.Call, t: Any) -> str:
         if isinstance(t, Struct):
@@ -322,24 +373,33 @@ class Expressions:
     # --- memory ---------------------------------------------------------------------------
 
     def is_memory(self, e: ast.Expr) -> bool:
-        """Whether ``e`` names memory in a storage, uniform or workgroup variable."""
-        while isinstance(e, (ast.Member, ast.Index, ast.Paren)):
-            e = e.inner if isinstance(e, ast.Paren) else e.base
-        return isinstance(e, ast.Ident) and isinstance(e.type, Reference) and \
-            id(e.target) in self.memory
+        """Whether ``e`` names memory in a storage, uniform or workgroup variable (directly or
+        through a pointer)."""
+        while isinstance(e, (ast.Member, ast.Index, ast.Paren, ast.Unary)):
+            e = e.base if isinstance(e, (ast.Member, ast.Index)) else \
+                e.inner if isinstance(e, ast.Paren) else e.operand
+        return isinstance(e, ast.Ident) and (
+            (isinstance(e.type, Reference) and id(e.target) in self.memory)
+            or id(e.target) in self.pointers)
 
     def pointer(self, e: ast.Expr) -> Ref:
         """The memory of a pointer argument ``&r`` (a built-in's)."""
         inner = e.inner if isinstance(e, ast.Paren) else e
         if isinstance(inner, ast.Unary) and inner.op == "&" and self.is_memory(inner.operand):
             return self.ref(inner.operand)
+        if isinstance(inner, ast.Ident) and id(inner.target) in self.pointers:
+            return self.pointers[id(inner.target)]
         raise self.refuse(e.span, f"the pointer {self.text(e.span)!r}")
 
     def ref(self, e: ast.Expr) -> Ref:
         if isinstance(e, ast.Paren):
             return self.ref(e.inner)
+        if isinstance(e, ast.Unary) and e.op in ("*", "&"):
+            return self.ref(e.operand)
         t = value_type(e.type)
         if isinstance(e, ast.Ident):
+            if id(e.target) in self.pointers:
+                return self.pointers[id(e.target)]
             mem, base = self.memory[id(e.target)]
             return Ref(mem, base, "True", t)
         base = self.ref(e.base)

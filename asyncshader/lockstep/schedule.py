@@ -32,6 +32,7 @@ from ..ir.types import Struct, Vector
 from ..schedules.trace import Trace
 from ..stages.compute import ComputeKernel
 from ..stages.dispatch import Counters, DispatchResult
+from ..wgsl.overrides import pipeline_constants
 from ..wgsl.source import GENERATED
 from . import atomics, builtins, lanes
 from .builtins import dtype_of
@@ -81,7 +82,9 @@ class Lockstep:
             raise TypeError(f"expected a @compute kernel, got {kernel!r}")
         groups = _size3(workgroups)
         program, names = program_of(kernel, bindings)
-        run_program(program, names, groups, bindings, self.max_lanes, self.max_iterations)
+        constants = _constants(kernel, options.get("overrides"))
+        run_program(program, names, groups, bindings, self.max_lanes, self.max_iterations,
+                    constants)
         config = {"stage": "compute", "workgroups": list(groups),
                   "workgroup_size": list(program.workgroup_size)}
         trace = Trace(kernel=kernel.identity, dispatch=config, strategy=self.describe())
@@ -100,7 +103,7 @@ def _check_options(options: dict[str, Any]) -> None:
             f"{sanitize!r} asks for it: pass sanitize='off' (races, out-of-bounds accesses "
             "and divergence are then not reported), or use a coroutine schedule (InOrder, "
             "Random ...) to have them found")
-    for name in ("instruments", "allow_races", "overrides", "subgroup_size"):
+    for name in ("instruments", "allow_races", "subgroup_size"):
         value = options.get(name)
         if value not in (None, ()):
             raise OptionError(f"schedule=ash.Lockstep() does not take {name}= (got "
@@ -180,6 +183,28 @@ def _memories(program: Program, names: dict[str, str], bindings: dict[str, Any]
     return memories, back
 
 
+def _constants(kernel: ComputeKernel, given: Any) -> dict:
+    """A dispatch's ``overrides=`` as pipeline constants (by ``@id`` or name): for a Python
+    kernel through its ``ash.override`` declarations, as :func:`asyncshader.crosscheck` gives
+    them to a GPU."""
+    used = getattr(kernel.shader_fn, "__ash_overrides__", {}) \
+        if getattr(kernel.fn, GENERATED, None) is None else {}
+    if used:
+        return pipeline_constants(kernel.fn.__qualname__, used, given)
+    return {str(k): v for k, v in (given or {}).items()}
+
+
+def _override_values(program: Program, constants: dict) -> dict:
+    values = {}
+    for name, (key, t, default) in program.overrides.items():
+        value = constants.get(key, constants.get(name, default))
+        if value is None:
+            raise DispatchError(f"the override {name} has no initializer: give its value, "
+                                f"overrides={{{key!r}: ...}}")
+        values[f"o_{name}"] = np.asarray(value).astype(dtype_of(t))[()]
+    return values
+
+
 def _uniform_bytes(value: Any, t: Any) -> bytes:
     data = struct_bytes(value)
     if data is not None:
@@ -200,12 +225,14 @@ def _uniform_bytes(value: Any, t: Any) -> bytes:
 
 def run_program(program: Program, names: dict[str, str], groups: tuple[int, int, int],
                 bindings: dict[str, Any], max_lanes: int = MAX_LANES,
-                max_iterations: int = MAX_ITERATIONS) -> None:
+                max_iterations: int = MAX_ITERATIONS, constants: dict | None = None) -> None:
     """Runs a compiled entry point over ``groups`` workgroups on ``bindings`` (by the names
-    ``names`` maps to WGSL names), writing the storage buffers back in place."""
+    ``names`` maps to WGSL names), writing the storage buffers back in place; ``constants``
+    are the pipeline's override values, by ``@id`` or name."""
     memories, back = _memories(program, names, bindings)
+    values = _override_values(program, constants or {})
     with np.errstate(all="ignore"):
-        _execute(program, groups, memories, max_lanes, max_iterations)
+        _execute(program, groups, {**memories, **values}, max_lanes, max_iterations)
     for words, t, value in back.values():
         restored = from_gpu(words.tobytes(), t, value if value.dtype != np.bool_
                             else value.astype(np.uint32))
@@ -223,10 +250,10 @@ def _execute(program: Program, groups: tuple[int, int, int], memories: dict,
         count = min(per_chunk, total - first)
         L = count * n
         ns = dict(program.namespace)
-        ns.update(np=np, _l=lanes, _a=atomics, _b=builtins, L=L, WG=n,
+        ns.update(np=np, _l=lanes, _a=atomics, _b=builtins, L=L, WG=n, P={},
                   MAX_ITERATIONS=max_iterations)
         for name, words in memories.items():
-            ns[f"g_{name}"] = words
+            ns[name if name.startswith("o_") else f"g_{name}"] = words
         wg_in_chunk = np.repeat(np.arange(count, dtype=np.int64), n)
         for name, size in program.workgroup_words.items():
             ns[f"g_{name}"] = lanes.Words(np.zeros(count * size, np.uint32))

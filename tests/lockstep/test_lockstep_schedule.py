@@ -391,18 +391,60 @@ fn main() {
   out[0] = m[0].x;
 }
 """)
-    with pytest.raises(WGSLError, match=r"refused\.wgsl:7:8.*not supported by Lockstep: "
-                       r"the pointer expression '&x'"):
+    with pytest.raises(WGSLError, match=r"refused\.wgsl:6:12.*not supported by Lockstep: "
+                       r"the built-in function subgroupAdd"):
         compile_text("""
+enable subgroups;
 @group(0) @binding(0) var<storage, read_write> out: array<u32>;
-fn bump(p: ptr<function, u32>) { *p = *p + 1u; }
 @compute @workgroup_size(1)
 fn main() {
-  var x = 1u;
-  bump(&x);
-  out[0] = x;
+  out[0] = subgroupAdd(1u);
 }
 """)
+
+
+POINTERS = """
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@group(0) @binding(1) var<storage, read_write> counts: array<u32>;
+override SCALE: u32 = 3u;
+@id(7) override BIAS: u32;
+var<private> calls: u32;
+
+fn bump(p: ptr<function, u32>, by: u32) -> u32 {
+  *p = *p + by;
+  calls += 1u;
+  return *p * 2u;
+}
+
+fn add_into(p: ptr<storage, u32, read_write>, v: u32) {
+  *p = *p + v;
+}
+
+@compute @workgroup_size(4)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  let i = gid.x;
+  var x = i;
+  let twice = bump(&x, SCALE);
+  if (i % 2u == 0u) { _ = bump(&x, 100u); }
+  let slot = &out[i];
+  *slot = x * 1000u + twice + BIAS;
+  add_into(&counts[i], calls);
+  add_into(&counts[i], 10u);
+}
+"""
+
+
+def test_pointers_private_variables_and_overrides():
+    program = compile_text(POINTERS)   # (load_wgsl refuses pointer parameters yet)
+    out, counts = np.zeros(8, np.uint32), np.zeros(8, np.uint32)
+    run_program(program, {}, (2, 1, 1), {"out": out, "counts": counts}, constants={"7": 5})
+    i = np.arange(8)
+    x = i + 3 + np.where(i % 2 == 0, 100, 0)
+    assert list(out) == list(x * 1000 + (i + 3) * 2 + 5)
+    calls = np.where(i % 2 == 0, 2, 1)           # each lane's own private counter
+    assert list(counts) == list(calls + 10)
+    with pytest.raises(DispatchError, match=r"override BIAS has no initializer.*'7'"):
+        run_program(program, {}, (1, 1, 1), {"out": out, "counts": counts})
 
 
 SPIN = """
