@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..ir.types import Scalar, Vector
+from ..ir.types import Matrix, Scalar, Vector
 from ..wgsl import builtins as scalar_builtins
 from ..wgsl import types as wgsl_types
 from ..wgsl.builtins._overloads import _NAN32
@@ -25,9 +25,9 @@ DTYPES = {"f32": np.float32, "i32": np.int32, "u32": np.uint32, "bool": np.bool_
 
 
 def dtype_of(t: Any) -> Any:
-    """The numpy dtype of a scalar or vector type's components (None: not one Lockstep
-    holds in lanes)."""
-    s = t.scalar if isinstance(t, Vector) else t
+    """The numpy dtype of a scalar, vector or matrix type's components (None: not one
+    Lockstep holds in lanes)."""
+    s = t.scalar if isinstance(t, (Vector, Matrix)) else t
     return DTYPES.get(s.name) if isinstance(s, Scalar) else None
 
 

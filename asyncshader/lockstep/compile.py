@@ -17,7 +17,7 @@ from typing import Any
 from ..front.wgsl import syntax as ast
 from ..front.wgsl.source import Span, WGSLError, error_at
 from ..ir.layout import size_of
-from ..ir.types import Array, Atomic, Pointer, Scalar, Struct, Vector, concretize
+from ..ir.types import Array, Atomic, Matrix, Pointer, Scalar, Struct, Vector, concretize
 from .exprs import Expressions, Ref, value_type
 
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "|=": "|",
@@ -463,7 +463,7 @@ def _value(t: Any) -> bool:
         return all(_value(m) for _, m in t.fields)
     if isinstance(t, Array):
         return isinstance(t.length, int) and _value(t.element)
-    return False
+    return isinstance(t, Matrix) and t.scalar.name == "f32"
 
 
 def _laid_out(t: Any) -> bool:

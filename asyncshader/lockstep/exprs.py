@@ -21,6 +21,7 @@ from ..ir.layout import stride_of, struct_layout
 from ..ir.types import (
     Array,
     Atomic,
+    Matrix,
     Pointer,
     Reference,
     Scalar,
@@ -103,6 +104,10 @@ class Expressions:
             return "{" + ", ".join(f"{n!r}: {self.zero(m, span)}" for n, m in t.fields) + "}"
         if isinstance(t, Array) and isinstance(t.length, int):
             return f"_l.array_of({self.zero(t.element, span)}, {t.length})"
+        if isinstance(t, Matrix) and dtype_of(t) is not None:
+            name = f"k{len(self.namespace)}"
+            self.namespace[name] = np.zeros((t.cols, t.rows, 1), dtype_of(t))
+            return name
         raise self.refuse(span, f"a value of type {getattr(t, 'wgsl', t)}")
 
     # --- expressions ----------------------------------------------------------------------
@@ -171,7 +176,7 @@ class Expressions:
             value_type(e.index.type)).concrete()))
         if isinstance(base_t, Vector):
             return f"_l.component({self.expr(e.base)}, {index}, L)"
-        if isinstance(base_t, Array) and isinstance(base_t.length, int):
+        if isinstance(base_t, (Matrix, Array)) and getattr(base_t, "length", 0) is not None:
             return f"_l.array_get({self.expr(e.base)}, {index}, L)"
         raise self.refuse(e.span, f"indexing {getattr(base_t, 'wgsl', base_t)}")
 
@@ -207,6 +212,8 @@ class Expressions:
             right = self.expr(e.right, self.want_for(e.right, scalar.concrete()))
             return f"({left} {e.op} {right})"
         result = concretize(value_type(e.type))
+        if isinstance(left_t, Matrix) or isinstance(right_t, Matrix):
+            return self.matrix_op(e, concretize(left_t), concretize(right_t))
         if not isinstance(result, (Scalar, Vector)):
             raise self.refuse(e.span, f"the operator '{e.op}' on {result.wgsl}")
         scalar = scalar_of(result)
@@ -223,6 +230,24 @@ class Expressions:
         if e.op in ("<<", ">>"):
             return f"_l.{'shl' if e.op == '<<' else 'shr'}({left}, {right})"
         raise self.refuse(e.span, f"the operator '{e.op}'")
+
+    def matrix_op(self, e: ast.Binary, left_t: Any, right_t: Any) -> str:
+        """``+``, ``-`` and ``*`` with a matrix operand (:mod:`.matrices`)."""
+        if dtype_of(left_t) is not np.float32 or dtype_of(right_t) is not np.float32:
+            raise self.refuse(e.span, "a matrix of f16")
+        left = self.expr(e.left, self.want_for(e.left, Scalar("f32")))
+        right = self.expr(e.right, self.want_for(e.right, Scalar("f32")))
+        if e.op in ("+", "-") and isinstance(left_t, Matrix) and isinstance(right_t, Matrix):
+            return f"({left} {e.op} {right})"
+        if e.op == "*":
+            if isinstance(left_t, Matrix) and isinstance(right_t, Matrix):
+                return f"_m.times_matrix({left}, {right})"
+            if isinstance(left_t, Matrix) and isinstance(right_t, Vector):
+                return f"_m.times_vector({left}, {right})"
+            if isinstance(left_t, Vector) and isinstance(right_t, Matrix):
+                return f"_m.vector_times({left}, {right})"
+            return f"({left} * {right})"  # (a scalar times each component, in f32)
+        raise self.refuse(e.span, f"the operator '{e.op}' on {left_t.wgsl} and {right_t.wgsl}")
 
     def calls_in(self, e: Any) -> bool:
         """Whether evaluating ``e`` may call a function of the module (side effects)."""
@@ -291,6 +316,13 @@ class Expressions:
                 return self.zero(t, e.span)
             items = [self.expr(a, concretize(t.element)) for a in e.args]
             return f"_l.array_from([{', '.join(items)}], L)"
+        if isinstance(t, Matrix) and dtype_of(t) is np.float32:
+            if not e.args:
+                return self.zero(t, e.span)
+            if len(e.args) == 1:
+                return self.expr(e.args[0], t)
+            args = [self.expr(a, self.want_for(a, t.scalar)) for a in e.args]
+            return f"_m.build([{', '.join(args)}], {t.cols}, {t.rows})"
         if not isinstance(t, (Scalar, Vector)) or dtype_of(t) is None:
             raise self.refuse(e.span, f"a constructor of {getattr(t, 'wgsl', t)}")
         if not e.args:
@@ -441,6 +473,11 @@ class Expressions:
             code = (f"_l.load({ref.mem}.{_VIEW[t.scalar.name]}, "
                     f"_l.vector_at({ref.at}, {t.size}), {ref.ok})")
             return f"({code} != 0)" if t.scalar.name == "bool" else code
+        if isinstance(t, Matrix) and dtype_of(t) is np.float32:
+            stride = stride_of(t.column) // 4
+            columns = [self.load(Ref(ref.mem, f"({ref.at} + {c * stride})", ref.ok, t.column),
+                                 span) for c in range(t.cols)]
+            return f"_l.array_from([{', '.join(columns)}], L)"
         if isinstance(t, Struct):
             members = []
             for m, (name, mt) in zip(struct_layout(t).members, t.fields):
@@ -465,6 +502,14 @@ class Expressions:
         if isinstance(t, Vector) and t.scalar.name in _VIEW:
             return [f"_l.store_vector({ref.mem}.{_VIEW[t.scalar.name]}, {ref.at}, {ref.ok}, "
                     f"{self.mask}, {value}, {t.size}, L)"]
+        if isinstance(t, Matrix) and dtype_of(t) is np.float32:
+            temp = self.temp()
+            out = [f"{temp} = {value}"]
+            stride = stride_of(t.column) // 4
+            for c in range(t.cols):
+                inner = Ref(ref.mem, f"({ref.at} + {c * stride})", ref.ok, t.column)
+                out += self.store_memory(inner, f"{temp}[{c}]", span)
+            return out
         if isinstance(t, Struct):
             temp = self.temp()
             out = [f"{temp} = {value}"]

@@ -34,7 +34,7 @@ from ..stages.compute import ComputeKernel
 from ..stages.dispatch import Counters, DispatchResult
 from ..wgsl.overrides import pipeline_constants
 from ..wgsl.source import GENERATED
-from . import atomics, builtins, lanes
+from . import atomics, builtins, lanes, matrices
 from .builtins import dtype_of
 from .compile import Compiler, Program
 
@@ -250,7 +250,7 @@ def _execute(program: Program, groups: tuple[int, int, int], memories: dict,
         count = min(per_chunk, total - first)
         L = count * n
         ns = dict(program.namespace)
-        ns.update(np=np, _l=lanes, _a=atomics, _b=builtins, L=L, WG=n, P={},
+        ns.update(np=np, _l=lanes, _a=atomics, _b=builtins, _m=matrices, L=L, WG=n, P={},
                   MAX_ITERATIONS=max_iterations)
         for name, words in memories.items():
             ns[name if name.startswith("o_") else f"g_{name}"] = words
