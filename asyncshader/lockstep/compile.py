@@ -65,6 +65,7 @@ class Compiler(Expressions):
         self.overrides: dict[str, tuple[str, Any, Any]] = {}
         self.pointers: dict[int, Ref] = {}  # id(param or let) -> the memory it points to
         self.private_inits: list[str] = []
+        self.reached: set[str] = set()  # the module-scope variables the entry point uses
 
     # --- positions and refusals -----------------------------------------------------------
 
@@ -107,8 +108,10 @@ class Compiler(Expressions):
             done.add(name)
         text = "\n".join(self.lines) + "\n"
         code = compile(text, f"<lockstep {self.source.name}>", "exec")
-        return Program(code, self.namespace, size, self.variables, self.workgroup_words,
-                       self.builtins_used, self.overrides)
+        variables = {k: v for k, v in self.variables.items() if k in self.reached}
+        words = {k: v for k, v in self.workgroup_words.items() if k in self.reached}
+        return Program(code, self.namespace, size, variables, words, self.builtins_used,
+                       self.overrides)
 
     def workgroup_size(self, fn: ast.Function) -> tuple[int, int, int]:
         attr = next(a for a in fn.attributes if a.name == "workgroup_size")

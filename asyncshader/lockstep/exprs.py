@@ -433,6 +433,7 @@ class Expressions:
             if id(e.target) in self.pointers:
                 return self.pointers[id(e.target)]
             mem, base = self.memory[id(e.target)]
+            self.reached.add(e.target.name)
             return Ref(mem, base, "True", t)
         base = self.ref(e.base)
         if isinstance(e, ast.Member):
