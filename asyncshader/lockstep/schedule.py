@@ -105,7 +105,9 @@ def _check_options(options: dict[str, Any]) -> None:
             "Random ...) to have them found")
     for name in ("instruments", "allow_races", "subgroup_size"):
         value = options.get(name)
-        if value not in (None, ()):
+        empty = value is None or (isinstance(value, (list, tuple, set, frozenset, str))
+                                  and not value)
+        if not empty:
             raise OptionError(f"schedule=ash.Lockstep() does not take {name}= (got "
                               f"{value!r}): it is an option of the coroutine schedules")
 

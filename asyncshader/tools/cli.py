@@ -144,6 +144,8 @@ class _Progress:
 def cmd_run(args: argparse.Namespace, out: Callable) -> int:
     from ..exploration.explore import Recorded, _run_checked
 
+    if args.schedule == "lockstep":
+        return _run_lockstep(args, out)
     kernel, setup, check, path, name = load_target(args.target)
     _check_outputs(args, "trace")
     rec = Recorded(_strategy(args))
@@ -174,6 +176,29 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
             out(f"replay: asyncshader replay {trace.to_string()}")
         return EXIT_FAILURE
     out("ok" + (" (check passed)" if check is not None else ""))
+    return EXIT_OK
+
+
+def _run_lockstep(args: argparse.Namespace, out: Callable) -> int:
+    """``run --schedule lockstep``: one run in lockstep (docs/lockstep.md), without the race
+    detector; it records no trace (running it again is its replay)."""
+    from ..exploration.explore import _run_checked
+    from ..lockstep import Lockstep
+
+    if args.trace:
+        raise UsageError("--schedule lockstep records no trace (Lockstep is deterministic: "
+                         "running it again is its replay); leave --trace out")
+    kernel, setup, check, _, _ = load_target(args.target)
+    result, outcome, failure, _ = _run_checked(kernel, setup, check, Lockstep(), [], "off")
+    if result is not None:
+        for key, value in result.outputs.items():
+            out(f"{key} = {_short(value)}")
+        out(f"{result.counters.invocations} invocations in lockstep, outcome {outcome}")
+    if failure is not None:
+        out(f"FAILED: {failure}")
+        return EXIT_FAILURE
+    out("ok" + (" (check passed)" if check is not None else "") +
+        " (lockstep: no race detector; run without --schedule to have races found)")
     return EXIT_OK
 
 
@@ -535,6 +560,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="run FILE::KERNEL once under one schedule")
     p.add_argument("target", metavar="FILE::KERNEL")
     _add_strategy_options(p, "in_order")
+    p.add_argument("--schedule", choices=["lockstep"], default=None,
+                   help="lockstep: run every operation on all invocations at once, as numpy "
+                        "arrays (fast at real sizes; no race detector: docs/lockstep.md)")
     p.add_argument("--trace", metavar="OUT",
                    help="save the trace: JSON if OUT ends in .json, else the one-line string")
     p = sub.add_parser("explore", help="run FILE::KERNEL under many schedules")
