@@ -24,7 +24,8 @@ _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "
              "^=": "^", "<<=": "<<", ">>=": ">>"}
 #: the compute built-in values Lockstep gives an entry point
 BUILTINS = ("global_invocation_id", "local_invocation_id", "local_invocation_index",
-            "workgroup_id", "num_workgroups", "workgroup_index", "global_invocation_index")
+            "workgroup_id", "num_workgroups", "workgroup_index", "global_invocation_index",
+            "subgroup_invocation_id", "subgroup_size", "subgroup_id", "num_subgroups")
 
 
 @dataclass

@@ -361,6 +361,10 @@ class Expressions:
             return f"np.uint32(max(({ref.mem}.words - {ref.at}) // {stride}, 0))"
         if name.startswith("atomic"):
             return self.atomic(e, name)
+        if name.startswith("subgroup"):
+            return self.subgroup(e, name, result)
+        if name.startswith("quad"):
+            raise self.refuse(e.span, f"the quad operation {name}")
         from .builtins import FAST, scalar_function  # (the table of vector forms)
         if name not in FAST and scalar_function(name) is None:
             raise self.refuse(e.span, f"the built-in function {name}")
@@ -382,6 +386,36 @@ class Expressions:
         self.namespace[f"r{id(e)}"] = concretize(result)
         return (f"_b.call({name!r}, [{', '.join(args)}], t{id(e)}, r{id(e)}, "
                 f"{self.mask}, L)")
+
+    def subgroup(self, e: ast.Call, name: str, result: Any) -> str:
+        """A subgroup built-in over each subgroup's active lanes (:mod:`.subgroups`)."""
+        kind = name[len("subgroup"):]
+        ctx = f"{self.mask}, L, WG, SG"
+        args = [self.expr(a, self.want_for(a, scalar_of(concretize(result))
+                                          if result is not None else None)) for a in e.args]
+        folds = {"Add": "add", "Mul": "mul", "Min": "min", "Max": "max", "And": "and",
+                 "Or": "or", "Xor": "xor"}
+        if kind in folds:
+            return f"_s.reduce({folds[kind]!r}, {args[0]}, {ctx})"
+        for prefix, inclusive in (("Inclusive", True), ("Exclusive", False)):
+            if kind.startswith(prefix) and kind[len(prefix):] in ("Add", "Mul"):
+                op = folds[kind[len(prefix):]]
+                return f"_s.scan({op!r}, {args[0]}, {ctx}, {inclusive})"
+        if kind in ("All", "Any"):
+            return f"_s.all_any({kind.lower()!r}, {args[0]}, {ctx})"
+        if kind == "Ballot":
+            return f"_s.ballot({args[0]}, {ctx})"
+        if kind == "Elect":
+            return f"_s.elect({ctx})"
+        if kind == "BroadcastFirst":
+            return f"_s.broadcast_first({args[0]}, {ctx})"
+        moves = {"Broadcast": "id", "Shuffle": "id", "ShuffleUp": "up", "ShuffleDown": "down",
+                 "ShuffleXor": "xor"}
+        if kind in moves:
+            source = self.expr(e.args[1], self.want_for(e.args[1], Scalar("u32")))
+            return (f"_s.shuffle({moves[kind]!r}, {args[0]}, {source}, {ctx}, "
+                    f"{self.where(e.span)!r})")
+        raise self.refuse(e.span, f"the built-in function {name}")
 
     def atomic(self, e: ast.Call, name: str) -> str:
         ref = self.pointer(e.args[0])

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ..collectives.subgroups import DEFAULT_SUBGROUP_SIZE, check_subgroup_size
 from ..emit import emit
 from ..emit.buffers import from_gpu, struct_bytes, to_gpu
 from ..errors import DispatchError, OptionError
@@ -34,7 +35,7 @@ from ..stages.compute import ComputeKernel
 from ..stages.dispatch import Counters, DispatchResult
 from ..wgsl.overrides import pipeline_constants
 from ..wgsl.source import GENERATED
-from . import atomics, builtins, lanes, matrices
+from . import atomics, builtins, lanes, matrices, subgroups
 from .builtins import dtype_of
 from .compile import Compiler, Program
 
@@ -83,8 +84,9 @@ class Lockstep:
         groups = _size3(workgroups)
         program, names = program_of(kernel, bindings)
         constants = _constants(kernel, options.get("overrides"))
+        size = options.get("subgroup_size") or kernel.subgroup_size or DEFAULT_SUBGROUP_SIZE
         run_program(program, names, groups, bindings, self.max_lanes, self.max_iterations,
-                    constants)
+                    constants, check_subgroup_size(size))
         config = {"stage": "compute", "workgroups": list(groups),
                   "workgroup_size": list(program.workgroup_size)}
         trace = Trace(kernel=kernel.identity, dispatch=config, strategy=self.describe())
@@ -103,7 +105,7 @@ def _check_options(options: dict[str, Any]) -> None:
             f"{sanitize!r} asks for it: pass sanitize='off' (races, out-of-bounds accesses "
             "and divergence are then not reported), or use a coroutine schedule (InOrder, "
             "Random ...) to have them found")
-    for name in ("instruments", "allow_races", "subgroup_size"):
+    for name in ("instruments", "allow_races"):
         value = options.get(name)
         empty = value is None or (isinstance(value, (list, tuple, set, frozenset, str))
                                   and not value)
@@ -227,14 +229,17 @@ def _uniform_bytes(value: Any, t: Any) -> bytes:
 
 def run_program(program: Program, names: dict[str, str], groups: tuple[int, int, int],
                 bindings: dict[str, Any], max_lanes: int = MAX_LANES,
-                max_iterations: int = MAX_ITERATIONS, constants: dict | None = None) -> None:
+                max_iterations: int = MAX_ITERATIONS, constants: dict | None = None,
+                subgroup_size: int = 32) -> None:
     """Runs a compiled entry point over ``groups`` workgroups on ``bindings`` (by the names
     ``names`` maps to WGSL names), writing the storage buffers back in place; ``constants``
-    are the pipeline's override values, by ``@id`` or name."""
+    are the pipeline's override values, by ``@id`` or name; ``subgroup_size`` cuts each
+    workgroup into subgroups."""
     memories, back = _memories(program, names, bindings)
     values = _override_values(program, constants or {})
     with np.errstate(all="ignore"):
-        _execute(program, groups, {**memories, **values}, max_lanes, max_iterations)
+        _execute(program, groups, {**memories, **values}, max_lanes, max_iterations,
+                 subgroup_size)
     for words, t, value in back.values():
         restored = from_gpu(words.tobytes(), t, value if value.dtype != np.bool_
                             else value.astype(np.uint32))
@@ -242,7 +247,7 @@ def run_program(program: Program, names: dict[str, str], groups: tuple[int, int,
 
 
 def _execute(program: Program, groups: tuple[int, int, int], memories: dict,
-             max_lanes: int, max_iterations: int) -> None:
+             max_lanes: int, max_iterations: int, subgroup_size: int) -> None:
     sx, sy, sz = program.workgroup_size
     gx, gy, gz = groups
     n = sx * sy * sz
@@ -252,7 +257,8 @@ def _execute(program: Program, groups: tuple[int, int, int], memories: dict,
         count = min(per_chunk, total - first)
         L = count * n
         ns = dict(program.namespace)
-        ns.update(np=np, _l=lanes, _a=atomics, _b=builtins, _m=matrices, L=L, WG=n, P={},
+        ns.update(np=np, _l=lanes, _a=atomics, _b=builtins, _m=matrices, _s=subgroups, L=L,
+                  WG=n, SG=subgroup_size, P={},
                   MAX_ITERATIONS=max_iterations)
         for name, words in memories.items():
             ns[name if name.startswith("o_") else f"g_{name}"] = words
@@ -260,13 +266,15 @@ def _execute(program: Program, groups: tuple[int, int, int], memories: dict,
         for name, size in program.workgroup_words.items():
             ns[f"g_{name}"] = lanes.Words(np.zeros(count * size, np.uint32))
             ns[f"wb_{name}"] = wg_in_chunk * size
-        ns.update(_builtin_values(program.builtins, first, count, n, (sx, sy, sz), groups))
+        ns.update(_builtin_values(program.builtins, first, count, n, (sx, sy, sz), groups,
+                                  subgroup_size))
         exec(program.code, ns)
         ns["entry"](None)
 
 
 def _builtin_values(used: set[str], first: int, count: int, n: int,
-                    size: tuple[int, int, int], groups: tuple[int, int, int]) -> dict:
+                    size: tuple[int, int, int], groups: tuple[int, int, int],
+                    subgroup_size: int) -> dict:
     sx, sy, _ = size
     gx, gy, _gz = groups
     lidx = np.tile(np.arange(n, dtype=np.uint32), count)
@@ -280,5 +288,9 @@ def _builtin_values(used: set[str], first: int, count: int, n: int,
         "num_workgroups": np.array(groups, np.uint32).reshape(3, 1),
         "global_invocation_index": (gid[0] + gid[1] * np.uint32(sx * gx)
                                     + gid[2] * np.uint32(sx * gx * sy * gy)).astype(np.uint32),
+        "subgroup_invocation_id": (lidx % np.uint32(subgroup_size)).astype(np.uint32),
+        "subgroup_size": np.uint32(subgroup_size),
+        "subgroup_id": (lidx // np.uint32(subgroup_size)).astype(np.uint32),
+        "num_subgroups": np.uint32(-(-n // subgroup_size)),
     }
     return {f"bi_{k}": values[k] for k in used}

@@ -22,6 +22,8 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
+from .cli_lockstep import run_lockstep, short
+
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # Ctrl-C before any failure was found (the shells' 128 + SIGINT)
 
@@ -144,8 +146,8 @@ class _Progress:
 def cmd_run(args: argparse.Namespace, out: Callable) -> int:
     from ..exploration.explore import Recorded, _run_checked
 
-    if args.schedule == "lockstep":
-        return _run_lockstep(args, out)
+    if args.schedule == "lockstep":  # (tools/cli_lockstep.py)
+        return run_lockstep(args, load_target(args.target), out, UsageError)
     kernel, setup, check, path, name = load_target(args.target)
     _check_outputs(args, "trace")
     rec = Recorded(_strategy(args))
@@ -157,7 +159,7 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
         trace.origin = {"file": path, "kernel": name}
     if result is not None:
         for key, value in result.outputs.items():
-            out(f"{key} = {_short(value)}")
+            out(f"{key} = {short(value)}")
         c = result.counters
         out(f"{c.invocations} invocations, {c.steps} steps, {c.decisions} decisions, "
             f"outcome {outcome}")
@@ -176,29 +178,6 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
             out(f"replay: asyncshader replay {trace.to_string()}")
         return EXIT_FAILURE
     out("ok" + (" (check passed)" if check is not None else ""))
-    return EXIT_OK
-
-
-def _run_lockstep(args: argparse.Namespace, out: Callable) -> int:
-    """``run --schedule lockstep``: one run in lockstep (docs/lockstep.md), without the race
-    detector; it records no trace (running it again is its replay)."""
-    from ..exploration.explore import _run_checked
-    from ..lockstep import Lockstep
-
-    if args.trace:
-        raise UsageError("--schedule lockstep records no trace (Lockstep is deterministic: "
-                         "running it again is its replay); leave --trace out")
-    kernel, setup, check, _, _ = load_target(args.target)
-    result, outcome, failure, _ = _run_checked(kernel, setup, check, Lockstep(), [], "off")
-    if result is not None:
-        for key, value in result.outputs.items():
-            out(f"{key} = {_short(value)}")
-        out(f"{result.counters.invocations} invocations in lockstep, outcome {outcome}")
-    if failure is not None:
-        out(f"FAILED: {failure}")
-        return EXIT_FAILURE
-    out("ok" + (" (check passed)" if check is not None else "") +
-        " (lockstep: no race detector; run without --schedule to have races found)")
     return EXIT_OK
 
 
@@ -464,11 +443,6 @@ def cmd_puzzle(args: argparse.Namespace, out: Callable) -> int:
     return EXIT_OK if verdict.passed else EXIT_FAILURE
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 120 else text[:117] + "..."
-
-
 def _add_strategy_options(p: argparse.ArgumentParser, default: str) -> None:
     from ..schedules.names import STRATEGY_NAMES
 
@@ -560,9 +534,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="run FILE::KERNEL once under one schedule")
     p.add_argument("target", metavar="FILE::KERNEL")
     _add_strategy_options(p, "in_order")
-    p.add_argument("--schedule", choices=["lockstep"], default=None,
-                   help="lockstep: run every operation on all invocations at once, as numpy "
-                        "arrays (fast at real sizes; no race detector: docs/lockstep.md)")
+    p.add_argument("--schedule", choices=["lockstep"], help="numpy lanes (docs/lockstep.md)")
     p.add_argument("--trace", metavar="OUT",
                    help="save the trace: JSON if OUT ends in .json, else the one-line string")
     p = sub.add_parser("explore", help="run FILE::KERNEL under many schedules")

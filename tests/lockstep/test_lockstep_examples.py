@@ -10,7 +10,8 @@ import asyncshader as ash
 
 RACE_FREE = [("boids.py", "update"), ("matmul.py", "matmul_tiled"), ("reduce.py", "block_sum"),
              ("speed_bins.py", "histogram"), ("particles.py", "step"),
-             ("racy_counter.py", "atomic_increment")]
+             ("racy_counter.py", "atomic_increment"), ("stream_compaction.py", "compact"),
+             ("subgroup_reduce.py", "workgroup_sum"), ("subgroup_size_bug.py", "buggy_sum")]
 
 
 def bits(array):

@@ -393,13 +393,13 @@ fn main() {
 }
 """)
     with pytest.raises(WGSLError, match=r"refused\.wgsl:6:12.*not supported by Lockstep: "
-                       r"the built-in function subgroupAdd"):
+                       r"the quad operation quadSwapX"):
         compile_text("""
 enable subgroups;
 @group(0) @binding(0) var<storage, read_write> out: array<u32>;
 @compute @workgroup_size(1)
 fn main() {
-  out[0] = subgroupAdd(1u);
+  out[0] = quadSwapX(1u);
 }
 """)
 
