@@ -501,3 +501,31 @@ def test_lockstep_options_must_be_positive_ints(bad):
         ash.Lockstep(max_lanes=bad)
     with pytest.raises(OptionError, match="positive int"):
         ash.Lockstep(max_iterations=bad)
+
+
+def test_lockstep_is_refused_where_it_cannot_run_the_dispatch_itself():
+    @ash.fragment
+    async def shade(*, position: ash.vec4f) -> ash.vec4f:
+        return ash.vec4f(1.0, 0.0, 0.0, 1.0)
+
+    with pytest.raises(OptionError, match="runs compute dispatches only"):
+        ash.run_fragments(shade, 4, 4, schedule=ash.Lockstep())
+
+
+def test_an_awaited_dispatch_runs_in_lockstep_too():
+    import anyio
+
+    module = ash.load_wgsl(REDUCE)
+    inp = np.arange(128, dtype=np.float32)
+    out = np.zeros(128, np.float32)
+
+    async def main():
+        return await ash.dispatch(module["main"], 2, schedule=ash.Lockstep(), sanitize="off",
+                                  inp=inp, out=out)
+
+    result = anyio.run(main)
+    assert result.trace.strategy["name"] == "lockstep"
+    expected = np.zeros(128, np.float32)
+    ash.run(module["main"], 2, sanitize="off", inp=inp, out=expected)
+    assert out.tobytes() == expected.tobytes()
+    assert out[0] == 0.0 and out[64] == 0.0  # (the total less tile[0], which holds it)
