@@ -1,0 +1,234 @@
+"""``ash.load_wgsl`` runs WGSL's composite values with WGSL's meaning (front/wgsl/
+codegen_values.py): struct and array values in ``let``/``var``, parameters and return values
+are copies; a struct read from memory is loaded at the ``let``; runtime-sized arrays inside
+structs (webgpu-samples' boids); ``@align``/``@size`` layouts; ``alias``; matrices; constant
+composites indexed at run time; private variables; ``bitcast``; ``frexp``/``modf`` results.
+Each shader's outputs are derived by hand and compared with lavapipe running the same text on
+the same bytes (tests/ports/wgsl_originals.py)."""
+
+import numpy as np
+from ports import port_boids, wgsl_originals
+
+import asyncshader as ash
+
+
+def run_lavapipe(device, wgsl, workgroups, **bindings):
+    return wgsl_originals.run(device, wgsl, "main", workgroups, **bindings)
+
+
+STRUCT_VALUES = """\
+struct Item {
+    pos: vec2f,
+    hits: array<u32, 3>,
+    w: f32,
+}
+@group(0) @binding(0) var<storage, read_write> items: array<Item>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+
+fn bump(it: Item, k: u32) -> Item {
+    var c = it;
+    c.hits[k] += 10u;
+    c.pos.y = c.pos.y * 2.0;
+    return c;
+}
+
+@compute @workgroup_size(2)
+fn main(@builtin(local_invocation_index) i: u32) {
+    let before = items[i];
+    var copy = items[i];
+    copy.w = 100.0;
+    copy.pos.x += 1.0;
+    items[i].w = 7.0;
+    let b = bump(copy, i);
+    items[i + 2u] = b;
+    out[i * 4u] = before.w;
+    out[i * 4u + 1u] = copy.w;
+    out[i * 4u + 2u] = f32(b.hits[i]);
+    out[i * 4u + 3u] = items[i].pos.x;
+}
+"""
+
+
+def items_of(dtype):
+    items = np.zeros(4, dtype)
+    items["pos"] = [[1, 2], [3, 4], [0, 0], [0, 0]]
+    items["hits"] = [[1, 2, 3], [4, 5, 6], [0, 0, 0], [0, 0, 0]]
+    items["w"] = [0.5, 0.25, 0, 0]
+    return items
+
+
+def test_struct_values_are_copies_and_a_let_loads_the_struct_where_it_stands(gpu_device):
+    module = ash.load_wgsl(STRUCT_VALUES)
+    items, out = items_of(module["Item"].dtype), np.zeros(8, np.float32)
+    result = ash.run(module["main"], 1, items=items, out=out)
+    assert not result.findings
+    # invocation i: `before` is the struct as it was (w 0.5 / 0.25), although items[i].w is
+    # stored 7 afterwards; `copy.w = 100` and `copy.pos.x += 1` did not reach memory; bump's
+    # parameter is a copy too, returned with hits[i] + 10 and pos.y doubled
+    assert items["w"].tolist() == [7.0, 7.0, 100.0, 100.0]
+    assert items["pos"].tolist() == [[1, 2], [3, 4], [2, 4], [4, 8]]
+    assert items["hits"].tolist() == [[1, 2, 3], [4, 5, 6], [11, 2, 3], [4, 15, 6]]
+    assert out.tolist() == [0.5, 100.0, 11.0, 1.0, 0.25, 100.0, 15.0, 3.0]
+    gpu = run_lavapipe(gpu_device, STRUCT_VALUES, 1, items=items_of(module["Item"].dtype),
+                       out=np.zeros(8, np.float32))
+    assert gpu["items"].tobytes() == items.tobytes() and gpu["out"].tolist() == out.tolist()
+
+
+def test_webgpu_samples_boids_runs_as_the_python_port_and_lavapipe_do(gpu_device):
+    wgsl = wgsl_originals.source(port_boids.ORIGINAL)
+    module = ash.load_wgsl(wgsl)
+    bindings = port_boids.setup()
+    start = module["Particles"].zeros(length=port_boids.N)  # (the module's own struct)
+    for member in ("pos", "vel"):
+        start["particles"][member] = bindings["particles_a"]["particles"][member]
+    words = np.frombuffer(port_boids.original_bindings(bindings)["params"], np.float32)
+    out = module["Particles"].zeros(length=port_boids.N)
+    result = ash.run(module["main"], port_boids.WORKGROUPS,
+                     params=module["SimParams"](*words), particlesA=start.copy(),
+                     particlesB=out)
+    assert not result.findings
+    ash.run(port_boids.main, port_boids.WORKGROUPS, **bindings)
+    want = bindings["particles_b"]
+    for member in ("pos", "vel"):  # the same operations in the same order: the same bits
+        assert out["particles"][member].tobytes() == want["particles"][member].tobytes()
+    assert np.abs(out["particles"]["vel"]).sum() > 1.0  # (every particle moved)
+    gpu = run_lavapipe(gpu_device, wgsl, port_boids.WORKGROUPS, params=words.tobytes(),
+                       particlesA=start, particlesB=np.zeros_like(want))
+    # (distance, normalize, length: lavapipe is 2 ulp off, as the port's test measured)
+    for member in ("pos", "vel"):
+        np.testing.assert_allclose(out["particles"][member],
+                                   gpu["particlesB"]["particles"][member], rtol=1e-6,
+                                   atol=1e-8)
+
+
+LAYOUT_AND_CONSTANTS = """\
+alias Vec = vec2f;
+struct Padded {
+    a: f32,
+    @align(16) b: vec3f,
+    @size(12) c: u32,
+    d: f32,
+}
+const TABLE = array<u32, 4>(5u, 7u, 11u, 13u);
+const ORIGIN = Padded(1.0, vec3f(2.0), 3u, 4.0);
+@group(0) @binding(0) var<storage, read_write> ps: array<Padded>;
+@group(0) @binding(1) var<storage, read_write> fl: array<f32>;
+
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) {
+    var p = ORIGIN;
+    p.c = TABLE[i] * 100u + TABLE[3u - i];
+    ps[i] = p;
+    ps[i].b.y = f32(i);
+    var m = mat2x2f(1.0, 2.0, 3.0, 4.0);
+    m[1] = vec2f(f32(i), 1.0);
+    m[0][1] = 9.0;
+    let v: Vec = m * vec2f(1.0, 2.0);
+    fl[i * 2u] = v.x;
+    fl[i * 2u + 1u] = v.y;
+}
+"""
+
+
+def test_align_and_size_alias_matrices_and_constant_composites_at_run_time(gpu_device):
+    module = ash.load_wgsl(LAYOUT_AND_CONSTANTS)
+    padded = module["Padded"]
+    # a at 0; b aligned to 16 (12 bytes); c at 28 with @size(12); d at 40; size: 48 (align 16)
+    assert padded.offsets == {"a": 0, "b": 16, "c": 28, "d": 40} and padded.size == 48
+    ps, fl = np.zeros(4, padded.dtype), np.zeros(8, np.float32)
+    ash.run(module["main"], 1, ps=ps, fl=fl)
+    table = [5, 7, 11, 13]
+    assert ps["c"].tolist() == [table[i] * 100 + table[3 - i] for i in range(4)]
+    assert ps["a"].tolist() == [1.0] * 4 and ps["d"].tolist() == [4.0] * 4
+    assert ps["b"].tolist() == [[2.0, float(i), 2.0] for i in range(4)]
+    # m's columns (1, 9) and (i, 1): m * (1, 2) = (1 + 2i, 11)
+    assert fl.tolist() == [x for i in range(4) for x in (1.0 + 2 * i, 11.0)]
+    gpu = run_lavapipe(gpu_device, LAYOUT_AND_CONSTANTS, 1, ps=np.zeros(4, padded.dtype),
+                       fl=np.zeros(8, np.float32))
+    for member in "abcd":  # (lavapipe leaves other bytes in the padding)
+        assert gpu["ps"][member].tolist() == ps[member].tolist()
+    assert gpu["fl"].tolist() == fl.tolist()
+
+
+PRIVATES_AND_BUILTINS = """\
+var<private> calls: u32 = 2u;
+var<private> trail: array<u32, 2>;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@group(0) @binding(1) var<storage, read_write> fl: array<f32>;
+
+fn count() -> u32 {
+    calls += 1u;
+    trail[calls % 2u] = calls;
+    return calls;
+}
+
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) {
+    let n = count() + count();
+    out[i] = n * 100u + trail[0] * 10u + trail[1];
+    out[i + 4u] = bitcast<u32>(f32(i) + 0.5);
+    let fr = frexp(f32(i) * 3.0 + 1.0);
+    let mf = modf(-2.75 + f32(i));
+    fl[i * 3u] = fr.fract;
+    fl[i * 3u + 1u] = f32(fr.exp);
+    fl[i * 3u + 2u] = mf.fract + 10.0 * mf.whole;
+}
+"""
+
+
+def test_private_variables_belong_to_each_invocation_and_bitcast_frexp_modf(gpu_device):
+    module = ash.load_wgsl(PRIVATES_AND_BUILTINS)
+    out, fl = np.zeros(8, np.uint32), np.zeros(12, np.float32)
+    result = ash.run(module["main"], 1, schedule=ash.Random(2), out=out, fl=fl)
+    assert not result.findings
+    # each invocation's calls starts at 2: count() gives 3 (trail[1] = 3), then 4 (trail[0])
+    assert out[:4].tolist() == [7 * 100 + 4 * 10 + 3] * 4
+    assert out[4:].tolist() == [np.float32(i + 0.5).view(np.uint32) for i in range(4)]
+    frexp = {1.0: (0.5, 1), 4.0: (0.5, 3), 7.0: (0.875, 3), 10.0: (0.625, 4)}
+    modf = {-2.75: (-0.75, -2.0), -1.75: (-0.75, -1.0), -0.75: (-0.75, -0.0),
+            0.25: (0.25, 0.0)}
+    want = []
+    for i in range(4):
+        fract, exp = frexp[i * 3.0 + 1.0]
+        m_fract, m_whole = modf[i - 2.75]
+        want += [fract, float(exp), m_fract + 10.0 * m_whole]
+    assert fl.tolist() == want
+    gpu = run_lavapipe(gpu_device, PRIVATES_AND_BUILTINS, 1, out=np.zeros(8, np.uint32),
+                       fl=np.zeros(12, np.float32))
+    assert gpu["out"].tolist() == out.tolist() and gpu["fl"].tolist() == want
+
+
+LOCAL_ARRAYS = """\
+@group(0) @binding(0) var<storage, read_write> out: array<i32>;
+var<workgroup> shared_row: array<i32, 4>;
+
+fn total(a: array<i32, 4>) -> i32 {
+    return a[0] + a[1] + a[2] + a[3];
+}
+
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) {
+    shared_row[i] = i32(i) + 1;
+    workgroupBarrier();
+    var a = shared_row;
+    let kept = a;
+    for (var k = 0u; k < 4u; k++) {
+        a[k] *= 10;
+    }
+    a[i] = -a[i];
+    out[i] = total(a) * 100 + total(kept) + a[i + 10u];
+}
+"""
+
+
+def test_arrays_are_values_and_an_index_past_the_end_reads_the_last_element(
+        gpu_device):
+    out = np.zeros(4, np.int32)
+    ash.run(ash.load_wgsl(LOCAL_ARRAYS)["main"], 1, out=out)
+    # a = (10, 20, 30, 40) with element i negated; kept: (1, 2, 3, 4); a[i + 10] is past
+    # the end: the last element (WGSL allows any element; naga clamps the index, and so
+    # does load_wgsl, so that both agree)
+    want = [(100 - 2 * 10 * (i + 1)) * 100 + 10 + (-40 if i == 3 else 40) for i in range(4)]
+    assert out.tolist() == want
+    gpu = run_lavapipe(gpu_device, LOCAL_ARRAYS, 1, out=np.zeros(4, np.int32))
+    assert gpu["out"].tolist() == want
