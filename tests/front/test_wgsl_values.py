@@ -232,3 +232,29 @@ def test_arrays_are_values_and_an_index_past_the_end_reads_the_last_element(
     assert out.tolist() == want
     gpu = run_lavapipe(gpu_device, LOCAL_ARRAYS, 1, out=np.zeros(4, np.int32))
     assert gpu["out"].tolist() == want
+
+
+VECTOR_COMPARISONS = """\
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(1)
+fn main() {
+    let a = vec3f(1.0, 2.0, 3.0);
+    let b = vec3f(1.0, 5.0, 0.0);
+    let lt = a < b;
+    let n = !lt;
+    out[0] = u32(all(a == b)) + 10u * u32(any(a != b)) + 100u * u32(lt.y) + 1000u * u32((a >= b).z)
+        + 10000u * u32(n.x);
+    let m = vec2i(1, 2) == vec2(1, 3);
+    out[1] = u32(m.x) + 2u * u32(m.y);
+}
+"""
+
+
+def test_vector_comparisons_and_not_are_component_wise(gpu_device):
+    out = np.zeros(2, np.uint32)
+    ash.run(ash.load_wgsl(VECTOR_COMPARISONS)["main"], 1, out=out)
+    # a == b: (t, f, f): not all; a != b: some; a < b: (f, t, f); a >= b: (t, f, t); !lt.x
+    assert out.tolist() == [0 + 10 + 100 + 1000 + 10000, 1]
+    gpu = run_lavapipe(gpu_device, VECTOR_COMPARISONS, 1, out=np.zeros(2, np.uint32))
+    assert gpu["out"].tolist() == out.tolist()

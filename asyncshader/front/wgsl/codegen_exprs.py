@@ -196,8 +196,8 @@ class Expressions:
         if e.op not in ops:
             raise self.refuse(e.span, f"the operator '{e.op}' here")
         t = concretize(value_type(e.type))
-        if e.op == "!" and not isinstance(t, Scalar):
-            raise self.refuse(e.span, "'!' on a vector")
+        if e.op == "!" and isinstance(t, Vector):
+            return self.vector_not(e, t)
         return py.UnaryOp(ops[e.op](), self.expr(e.operand, want=t))
 
     def e_Binary(self, e: ast.Binary, want: Any) -> py.expr:
@@ -206,8 +206,8 @@ class Expressions:
             op = py.And() if e.op == "&&" else py.Or()
             return py.BoolOp(op, [self.expr(e.left), self.expr(e.right)])
         if e.op in _COMPARE:
-            if not (isinstance(left_t, Scalar) and isinstance(right_t, Scalar)):
-                raise self.refuse(e.span, "a comparison of vectors")
+            if isinstance(left_t, Vector):
+                return self.vector_compare(e, left_t, right_t)
             scalar = left_t if not left_t.abstract else right_t
             left = self.expr(e.left, self.want_for(e.left, scalar.concrete()))
             right = self.expr(e.right, self.want_for(e.right, scalar.concrete()))

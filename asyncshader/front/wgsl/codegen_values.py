@@ -201,6 +201,26 @@ class Values:
         return self.expr(index, self.want_for(index, scalar_of(
             index.type.store if isinstance(index.type, Reference) else index.type).concrete()))
 
+    # --- vector operators -----------------------------------------------------------------
+
+    def vector_compare(self, e: ast.Binary, left_t: Vector, right_t: Vector) -> py.expr:
+        """A component-wise comparison of vectors (a bool vector): ``<`` ``<=`` ``>``
+        ``>=`` are Python's on the vector classes, ``==``/``!=`` their ``eq``/``ne`` (Python's
+        ``==`` on vectors says whether they are the same value)."""
+        scalar = (left_t if not left_t.scalar.abstract else right_t).scalar.concrete()
+        left = self.expr(e.left, self.want_for(e.left, scalar))
+        right = self.expr(e.right, self.want_for(e.right, scalar))
+        if e.op in ("==", "!="):
+            method = py.Attribute(left, "eq" if e.op == "==" else "ne", py.Load())
+            return py.Call(method, [right], [])
+        ops = {"<": py.Lt, "<=": py.LtE, ">": py.Gt, ">=": py.GtE}
+        return py.Compare(left, [ops[e.op]()], [right])
+
+    def vector_not(self, e: ast.Unary, t: Vector) -> py.expr:
+        """``!v`` on a bool vector: ``v.eq(vecNb(false))``."""
+        return py.Call(py.Attribute(self.expr(e.operand, t), "eq", py.Load()),
+                       [self.constant((False,) * t.size, t, e.span)], [])
+
     # --- stores ---------------------------------------------------------------------------
 
     def store_part(self, target: ast.Expr, value: py.expr, once: bool) -> py.stmt:
