@@ -258,3 +258,51 @@ def test_vector_comparisons_and_not_are_component_wise(gpu_device):
     assert out.tolist() == [0 + 10 + 100 + 1000 + 10000, 1]
     gpu = run_lavapipe(gpu_device, VECTOR_COMPARISONS, 1, out=np.zeros(2, np.uint32))
     assert gpu["out"].tolist() == out.tolist()
+
+
+WORKGROUP_STRUCTS = """\
+struct S { a: u32, v: vec2f }
+var<workgroup> ws: array<S, 4>;
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) {
+    ws[i].a = i;
+    ws[i].v = vec2f(f32(i), 1.0);
+    ws[i].v.y = 3.0;
+    workgroupBarrier();
+    let s = ws[3u - i];
+    var t = ws;
+    t[0].a = 100u;
+    out[i] = f32(s.a) + s.v.x * 10.0 + s.v.y * 100.0 + f32(t[0].a) * 1000.0
+        + f32(ws[0].a) * 10000.0;
+}
+"""
+
+
+def test_a_workgroup_array_of_structs_is_copied_whole_by_a_var(gpu_device):
+    out = np.zeros(4, np.float32)
+    result = ash.run(ash.load_wgsl(WORKGROUP_STRUCTS)["main"], 1, out=out)
+    assert not result.findings
+    # s is element 3 - i: a = v.x = 3 - i, v.y = 3; t[0].a = 100 in the copy, ws[0].a still 0
+    assert out.tolist() == [(3 - i) * 11 + 300 + 100000 for i in range(4)]
+    gpu = run_lavapipe(gpu_device, WORKGROUP_STRUCTS, 1, out=np.zeros(4, np.float32))
+    assert gpu["out"].tolist() == out.tolist()
+
+
+def test_a_let_of_a_struct_in_memory_reads_every_member_at_its_line():
+    wgsl = """\
+struct Item { x: f32, w: f32 }
+@group(0) @binding(0) var<storage, read_write> items: array<Item>;
+@compute @workgroup_size(2)
+fn main(@builtin(local_invocation_index) i: u32) {
+    if (i == 0u) { items[1].w = 2.0; }
+    if (i == 1u) { let s = items[1]; items[0].x = s.x; }
+}
+"""
+    module = ash.load_wgsl(wgsl)
+    result = ash.run(module["main"], 1, sanitize="report",
+                     items=np.zeros(2, module["Item"].dtype))
+    race = next(f for f in result.findings if f.race)
+    lines = {race.first.where, race.second.where}
+    assert lines == {f"{module.name}:5", f"{module.name}:6"}  # (w, read by the let)

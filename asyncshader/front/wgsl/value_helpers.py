@@ -22,15 +22,17 @@ from ...wgsl.values import put
 __all__ = ["VALUE_HELPERS", "VALUE_RUNTIME", "element", "store_part", "value_of"]
 
 
-def value_of(x: Any) -> Any:
+def value_of(x: Any, frame: Any = None) -> Any:
     """``x`` as a value (WGSL's load rule): a struct or array in memory (a reference) is loaded
-    whole, at the caller's line; a numpy array (workgroup memory) becomes a list of its
-    elements; a value is itself."""
+    whole, its loads reported at the caller's line (``frame``: the shader's frame); a numpy
+    array (workgroup memory) becomes a list of its elements; a value is itself."""
     cls = x.__class__
     if issubclass(cls, (_Ref, ArrayRef)):
-        return x.load(_getframe(1))
+        return x.load(frame or _getframe(1))
     if issubclass(cls, np.ndarray) and x.ndim:
-        return [value_of(v) for v in x]
+        frame = frame or _getframe(1)  # (elements by index: a workgroup struct array's are
+        # references, and its iterator does not stop)
+        return [value_of(x[i], frame) for i in range(len(x))]
     return x
 
 
