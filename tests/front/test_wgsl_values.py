@@ -306,3 +306,58 @@ fn main(@builtin(local_invocation_index) i: u32) {
     race = next(f for f in result.findings if f.race)
     lines = {race.first.where, race.second.where}
     assert lines == {f"{module.name}:5", f"{module.name}:6"}  # (w, read by the let)
+
+
+WHOLE_STORES = """\
+struct S { a: u32, v: vec2f }
+var<workgroup> s: S;
+var<workgroup> tile: array<f32, 4>;
+var<workgroup> w: mat2x2f;
+@group(0) @binding(0) var<storage, read_write> one: S;
+@group(0) @binding(1) var<uniform> u: mat2x2f;
+@group(0) @binding(2) var<storage, read_write> out: array<f32>;
+
+@compute @workgroup_size(2)
+fn main(@builtin(local_invocation_index) i: u32) {
+    if (i == 0u) {
+        s = S(3u, vec2f(1.0, 2.0));
+        s.v.y = 5.0;
+        tile = array(1.0, 2.0, 3.0, 4.0);
+        w = u;
+        w[1] = u[0];
+        w[0][1] = 9.0;
+        one = s;
+        one.a += 1u;
+    }
+    workgroupBarrier();
+    let c = s;
+    let t = tile;
+    let m = w;
+    workgroupBarrier();
+    if (i == 1u) { s.a = 77u; }
+    workgroupBarrier();
+    out[i * 7u] = f32(c.a);
+    out[i * 7u + 1u] = c.v.y;
+    out[i * 7u + 2u] = t[2];
+    out[i * 7u + 3u] = m[0][1];
+    out[i * 7u + 4u] = m[1][1];
+    out[i * 7u + 5u] = f32(s.a);
+    out[i * 7u + 6u] = (m * vec2f(1.0, 0.0)).y;
+}
+"""
+
+
+def test_whole_structs_arrays_and_matrices_in_workgroup_and_storage_memory(gpu_device):
+    module = ash.load_wgsl(WHOLE_STORES)
+    out, one = np.zeros(14, np.float32), np.zeros((), module["S"].dtype)
+    result = ash.run(module["main"], 1, one=one, u=ash.mat2x2f(1, 2, 3, 4), out=out)
+    assert not result.findings
+    # w: u's columns (1, 2), (3, 4); then column 1 = u[0], then w[0][1] = 9: (1, 9), (1, 2).
+    # c, t and m were loaded before invocation 1 stored s.a = 77
+    assert out.tolist() == [3.0, 5.0, 3.0, 9.0, 2.0, 77.0, 9.0] * 2
+    assert one["a"] == 4 and one["v"].tolist() == [1.0, 5.0]
+    gpu = run_lavapipe(gpu_device, WHOLE_STORES, 1, one=np.zeros((), module["S"].dtype),
+                       u=np.array([1, 2, 3, 4], np.float32).tobytes(),
+                       out=np.zeros(14, np.float32))
+    assert gpu["out"].tolist() == out.tolist()
+    assert gpu["one"]["a"] == 4 and gpu["one"]["v"].tolist() == [1.0, 5.0]

@@ -258,8 +258,11 @@ class Generator(Values, Expressions):
         if isinstance(inner, ast.Ident) and self.storage_value(inner):
             return py.Expr(self.robust("store", [py.Name(inner.name, py.Load()),
                                                  py.Constant(0), value]))
+        if isinstance(inner, ast.Ident) and self.whole_memory(inner):
+            return py.Expr(py.Call(py.Name("__ash_store_whole", py.Load()),
+                                   [self.reference(inner), value], []))
         if isinstance(inner, ast.Ident):
-            load = self.expr(inner)
+            load = self.reference(inner)
             if isinstance(load, py.Name):
                 return py.Assign([py.Name(load.id, py.Store())], value)
             load.ctx = py.Store()

@@ -160,7 +160,7 @@ class Expressions:
         if isinstance(target, ast.VarDecl) and self.is_global(target):
             name = py.Name(e.name, py.Load())
             if isinstance(e.type, Reference) and e.type.space == "workgroup" and \
-                    isinstance(e.type.store, (Scalar, Vector)):
+                    isinstance(e.type.store, (Scalar, Vector, Struct)):
                 return py.Attribute(name, "value", py.Load())
             if self.storage_value(e):
                 return self.robust("load", [name, py.Constant(0)])

@@ -188,6 +188,12 @@ class Values:
         base of an index or of a store."""
         return self.place(self.expr_node(e, None), e.span)
 
+    def whole_memory(self, e: ast.Ident) -> bool:
+        """Whether ``e`` names a struct, array or matrix in memory (a store of all of it is
+        a store of each member or element)."""
+        return isinstance(e.type, Reference) and e.type.space not in VALUE_SPACES and \
+            isinstance(e.type.store, (Struct, Array, Matrix))
+
     def index_helper(self, base: ast.Expr) -> str:
         """What indexing ``base`` calls: ``element`` for an array value (a list), ``load``
         (robust access) for memory, vectors and matrices."""

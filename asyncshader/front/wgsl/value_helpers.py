@@ -16,10 +16,11 @@ from typing import Any
 import numpy as np
 
 from ...wgsl import layout, matrices
+from ...wgsl.layout import RuntimeArrayType
 from ...wgsl.struct_refs import ArrayRef, _Ref
 from ...wgsl.values import put
 
-__all__ = ["VALUE_HELPERS", "VALUE_RUNTIME", "element", "store_part", "value_of"]
+__all__ = ["VALUE_HELPERS", "VALUE_RUNTIME", "element", "store_part", "store_whole", "value_of"]
 
 
 def value_of(x: Any, frame: Any = None) -> Any:
@@ -34,6 +35,19 @@ def value_of(x: Any, frame: Any = None) -> Any:
         # references, and its iterator does not stop)
         return [value_of(x[i], frame) for i in range(len(x))]
     return x
+
+
+def store_whole(memory: Any, value: Any) -> None:
+    """WGSL's ``m = e`` where ``m`` is a whole struct, array or matrix in memory: a store of
+    each member (a struct reference) or element (an array, a matrix's columns), each seen by
+    the race detector."""
+    if isinstance(memory, _Ref):
+        for m in memory._struct.__wgsl_layout__.members:
+            if not isinstance(m.type, RuntimeArrayType):
+                setattr(memory, m.name, getattr(value, m.name))
+        return
+    for i in range(len(memory)):
+        memory[i] = value[i]
 
 
 def store_part(obj: Any, *path_and_value: Any) -> Any:
@@ -65,5 +79,5 @@ VALUE_RUNTIME.update(align=layout.align, size=layout.size, runtime_array=layout.
 #: the helpers by the names generated code calls them (partials, as load.py's: the kernel
 #: scan looks for shader memory in functions' globals, and theirs hold none)
 VALUE_HELPERS = {"__ash_value": partial(value_of), "__ash_store_part": partial(store_part),
-                 "__ash_element": partial(element), "__ash_setattr": partial(setattr),
-                 "__ash_namespace": SimpleNamespace}
+                 "__ash_store_whole": partial(store_whole), "__ash_element": partial(element),
+                 "__ash_setattr": partial(setattr), "__ash_namespace": SimpleNamespace}
