@@ -361,3 +361,31 @@ def test_whole_structs_arrays_and_matrices_in_workgroup_and_storage_memory(gpu_d
                        out=np.zeros(14, np.float32))
     assert gpu["out"].tolist() == out.tolist()
     assert gpu["one"]["a"] == 4 and gpu["one"]["v"].tolist() == [1.0, 5.0]
+
+
+ONE_MATRIX = """\
+@group(0) @binding(0) var<storage, read_write> m: mat3x2f;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+
+@compute @workgroup_size(1)
+fn main() {
+    let before = m;
+    m = mat3x2f(vec2f(1.0, 2.0), vec2f(3.0, 4.0), vec2f(5.0, 6.0));
+    m[2][0] = 7.0;
+    m[1] = m[0] * 2.0;
+    out[0] = before[1][1];
+    out[1] = m[2].x;
+    out[2] = (m * vec3f(1.0, 1.0, 1.0)).y;
+}
+"""
+
+
+def test_a_storage_matrix_is_loaded_whole_and_stored_by_column_and_component(gpu_device):
+    m, out = np.full((1, 3, 2), 0.5, np.float32), np.zeros(3, np.float32)
+    ash.run(ash.load_wgsl(ONE_MATRIX)["main"], 1, m=m, out=out)
+    # columns (1, 2), (3, 4), (5, 6); then m[2][0] = 7; then column 1 = column 0 * 2
+    assert m.tolist() == [[[1.0, 2.0], [2.0, 4.0], [7.0, 6.0]]]
+    assert out.tolist() == [0.5, 7.0, 2.0 + 4.0 + 6.0]  # before: the matrix as it was
+    gpu = run_lavapipe(gpu_device, ONE_MATRIX, 1, m=np.full((1, 3, 2), 0.5, np.float32),
+                       out=np.zeros(3, np.float32))
+    assert gpu["m"].tolist() == m.tolist() and gpu["out"].tolist() == out.tolist()

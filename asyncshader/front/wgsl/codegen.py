@@ -18,7 +18,17 @@ import keyword
 from types import ModuleType
 from typing import Any
 
-from ...ir.types import Array, Atomic, Reference, Scalar, Struct, Vector, concretize, scalar_of
+from ...ir.types import (
+    Array,
+    Atomic,
+    Matrix,
+    Reference,
+    Scalar,
+    Struct,
+    Vector,
+    concretize,
+    scalar_of,
+)
 from ...stages.compute import COMPUTE_BUILTINS  # (passed by parameter name)
 from . import syntax as ast
 from .codegen_exprs import Expressions, value_type
@@ -140,8 +150,8 @@ class Generator(Values, Expressions):
             value = self.ash_call("workgroup", [self.type_expr(t, decl.span)])
         elif space == "storage" and ((isinstance(t, Array) and t.length is None and
                                       not isinstance(t.element, Array)) or
-                                     isinstance(t, (Scalar, Vector))):
-            # (one scalar or vector: an array of one, read and stored as name[0])
+                                     isinstance(t, (Scalar, Vector, Matrix))):
+            # (one scalar, vector or matrix: an array of one, read and stored as name[0])
             element = t.element if isinstance(t, Array) else t
             element = element.scalar if isinstance(element, Atomic) else element
             value = py.Call(self.ash_attr("storage"), [self.type_expr(element, decl.span)],

@@ -170,9 +170,10 @@ class Expressions:
         raise self.refuse(e.span, f"the name '{e.name}' here")
 
     def storage_value(self, e: ast.Ident) -> bool:
-        """Whether ``e`` names a storage buffer of one scalar or vector (an array of one)."""
+        """Whether ``e`` names a storage buffer of one scalar, vector or matrix (an array of
+        one)."""
         return isinstance(e.type, Reference) and e.type.space == "storage" and \
-            isinstance(e.type.store, (Scalar, Vector))
+            isinstance(e.type.store, (Scalar, Vector, Matrix))
 
     def e_Member(self, e: ast.Member, want: Any) -> py.expr:
         base = value_type(e.base.type)

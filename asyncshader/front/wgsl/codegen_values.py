@@ -176,10 +176,15 @@ class Values:
 
     def loaded(self, e: ast.Expr, node: py.expr) -> py.expr:
         """``node`` (``e``'s Python expression) as a value where ``e`` names a matrix in
-        memory (a numpy view of its columns there): the matrix value, made here."""
+        memory or one of its columns (numpy views there): the matrix or vector value, made
+        here."""
         t = e.type
-        if isinstance(t, Reference) and t.space not in VALUE_SPACES and \
-                isinstance(t.store, Matrix):
+        if not isinstance(t, Reference) or t.space in VALUE_SPACES:
+            return node
+        inner = e.inner if isinstance(e, ast.Paren) else e
+        if isinstance(t.store, Matrix) or (  # (a column of a matrix in memory: a numpy row)
+                isinstance(inner, ast.Index) and isinstance(inner.base.type, Reference) and
+                isinstance(inner.base.type.store, Matrix)):
             return self.place(py.Call(self.type_expr(t.store, e.span), [node], []), e.span)
         return node
 
