@@ -389,3 +389,27 @@ def test_a_storage_matrix_is_loaded_whole_and_stored_by_column_and_component(gpu
     gpu = run_lavapipe(gpu_device, ONE_MATRIX, 1, m=np.full((1, 3, 2), 0.5, np.float32),
                        out=np.zeros(3, np.float32))
     assert gpu["m"].tolist() == m.tolist() and gpu["out"].tolist() == out.tolist()
+
+
+CONST_MATRICES = """\
+const G = mat2x3(1.0, 2.0, 3.0, 4.0, 5.0, 6.0);
+const T = array(mat2x2f(), mat2x2(vec2(7.0, 8.0), vec2(9.0, 10.0)));
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+
+@compute @workgroup_size(2)
+fn main(@builtin(local_invocation_index) q: u32) {
+    out[q * 3u] = G[q].z;
+    out[q * 3u + 1u] = T[q][1].x;
+    let h = mat2x2f(G[0].xy, G[1].yz);
+    out[q * 3u + 2u] = h[q][1];
+}
+"""
+
+
+def test_constant_matrices_are_indexed_at_run_time(gpu_device):
+    out = np.zeros(6, np.float32)
+    ash.run(ash.load_wgsl(CONST_MATRICES)["main"], 1, out=out)
+    # G's columns (1, 2, 3), (4, 5, 6); T[1]'s (7, 8), (9, 10); h's (1, 2), (5, 6)
+    assert out.tolist() == [3.0, 0.0, 2.0, 6.0, 9.0, 6.0]
+    gpu = run_lavapipe(gpu_device, CONST_MATRICES, 1, out=np.zeros(6, np.float32))
+    assert gpu["out"].tolist() == out.tolist()
