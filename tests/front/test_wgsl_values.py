@@ -413,3 +413,33 @@ def test_constant_matrices_are_indexed_at_run_time(gpu_device):
     assert out.tolist() == [3.0, 0.0, 2.0, 6.0, 9.0, 6.0]
     gpu = run_lavapipe(gpu_device, CONST_MATRICES, 1, out=np.zeros(6, np.float32))
     assert gpu["out"].tolist() == out.tolist()
+
+
+APPEND = """\
+struct Found { count: atomic<u32>, items: array<u32> }
+@group(0) @binding(0) var<storage, read_write> found: Found;
+
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) i: u32) {
+    if (i % 3u != 1u) {
+        let slot = atomicAdd(&(found.count), 1u);
+        if (slot < arrayLength(&found.items)) {
+            found.items[slot] = i * 10u;
+        }
+    }
+}
+"""
+
+
+def test_an_atomic_member_and_the_runtime_sized_array_of_one_struct(gpu_device):
+    module = ash.load_wgsl(APPEND)
+    for schedule in (ash.InOrder(), ash.Random(5)):
+        found = module["Found"].zeros(length=3)
+        result = ash.run(module["main"], 1, schedule=schedule, found=found)
+        assert not result.findings
+        # five invocations append (i = 0, 2, 3, 5, 6); three slots: two values are dropped
+        assert found["count"] == 5
+        assert set(found["items"].tolist()) < {0, 20, 30, 50, 60}
+        assert len(set(found["items"].tolist())) == 3
+    gpu = run_lavapipe(gpu_device, APPEND, 1, found=module["Found"].zeros(length=3))
+    assert gpu["found"]["count"] == 5 and len(set(gpu["found"]["items"].tolist())) == 3

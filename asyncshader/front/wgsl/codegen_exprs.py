@@ -275,5 +275,7 @@ class Expressions:
             return self.ash_call("ptr", [py.Name(inner.name, py.Load())])
         if isinstance(inner, ast.Member) and isinstance(inner.type, Reference) and \
                 inner.type.space in ("storage", "workgroup"):
-            return self.expr(inner)  # (a struct's array or atomic member: its reference)
+            if isinstance(inner.type.store, Atomic):  # (a struct's atomic member)
+                return self.ash_call("ptr", [self.expr(inner)])
+            return self.expr(inner)  # (a struct's runtime-sized array: its reference)
         raise self.refuse(e.span, f"the pointer {self.text(e.span)!r}")
