@@ -187,7 +187,10 @@ class Expressions:
         if not isinstance(base, (Array, Vector, Matrix)):
             raise self.refuse(e.span, "indexing this")
         index = self.index_value(e.index)
-        return self.robust(self.index_helper(e.base), [self.reference(e.base), index])
+        helper = self.index_helper(e.base)
+        if not helper:
+            return py.Subscript(self.reference(e.base), index, py.Load())
+        return self.robust(helper, [self.reference(e.base), index])
 
     def robust(self, name: str, args: list[py.expr]) -> py.expr:
         return py.Call(py.Name(f"__ash_{name}", py.Load()), args, [])

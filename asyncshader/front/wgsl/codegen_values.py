@@ -201,11 +201,19 @@ class Values:
 
     def index_helper(self, base: ast.Expr) -> str:
         """What indexing ``base`` calls: ``element`` for an array value (a list), ``load``
-        (robust access) for memory, vectors and matrices."""
+        (robust access) for memory, vectors and matrices; ``""`` (a plain subscript) for an
+        array of structs in memory and an array member of a struct in memory, whose
+        references check their indices themselves (robust access, reported to the race
+        detector)."""
         t = base.type
         if isinstance(t, Reference):
-            return "element" if t.space in VALUE_SPACES and isinstance(t.store, Array) \
-                else "load"
+            if t.space in VALUE_SPACES:
+                return "element" if isinstance(t.store, Array) else "load"
+            inner = base.inner if isinstance(base, ast.Paren) else base
+            if isinstance(t.store, Array) and (isinstance(t.store.element, Struct) or
+                                               isinstance(inner, ast.Member)):
+                return ""
+            return "load"
         return "element" if isinstance(t, Array) else "load"
 
     def index_value(self, index: ast.Expr) -> py.expr:
