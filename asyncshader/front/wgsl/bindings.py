@@ -131,8 +131,8 @@ def view_binding(resource: Resource, array: np.ndarray,
     ``structs`` maps the module's struct names to their classes (``module.namespace``),
     needed where the type holds a struct. A size below the binding's least size, or one that
     does not end on an element of a runtime-sized array, is a BindingError naming the
-    binding, its WGSL type, the size needed and the size given. Only the leading bytes of a larger buffer are seen,
-    as WebGPU binds them."""
+    binding, its WGSL type, the size needed and the size given. Only the leading bytes of a
+    larger buffer are seen, as WebGPU binds them."""
     structs = structs or {}
     t, n_bytes = resource.type, getattr(array, "nbytes", None)
     if resource.min_size is None:
