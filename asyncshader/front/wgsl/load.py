@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from ...collectives import barriers, derivatives, quads, subgroups
+from ...exploration.parallel import Recipe
 from ...stages.compute import ComputeKernel, compute
 from ...wgsl import atomics, builtins, memory, module_bindings, operators, robust, structs, types
 from ...wgsl.generated import compile_generated
@@ -89,13 +91,38 @@ def load_wgsl(source_or_path: str | Path, *, constants: dict | None = None) -> W
     else:
         raise TypeError(f"load_wgsl takes WGSL text or a .wgsl path, not "
                         f"{type(source_or_path).__name__}")
+    return load_source(source, constants=constants)
+
+
+def load_source(source: Source, *, constants: dict | None = None) -> WGSLModule:
+    """:func:`load_wgsl` of a :class:`Source` (a text and the file name its reports show),
+    cached by name and text."""
     if constants:
         raise WGSLError(f"{source.name}: not supported yet by load_wgsl: constants= "
                         f"(override values: {', '.join(map(str, constants))})", source.name)
     key = (source.name, source.text)
     if key not in _CACHE:
         _CACHE[key] = _load(source)
+        for entry, kernel in _CACHE[key].kernels.items():  # (parallel explore sends these)
+            kernel.__asyncshader_recipe__ = KernelRecipe(source.name, source.text, entry,
+                                                         tuple(sorted((constants or {}).items())))
     return _CACHE[key]
+
+
+@dataclass(frozen=True)
+class KernelRecipe(Recipe):
+    """A loaded kernel by reference to its source (generated code does not pickle): what
+    ``explore(workers=N)`` sends to a worker, which loads the text once (cached) and takes
+    the entry point."""
+
+    name: str
+    text: str
+    entry: str
+    constants: tuple = ()
+
+    def resolve(self) -> ComputeKernel:
+        module = load_source(Source(self.text, self.name), constants=dict(self.constants))
+        return module.kernels[self.entry]
 
 
 def _load(source: Source) -> WGSLModule:
