@@ -99,7 +99,7 @@ def test_counts():
 def test_race_free():
     count()
 ''')
-    result = pytester.runpytest("-p", "no:cacheprovider", "--asyncshader-store=off")
+    result = pytester.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(failed=2)
     out = result.stdout.str()
     # the race detector's report names the WGSL line and shows its text
@@ -109,7 +109,7 @@ def test_race_free():
     line = next(line for line in out.splitlines() if "reproduce: pytest 'test_loaded.py::"
                 "test_counts'" in line)
     trace = re.search(r"--asyncshader-replay=(\S+)", line).group(1)
-    again = pytester.runpytest("-p", "no:cacheprovider", "--asyncshader-store=off",
+    again = pytester.runpytest("-p", "no:cacheprovider",
                                "test_loaded.py::test_counts", f"--asyncshader-replay={trace}")
     again.assert_outcomes(failed=1)
     assert f"assert {lost} == 4" in again.stdout.str()

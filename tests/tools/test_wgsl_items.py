@@ -41,7 +41,7 @@ var<workgroup> tickets: atomic<u32>;
 def test_the_example_file_passes_with_one_item_per_test_function(pytester):
     example = (ROOT / "examples" / "wgsl" / "test_easing.wgsl").read_text(encoding="utf-8")
     pytester.makefile(".wgsl", test_easing=example)
-    result = pytester.runpytest("-p", "no:cacheprovider", "-v", "--asyncshader-store=off")
+    result = pytester.runpytest("-p", "no:cacheprovider", "-v")
     result.assert_outcomes(passed=4)
     out = result.stdout.str()
     for name in ("smootherstep_quarter", "smootherstep_clamps", "fade_halfway",
@@ -64,21 +64,21 @@ def test_a_failing_test_names_the_wgsl_line_and_the_values(pytester):
 
 def test_the_schedules_marker_finds_a_lost_update_and_its_line_replays_it(pytester):
     pytester.makefile(".wgsl", test_racy=RACY)
-    result = pytester.runpytest("-p", "no:cacheprovider", "--asyncshader-store=off")
+    result = pytester.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     out = result.stdout.str()
     assert "test_racy.wgsl:12: expect failed: the condition is false" in out
     line = next(line for line in out.splitlines() if "reproduce: pytest" in line)
     assert line.startswith("reproduce: pytest 'test_racy.wgsl::counts_visits' ")
     trace = re.search(r"--asyncshader-replay=(\S+)", line).group(1)
-    again = pytester.runpytest("-p", "no:cacheprovider", "--asyncshader-store=off",
+    again = pytester.runpytest("-p", "no:cacheprovider",
                                "test_racy.wgsl::counts_visits", f"--asyncshader-replay={trace}")
     again.assert_outcomes(failed=1)
     assert "replayed 1 schedule(s) from --asyncshader-replay" in again.stdout.str()
     # in order, every invocation sees the others' stores: no update lost
     in_order = RACY.replace("runs=30, races=False", "runs=1, strategy='in_order', races=False")
     pytester.makefile(".wgsl", test_racy=in_order)
-    pytester.runpytest("-p", "no:cacheprovider", "--asyncshader-store=off").assert_outcomes(
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(
         passed=1)
 
 
@@ -86,7 +86,7 @@ def test_the_race_detector_fails_a_racy_test_under_the_marker(pytester):
     # the expectation holds whatever the schedule: the race is what fails the test
     racy = RACY.replace(", races=False", "").replace("visits == 4u", "visits >= 1u")
     pytester.makefile(".wgsl", test_racy=racy)
-    result = pytester.runpytest("-p", "no:cacheprovider", "--asyncshader-store=off")
+    result = pytester.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     out = result.stdout.str()
     assert "data race on workgroup memory visits" in out
