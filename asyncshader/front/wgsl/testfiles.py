@@ -34,7 +34,6 @@ import numpy as np
 from ...sanitizers.findings import errors_of, render_findings
 from ...sanitizers.races import DEFAULT_FINDINGS
 from ...stages.compute import run
-from ...wgsl.layout import dtype_of
 from .load import WGSLModule, load_source
 from .source import Source, Span, error_at
 
@@ -259,11 +258,10 @@ def _code_only(text: str) -> str:
 
 
 def _zeroed(module: WGSLModule, name: str) -> np.ndarray:
-    """A ``@buffer`` variable's memory, zeroed: a fixed-size array's length, else one element
-    (WebGPU's least binding size)."""
+    """A ``@buffer`` variable's memory, zeroed bytes: WebGPU's least binding size (a
+    runtime-sized array gets one element)."""
     resource = next(r for r in module.reflection.resources if r.name == name)
-    length = getattr(resource.type, "length", None) or 1
-    return np.zeros(length, dtype_of(module.namespace[name].annotation.element))
+    return np.zeros(resource.min_size, np.uint8)
 
 
 # ---- the assertions ----------------------------------------------------------------------
