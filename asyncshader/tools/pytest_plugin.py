@@ -17,6 +17,9 @@ saved under ``.asyncshader/`` and the failure report ends with one line that rep
 
 Works for ``async def`` tests under ``@pytest.mark.anyio`` too (the body is awaited ``runs``
 times). Fixtures are set up once per test, not per run: make fresh buffers in the body.
+
+It also collects WGSL test files (``test_*.wgsl``, ``*.test.wesl``: :mod:`.wgsl_items`), whose
+``@test`` functions run on the CPU in wgsl-test's conventions.
 """
 
 from __future__ import annotations

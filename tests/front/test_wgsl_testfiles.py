@@ -2,6 +2,8 @@
 ``@test`` function runs as one invocation of its own entry point, and wgsl-test's assertions
 fail with their line and values, by wgsl-test's arithmetic in f32."""
 
+import re
+
 import pytest
 
 import asyncshader as ash
@@ -190,3 +192,24 @@ var<workgroup> plain: u32;
 """)
     assert found["six"] is None
     assert "Read-write data race on workgroup memory plain" in found["racy"]
+
+
+def test_an_empty_file_has_no_tests_and_binary_data_is_a_diagnostic(tmp_path):
+    (tmp_path / "test_empty.wgsl").write_text("", encoding="utf-8")
+    assert load_test_file(tmp_path / "test_empty.wgsl").tests == []
+    (tmp_path / "test_binary.wgsl").write_bytes(b"@test fn t() {}\n\xff\xfe\x00")
+    with pytest.raises(ash.ShaderCreationError, match="byte 16 is not UTF-8"):
+        load_test_file(tmp_path / "test_binary.wgsl")
+
+
+@pytest.mark.parametrize("marker, message", [
+    ("workgroup_size(0)", "workgroup_size takes one to three positive integers"),
+    ("schedules(runs=ten)", "a marker's arguments must be Python literals"),
+])
+def test_a_bad_marker_is_a_diagnostic_at_its_comment_line(tmp_path, marker, message):
+    path = tmp_path / "test_marker.wgsl"
+    path.write_text(f"import wgsl_test::expect;\n// @pytest.mark.{marker}\n"
+                    "@test fn t() { expect(true); }\n", encoding="utf-8")
+    with pytest.raises(ash.ShaderCreationError, match=re.escape(message)) as info:
+        load_test_file(path)
+    assert info.value.where == f"{path}:2:1"

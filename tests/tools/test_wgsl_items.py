@@ -111,3 +111,14 @@ def test_the_ini_option_names_the_patterns_and_empty_collects_none(pytester):
     assert "lerp_checks.wgsl::lerp_wrong FAILED" in result.stdout.str()
     pytester.makeini("[pytest]\nasyncshader_wgsl_tests =\n")
     assert pytester.runpytest("-p", "no:cacheprovider").ret == 5  # (no tests collected)
+
+
+def test_a_test_that_never_ends_fails_with_the_wgsl_line_it_spins_at(pytester):
+    pytester.makefile(".wgsl", test_spin="import wgsl_test::expect;\n"
+                      "var<workgroup> x: atomic<u32>;\n\n"
+                      "@test fn spins() {\n    loop {\n        atomicAdd(&x, 1u);\n    }\n}\n")
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert "StepLimitError: invocation global_invocation_id=(0,0,0)" in out
+    assert "test_spin.wgsl:6: atomicAdd(&x, 1u);" in out and "Traceback" not in out
