@@ -213,3 +213,38 @@ def test_a_bad_marker_is_a_diagnostic_at_its_comment_line(tmp_path, marker, mess
     with pytest.raises(ash.ShaderCreationError, match=re.escape(message)) as info:
         load_test_file(path)
     assert info.value.where == f"{path}:2:1"
+
+
+RACY = """import wgsl_test::expect;
+var<workgroup> visits: u32;
+var<workgroup> tickets: atomic<u32>;
+
+// @pytest.mark.workgroup_size(4)
+@test fn counts_visits() {
+    let seen = visits;
+    atomicAdd(&tickets, 1u);
+    visits = seen + 1u;
+    workgroupBarrier();
+    expect(visits == 4u);
+}
+"""
+
+
+def racy_setup():
+    return {"allow_races": "visits"}
+
+
+def test_a_tests_kernel_explored_fails_at_its_first_failed_expectation_in_workers_too(
+        tmp_path):
+    path = tmp_path / "test_racy.wgsl"
+    path.write_text(RACY, encoding="utf-8")
+    kernel = load_test_file(path).module["asyncshader_test_counts_visits"]
+    kw = dict(runs=60, store=None, progress=False)
+    serial = ash.explore(kernel, racy_setup, None, ash.Random(1), workers=1, **kw)
+    assert serial.failures
+    error = serial.failures[0].error  # (the invocation that failed, then the expectation)
+    assert error.startswith("ShaderError: invocation global_invocation_id=")
+    assert f"{path}:11: expect failed: the condition is false" in error
+    together = ash.explore(kernel, racy_setup, None, ash.Random(1), workers=2, **kw)
+    assert [(f.run, f.error) for f in together.failures] == \
+        [(f.run, f.error) for f in serial.failures]

@@ -12,7 +12,9 @@ assertions' declarations and the entry points follow the file's last line), so d
 reports name the file's own lines. The assertions are WGSL functions with wgsl-test's
 signatures (so a call type-checks as it does there) whose calls are checked in Python with
 wgsl-test's arithmetic in f32, each failed one recorded with its line and values; the test
-runs to its end as on a GPU and fails with every expectation that failed.
+runs to its end as on a GPU and fails with every expectation that failed. A test's kernel run
+otherwise (``ash.run``, ``explore``) raises :class:`WGSLTestFailure` at its first failed
+expectation.
 
 A ``// @pytest.mark.NAME(...)`` comment line just above a test gives it a pytest marker (the
 plugin's ``schedules``, or ``workgroup_size(n)``: the test runs as a workgroup of ``n``
@@ -31,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from ...exploration.parallel import Recipe
 from ...sanitizers.findings import errors_of, render_findings
 from ...sanitizers.races import DEFAULT_FINDINGS
 from ...stages.compute import run
@@ -104,13 +107,31 @@ class _Failed:
 def load_test_file(path: str | Path) -> WGSLTestFile:
     """Reads a WGSL test file (wgsl-test's conventions) into its tests; a file that is not
     valid is a :class:`~asyncshader.front.wgsl.WGSLError` at its ``file:line:col``."""
-    source = Source.read(path)
+    return _linked(Source.read(path))
+
+
+def _linked(source: Source) -> WGSLTestFile:
     text, tests, buffers = _prepare(source)
     module = load_source(Source(text, source.name))
     for name in ASSERTIONS:
         if name in module.namespace:
             module.namespace[name] = _Assertion(name)
+    for entry, kernel in module.kernels.items():  # (explore's workers link the file again)
+        kernel.__asyncshader_recipe__ = TestKernelRecipe(source.name, source.text, entry)
     return WGSLTestFile(source.name, tests, module, buffers)
+
+
+@dataclass(frozen=True)
+class TestKernelRecipe(Recipe):
+    """A test file's kernel by reference to the file's text: a worker of
+    ``explore(workers=N)`` links the file again (its assertions included)."""
+
+    name: str
+    text: str
+    entry: str
+
+    def resolve(self) -> Any:
+        return _linked(Source(self.text, self.name)).module.kernels[self.entry]
 
 
 def run_test(test_file: WGSLTestFile, test: WGSLTest, *, schedule: Any = None) -> Any:
@@ -276,12 +297,15 @@ class _Assertion:
 
     async def __call__(self, *args: Any) -> None:
         why = self.check(*args)
+        if why is None:
+            return
+        frame = sys._getframe(1)  # the WGSL function that called it
+        where = f"{frame.f_code.co_filename}:{frame.f_lineno}"
+        line = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
         failed = _FAILED.get()
-        if why is not None and failed is not None:
-            frame = sys._getframe(1)  # the WGSL function that called it
-            where = f"{frame.f_code.co_filename}:{frame.f_lineno}"
-            line = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
-            failed.append(_Failed(self.name, where, line, args, why))
+        if failed is None:  # a test's kernel run by run() or explore(): this failure ends it
+            raise WGSLTestFailure(_describe(_Failed(self.name, where, line, args, why)))
+        failed.append(_Failed(self.name, where, line, args, why))
 
 
 def _f32(value: Any) -> np.ndarray:
@@ -337,19 +361,21 @@ def _show(value: Any) -> str:
     return str(int(value)) if isinstance(value, (int, np.integer)) else repr(value)
 
 
+def _describe(f: _Failed) -> str:
+    lines = [f"{f.where}: {f.assertion} failed: {f.why}", f"    {f.line}"]
+    if f.assertion != "expect":
+        lines += [f"  actual:   {_show(f.values[0])}", f"  expected: {_show(f.values[1])}"]
+    return "\n".join(lines)
+
+
 def _report(test: WGSLTest, failed: list[_Failed], races: list) -> str:
     title = test.name + (f" ({test.description})" if test.description else "")
     lines = [f"WGSL test {title} failed"]
     seen: dict[tuple[str, str], int] = {}
     for f in failed:
         seen[(f.where, f.assertion)] = seen.get((f.where, f.assertion), 0) + 1
-        if seen[(f.where, f.assertion)] > 1:
-            continue
-        lines.append(f"{f.where}: {f.assertion} failed: {f.why}")
-        lines.append(f"    {f.line}")
-        if f.assertion != "expect":
-            lines.append(f"  actual:   {_show(f.values[0])}")
-            lines.append(f"  expected: {_show(f.values[1])}")
+        if seen[(f.where, f.assertion)] == 1:
+            lines.append(_describe(f))
     for (where, name), n in seen.items():
         if n > 1:
             lines.append(f"({where}: {name} failed {n} times in all)")
