@@ -229,9 +229,6 @@ def test_a_wgsl_file_is_loaded_by_its_path(tmp_path):
 
 @pytest.mark.parametrize("wgsl, where, construct", [
     ("@group(0) @binding(0) var<storage, read_write> out: array<f32>;\n"
-     "override scale = 2.0;\n@compute @workgroup_size(1)\nfn main() {\n"
-     "    out[0] = scale;\n}\n", ":5:14:", "the override 'scale'"),
-    ("@group(0) @binding(0) var<storage, read_write> out: array<f32>;\n"
      "@compute @workgroup_size(1)\nfn main() {\n    var a: array<f32, 2>;\n"
      "    out[0] = a[1];\n}\n", ":4:5:", "a 'var' of type array<f32, 2>"),
     ("@fragment\nfn main() -> @location(0) vec4f {\n    return vec4f(1.0);\n}\n",
@@ -257,7 +254,7 @@ def test_a_wgsl_file_is_loaded_by_its_path(tmp_path):
      "@group(0) @binding(1) var<storage, read_write> t: array<T>;\n"
      "@compute @workgroup_size(1)\nfn main() {\n    t[0] = T(s[0], 1u);\n}\n",
      ":7:14:", "a struct member given a struct that is not a constructor"),
-], ids=["override", "function-array", "fragment", "struct-let", "compound-call-index",
+], ids=["function-array", "fragment", "struct-let", "compound-call-index",
         "bitcast", "const-array-runtime-index", "struct-parameter", "struct-member-view"])
 def test_a_construct_outside_the_slice_is_refused_at_its_place(wgsl, where, construct):
     with pytest.raises(ash.ShaderCreationError) as err:
@@ -482,12 +479,6 @@ fn main(@builtin(local_invocation_index) i: u32) {
     assert out.tolist() == want
     gpu = run_lavapipe(gpu_device, wgsl, 1, table=table.tobytes(), out=np.zeros(8, np.float32))
     assert gpu["out"].tolist() == want
-
-
-def test_override_constants_are_refused_with_their_names():
-    with pytest.raises(ash.ShaderCreationError, match="not supported yet by load_wgsl: "
-                       r"constants= \(override values: blockSize\)"):
-        ash.load_wgsl(REDUCE, constants={"blockSize": 4})
 
 
 def test_explore_finds_the_schedule_that_loses_an_update_of_a_loaded_kernel():

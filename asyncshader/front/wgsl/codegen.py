@@ -23,6 +23,7 @@ from ...stages.compute import COMPUTE_BUILTINS  # (passed by parameter name)
 from . import syntax as ast
 from .codegen_exprs import Expressions, value_type
 from .consteval import fit, zero
+from .pipeline import workgroup_dimension
 from .source import Span, WGSLError, error_at
 
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "|=": "|",
@@ -128,7 +129,9 @@ class Generator(Expressions):
             return []  # (a use of it is refused)
         space, access = self.checker.var_space(decl, t)
         attrs = {a.name: a for a in decl.attributes}
-        if space == "workgroup":
+        if space == "workgroup" and self.pipeline is not None and not self.pipeline.sized(t):
+            value = py.Constant(None)  # (its size has no value: what uses it is refused)
+        elif space == "workgroup":
             value = self.ash_call("workgroup", [self.type_expr(t, decl.span)])
         elif space == "storage" and ((isinstance(t, Array) and t.length is None) or
                                      isinstance(t, (Scalar, Vector))):
@@ -182,13 +185,17 @@ class Generator(Expressions):
         node = py.AsyncFunctionDef(fn.name, args, body or [py.Pass()], [], None)
         return self.place(node, fn.span)
 
-    def workgroup_size(self, attr: ast.Attribute) -> tuple[int, int, int]:
+    def workgroup_size(self, attr: ast.Attribute) -> tuple[int, int, int] | None:
+        """The entry point's workgroup size (None: an override it reads has no value)."""
         sizes = []
         for a in attr.args:
-            if a.stage != "const":
+            if a.stage == "const":
+                sizes.append(int(self.checker.value(a)))
+            elif self.pipeline is None:
                 raise self.refuse(a.span, "a workgroup size given by an override")
-            sizes.append(int(self.checker.value(a)))
-        return tuple(sizes + [1] * (3 - len(sizes)))
+            else:
+                sizes.append(workgroup_dimension(self.pipeline, a))
+        return None if None in sizes else tuple(sizes + [1] * (3 - len(sizes)))
 
     def local_name(self, decl: ast.VarDecl | ast.Param) -> str:
         """A Python name for a WGSL local: its own unless Python or the module already uses

@@ -13,6 +13,7 @@ from ...collectives import barriers, derivatives, quads, subgroups
 from ...ir.types import (
     Array,
     Atomic,
+    OverrideSize,
     Reference,
     Scalar,
     Struct,
@@ -25,6 +26,7 @@ from ...wgsl import atomics, builtins, types
 from ...wgsl.spelling import snake
 from . import syntax as ast
 from .consteval import UNKNOWN, ConstError, fit
+from .pipeline import MISSING
 from .predeclared import Predeclared
 
 #: where WGSL's built-in functions live in asyncshader, and whether a call is awaited
@@ -65,6 +67,10 @@ def value_type(t: Any) -> Any:
 class Expressions:
     """Python expressions for WGSL expressions; mixed into the generator."""
 
+    #: the override values of the pipeline being generated (:class:`.pipeline.Pipeline`);
+    #: None: overrides are refused
+    pipeline: Any = None
+
     # --- helpers that build Python syntax -------------------------------------------------
 
     def ash_attr(self, name: str) -> py.expr:
@@ -80,6 +86,9 @@ class Expressions:
             return self.ash_attr(_SCALARS[t.name])
         if isinstance(t, Vector) and t.scalar.name in _VEC_SUFFIX:
             return self.ash_attr(f"vec{t.size}{_VEC_SUFFIX[t.scalar.name]}")
+        if isinstance(t, Array) and isinstance(t.length, OverrideSize) and \
+                self.pipeline is not None:
+            t = Array(t.element, self.pipeline.length(t.length))
         if isinstance(t, Array) and isinstance(t.length, int):
             return self.ash_call("array", [self.type_expr(t.element, span),
                                            py.Constant(t.length)])
@@ -131,6 +140,13 @@ class Expressions:
         t = value_type(e.type)
         if e.stage == "const" and isinstance(t, (Scalar, Vector)):
             value = self.checker.value(e)
+            if value is not UNKNOWN:
+                return self.constant(value, want or concretize(t), e.span)
+        if e.stage == "override" and self.pipeline is not None and \
+                isinstance(t, (Scalar, Vector)):
+            value = self.pipeline.value_of(e)  # (evaluated at pipeline creation)
+            if value is MISSING:  # (an entry point reaching it is refused: never runs)
+                return py.Name("__ash_override_without_value", py.Load())
             if value is not UNKNOWN:
                 return self.constant(value, want or concretize(t), e.span)
         method = getattr(self, "e_" + type(e).__name__, None)

@@ -22,6 +22,15 @@ class WGSLComputeKernel(ComputeKernel):
         super().__init__(fn, workgroup_size, None)
         self.file, self.entry, self.structs = file, entry, structs
 
+    @property
+    def overrides_fixed(self) -> str:
+        """Why a dispatch's ``overrides=`` does not apply: a loaded module's overrides are
+        pipeline constants, given at load."""
+        return (f"{self.file}::{self.entry.name}: overrides of a loaded WGSL module are "
+                "pipeline constants, fixed when the module is loaded (they may size the "
+                "workgroup): pass load_wgsl(..., constants={...}) or use "
+                f"module.with_constants(...)[{self.entry.name!r}], not overrides=")
+
     def resolve_bindings(self, given: dict[str, Any]) -> dict[str, Any]:
         """``given`` by WGSL variable name, ``bindings={(group, binding): ...}`` resolved to
         the variables this entry point uses, each numpy array viewed through its binding's
