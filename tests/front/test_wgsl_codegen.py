@@ -231,8 +231,6 @@ def test_a_wgsl_file_is_loaded_by_its_path(tmp_path):
     ("@group(0) @binding(0) var<storage, read_write> out: array<f32>;\n"
      "@compute @workgroup_size(1)\nfn main() {\n    var a: array<f32, 2>;\n"
      "    out[0] = a[1];\n}\n", ":4:5:", "a 'var' of type array<f32, 2>"),
-    ("@fragment\nfn main() -> @location(0) vec4f {\n    return vec4f(1.0);\n}\n",
-     ":1:1:", "vertex and fragment entry points"),
     ("struct S { a: u32 }\n@group(0) @binding(0) var<storage, read_write> s: array<S>;\n"
      "@compute @workgroup_size(1)\nfn main() {\n    let v = s[0];\n    s[1] = v;\n}\n",
      ":5:5:", "a 'let' of type S"),
@@ -254,7 +252,7 @@ def test_a_wgsl_file_is_loaded_by_its_path(tmp_path):
      "@group(0) @binding(1) var<storage, read_write> t: array<T>;\n"
      "@compute @workgroup_size(1)\nfn main() {\n    t[0] = T(s[0], 1u);\n}\n",
      ":7:14:", "a struct member given a struct that is not a constructor"),
-], ids=["function-array", "fragment", "struct-let", "compound-call-index",
+], ids=["function-array", "struct-let", "compound-call-index",
         "bitcast", "const-array-runtime-index", "struct-parameter", "struct-member-view"])
 def test_a_construct_outside_the_slice_is_refused_at_its_place(wgsl, where, construct):
     with pytest.raises(ash.ShaderCreationError) as err:

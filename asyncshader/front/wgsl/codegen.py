@@ -21,6 +21,7 @@ from typing import Any
 from ...ir.types import Array, Atomic, Reference, Scalar, Struct, Vector, concretize, scalar_of
 from ...stages.compute import COMPUTE_BUILTINS  # (passed by parameter name)
 from . import syntax as ast
+from .codegen_entry import fragment_parameters
 from .codegen_exprs import Expressions, value_type
 from .consteval import fit, zero
 from .pipeline import workgroup_dimension
@@ -43,6 +44,7 @@ class Generator(Expressions):
         self.used: set[str] = set()
         self.struct_names: set[str] = set()
         self.entry_points: dict[str, tuple[int, int, int]] = {}
+        self.fragments: dict[str, list] = {}  # fragment entry points' per-pixel inputs
         self.globals = {d.name for d in typed.resolved.module.decls if hasattr(d, "name")}
         self.current_return: Any = None
         self.synthetic: list[ast.Expr] = []  # nodes made here, evaluated by the checker
@@ -107,7 +109,8 @@ class Generator(Expressions):
 
     def struct(self, decl: ast.Struct) -> py.stmt:
         t = self.typed.structs[decl.name]
-        if any(a for a in t.attrs) or any(m.attributes for m in decl.members):
+        if any(a for a in t.attrs) or any(a.name in ("align", "size") for m in decl.members
+                                          for a in m.attributes):
             raise self.refuse(decl.span, "struct members with attributes (@align, @size ...)")
         fields = [self.place(py.AnnAssign(py.Name(name, py.Store()),
                                           self.type_expr(ft, m.span), None, 1), m.span)
@@ -157,14 +160,17 @@ class Generator(Expressions):
     def function(self, fn: ast.Function) -> py.stmt:
         self.names, self.used = {}, set()
         attrs = {a.name: a for a in fn.attributes}
-        if "vertex" in attrs or "fragment" in attrs:
-            raise self.refuse(fn.span, "vertex and fragment entry points")
+        if "vertex" in attrs:  # (listed, refused when asked for: no vertex stage here)
+            return self.place(py.Pass(), fn.span)
         entry = "compute" in attrs
         args = py.arguments([], [], None, [], [], None, [])
         prologue: list[py.stmt] = []
         params, result = self.typed.signatures[fn.name]
         self.current_return = concretize(result) if result is not None else None
-        for p, t in zip(fn.params, params):
+        if "fragment" in attrs:
+            args, prologue, self.fragments[fn.name] = fragment_parameters(self, fn, params)
+        others = () if "fragment" in attrs else fn.params  # (a fragment's: just above)
+        for p, t in zip(others, params):
             builtin = next((a for a in p.attributes if a.name == "builtin"), None)
             if entry and builtin is not None and builtin.args[0].name in COMPUTE_BUILTINS:
                 runtime = builtin.args[0].name
@@ -335,6 +341,8 @@ class Generator(Expressions):
             return [py.Break()]
         if s.kind == "continue":
             return [py.Continue()]
+        if s.kind == "discard":  # (WGSL's demote to helper: the invocation goes on)
+            return [py.Expr(self.ash_call("discard", []))]
         raise self.refuse(s.span, f"'{s.kind}'")
 
     def s_Switch(self, s: ast.Switch) -> list[py.stmt]:

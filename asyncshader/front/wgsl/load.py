@@ -10,12 +10,12 @@ from types import ModuleType
 from typing import Any
 
 from ...collectives import barriers, derivatives, quads, subgroups
-from ...stages.compute import ComputeKernel
+from ...stages import fragment
 from ...wgsl import atomics, builtins, memory, module_bindings, operators, robust, structs, types
 from ...wgsl.generated import compile_generated
 from .check import Checker
 from .codegen import generate
-from .kernels import WGSLComputeKernel
+from .kernels import WGSLComputeKernel, WGSLFragmentShader
 from .parser import parse
 from .pipeline import MISSING, Pipeline, pipeline_constants
 from .reflect import Reflection, reflect
@@ -33,6 +33,7 @@ for _module in (types, builtins, atomics, barriers, derivatives, quads, subgroup
             setattr(RUNTIME, _name, _value)
 RUNTIME.storage, RUNTIME.uniform = module_bindings.storage, module_bindings.uniform
 RUNTIME.workgroup, RUNTIME.ptr, RUNTIME.struct = memory.workgroup, memory.ptr, structs.struct
+RUNTIME.discard = fragment.discard
 
 #: WGSL's operators and robust accesses, by the names generated code calls them (as partials:
 #: the kernel scan looks for shader memory in functions' globals, and theirs hold none)
@@ -48,7 +49,7 @@ class WGSLModule:
     struct (an ``@ash.struct`` class) and ``module["N"]`` a module-scope ``const``'s or
     ``override``'s value, by their WGSL names."""
 
-    def __init__(self, source: Source, kernels: dict[str, ComputeKernel],
+    def __init__(self, source: Source, kernels: dict[str, Any],
                  namespace: dict[str, Any], reflection: Reflection,
                  constants: dict[str, Any], refused: dict[str, str]) -> None:
         self.source, self.name = source, source.name
@@ -136,7 +137,7 @@ def _load(source: Source, constants: dict) -> WGSLModule:
         if isinstance(decl, VarDecl) and decl.name in named:
             pipeline.override(decl)
     gen = generate(checker, typed, RUNTIME)
-    gen.pipeline = pipeline
+    gen.pipeline, gen.reflection = pipeline, reflection
     tree = gen.module()
     namespace = {"ash": RUNTIME, **HELPERS, **gen.constants}
     compile_generated(tree, source.name, source.text, namespace)
@@ -144,9 +145,27 @@ def _load(source: Source, constants: dict) -> WGSLModule:
                for name, entry in reflection.entry_points.items()
                if any(not reflection.overrides[o].has_default and o not in named
                       for o in entry.overrides)}
-    kernels = {name: WGSLComputeKernel(namespace[name], size, source.name,
-                                       reflection.entry_points[name], namespace)
-               for name, size in gen.entry_points.items() if name not in refused}
+    kernels: dict[str, Any] = {
+        name: WGSLComputeKernel(namespace[name], size, source.name,
+                                reflection.entry_points[name], namespace)
+        for name, size in gen.entry_points.items() if name not in refused}
+    for name, inputs in gen.fragments.items():
+        if name not in refused:
+            try:
+                kernels[name] = WGSLFragmentShader(namespace[name], source.name,
+                                                   reflection.entry_points[name], namespace,
+                                                   inputs)
+            except TypeError as exc:  # (a helper it calls uses a module-scope buffer)
+                refused[name] = (f"{source.name}::{name}: not supported yet by load_wgsl: "
+                                 f"this fragment entry point ({exc})")
+    for name, entry in reflection.entry_points.items():
+        if entry.stage == "vertex":
+            refused[name] = (f"{source.name}::{name} is a vertex entry point: asyncshader has "
+                             "no vertex stage or rasterizer, so it does not run it; "
+                             "run_fragments shades a grid of pixels from per-pixel inputs "
+                             "(what the vertex stage would interpolate): run the fragment "
+                             "entry point, and the vertex function's helpers from a compute "
+                             "entry point")
     for decl in typed.resolved.module.decls:  # (module["N"]: an override's value)
         if isinstance(decl, VarDecl) and decl.kind == "override" and \
                 pipeline.override(decl) is not MISSING:
