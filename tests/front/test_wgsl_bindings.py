@@ -190,3 +190,28 @@ def test_missing_unused_and_doubly_given_bindings_name_them():
     with pytest.raises(ash.BindingError, match="given twice"):
         ash.run(module["scale"], 1, values=np.zeros(2, np.float32),
                 bindings={(0, 0): np.zeros(8, np.uint8)})
+
+
+def test_a_struct_ending_in_a_runtime_array_is_one_struct_whose_array_length_is_from_the_size():
+    wgsl = """\
+struct Buf { count: u32, items: array<vec4f>, }
+@group(0) @binding(0) var<storage, read_write> buf: Buf;
+@compute @workgroup_size(1)
+fn main() { buf.count = arrayLength(&buf.items); }
+"""
+    resource = reflect_wgsl(wgsl).entry_points["main"].resources[0]
+    assert (resource.min_size, resource.stride) == (32, 16)  # items at 16, one vec4f
+
+    @ash.struct
+    class Buf:
+        count: ash.u32
+        items: ash.runtime_array(ash.vec4f)
+
+    raw = np.zeros(16 + 3 * 16, np.uint8)
+    view = view_binding(resource, raw, {"Buf": Buf})
+    assert view.shape == () and view["items"].shape == (3, 4) and np.shares_memory(view, raw)
+    view["items"][2, 3] = 5.0
+    assert raw.view(np.float32)[4 + 2 * 4 + 3] == 5.0
+    with pytest.raises(ash.BindingError, match=r"needs 16 bytes plus a multiple of 16, at "
+                       r"least 32; got 40 bytes"):
+        view_binding(resource, np.zeros(40, np.uint8), {"Buf": Buf})

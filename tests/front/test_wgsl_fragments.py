@@ -1,7 +1,8 @@
-"""Entry points of a loaded WGSL module other than compute: a fragment entry point runs with
+"""Entry points of a loaded WGSL module beyond compute built-ins: a fragment entry point runs with
 ``ash.run_fragments`` (its ``@location`` inputs per pixel, by WGSL name or ``location_N``; its
 built-ins the fragment stage's; struct inputs and outputs; ``discard``); a vertex entry point is
-listed and refused to run, with the reason. Expected values are derived by hand or with numpy,
+listed and refused to run, with the reason; a compute entry point takes a struct of built-in
+values. Expected values are derived by hand or with numpy,
 and lavapipe renders the same module (a full-screen triangle from its own vertex entry point)
 writing the same storage buffer."""
 
@@ -167,3 +168,17 @@ def test_a_fragment_helper_that_reads_a_module_scope_buffer_is_refused_when_aske
     with pytest.raises(ash.ShaderCreationError, match=r"::fs: not supported yet by load_wgsl:"
                        r" this fragment entry point .*module-scope binding 'k'"):
         module["fs"]
+
+
+def test_a_compute_entry_point_takes_a_struct_of_built_in_values():
+    wgsl = """\
+struct Ids { @builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wg: vec3u, }
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(4)
+fn main(ids: Ids, @builtin(num_workgroups) n: vec3u) {
+    out[ids.wg.x * 4u + ids.li] = ids.li * 10u + ids.wg.x + n.x * 100u;
+}
+"""
+    out = np.zeros(8, np.uint32)
+    ash.run(ash.load_wgsl(wgsl)["main"], 2, out=out)
+    assert out.tolist() == [200 + 10 * i + w for w in (0, 1) for i in range(4)]

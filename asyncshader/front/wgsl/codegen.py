@@ -21,7 +21,7 @@ from typing import Any
 from ...ir.types import Array, Atomic, Reference, Scalar, Struct, Vector, concretize, scalar_of
 from ...stages.compute import COMPUTE_BUILTINS  # (passed by parameter name)
 from . import syntax as ast
-from .codegen_entry import fragment_parameters
+from .codegen_entry import fragment_parameters, struct_of_builtins
 from .codegen_exprs import Expressions, value_type
 from .consteval import fit, zero
 from .pipeline import workgroup_dimension
@@ -181,6 +181,8 @@ class Generator(Expressions):
                 if name != runtime:
                     prologue.append(self.place(py.Assign([py.Name(name, py.Store())],
                                                          py.Name(runtime, py.Load())), p.span))
+            elif entry and isinstance(t, Struct):  # (its members are built-in values)
+                prologue += struct_of_builtins(self, p, t, args)
             elif entry or not isinstance(t, (Scalar, Vector)):
                 raise self.refuse(p.span, f"the parameter {self.text(p.span)!r}")
             else:

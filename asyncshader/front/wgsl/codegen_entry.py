@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...ir.types import Struct
+from ...stages.compute import COMPUTE_BUILTINS
 from ...stages.fragment import FRAGMENT_BUILTINS
 from . import syntax as ast
 
@@ -39,54 +40,80 @@ def _io(attributes: list[ast.Attribute], gen: Any) -> tuple[str | None, int | No
     return builtin, location
 
 
-def fragment_parameters(gen: Any, fn: ast.Function, types: list[Any]
-                        ) -> tuple[py.arguments, list[py.stmt], list[FragmentInput]]:
-    """The keyword parameters of the fragment entry point ``fn`` (its parameters' IR types:
-    ``types``), the prologue that binds its WGSL parameters, and its per-pixel inputs."""
-    args = py.arguments([], [], None, [], [], None, [])
-    prologue: list[py.stmt] = []
-    inputs: list[FragmentInput] = []
+class _Parameters:
+    """The keyword parameters of one entry point being generated, and its prologue."""
 
-    def parameter(name: str, span: Any, annotation: py.expr | None = None) -> None:
+    def __init__(self, gen: Any, builtins: tuple[str, ...], args: py.arguments) -> None:
+        self.gen, self.builtins, self.args = gen, builtins, args
+        self.prologue: list[py.stmt] = []
+        self.inputs: list[FragmentInput] = []
+
+    def parameter(self, name: str, span: Any, annotation: py.expr | None = None) -> None:
+        gen = self.gen
         if name in gen.used or keyword.iskeyword(name) or name in ("ash", "int") or (
                 name in gen.globals and annotation is None):
-            raise gen.refuse(span, f"a fragment input named '{name}' (the name is taken)")
-        args.kwonlyargs.append(py.arg(name, annotation))
-        args.kw_defaults.append(None)
+            raise gen.refuse(span, f"an entry point input named '{name}' (the name is taken)")
+        self.args.kwonlyargs.append(py.arg(name, annotation))
+        self.args.kw_defaults.append(None)
         gen.used.add(name)
 
-    def bind_local(p: ast.Param, value: py.expr) -> None:
-        if isinstance(value, py.Name) and value.id == p.name:  # (the input's own name)
+    def bind_local(self, p: ast.Param, value: py.expr) -> None:
+        """The WGSL parameter ``p`` bound to ``value`` in the prologue (an input under its
+        own name: nothing to bind)."""
+        gen = self.gen
+        if isinstance(value, py.Name) and value.id == p.name:
             gen.names[id(p)] = p.name
             return
         local = gen.local_name(p)
         if not (isinstance(value, py.Name) and value.id == local):
-            prologue.append(gen.place(py.Assign([py.Name(local, py.Store())], value), p.span))
+            self.prologue.append(gen.place(py.Assign([py.Name(local, py.Store())], value),
+                                           p.span))
 
-    def one(name: str, attributes: list[ast.Attribute], t: Any, span: Any) -> str:
-        builtin, location = _io(attributes, gen)
+    def one(self, name: str, attributes: list[ast.Attribute], t: Any, span: Any) -> str:
+        """A built-in (by the runtime's name) or a located input (by ``name``); the name of
+        its Python parameter."""
+        builtin, location = _io(attributes, self.gen)
         if builtin is not None:
-            if builtin not in FRAGMENT_BUILTINS:
-                raise gen.refuse(span, f"the fragment input @builtin({builtin})")
-            parameter(builtin, span)
+            if builtin not in self.builtins:
+                raise self.gen.refuse(span, f"the entry point input @builtin({builtin})")
+            compute = self.builtins is COMPUTE_BUILTINS  # (typed as the compute stage's)
+            self.parameter(builtin, span, self.gen.type_expr(t, span) if compute else None)
             return builtin
-        parameter(name, span)
-        inputs.append(FragmentInput(name, location, getattr(t, "wgsl", str(t))))
+        self.parameter(name, span)
+        self.inputs.append(FragmentInput(name, location, getattr(t, "wgsl", str(t))))
         return name
 
+    def param(self, p: ast.Param, t: Any) -> None:
+        """The WGSL parameter ``p`` of IR type ``t``: one input, or a struct of them (its
+        value built in the prologue)."""
+        if not isinstance(t, Struct):
+            self.bind_local(p, py.Name(self.one(p.name, p.attributes, t, p.span), py.Load()))
+            return
+        decl = self.gen.typed.resolved.globals.get(t.name)
+        members = [self.one(m.name, m.attributes, mt, m.span)
+                   for m, (_, mt) in zip(decl.members, t.fields)]
+        self.bind_local(p, py.Call(py.Name(t.name, py.Load()), [],
+                                   [py.keyword(m.name, py.Name(arg, py.Load()))
+                                    for m, arg in zip(decl.members, members)]))
+
+
+def struct_of_builtins(gen: Any, p: ast.Param, t: Struct, args: py.arguments) -> list[py.stmt]:
+    """A compute entry point's struct parameter whose members are built-in values: a keyword
+    parameter per member (added to ``args``), and the prologue building the struct value."""
+    params = _Parameters(gen, COMPUTE_BUILTINS, args)
+    params.param(p, t)
+    return params.prologue
+
+
+def fragment_parameters(gen: Any, fn: ast.Function, types: list[Any]
+                        ) -> tuple[py.arguments, list[py.stmt], list[FragmentInput]]:
+    """The keyword parameters of the fragment entry point ``fn`` (its parameters' IR types:
+    ``types``), the prologue that binds its WGSL parameters, and its per-pixel inputs."""
+    params = _Parameters(gen, FRAGMENT_BUILTINS, py.arguments([], [], None, [], [], None, []))
     for p, t in zip(fn.params, types):
-        if isinstance(t, Struct):
-            decl = gen.typed.resolved.globals.get(t.name)
-            members = [one(m.name, m.attributes, mt, m.span)
-                       for m, (_, mt) in zip(decl.members, t.fields)]
-            value = py.Call(py.Name(t.name, py.Load()), [],
-                            [py.keyword(m.name, py.Name(arg, py.Load()))
-                             for m, arg in zip(decl.members, members)])
-            bind_local(p, value)
-        else:
-            bind_local(p, py.Name(one(p.name, p.attributes, t, p.span), py.Load()))
+        params.param(p, t)
     for r in gen.reflection.entry_points[fn.name].resources:
         if r.min_size is not None:  # (a buffer: its declaration's binding, as an annotation)
-            parameter(r.name, fn.span, py.Attribute(py.Name(r.name, py.Load()), "annotation",
-                                                    py.Load()))
-    return args, prologue, inputs
+            params.parameter(r.name, fn.span, py.Attribute(py.Name(r.name, py.Load()),
+                                                           "annotation", py.Load()))
+    return params.args, params.prologue, params.inputs
