@@ -159,15 +159,29 @@ def test_a_missing_entry_point_lists_the_ones_there_are():
         ash.load_wgsl(SHADED)["main"]
 
 
-def test_a_fragment_helper_that_reads_a_module_scope_buffer_is_refused_when_asked_for():
-    wgsl = ("@group(0) @binding(0) var<uniform> k: f32;\nfn scaled(x: f32) -> f32 { return "
-            "x * k; }\n@fragment\nfn fs(@location(0) x: f32) -> @location(0) f32 {\n"
-            "    return scaled(x);\n}\n@compute @workgroup_size(1)\nfn other() {}\n")
+def test_helpers_reach_the_fragment_s_own_buffer_views_so_a_discarded_store_is_dropped():
+    wgsl = """\
+@group(0) @binding(0) var<uniform> k: f32;
+@group(0) @binding(1) var<storage, read_write> hits: array<atomic<u32>>;
+fn count(i: u32) { atomicAdd(&hits[i], 1u); }
+fn scaled(x: f32) -> f32 { count(u32(x)); return x * k; }
+fn plus_one(x: f32) -> f32 { return x + 1.0; }
+@fragment
+fn fs(@location(0) x: f32) -> @location(0) f32 {
+    if (x > 2.5) { discard; }
+    return plus_one(scaled(x));
+}
+@compute @workgroup_size(1)
+fn other() { count(0u); }
+"""
     module = ash.load_wgsl(wgsl)
-    ash.run(module["other"], 1)  # (the rest of the module runs)
-    with pytest.raises(ash.ShaderCreationError, match=r"::fs: not supported yet by load_wgsl:"
-                       r" this fragment entry point .*module-scope binding 'k'"):
-        module["fs"]
+    x = np.array([[0, 1, 2, 3]] * 2, np.float32)
+    hits = np.zeros(4, np.uint32)
+    result = ash.run_fragments(module["fs"], 4, 2, x=x, k=np.float32([3.0]), hits=hits)
+    assert result.output[:, :3].tolist() == [[1.0, 4.0, 7.0]] * 2  # x * 3 + 1
+    assert hits.tolist() == [2, 2, 2, 0]  # the discarded column's atomics had no effect
+    ash.run(module["other"], 1, hits=hits)  # (the compute entry point calls the plain count)
+    assert hits.tolist() == [3, 2, 2, 0]
 
 
 def test_a_compute_entry_point_takes_a_struct_of_built_in_values():
@@ -182,3 +196,17 @@ fn main(ids: Ids, @builtin(num_workgroups) n: vec3u) {
     out = np.zeros(8, np.uint32)
     ash.run(ash.load_wgsl(wgsl)["main"], 2, out=out)
     assert out.tolist() == [200 + 10 * i + w for w in (0, 1) for i in range(4)]
+
+
+def test_derivatives_in_a_loaded_fragment_entry_point_are_taken_over_its_quads():
+    wgsl = """\
+@fragment
+fn fs(@location(0) uv: vec2f) -> @location(0) vec2f {
+    return vec2f(dpdx(uv.x * uv.x), fwidth(uv.y));
+}
+"""
+    x, y = np.meshgrid(np.arange(4, dtype=np.float32), np.arange(2, dtype=np.float32) * 3)
+    result = ash.run_fragments(ash.load_wgsl(wgsl)["fs"], 4, 2, uv=np.stack([x, y], -1))
+    # coarse dpdx over quads {0, 1} and {2, 3}: 1 - 0 and 9 - 4; fwidth(uv.y) = 0 + 3
+    assert result.output[..., 0].tolist() == [[1, 1, 5, 5]] * 2
+    assert result.output[..., 1].tolist() == [[3, 3, 3, 3]] * 2

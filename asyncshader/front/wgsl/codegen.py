@@ -21,7 +21,7 @@ from typing import Any
 from ...ir.types import Array, Atomic, Reference, Scalar, Struct, Vector, concretize, scalar_of
 from ...stages.compute import COMPUTE_BUILTINS  # (passed by parameter name)
 from . import syntax as ast
-from .codegen_entry import fragment_parameters, struct_of_builtins
+from .codegen_entry import fragment_helpers, fragment_parameters, struct_of_builtins
 from .codegen_exprs import Expressions, value_type
 from .consteval import fit, zero
 from .pipeline import workgroup_dimension
@@ -88,6 +88,7 @@ class Generator(Expressions):
         for decl in decls:
             if not isinstance(decl, ast.Struct):
                 body += self.declaration(decl)
+        body += fragment_helpers(self)
         return py.fix_missing_locations(py.Module(body, type_ignores=[]))
 
     def source_span(self, name: str) -> Span:
@@ -190,6 +191,7 @@ class Generator(Expressions):
         if entry:
             self.entry_points[fn.name] = self.workgroup_size(attrs["workgroup_size"])
         body = prologue + self.block(fn.body)
+        self.variant = None  # (a fragment entry point's helper calls: generated)
         node = py.AsyncFunctionDef(fn.name, args, body or [py.Pass()], [], None)
         return self.place(node, fn.span)
 

@@ -1,10 +1,13 @@
-"""The parameters of a fragment entry point, generated for the fragment stage
-(:mod:`asyncshader.stages.fragment`): its built-in inputs by the runtime's names
+"""The parameters of entry points, generated for their stage. A fragment entry point
+(:mod:`asyncshader.stages.fragment`) takes its built-in inputs by the runtime's names
 (``position``, ``front_facing``, ``sample_index``, ``sample_mask``), its ``@location`` inputs
 as per-pixel inputs named as in WGSL (a parameter's name, or for a struct parameter its
 members' names, the struct value built in the prologue), and the buffers it uses as keyword
 parameters annotated with their module-scope declarations' bindings, so that each fragment
-gets its own views of them (a helper invocation's stores are dropped)."""
+gets its own views of them (a helper invocation's stores are dropped). The helper functions
+it calls that reach those buffers are generated again for it (``name__entry``), taking the
+buffers as keyword parameters, so they read the fragment's views too. A compute entry point's
+struct parameter of built-in values is a parameter per member."""
 
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from ...ir.types import Struct
 from ...stages.compute import COMPUTE_BUILTINS
 from ...stages.fragment import FRAGMENT_BUILTINS
 from . import syntax as ast
+from .reflect import _idents, _reached
 
 
 @dataclass(frozen=True)
@@ -112,8 +116,65 @@ def fragment_parameters(gen: Any, fn: ast.Function, types: list[Any]
     params = _Parameters(gen, FRAGMENT_BUILTINS, py.arguments([], [], None, [], [], None, []))
     for p, t in zip(fn.params, types):
         params.param(p, t)
-    for r in gen.reflection.entry_points[fn.name].resources:
-        if r.min_size is not None:  # (a buffer: its declaration's binding, as an annotation)
-            params.parameter(r.name, fn.span, py.Attribute(py.Name(r.name, py.Load()),
-                                                           "annotation", py.Load()))
+    buffers = _buffers(gen, fn.name)
+    for name in buffers:  # (annotated with its declaration's binding)
+        params.parameter(name, fn.span, py.Attribute(py.Name(name, py.Load()), "annotation",
+                                                     py.Load()))
+    gen.variant = (f"__{fn.name}", buffers, _reaching(gen, fn.name, buffers))
     return params.args, params.prologue, params.inputs
+
+
+def _buffers(gen: Any, entry: str) -> list[str]:
+    """The names of the buffers the entry point uses."""
+    return [r.name for r in gen.reflection.entry_points[entry].resources
+            if r.min_size is not None]
+
+
+def _reaching(gen: Any, entry: str, buffers: list[str]) -> set[str]:
+    """The functions the entry point calls (directly or not) that reach one of ``buffers``
+    (directly or through their calls)."""
+    calls = gen.typed.resolved.calls
+    decls = {d.name: d for d in gen.typed.resolved.module.decls
+             if isinstance(d, ast.Function)}
+    uses = {name: bool(_idents(decls[name]) & set(buffers)) for name in decls}
+    reached = _reached(calls, entry) - {entry}
+
+    def reaches(name: str, seen: frozenset = frozenset()) -> bool:
+        return uses[name] or any(reaches(c, seen | {name}) for c in calls.get(name, ())
+                                 if c not in seen)
+    return {name for name in reached if reaches(name)}
+
+
+def helper_call(gen: Any, name: str, args: list[py.expr]) -> py.expr:
+    """The call of the user function ``name``: in a fragment entry point and its helpers,
+    the helper's variant for the entry point where it reaches the entry point's buffers (they
+    are passed on by name)."""
+    variant = gen.variant
+    if variant is None or name not in variant[2]:
+        return py.Call(py.Name(name, py.Load()), args, [])
+    suffix, buffers, _ = variant
+    return py.Call(py.Name(name + suffix, py.Load()), args,
+                   [py.keyword(b, py.Name(b, py.Load())) for b in buffers])
+
+
+def fragment_helpers(gen: Any) -> list[py.stmt]:
+    """For each fragment entry point, its variants of the helpers that reach its buffers."""
+    out: list[py.stmt] = []
+    decls = {d.name: d for d in gen.typed.resolved.module.decls
+             if isinstance(d, ast.Function)}
+    for entry in gen.fragments:
+        buffers = _buffers(gen, entry)
+        reaching = _reaching(gen, entry, buffers)
+        for name in sorted(reaching):
+            gen.variant = (f"__{entry}", buffers, reaching)
+            node = gen.function(decls[name])
+            node.name = f"{name}__{entry}"
+            if node.name in gen.globals:
+                raise gen.refuse(decls[name].span, f"a function named '{node.name}' next to "
+                                 f"the fragment entry point '{entry}' calling '{name}'")
+            for b in buffers:
+                node.args.kwonlyargs.append(py.arg(b, None))
+                node.args.kw_defaults.append(None)
+            out.append(node)
+    gen.variant = None
+    return out

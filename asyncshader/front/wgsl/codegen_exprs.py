@@ -25,6 +25,7 @@ from ...ir.types import Predeclared as PredeclaredStruct
 from ...wgsl import atomics, builtins, types
 from ...wgsl.spelling import snake
 from . import syntax as ast
+from .codegen_entry import helper_call
 from .consteval import UNKNOWN, ConstError, fit
 from .pipeline import MISSING
 from .predeclared import Predeclared
@@ -70,6 +71,9 @@ class Expressions:
     #: the override values of the pipeline being generated (:class:`.pipeline.Pipeline`);
     #: None: overrides are refused
     pipeline: Any = None
+    #: in a fragment entry point and its helpers' variants: (suffix, buffers, the helpers
+    #: reaching them) (:mod:`.codegen_entry`)
+    variant: Any = None
 
     # --- helpers that build Python syntax -------------------------------------------------
 
@@ -235,7 +239,7 @@ class Expressions:
         if isinstance(target, ast.Function):
             params, _ = self.typed.signatures[target.name]
             args = [self.expr(a, concretize(p)) for a, p in zip(e.args, params)]
-            return py.Await(py.Call(py.Name(target.name, py.Load()), args, []))
+            return py.Await(helper_call(self, target.name, args))
         if isinstance(target, (ast.Struct, ast.Alias)) or (
                 isinstance(target, Predeclared) and target.kind in ("type", "type-generator")):
             return self.construct(e, result)
