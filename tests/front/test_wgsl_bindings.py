@@ -215,3 +215,18 @@ fn main() { buf.count = arrayLength(&buf.items); }
     with pytest.raises(ash.BindingError, match=r"needs 16 bytes plus a multiple of 16, at "
                        r"least 32; got 40 bytes"):
         view_binding(resource, np.zeros(40, np.uint8), {"Buf": Buf})
+
+
+def test_an_array_of_vec3h_is_viewed_with_its_8_byte_stride():
+    wgsl = """\
+enable f16;
+@group(0) @binding(0) var<storage, read_write> a: array<vec3h>;
+@compute @workgroup_size(2)
+fn main(@builtin(local_invocation_index) i: u32) {
+    a[i] = a[i] * 2.0h + vec3h(f16(i));
+}
+"""
+    buf = np.ones((2, 4), np.float16)
+    buf[:, 3] = -1  # padding: vec3h is 6 bytes, its array stride 8
+    ash.run(ash.load_wgsl(wgsl)["main"], 1, a=buf.view(np.uint8))
+    assert buf.tolist() == [[2, 2, 2, -1], [3, 3, 3, -1]]

@@ -72,7 +72,7 @@ class WGSLModule:
         override name or ``@id``) and ``by_name``; loaded once per distinct set."""
         given = pipeline_constants(self.name, self.reflection.overrides,
                                    {**(constants or {}), **by_name})
-        return _module(self.source, {**self.constants, **given})
+        return load_source(self.source, constants={**self.constants, **given})
 
     def __getitem__(self, name: str) -> Any:
         if name in self.kernels:
@@ -116,10 +116,13 @@ def load_wgsl(source_or_path: str | Path, *, constants: dict | None = None) -> W
     if constants is not None and not isinstance(constants, dict):
         raise TypeError(f"load_wgsl(constants=...) takes a dict of override name or @id: "
                         f"value, not {type(constants).__name__}")
-    return _module(source, constants or {})
+    return load_source(source, constants=constants)
 
 
-def _module(source: Source, constants: dict) -> WGSLModule:
+def load_source(source: Source, *, constants: dict | None = None) -> WGSLModule:
+    """:func:`load_wgsl` of a :class:`Source` (a text and the file name its reports show),
+    cached by name, text and constants."""
+    constants = constants or {}
     key = (source.name, source.text, tuple(sorted((str(k), repr(v))
                                                   for k, v in constants.items())))
     if key not in _CACHE:
