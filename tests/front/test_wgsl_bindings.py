@@ -215,6 +215,8 @@ fn main() { buf.count = arrayLength(&buf.items); }
     with pytest.raises(ash.BindingError, match=r"needs 16 bytes plus a multiple of 16, at "
                        r"least 32; got 40 bytes"):
         view_binding(resource, np.zeros(40, np.uint8), {"Buf": Buf})
+    with pytest.raises(ash.BindingError, match="no struct class for Buf"):
+        view_binding(resource, raw)  # (the module's structs not given)
 
 
 def test_an_array_of_vec3h_is_viewed_with_its_8_byte_stride():

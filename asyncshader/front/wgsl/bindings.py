@@ -134,7 +134,7 @@ def view_binding(resource: Resource, array: np.ndarray,
     the size needed and the size given. Only the leading bytes of a larger buffer are seen,
     as WebGPU binds them."""
     structs = structs or {}
-    t, n_bytes = resource.type, getattr(array, "nbytes", None)
+    t = resource.type
     if resource.min_size is None:
         raise BindingError(f"binding {resource.name!r} ({describe_resource(resource)}) is a "
                            f"{resource.kind}, not a buffer")
@@ -155,8 +155,10 @@ def view_binding(resource: Resource, array: np.ndarray,
                            f"{size} bytes; got {_given(array)}")
     if runtime_offset is not None and isinstance(t, Struct):
         cls = structs.get(t.name)
-        if cls is None or not hasattr(cls, "dtype_for"):
-            _element(t, structs, resource)  # (raises, naming the missing class)
+        if not hasattr(cls, "dtype_for"):
+            raise BindingError(f"binding {resource.name!r} ({describe_resource(resource)}): "
+                               f"no struct class for {t.name} (pass the module's structs to "
+                               "view_binding)")
         dtype = cls.dtype_for((n_bytes - runtime_offset) // resource.stride)
         return np.ndarray((), dtype, buffer=data, offset=0)
     if runtime_offset is not None:
