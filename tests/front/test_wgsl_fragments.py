@@ -210,3 +210,20 @@ fn fs(@location(0) uv: vec2f) -> @location(0) vec2f {
     # coarse dpdx over quads {0, 1} and {2, 3}: 1 - 0 and 9 - 4; fwidth(uv.y) = 0 + 3
     assert result.output[..., 0].tolist() == [[1, 1, 5, 5]] * 2
     assert result.output[..., 1].tolist() == [[3, 3, 3, 3]] * 2
+
+
+def test_a_fragment_s_private_variables_are_its_own_and_reach_its_helpers():
+    wgsl = """\
+var<private> total: f32 = 1.0;
+@group(0) @binding(0) var<uniform> k: f32;
+fn add(x: f32) { total += x * k; }
+@fragment
+fn fs(@location(0) x: f32) -> @location(0) f32 {
+    add(x);
+    add(x);
+    return total;
+}
+"""
+    x = np.array([[1, 2], [3, 4]], np.float32)
+    result = ash.run_fragments(ash.load_wgsl(wgsl)["fs"], 2, 2, x=x, k=np.float32([0.5]))
+    assert result.output.tolist() == (1 + x).tolist()  # 1 + 2 * x * 0.5, per fragment
