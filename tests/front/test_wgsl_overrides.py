@@ -149,3 +149,16 @@ def test_a_dispatch_s_overrides_are_refused_with_where_constants_go():
     with pytest.raises(ash.DispatchError, match=r"pipeline constants, fixed when the module "
                        r"is loaded.*with_constants\(\.\.\.\)\['main'\]"):
         ash.run(module["main"], 1, out=np.zeros(2, np.float32), overrides={"n": 2})
+
+
+def test_an_override_default_the_loader_cannot_evaluate_is_refused_only_where_used():
+    wgsl = ("override root = sqrt(2.0);\n@group(0) @binding(0) var<storage, read_write> "
+            "out: array<f32>;\n@compute @workgroup_size(1)\nfn main() { out[0] = 3.0; }\n")
+    out = np.zeros(1, np.float32)
+    ash.run(ash.load_wgsl(wgsl)["main"], 1, out=out)  # (unused: loads)
+    assert out.tolist() == [3.0]
+    used = wgsl.replace("out[0] = 3.0", "out[0] = root")
+    assert ash.load_wgsl(used, constants={"root": 1.5})["main"] is not None  # (given: fine)
+    with pytest.raises(ash.ShaderCreationError, match=r":4:22:.*not supported yet by "
+                       r"load_wgsl: the override 'root' here"):
+        ash.load_wgsl(used)

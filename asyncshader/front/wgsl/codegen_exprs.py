@@ -170,7 +170,9 @@ class Expressions:
     def e_Ident(self, e: ast.Ident, want: Any) -> py.expr:
         target = e.target
         if isinstance(target, ast.VarDecl) and target.kind == "override":
-            raise self.refuse(e.span, f"the override '{e.name}'")
+            raise self.refuse(e.span, f"the override '{e.name}' here (its default is an "
+                              "override-expression calling a built-in function the loader "
+                              "does not evaluate)")
         if isinstance(target, ast.VarDecl) and target.kind == "const":
             raise self.refuse(e.span, f"a use of the const '{e.name}' of type "
                               f"{getattr(value_type(e.type), 'wgsl', e.type)}")

@@ -15,6 +15,7 @@ from ...wgsl import atomics, builtins, memory, module_bindings, operators, robus
 from ...wgsl.generated import compile_generated
 from .check import Checker
 from .codegen import generate
+from .consteval import UNKNOWN
 from .kernels import WGSLComputeKernel, WGSLFragmentShader
 from .parser import parse
 from .pipeline import MISSING, Pipeline, pipeline_constants
@@ -174,7 +175,7 @@ def _load(source: Source, constants: dict) -> WGSLModule:
                              "entry point")
     for decl in typed.resolved.module.decls:  # (module["N"]: an override's value)
         if isinstance(decl, VarDecl) and decl.kind == "override" and \
-                pipeline.override(decl) is not MISSING:
+                pipeline.override(decl) not in (MISSING, UNKNOWN):
             namespace[decl.name] = gen.make_value(pipeline.override(decl),
                                                   checker.decl_type(decl), decl.span)
     return WGSLModule(source, kernels, namespace, reflection, named, refused)

@@ -82,7 +82,8 @@ class Pipeline(Evaluation):
         return value
 
     def override(self, decl: ast.VarDecl) -> Any:
-        """The override's value in this pipeline (MISSING where it has none)."""
+        """The override's value in this pipeline (MISSING where it has none, UNKNOWN where
+        its default calls a built-in function the evaluator does not compute)."""
         if decl.name in self.overrides:
             return self.overrides[decl.name]
         t = self.checker.decl_type(decl)
@@ -92,12 +93,8 @@ class Pipeline(Evaluation):
         elif decl.init is None:
             value = MISSING
         else:
-            value = self.value_of(decl.init)
-            if value is UNKNOWN:
-                raise error_at(source, decl.init.span, "not supported yet by load_wgsl: this "
-                               "override's default (an override-expression calling a "
-                               "built-in function the loader does not evaluate)")
-            if value is not MISSING:
+            value = self.value_of(decl.init)  # (UNKNOWN: a use of it is refused)
+            if value not in (MISSING, UNKNOWN):
                 try:
                     value = fit(value, t)
                 except ConstError as exc:
