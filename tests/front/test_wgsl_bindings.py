@@ -232,3 +232,11 @@ fn main(@builtin(local_invocation_index) i: u32) {
     buf[:, 3] = -1  # padding: vec3h is 6 bytes, its array stride 8
     ash.run(ash.load_wgsl(wgsl)["main"], 1, a=buf.view(np.uint8))
     assert buf.tolist() == [[2, 2, 2, -1], [3, 3, 3, -1]]
+
+
+def test_bytes_objects_bind_as_buffers_and_a_bytearray_takes_the_stores():
+    out = bytearray(64)  # four vec3f, 16 bytes each
+    ash.run(ash.load_wgsl(VEC3)["main"], 1, pos=out, scale=struct.pack("<f", 2.0))
+    assert np.frombuffer(out, np.float32).reshape(4, 4)[:, :3].tolist() == [[1, 2, 3]] * 4
+    with pytest.raises(ash.BindingError, match="read-only"):
+        ash.run(ash.load_wgsl(VEC3)["main"], 1, pos=bytes(64), scale=struct.pack("<f", 2.0))

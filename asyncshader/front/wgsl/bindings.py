@@ -178,8 +178,8 @@ def resolve_bindings(kernel: str, entry: EntryPoint, given: dict[str, Any],
     """What a run of the entry point ``entry`` binds by name, from ``given`` (a run's keyword
     bindings: resources by WGSL variable name, and ``bindings={(group, binding): value}``,
     each slot resolving to the variable the entry point uses there): each numpy array viewed
-    through its binding's type (:func:`view_binding`), other values (a uniform's Python value)
-    as given. A missing binding, one the entry point does not use, or one given twice is a
+    through its binding's type (:func:`view_binding`), as is a ``bytes``, ``bytearray`` or
+    ``memoryview`` (its bytes), other values (a uniform's Python value) as given. A missing binding, one the entry point does not use, or one given twice is a
     BindingError listing the entry point's bindings."""
     out = dict(given)
     slots = out.pop("bindings", None)
@@ -212,6 +212,8 @@ def resolve_bindings(kernel: str, entry: EntryPoint, given: dict[str, Any],
                 f"{kernel}: missing binding {name!r} ({describe_resource(r)}, "
                 f"{_needs(r)}): pass {name}=<array> or bindings={{({r.group}, {r.binding}): "
                 f"<array>}}\n{listing}")
+        if isinstance(out[name], (bytes, bytearray, memoryview)):  # (a bytearray: writable)
+            out[name] = np.frombuffer(out[name], np.uint8)
         if isinstance(out[name], np.ndarray):
             try:
                 out[name] = view_binding(r, out[name], structs)
