@@ -179,8 +179,9 @@ def resolve_bindings(kernel: str, entry: EntryPoint, given: dict[str, Any],
     bindings: resources by WGSL variable name, and ``bindings={(group, binding): value}``,
     each slot resolving to the variable the entry point uses there): each numpy array viewed
     through its binding's type (:func:`view_binding`), as is a ``bytes``, ``bytearray`` or
-    ``memoryview`` (its bytes), other values (a uniform's Python value) as given. A missing binding, one the entry point does not use, or one given twice is a
-    BindingError listing the entry point's bindings."""
+    ``memoryview`` (its bytes), other values (a uniform's Python value) as given. A missing
+    binding, one the entry point does not use, or one given twice is a BindingError listing
+    the entry point's bindings."""
     out = dict(given)
     slots = out.pop("bindings", None)
     resources = {r.name: r for r in entry.resources if r.min_size is not None}
