@@ -240,3 +240,22 @@ def test_bytes_objects_bind_as_buffers_and_a_bytearray_takes_the_stores():
     assert np.frombuffer(out, np.float32).reshape(4, 4)[:, :3].tolist() == [[1, 2, 3]] * 4
     with pytest.raises(ash.BindingError, match="read-only"):
         ash.run(ash.load_wgsl(VEC3)["main"], 1, pos=bytes(64), scale=struct.pack("<f", 2.0))
+
+
+def test_an_array_of_mat3x3f_is_viewed_with_its_padded_columns():
+    wgsl = """\
+@group(0) @binding(0) var<storage, read_write> ms: array<mat3x3f>;
+@compute @workgroup_size(2)
+fn main(@builtin(local_invocation_index) i: u32) {
+    ms[i] = ms[i] * 2.0;
+}
+"""
+    module = ash.load_wgsl(wgsl)
+    buf = np.full((2, 3, 4), -1.0, np.float32)  # each column 16 bytes: 3 floats, padding
+    buf[..., :3] = np.arange(18).reshape(2, 3, 3)
+    ash.run(module["main"], 1, ms=buf.view(np.uint8).reshape(-1))
+    assert buf[..., :3].tolist() == (np.arange(18).reshape(2, 3, 3) * 2).tolist()
+    assert (buf[..., 3] == -1).all()
+    with pytest.raises(ash.BindingError, match=r"36 bytes apart.*48 bytes apart.*"
+                       r"np.zeros\(\(2, 3, 4\), np.float32\) and use a\[:, :, :3\]"):
+        ash.run(module["main"], 1, ms=np.zeros((2, 3, 3), np.float32))

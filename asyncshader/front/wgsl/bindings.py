@@ -106,19 +106,22 @@ def _check_unpadded(r: Resource, array: np.ndarray, element: Any) -> None:
     bytes are not the buffer's, and viewing them so would silently mix the rows."""
     if isinstance(element, Struct):
         return
-    dtype, shape, _ = _element(element, {}, r)
+    dtype, shape, strides = _element(element, {}, r)
     if not shape or array.dtype != dtype or array.shape[1:] != shape:
         return
     packed = int(np.prod(shape)) * dtype.itemsize
     stride = stride_of(element)
     if packed != stride:
+        # (the padded array: a vector's row, or each column of a matrix, padded)
+        padded = (stride // dtype.itemsize,) if len(shape) == 1 else \
+            (shape[0], strides[0] // dtype.itemsize)
+        used = "a[:, " + ":, " * (len(shape) - 1) + f":{shape[-1]}]"
         raise BindingError(
             f"binding {r.name!r} ({describe_resource(r)}): the array of shape {array.shape} "
             f"holds {element.wgsl} values {packed} bytes apart, but in a buffer they are "
             f"{stride} bytes apart (WGSL's layout pads each one). Fix: pass the buffer's "
-            f"bytes, e.g. a = np.zeros(({array.shape[0]}, {stride // dtype.itemsize}"
-            f"{', ' + str(shape[1]) if len(shape) > 1 else ''}), np.{dtype}) and use "
-            f"a[:, :{shape[-1]}] for the values")
+            f"bytes, e.g. a = np.zeros({(array.shape[0], *padded)}, np.{dtype}) and use "
+            f"{used} for the values")
 
 
 def view_binding(resource: Resource, array: np.ndarray,
