@@ -259,3 +259,30 @@ fn main(@builtin(local_invocation_index) i: u32) {
     with pytest.raises(ash.BindingError, match=r"36 bytes apart.*48 bytes apart.*"
                        r"np.zeros\(\(2, 3, 4\), np.float32\) and use a\[:, :, :3\]"):
         ash.run(module["main"], 1, ms=np.zeros((2, 3, 3), np.float32))
+
+
+def test_one_struct_in_storage_and_in_a_uniform_bind_from_bytes(gpu_device):
+    wgsl = """\
+struct S { a: u32, v: vec3f, }
+@group(0) @binding(0) var<storage, read_write> s: S;
+@group(0) @binding(1) var<uniform> u: S;
+@compute @workgroup_size(1)
+fn main() {
+    s.a = s.a + u.a;
+    s.v = u.v * 2.0;
+}
+"""
+    # S: a at 0, v at 16 (a vec3f aligns to 16), size 32
+    def buffers():
+        s = np.zeros(32, np.uint8)
+        s.view(np.uint32)[0] = 5
+        u = np.zeros(8, np.float32)
+        u.view(np.uint32)[0] = 7
+        u[4:7] = [1, 2, 3]
+        return s, u
+    s, u = buffers()
+    ash.run(ash.load_wgsl(wgsl)["main"], 1, s=s, u=u)
+    assert s.view(np.uint32)[0] == 12 and s.view(np.float32)[4:7].tolist() == [2, 4, 6]
+    s_gpu, u_gpu = buffers()
+    gpu = wgsl_originals.run(gpu_device, wgsl, "main", 1, s=s_gpu, u=u_gpu)
+    assert gpu["s"].tolist() == s.tolist()
