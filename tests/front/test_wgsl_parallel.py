@@ -113,3 +113,18 @@ def test_race_free():
                                "test_loaded.py::test_counts", f"--asyncshader-replay={trace}")
     again.assert_outcomes(failed=1)
     assert f"assert {lost} == 4" in again.stdout.str()
+
+
+def test_a_kernel_loaded_with_constants_rebuilds_with_them():
+    wgsl = """
+override size: u32;
+@id(3) override scale: f32 = 1.0;
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(size)
+fn main(@builtin(local_invocation_index) i: u32) { out[i] = f32(i) * scale; }
+"""
+    kernel = ash.load_wgsl(wgsl, constants={"size": 3, 3: 0.5})["main"]
+    recipe = pickle.loads(pickle.dumps(parallel.reference(kernel, "kernel", "workers=2")))
+    assert recipe.constants == (("size", 3), (3, 0.5))
+    rebuilt = recipe.resolve()
+    assert rebuilt is kernel and rebuilt.workgroup_size == (3, 1, 1)
