@@ -97,13 +97,22 @@ def _wgsl_target(path: str, name: str, need_setup: bool, setup_file: str | None
     if name not in module.entry_points:
         raise UsageError(f"{os.path.basename(path)} has no entry point named {name!r}; its "
                          f"entry points: {', '.join(module.entry_points) or 'none'}")
-    kernel = module[name]
+    try:
+        kernel = module[name]
+    except WGSLError as exc:  # (an entry point it does not run: a vertex one, say, and why)
+        raise UsageError(str(exc)) from None
     beside = os.path.splitext(path)[0] + ".py"
     if setup_file is None and os.path.isfile(beside):
         setup_file = beside
     if setup_file is None:
         resources = module.reflection.entry_points[name].resources
         _SETUP_FILES.pop(path, None)
+        if kernel.stage == "fragment" and need_setup:
+            raise UsageError(
+                f"{os.path.basename(path)}::{name} is a fragment entry point: give the grid it "
+                f"shades (and its inputs) in setup() of a Python file, --setup FILE.py or "
+                f"{os.path.basename(beside)} beside it, e.g. def setup(): return "
+                "{'width': 8, 'height': 8}")
         if resources and need_setup:
             bound = ", ".join(f"{r.name} (@group({r.group}) @binding({r.binding}))"
                               for r in resources)

@@ -148,3 +148,32 @@ def test_the_console_command_runs_a_wgsl_file(files):
                           timeout=120, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert "6 invocations" in done.stdout and done.stdout.strip().endswith("ok (check passed)")
+
+
+VERTEX_AND_FRAGMENT = """@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+    return vec4f(0.0);
+}
+@fragment fn fs(@builtin(position) p: vec4f) -> @location(0) vec4f {
+    return vec4f(p.x, p.y, 0.0, 1.0);
+}
+"""
+
+
+def test_a_vertex_entry_point_is_a_usage_error_saying_why_it_does_not_run(tmp_path, capsys):
+    (tmp_path / "vf.wgsl").write_text(VERTEX_AND_FRAGMENT, encoding="utf-8")
+    assert cli("run", f"{tmp_path / 'vf.wgsl'}::vs")[0] == 2
+    err = capsys.readouterr().err
+    assert "vf.wgsl::vs is a vertex entry point: asyncshader has no vertex stage" in err
+    assert "Traceback" not in err
+
+
+def test_a_fragment_entry_point_runs_over_the_grid_its_setup_gives(tmp_path, capsys):
+    (tmp_path / "vf.wgsl").write_text(VERTEX_AND_FRAGMENT, encoding="utf-8")
+    assert cli("run", f"{tmp_path / 'vf.wgsl'}::fs")[0] == 2  # no setup: no grid
+    assert "vf.wgsl::fs is a fragment entry point: give the grid it shades" in \
+        capsys.readouterr().err
+    (tmp_path / "vf.py").write_text("def setup():\n    return {'width': 3, 'height': 2}\n"
+                                    "def check(result):\n"
+                                    "    assert result.mask.all()\n", encoding="utf-8")
+    code, out = cli("run", f"{tmp_path / 'vf.wgsl'}::fs")
+    assert code == 0 and out.endswith("ok (check passed)")
