@@ -24,7 +24,7 @@ import numpy as np
 from ..collectives.subgroups import DEFAULT_SUBGROUP_SIZE, check_subgroup_size
 from ..emit import emit
 from ..emit.buffers import from_gpu, struct_bytes, to_gpu
-from ..errors import DispatchError, OptionError
+from ..errors import BindingError, DispatchError, OptionError
 from ..front.wgsl.check import Checker
 from ..front.wgsl.parser import parse
 from ..front.wgsl.resolve import resolve
@@ -164,6 +164,11 @@ def _memories(program: Program, names: dict[str, str], bindings: dict[str, Any]
               ) -> tuple[dict[str, lanes.Words], dict]:
     """Each bound variable's words, by WGSL name, and the storage buffers to copy back."""
     by_wgsl = {names.get(k, k): v for k, v in bindings.items()}
+    takes = sorted(k for k, (space, _, _) in program.variables.items() if space != "workgroup")
+    unknown = sorted(set(by_wgsl) - set(takes))
+    if unknown:
+        raise BindingError(f"unknown binding {', '.join(map(repr, unknown))}: the entry point "
+                           f"uses {', '.join(takes) or 'no resources'}")
     memories, back = {}, {}
     for name, (space, access, t) in program.variables.items():
         if space == "workgroup":

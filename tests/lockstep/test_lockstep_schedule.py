@@ -529,3 +529,14 @@ def test_an_awaited_dispatch_runs_in_lockstep_too():
     ash.run(module["main"], 2, sanitize="off", inp=inp, out=expected)
     assert out.tobytes() == expected.tobytes()
     assert out[0] == 0.0 and out[64] == 0.0  # (the total less tile[0], which holds it)
+
+
+def test_a_binding_the_entry_point_does_not_use_is_refused_as_under_inorder():
+    module = ash.load_wgsl(REDUCE)
+    args = dict(inp=np.zeros(64, np.float32), out=np.zeros(64, np.float32),
+                extra=np.zeros(4, np.float32))
+    with pytest.raises(ash.BindingError, match=r"unknown binding 'extra': the entry point "
+                       r"uses inp, out"):
+        ash.run(module["main"], 1, schedule=ash.Lockstep(), sanitize="off", **args)
+    with pytest.raises(ash.BindingError, match="extra"):
+        ash.run(module["main"], 1, sanitize="off", **args)
