@@ -29,7 +29,7 @@ from ..front.wgsl.check import Checker
 from ..front.wgsl.parser import parse
 from ..front.wgsl.resolve import resolve
 from ..front.wgsl.source import Source
-from ..ir.types import Struct, Vector
+from ..ir.types import Array, Struct, Vector
 from ..schedules.trace import Trace
 from ..stages.compute import ComputeKernel
 from ..stages.dispatch import Counters, DispatchResult
@@ -218,6 +218,9 @@ def _uniform_bytes(value: Any, t: Any) -> bytes:
     data = struct_bytes(value)
     if data is not None:
         return data
+    if isinstance(value, np.ndarray) and isinstance(t, Array):  # (an array: as a buffer)
+        arr = np.ascontiguousarray(value)
+        return to_gpu(arr.astype(np.uint32) if arr.dtype == np.bool_ else arr, t).tobytes()
     if isinstance(t, Struct):
         raise DispatchError(f"the uniform of type {t.wgsl} needs a struct value, got "
                             f"{type(value).__name__}")

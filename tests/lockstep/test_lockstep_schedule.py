@@ -540,3 +540,18 @@ def test_a_binding_the_entry_point_does_not_use_is_refused_as_under_inorder():
         ash.run(module["main"], 1, schedule=ash.Lockstep(), sanitize="off", **args)
     with pytest.raises(ash.BindingError, match="extra"):
         ash.run(module["main"], 1, sanitize="off", **args)
+
+
+def test_a_uniform_array_is_bound_from_a_numpy_array():
+    program = compile_text("""
+@group(0) @binding(0) var<uniform> weights: array<vec4f, 3>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(3)
+fn main(@builtin(local_invocation_index) i: u32) {
+  out[i] = dot(weights[i], vec4f(1.0, 2.0, 3.0, 4.0));
+}
+""")
+    weights = np.arange(12, dtype=np.float32).reshape(3, 4)
+    out = np.zeros(3, np.float32)
+    run_program(program, {}, (1, 1, 1), {"weights": weights, "out": out})
+    assert list(out) == list(weights @ np.array([1, 2, 3, 4], np.float32))
