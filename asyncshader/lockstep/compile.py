@@ -11,9 +11,11 @@ the caller's mask. Constructs outside this slice are refused at compile time wit
 
 from __future__ import annotations
 
+import ast as py
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._core.sources import register_source
 from ..front.wgsl import syntax as ast
 from ..front.wgsl.source import Span, WGSLError, error_at
 from ..ir.layout import size_of
@@ -55,6 +57,8 @@ class Compiler(Expressions):
         self.variables: dict[str, tuple[str, str, Any]] = {}
         self.workgroup_words: dict[str, int] = {}
         self.lines: list[str] = []
+        self.line_of: list[int] = []  # the WGSL line each line of Python comes from
+        self.wgsl_line = 1
         self.depth = 0
         self.mask = "M"
         self.exits: list[str] = []
@@ -86,6 +90,7 @@ class Compiler(Expressions):
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
+        self.line_of.append(self.wgsl_line)
 
     # --- the module -----------------------------------------------------------------------
 
@@ -107,12 +112,24 @@ class Compiler(Expressions):
             name = sorted(self.called - done)[0]
             self.function(functions[name], entry=False)
             done.add(name)
-        text = "\n".join(self.lines) + "\n"
-        code = compile(text, f"<lockstep {self.source.name}>", "exec")
+        code = compile(self.positioned(), self.source.name, "exec")
         variables = {k: v for k, v in self.variables.items() if k in self.reached}
         words = {k: v for k, v in self.workgroup_words.items() if k in self.reached}
         return Program(code, self.namespace, size, variables, words, self.builtins_used,
                        self.overrides)
+
+    def positioned(self) -> py.Module:
+        """The generated Python with each statement at the WGSL line it comes from, so that a
+        traceback or a warning from a run names the WGSL file's line (its text registered in
+        ``linecache``, as load_wgsl registers it)."""
+        tree = py.parse("\n".join(self.lines) + "\n")
+        for node in py.walk(tree):
+            if hasattr(node, "lineno") and node.lineno is not None:
+                line = self.line_of[node.lineno - 1]
+                node.lineno = node.end_lineno = line
+                node.col_offset = node.end_col_offset = 0
+        register_source(self.source.name, self.source.text)
+        return tree
 
     def workgroup_size(self, fn: ast.Function) -> tuple[int, int, int]:
         attr = next(a for a in fn.attributes if a.name == "workgroup_size")
@@ -155,6 +172,7 @@ class Compiler(Expressions):
         after the result (``(result, value, ...)``): WGSL forbids the aliasing that would
         tell the two apart."""
         params, result = self.typed.signatures[fn.name]
+        self.wgsl_line = self.source.line_col(fn.span.start)[0]
         names, inout = [], []
         for p, t in zip(fn.params, params):
             builtin = next((a for a in p.attributes if a.name == "builtin"), None)
@@ -219,7 +237,9 @@ class Compiler(Expressions):
         method = getattr(self, "s_" + type(s).__name__, None)
         if method is None:
             raise self.refuse(s.span, f"the statement {self.text(s.span).split()[0]!r}")
+        outer, self.wgsl_line = self.wgsl_line, self.source.line_col(s.span.start)[0]
         method(s)
+        self.wgsl_line = outer
 
     def s_Block(self, s: ast.Block) -> None:
         self.block(s.body)

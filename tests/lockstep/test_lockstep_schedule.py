@@ -555,3 +555,19 @@ fn main(@builtin(local_invocation_index) i: u32) {
     out = np.zeros(3, np.float32)
     run_program(program, {}, (1, 1, 1), {"weights": weights, "out": out})
     assert list(out) == list(weights @ np.array([1, 2, 3, 4], np.float32))
+
+
+def test_a_warning_of_a_run_in_lockstep_names_the_wgsl_line():
+    module = ash.load_wgsl("""
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) {
+  let x = f32(i) - 2.0;
+  out[i] = sqrt(x);
+}
+""")
+    out = np.zeros(4, np.float32)
+    with pytest.warns(ash.WGSLIndeterminateWarning) as caught:
+        ash.run(module["main"], 1, schedule=ash.Lockstep(), sanitize="off", out=out)
+    assert caught[0].filename == module.name and caught[0].lineno == 6
+    assert np.isnan(out[:2]).all() and list(out[2:]) == [0.0, 1.0]
