@@ -18,10 +18,21 @@ import keyword
 from types import ModuleType
 from typing import Any
 
-from ...ir.types import Array, Atomic, Reference, Scalar, Struct, Vector, concretize, scalar_of
+from ...ir.types import (
+    Array,
+    Atomic,
+    Pointer,
+    Reference,
+    Scalar,
+    Struct,
+    Vector,
+    concretize,
+    scalar_of,
+)
 from ...stages.compute import COMPUTE_BUILTINS  # (passed by parameter name)
 from . import syntax as ast
 from .codegen_exprs import Expressions, value_type
+from .codegen_pointers import Pointers
 from .consteval import fit, zero
 from .source import Span, WGSLError, error_at
 
@@ -29,7 +40,7 @@ _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "
              "^=": "^", "<<=": "<<", ">>=": ">>"}
 
 
-class Generator(Expressions):
+class Generator(Pointers, Expressions):
     """Generates one module; :meth:`module` gives the tree, :attr:`constants` the values the
     tree's names refer to and :attr:`entry_points` each compute entry point's workgroup
     size."""
@@ -131,8 +142,8 @@ class Generator(Expressions):
         if space == "workgroup":
             value = self.ash_call("workgroup", [self.type_expr(t, decl.span)])
         elif space == "storage" and ((isinstance(t, Array) and t.length is None) or
-                                     isinstance(t, (Scalar, Vector))):
-            # (one scalar or vector: an array of one, read and stored as name[0])
+                                     isinstance(t, (Scalar, Vector, Atomic))):
+            # (one scalar, vector or atomic: an array of one, read and stored as name[0])
             element = t.element if isinstance(t, Array) else t
             element = element.scalar if isinstance(element, Atomic) else element
             value = py.Call(self.ash_attr("storage"), [self.type_expr(element, decl.span)],
@@ -153,6 +164,7 @@ class Generator(Expressions):
 
     def function(self, fn: ast.Function) -> py.stmt:
         self.names, self.used = {}, set()
+        self.find_cells(fn)
         attrs = {a.name: a for a in fn.attributes}
         if "vertex" in attrs or "fragment" in attrs:
             raise self.refuse(fn.span, "vertex and fragment entry points")
@@ -172,7 +184,7 @@ class Generator(Expressions):
                 if name != runtime:
                     prologue.append(self.place(py.Assign([py.Name(name, py.Store())],
                                                          py.Name(runtime, py.Load())), p.span))
-            elif entry or not isinstance(t, (Scalar, Vector)):
+            elif entry or not isinstance(t, (Scalar, Vector, Pointer)):
                 raise self.refuse(p.span, f"the parameter {self.text(p.span)!r}")
             else:
                 args.args.append(py.arg(self.local_name(p), None))
@@ -227,17 +239,20 @@ class Generator(Expressions):
         if decl.kind == "const":
             return []  # (its uses are const-expressions, evaluated at load)
         t = self.typed.type_of(decl)
-        if not isinstance(t, (Scalar, Vector)):
+        if not isinstance(t, (Scalar, Vector, Pointer)):
             raise self.refuse(decl.span, f"a '{decl.kind}' of type {getattr(t, 'wgsl', t)}")
         value = self.expr(decl.init, t) if decl.init is not None else \
             self.constant(zero(t), t, decl.span)
-        return [py.Assign([py.Name(self.local_name(decl), py.Store())], value)]
+        return [py.Assign([py.Name(self.local_name(decl), py.Store())],
+                          self.cell_of(decl, value))]
 
     def store(self, target: ast.Expr, value: py.expr, once: bool = True) -> py.stmt:
         """A store of ``value`` into ``target``, whose index is evaluated before ``value``
         (left to right); ``once=False``: the target was also read (compound assignment), so
         an index that calls a function, which would run twice, is refused."""
         inner = target.inner if isinstance(target, ast.Paren) else target
+        if self.through_pointer(target):
+            return self.store_through(target, value, once)
         if isinstance(inner, ast.Ident) and self.storage_value(inner):
             return py.Expr(self.robust("store", [py.Name(inner.name, py.Load()),
                                                  py.Constant(0), value]))
@@ -254,6 +269,8 @@ class Generator(Expressions):
             index = self.expr(inner.index, self.want_for(inner.index, scalar_of(
                 value_type(inner.index.type)).concrete()))
             return py.Expr(self.robust("store", [self.expr(inner.base), index, value]))
+        if self.in_memory(target):
+            return self.store_through(target, value, once)
         raise self.refuse(target.span, f"a store into {self.text(target.span)!r}")
 
     def s_Assign(self, s: ast.Assign) -> list[py.stmt]:
