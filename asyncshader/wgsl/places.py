@@ -48,10 +48,14 @@ class Place:
     def __init__(self, root: Any, path: tuple = ()) -> None:
         self.root, self.path = root, path
 
-    def load(self) -> Any:
-        """``*p``: the value the pointer names."""
+    def load(self, more: tuple = ()) -> Any:
+        """``*p``: the value the pointer names (``more``: of the part that these further
+        keys name, ``p[i]`` without making the pointer ``&p[i]``)."""
         root = self.root
-        obj, pending = _reach(root, self.path)
+        path = self.path + more if more else self.path
+        if len(path) == 1 and path[0].__class__ is not str and isinstance(root, np.ndarray):
+            return robust_load(root, path[0])  # (the common case: one element of a buffer)
+        obj, pending = _reach(root, path)
         if pending:
             return robust_load(obj, _index(pending))
         if obj is root and isinstance(root, np.ndarray):  # (a whole workgroup variable)
@@ -60,7 +64,13 @@ class Place:
 
     def store(self, value: Any) -> None:
         """``*p = value``."""
-        root, path = self.root, self.path
+        self.store_at((), value)
+
+    def store_at(self, more: tuple, value: Any) -> None:
+        """``p.m = value``, ``p[i] = value``: a store into the part that the keys ``more``
+        name."""
+        root = self.root
+        path = self.path + more if more else self.path
         if not path:
             root.value = value
             return
@@ -100,9 +110,10 @@ class ValuePlace(Place):
 
     __slots__ = ()
 
-    def load(self) -> Any:
-        value = getattr(self.root, self.path[0])
-        for key in self.path[1:]:
+    def load(self, more: tuple = ()) -> Any:
+        path = self.path + more if more else self.path
+        value = getattr(self.root, path[0])
+        for key in path[1:]:
             if key.__class__ is str:
                 value = getattr(value, key)
             elif _inside(value, key):
@@ -111,20 +122,20 @@ class ValuePlace(Place):
                 return _zero_element(value)
         return value
 
-    def store(self, value: Any) -> None:
-        root, name, inner = self.root, self.path[0], self.path[1:]
+    def store_at(self, more: tuple, value: Any) -> None:
+        path = self.path + more if more else self.path
+        root, name, inner = self.root, path[0], path[1:]
         if not inner:
             setattr(root, name, value)
             return
         whole = getattr(root, name)
         part = whole
-        for key in inner[:-1]:  # (an index out of bounds: the store is dropped)
+        last = len(inner) - 1
+        for n, key in enumerate(inner):  # (an index out of bounds: the store is dropped)
             if key.__class__ is not str and not _inside(part, key):
                 return
-            part = getattr(part, key) if key.__class__ is str else part[int(key)]
-        key = inner[-1]
-        if key.__class__ is not str and not _inside(part, key):
-            return
+            if n < last:
+                part = getattr(part, key) if key.__class__ is str else part[int(key)]
         setattr(root, name, put(whole, value, *inner))
 
     def native(self) -> Ptr:

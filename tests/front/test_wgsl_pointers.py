@@ -259,6 +259,83 @@ def test_pointer_parameters_in_the_workgroup_storage_and_uniform_spaces():
     assert not result.findings
 
 
+PASSED_ON = """\
+struct S {
+    a: u32,
+    b: vec2u,
+}
+
+struct U {
+    k: u32,
+    m: vec4u,
+}
+
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@group(0) @binding(1) var<uniform> u: U;
+var<workgroup> ws: S;
+var<workgroup> wsa: array<S, 2>;
+
+fn triple(p: ptr<function, u32>) {
+    *p = *p * 3u;
+}
+
+fn twice_tripled(p: ptr<function, u32>) {
+    triple(p);
+    triple(&*p);
+}
+
+fn fill(p: ptr<workgroup, S>) {
+    p.b.y = 7u;
+    (*p).a = 2u;
+}
+
+fn w_plus_y(p: ptr<uniform, vec4u>) -> u32 {
+    return p.w + (*p).y;
+}
+
+@compute @workgroup_size(1)
+fn main() {
+    var x = 1u;
+    twice_tripled(&x);
+    _ = &x;
+    fill(&ws);
+    fill(&wsa[1]);
+    let um = &u.m;
+    let pws = &ws;
+    let b = &ws.b;
+    out[0] = x;
+    out[1] = pws.a * 100u + pws.b.y * 10u + pws.b.x;
+    out[2] = wsa[1].a * 100u + wsa[1].b.y * 10u + wsa[0].a;
+    out[3] = w_plus_y(um) + w_plus_y(&u.m) + u.k;
+    out[4] = b.y + (*b).x;
+    var v = vec4u(1u, 2u, 3u, 4u);
+    let e = &v;
+    for (var i = 0u; i < 4u; i++) {
+        e[i] = e[i] * 2u;
+    }
+    out[5] = v.x + v.y * 10u + v.z * 100u + v.w * 1000u;
+    out[6] = e.wzyx.x;
+}
+"""
+
+
+def test_pointers_passed_on_to_struct_members_uniforms_and_vector_components():
+    module = ash.load_wgsl(PASSED_ON)
+    out = np.zeros(7, np.uint32)
+    uniform = module["U"](k=5, m=ash.vec4u(1, 2, 3, 4))
+    result = ash.run(module["main"], 1, sanitize="report", out=out, u=uniform)
+    assert out.tolist() == [
+        9,                      # 1 * 3 * 3
+        2 * 100 + 7 * 10 + 0,   # ws after fill(&ws)
+        2 * 100 + 7 * 10 + 0,   # wsa[1] after fill(&wsa[1]); wsa[0] untouched
+        (4 + 2) * 2 + 5,        # w + y of u.m, twice, and u.k
+        7 + 0,                  # ws.b through a pointer to it
+        2 + 40 + 600 + 8000,    # each component doubled through e[i]
+        8,                      # e.wzyx.x: the swizzle of the value e points at
+    ]
+    assert not result.findings
+
+
 ATOMICS = """\
 struct Hist {
     total: atomic<u32>,

@@ -35,6 +35,10 @@ def _strip(e: ast.Expr) -> ast.Expr:
     return e
 
 
+def _tuple(items: list[py.expr]) -> py.expr:
+    return py.Tuple(list(items), py.Load())
+
+
 def _one_value(t: Any) -> bool:
     """Whether ``t`` is a storage buffer of one scalar, vector or atomic (an array of one,
     whose element 0 it is)."""
@@ -114,6 +118,15 @@ class Pointers:
 
     def pointer(self, e: ast.Expr) -> py.expr:
         """The :class:`~asyncshader.wgsl.places.Place` of the reference ``e`` (WGSL ``&e``)."""
+        pointer, keys = self.pointer_parts(e)
+        if not keys:
+            return pointer
+        return py.Call(py.Name("__ash_sub", py.Load()), [pointer, _tuple(keys)], [])
+
+    def pointer_parts(self, e: ast.Expr) -> tuple[py.expr, list[py.expr]]:
+        """A pointer and the keys (members, indices) from what it points at to the reference
+        ``e``: the pointer ``e`` is reached through, or a new one to the variable at its
+        root (with no keys left)."""
         keys: list[py.expr] = []
         e = _strip(e)
         while isinstance(e, (ast.Member, ast.Index)) and isinstance(e.base.type, Reference):
@@ -121,20 +134,14 @@ class Pointers:
             e = _strip(e.base)
         if isinstance(e, (ast.Member, ast.Index)) and isinstance(e.base.type, Pointer):
             keys.append(self.path_key(e))
-            return self.sub_place(self.expr(e.base), keys)
+            return self.expr(e.base), keys[::-1]
         if isinstance(e, ast.Unary) and e.op == "*":
-            return self.sub_place(self.expr(e.operand), keys)
+            return self.expr(e.operand), keys[::-1]
         if isinstance(e, ast.Ident):
             kind, root, start = self.place_root(e)
-            path = py.Tuple(start + keys[::-1], py.Load())
-            return self.place(py.Call(py.Name(kind, py.Load()), [root, path], []), e.span)
+            place = py.Call(py.Name(kind, py.Load()), [root, _tuple(start + keys[::-1])], [])
+            return self.place(place, e.span), []
         raise self.refuse(e.span, f"the pointer to {self.text(e.span)!r}")
-
-    def sub_place(self, pointer: py.expr, keys: list[py.expr]) -> py.expr:
-        if not keys:
-            return pointer
-        return py.Call(py.Name("__ash_sub", py.Load()),
-                       [pointer, py.Tuple(keys[::-1], py.Load())], [])
 
     def path_key(self, e: ast.Member | ast.Index) -> py.expr:
         if isinstance(e, ast.Member):
@@ -158,19 +165,27 @@ class Pointers:
         space = t.space if isinstance(t, Reference) else "function"
         raise self.refuse(e.span, f"a pointer to the {space} variable '{e.name}'")
 
-    def load_place(self, pointer: py.expr) -> py.expr:
-        return py.Call(py.Attribute(pointer, "load", py.Load()), [], [])
+    def load_place(self, pointer: py.expr, keys: list[py.expr] = ()) -> py.expr:
+        """``pointer.load(keys)``: the value of what the keys name in what ``pointer``
+        points at."""
+        return py.Call(py.Attribute(pointer, "load", py.Load()), [_tuple(keys)] if keys else [],
+                       [])
+
+    def load_through(self, e: ast.Expr) -> py.expr:
+        return self.load_place(*self.pointer_parts(e))
 
     def store_through(self, target: ast.Expr, value: py.expr, once: bool) -> py.stmt:
         """``target = value`` through the target's place (reached through a pointer, or a
-        part of memory); the target's
-        indices are evaluated before ``value`` (left to right). ``once=False``: the target
-        was also read (compound assignment), so an index that calls a function, which would
-        run twice, is refused."""
+        part of memory); the target's indices are evaluated before ``value`` (left to
+        right). ``once=False``: the target was also read (compound assignment), so an index
+        that calls a function, which would run twice, is refused."""
         if not once and any(isinstance(n, ast.Call) for n in _nodes(target)):
             raise self.refuse(target.span, f"a store into {self.text(target.span)!r}")
-        store = py.Attribute(self.pointer(target), "store", py.Load())
-        return py.Expr(py.Call(store, [value], []))
+        pointer, keys = self.pointer_parts(target)
+        if not keys:
+            return py.Expr(py.Call(py.Attribute(pointer, "store", py.Load()), [value], []))
+        store = py.Attribute(pointer, "store_at", py.Load())
+        return py.Expr(py.Call(store, [_tuple(keys), value], []))
 
     # --- the expressions ------------------------------------------------------------------
 
@@ -183,14 +198,14 @@ class Pointers:
 
     def e_Member(self, e: ast.Member, want: Any) -> py.expr:
         if self.through_pointer(e):
-            return self.load_place(self.pointer(e))
+            return self.load_through(e)
         if isinstance(e.base.type, Pointer):  # (a swizzle of several components: a value)
             return py.Attribute(self.load_place(self.expr(e.base)), e.name, py.Load())
         return super().e_Member(e, want)
 
     def e_Index(self, e: ast.Index, want: Any) -> py.expr:
         if self.through_pointer(e):
-            return self.load_place(self.pointer(e))
+            return self.load_through(e)
         return super().e_Index(e, want)
 
     def pointer_arg(self, e: ast.Expr) -> py.expr:
