@@ -3,16 +3,18 @@
 of members and indices from there, each index evaluated once, when the pointer is made, as
 WGSL evaluates it.
 
-The start is a storage buffer, a uniform, a workgroup variable, or the cell
-(:class:`~asyncshader.wgsl.memory.FunctionVar`) that holds a function-scope variable whose
-address is taken. Every access walks the path again, through the runtime's own references
-(``buf[i]``, ``tile[i][j]``, ``ps[i].member``), so a load through a pointer sees the memory
-as it is then, and a store through it is the store the same access written directly makes:
-the race detector sees it at the WGSL line that stores (this module is library code, which
-reports skip), robust access applies to out-of-bounds indices. A function variable is a value
-(:mod:`asyncshader.wgsl.values`): a store into a part of it makes a new value
-(:func:`~asyncshader.wgsl.values.put`) that the cell then holds, and an index out of bounds
-loads zero and drops the store, as a buffer's does.
+A :class:`Place` starts at a storage buffer, a uniform or a workgroup variable; a
+:class:`ValuePlace` at what holds a variable that is a value: the cell
+(:class:`~asyncshader.wgsl.memory.FunctionVar`) of a function-scope variable whose address is
+taken, or an invocation's namespace of private variables. Every access walks the path again,
+through the runtime's own references (``buf[i]``, ``tile[i][j]``, ``ps[i].member``), so a
+load through a pointer sees the memory as it is then, and a store through it is the store the
+same access written directly makes: the race detector sees it at the WGSL line that stores
+(this module is library code, which reports skip), robust access applies to out-of-bounds
+indices. A function or private variable is a value (:mod:`asyncshader.wgsl.values`): a store
+into a part of it makes a new value (:func:`~asyncshader.wgsl.values.put`) that the variable
+then holds; an index out of bounds drops the store and loads the nearest element (WGSL allows
+any element; naga clamps the index so, and lavapipe agrees then).
 
 Atomics, ``workgroupUniformLoad`` and ``arrayLength`` take the runtime's own pointers
 (:class:`~asyncshader.wgsl.memory.Ptr`): :meth:`Place.native` gives one.
@@ -27,8 +29,6 @@ import numpy as np
 from .memory import FunctionVar, Ptr
 from .robust import load as robust_load
 from .robust import store as robust_store
-from .structs import convert
-from .types import Vec
 from .values import put
 
 __all__ = ["Place", "ValuePlace", "function_var", "sub"]
@@ -116,10 +116,8 @@ class ValuePlace(Place):
         for key in path[1:]:
             if key.__class__ is str:
                 value = getattr(value, key)
-            elif _inside(value, key):
-                value = value[int(key)]
-            else:
-                return _zero_element(value)
+            else:  # (out of bounds: the nearest element, as naga's clamp reads it)
+                value = value[int(key) if _inside(value, key) else 0 if key < 0 else -1]
         return value
 
     def store_at(self, more: tuple, value: Any) -> None:
@@ -185,14 +183,6 @@ def _index(pending: tuple) -> Any:
 
 def _inside(value: Any, key: Any) -> bool:
     return 0 <= key < len(value)
-
-
-def _zero_element(value: Any) -> Any:
-    """Zero of an element of the vector or array value ``value`` (a load out of bounds)."""
-    if isinstance(value, Vec):
-        return value.scalar(0)
-    t = getattr(value, "type", None)
-    return convert(t.element, None, repr(t))
 
 
 def _step(key: Any) -> str:

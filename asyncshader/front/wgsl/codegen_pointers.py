@@ -163,6 +163,10 @@ class Pointers:
             start = [py.Constant(0)] if _one_value(t) else []
             return "__ash_place", py.Name(e.name, py.Load()), start
         space = t.space if isinstance(t, Reference) else "function"
+        if space == "private":  # (its load is an attribute of the invocation's namespace)
+            holder = self.expr_node(e, None)
+            if isinstance(holder, py.Attribute):
+                return "__ash_value_place", holder.value, [py.Constant(holder.attr)]
         raise self.refuse(e.span, f"a pointer to the {space} variable '{e.name}'")
 
     def load_place(self, pointer: py.expr, keys: list[py.expr] = ()) -> py.expr:
