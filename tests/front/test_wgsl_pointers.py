@@ -336,6 +336,36 @@ def test_pointers_passed_on_to_struct_members_uniforms_and_vector_components():
     assert not result.findings
 
 
+CONTINUING = """\
+@group(0) @binding(0) var<storage, read_write> data: array<u32>;
+
+@compute @workgroup_size(1)
+fn main() {
+    var i = 0u;
+    loop {
+        if (i >= arrayLength(&data)) { break; }
+        let p = &data[i];
+        if ((i % 2u) == 0u) { continue; }
+        *p = 0u;
+        continuing {
+            *p = *p * 2u + 1u;  // (the body's pointer, in the continuing block)
+            i = i + 1u;
+        }
+    }
+}
+"""
+
+
+def test_a_pointer_declared_in_a_loop_body_is_used_by_its_continuing_block(gpu_device):
+    module = ash.load_wgsl(CONTINUING)
+    data = np.arange(10, 18, dtype=np.uint32)
+    ash.run(module["main"], 1, data=data)
+    want = [v * 2 + 1 if i % 2 == 0 else 1 for i, v in enumerate(range(10, 18))]
+    assert data.tolist() == want
+    gpu = lavapipe(gpu_device, CONTINUING, 1, data=np.arange(10, 18, dtype=np.uint32))
+    assert gpu["data"].tolist() == want
+
+
 ATOMICS = """\
 struct Hist {
     total: atomic<u32>,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast as py
 import keyword
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -309,35 +310,39 @@ class Generator(Pointers, Expressions):
     def s_While(self, s: ast.While) -> list[py.stmt]:
         return [py.While(self.expr(s.condition), self.loop_body(s.body), [])]
 
-    def loop_body(self, body: ast.Block, prefix: list[py.stmt] = ()) -> list[py.stmt]:
-        return list(prefix) + self.block(body) or [py.Pass()]
+    def loop_body(self, body: ast.Block) -> list[py.stmt]:
+        return self.block(body) or [py.Pass()]
 
     def continuing_loop(self, condition: ast.Expr | None, body: ast.Block,
-                        continuing: list[py.stmt]) -> list[py.stmt]:
+                        continuing: Callable[[], list[py.stmt]]) -> list[py.stmt]:
         """``while True`` whose continuing part runs before each iteration but the first,
-        so that ``continue`` runs it too, as WGSL's does."""
+        so that ``continue`` runs it too, as WGSL's does. The continuing part is generated
+        after the body, whose declarations it may use."""
         flag = f"__first{id(body)}"
         head: list[py.stmt] = []
-        if continuing:
-            head.append(py.If(py.UnaryOp(py.Not(), py.Name(flag, py.Load())), continuing, []))
-            head.append(py.Assign([py.Name(flag, py.Store())], py.Constant(False)))
         if condition is not None:
             head.append(self.place(py.If(py.UnaryOp(py.Not(), self.expr(condition)),
                                          [py.Break()], []), condition.span))
-        start = [py.Assign([py.Name(flag, py.Store())], py.Constant(True))] if continuing \
-            else []
-        return [*start, py.While(py.Constant(True), self.loop_body(body, head), [])]
+        stmts = self.block(body)
+        after = continuing()
+        if after:
+            head[:0] = [py.If(py.UnaryOp(py.Not(), py.Name(flag, py.Load())), after, []),
+                        py.Assign([py.Name(flag, py.Store())], py.Constant(False))]
+        start = [py.Assign([py.Name(flag, py.Store())], py.Constant(True))] if after else []
+        return [*start, py.While(py.Constant(True), head + stmts or [py.Pass()], [])]
 
     def s_For(self, s: ast.For) -> list[py.stmt]:
         init = self.statement(s.init) if s.init is not None else []
-        update = self.statement(s.update) if s.update is not None else []
-        return init + self.continuing_loop(s.condition, s.body, update)
+        return init + self.continuing_loop(
+            s.condition, s.body, lambda: self.statement(s.update) if s.update else [])
 
     def s_Loop(self, s: ast.Loop) -> list[py.stmt]:
-        continuing = self.block(s.continuing) if s.continuing is not None else []
-        if s.break_if is not None:
-            continuing.append(self.place(py.If(self.expr(s.break_if), [py.Break()], []),
-                                         s.break_if.span))
+        def continuing() -> list[py.stmt]:
+            stmts = self.block(s.continuing) if s.continuing is not None else []
+            if s.break_if is not None:
+                stmts.append(self.place(py.If(self.expr(s.break_if), [py.Break()], []),
+                                        s.break_if.span))
+            return stmts
         return self.continuing_loop(None, s.body, continuing)
 
     def s_Jump(self, s: ast.Jump) -> list[py.stmt]:
