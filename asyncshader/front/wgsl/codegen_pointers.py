@@ -35,6 +35,15 @@ def _strip(e: ast.Expr) -> ast.Expr:
     return e
 
 
+def _has_member(e: ast.Expr) -> bool:
+    """Whether the reference ``e`` names a struct member or a part of one."""
+    while isinstance(e, (ast.Member, ast.Index)):
+        if isinstance(e, ast.Member) and not isinstance(e.base.type.store, Vector):
+            return True
+        e = _strip(e.base)
+    return False
+
+
 def _tuple(items: list[py.expr]) -> py.expr:
     return py.Tuple(list(items), py.Load())
 
@@ -218,6 +227,9 @@ class Pointers:
         ``ash.ptr(buf, i)``, ``&v`` of a variable ``ash.ptr(v)``; any other pointer is made
         into one at run time (:meth:`~asyncshader.wgsl.places.Place.native`)."""
         inner = _strip(e.operand) if isinstance(e, ast.Unary) and e.op == "&" else None
+        if inner is not None and e.type.space == "workgroup" and \
+                not isinstance(e.type.store, Atomic) and _has_member(inner):
+            raise self.refuse(e.span, "workgroupUniformLoad of a struct member")
         if isinstance(inner, ast.Index):
             base = _strip(inner.base)
             if isinstance(base, ast.Ident) and isinstance(base.target, ast.VarDecl) and \
