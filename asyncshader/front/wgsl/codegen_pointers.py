@@ -56,9 +56,12 @@ def _one_value(t: Any) -> bool:
 
 
 def _nodes(node: Any):
-    """Every syntax node under ``node`` (statements, expressions, declarations)."""
+    """Every syntax node under ``node`` (statements, expressions, declarations; not the
+    declarations names refer to)."""
     yield node
     for f in dataclasses.fields(node):
+        if f.name == "target":
+            continue
         value = getattr(node, f.name, None)
         for child in value if isinstance(value, list) else [value]:
             if isinstance(child, (ast.Stmt, ast.Expr, ast.Case, ast.VarDecl)):
