@@ -118,16 +118,6 @@ class Pointers:
             e = _strip(e.base)
         return isinstance(e, ast.Unary) and e.op == "*"
 
-    def in_memory(self, e: ast.Expr) -> bool:
-        """Whether the reference ``e`` is a part of a module-scope buffer or workgroup
-        variable (``grid[i][j]``, ``ps[i].v.y``): a store into it goes through its place."""
-        e = _strip(e)
-        while isinstance(e, (ast.Member, ast.Index)) and isinstance(e.base.type, Reference):
-            e = _strip(e.base)
-        return isinstance(e, ast.Ident) and isinstance(e.target, ast.VarDecl) and \
-            self.is_global(e.target) and isinstance(e.type, Reference) and \
-            e.type.space in ("storage", "workgroup")
-
     def pointer(self, e: ast.Expr) -> py.expr:
         """The :class:`~asyncshader.wgsl.places.Place` of the reference ``e`` (WGSL ``&e``)."""
         pointer, keys = self.pointer_parts(e)
@@ -227,8 +217,10 @@ class Pointers:
     def pointer_arg(self, e: ast.Expr) -> py.expr:
         """A pointer given to an atomic built-in, ``workgroupUniformLoad`` or
         ``arrayLength``, as the runtime's pointer: ``&buf[i]`` of a module-scope array is
-        ``ash.ptr(buf, i)``, ``&v`` of a variable ``ash.ptr(v)``; any other pointer is made
-        into one at run time (:meth:`~asyncshader.wgsl.places.Place.native`)."""
+        ``ash.ptr(buf, i)``, ``&v`` of a variable ``ash.ptr(v)``, ``&s.count`` of an atomic
+        member ``ash.ptr(s.count)``, ``&s.data`` of a runtime-sized member the member; any
+        other pointer is made into one at run time
+        (:meth:`~asyncshader.wgsl.places.Place.native`)."""
         inner = _strip(e.operand) if isinstance(e, ast.Unary) and e.op == "&" else None
         if inner is not None and e.type.space == "workgroup" and \
                 not isinstance(e.type.store, Atomic) and _has_member(inner):
@@ -243,5 +235,10 @@ class Pointers:
                 self.is_global(inner.target):
             index = [py.Constant(0)] if _one_value(inner.type) else []
             return self.ash_call("ptr", [py.Name(inner.name, py.Load()), *index])
+        if isinstance(inner, ast.Member) and not self.through_pointer(inner) and \
+                inner.type.space in ("storage", "workgroup"):
+            if isinstance(inner.type.store, Atomic):  # (a struct's atomic member)
+                return self.ash_call("ptr", [self.expr(inner)])
+            return self.expr(inner)  # (a struct's runtime-sized array: its reference)
         pointer = self.pointer(e.operand) if inner is not None else self.expr(e)
         return py.Call(py.Attribute(pointer, "native", py.Load()), [], [])

@@ -20,6 +20,7 @@ from .parser import parse
 from .reflect import Reflection, reflect
 from .resolve import resolve
 from .source import Source, WGSLError
+from .value_helpers import VALUE_HELPERS, VALUE_RUNTIME
 
 #: the names generated code reaches as ``ash.<name>``: asyncshader's own, from the layers
 #: below this one
@@ -31,11 +32,13 @@ for _module in (types, builtins, atomics, barriers, derivatives, quads, subgroup
             setattr(RUNTIME, _name, _value)
 RUNTIME.storage, RUNTIME.uniform = module_bindings.storage, module_bindings.uniform
 RUNTIME.workgroup, RUNTIME.ptr, RUNTIME.struct = memory.workgroup, memory.ptr, structs.struct
+vars(RUNTIME).update(VALUE_RUNTIME)
 
 #: WGSL's operators and robust accesses, by the names generated code calls them (as partials:
 #: the kernel scan looks for shader memory in functions' globals, and theirs hold none)
 HELPERS = {f"__ash_{f.__name__}": partial(f) for f in (
     operators.div, operators.mod, operators.shl, operators.shr, robust.load, robust.store)}
+HELPERS.update(VALUE_HELPERS)
 
 _CACHE: dict[tuple[str, str], WGSLModule] = {}
 
