@@ -26,9 +26,10 @@ from typing import Any
 
 import numpy as np
 
-from .memory import FunctionVar, Ptr
+from .memory import FunctionVar, Ptr, WorkgroupVar
 from .robust import load as robust_load
 from .robust import store as robust_store
+from .types import Vec
 from .values import put
 
 __all__ = ["Place", "ValuePlace", "function_var", "sub"]
@@ -58,7 +59,7 @@ class Place:
         obj, pending = _reach(root, path)
         if pending:
             return robust_load(obj, _index(pending))
-        if obj is root and isinstance(root, np.ndarray):  # (a whole workgroup variable)
+        if obj is root and isinstance(root, WorkgroupVar):  # (a whole workgroup variable)
             return root.value
         return obj
 
@@ -82,6 +83,9 @@ class Place:
         obj = _element(obj, pending)
         if key.__class__ is str:
             setattr(obj, key, value)
+        elif isinstance(obj, Vec):  # (a vector of memory stores its components by name)
+            if 0 <= key < obj.size:  # (else dropped, as robust access drops it)
+                setattr(obj, "xyzw"[int(key)], value)
         else:
             robust_store(obj, key, value)
 
@@ -162,6 +166,8 @@ def _reach(obj: Any, path: tuple) -> tuple[Any, tuple]:
             obj, pending = getattr(_element(obj, pending), key), ()
         elif isinstance(obj, np.ndarray):
             pending += (key,)
+        elif isinstance(obj, Vec):  # (a component of a vector of memory; zero past its end)
+            obj = obj[int(key)] if 0 <= key < obj.size else obj.scalar(0)
         else:
             obj = robust_load(obj, key)
     return obj, pending

@@ -366,6 +366,36 @@ def test_a_pointer_declared_in_a_loop_body_is_used_by_its_continuing_block(gpu_d
     assert gpu["data"].tolist() == want
 
 
+MATRIX_COLUMNS = """\
+@group(0) @binding(0) var<uniform> a: array<mat2x2f, 2>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+var<workgroup> wm: mat2x2f;
+
+@compute @workgroup_size(1)
+fn main() {
+    let pa = &a;
+    let col = &(*pa)[1][1];
+    let m = *(&(*pa)[0]);
+    out[0] = col.y + (*col).x * 10.0 + m[1].x * 100.0;
+    wm = mat2x2f(1.0, 2.0, 3.0, 4.0);
+    let wc = &wm[1];
+    wc.x = 9.0;
+    (*wc)[1] = 8.0;
+    out[1] = wm[1].x + wm[1].y * 10.0 + (*wc).x * 100.0;
+}
+"""
+
+
+def test_pointers_to_matrices_and_their_columns_in_memory(gpu_device):
+    module = ash.load_wgsl(MATRIX_COLUMNS)
+    a = np.arange(8, dtype=np.float32)  # a[0]: columns (0, 1), (2, 3); a[1]: (4, 5), (6, 7)
+    out = np.zeros(2, np.float32)
+    result = ash.run(module["main"], 1, sanitize="report", a=a, out=out)
+    assert out.tolist() == [7 + 6 * 10 + 2 * 100, 9 + 8 * 10 + 9 * 100] and not result.findings
+    gpu = lavapipe(gpu_device, MATRIX_COLUMNS, 1, a=a.tobytes(), out=np.zeros(2, np.float32))
+    assert gpu["out"].tolist() == out.tolist()
+
+
 ATOMICS = """\
 struct Hist {
     total: atomic<u32>,

@@ -146,7 +146,11 @@ class Pointers:
         raise self.refuse(e.span, f"the pointer to {self.text(e.span)!r}")
 
     def path_key(self, e: ast.Member | ast.Index) -> py.expr:
+        """A member's name, or an index (a vector's component is its index: a vector of
+        memory may be a row of a matrix)."""
         if isinstance(e, ast.Member):
+            if isinstance(e.base.type.store, Vector):
+                return py.Constant(max("xyzw".find(e.name), "rgba".find(e.name)))
             return py.Constant(e.name)
         return self.expr(e.index, self.want_for(e.index, None))
 
@@ -178,7 +182,16 @@ class Pointers:
                        [])
 
     def load_through(self, e: ast.Expr) -> py.expr:
-        return self.load_place(*self.pointer_parts(e))
+        return self.vector_of(e, self.load_place(*self.pointer_parts(e)))
+
+    def vector_of(self, e: ast.Expr, node: py.expr) -> py.expr:
+        """A vector loaded from memory through a pointer as a vector value (it may be a
+        column of a matrix, a numpy row there)."""
+        t = e.type
+        if isinstance(t, Reference) and t.space not in ("function", "private") and \
+                isinstance(t.store, Vector):
+            return py.Call(self.type_expr(t.store, e.span), [node], [])
+        return node
 
     def store_through(self, target: ast.Expr, value: py.expr, once: bool) -> py.stmt:
         """``target = value`` through the target's place (reached through a pointer, or a
@@ -199,7 +212,7 @@ class Pointers:
         if e.op == "&":
             return self.pointer(e.operand)
         if e.op == "*":
-            return self.load_place(self.expr(e.operand))
+            return self.vector_of(e, self.load_place(self.expr(e.operand)))
         return super().e_Unary(e, want)
 
     def e_Member(self, e: ast.Member, want: Any) -> py.expr:
