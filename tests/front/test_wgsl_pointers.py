@@ -8,6 +8,7 @@ with lavapipe running the same text on the same bytes."""
 
 import numpy as np
 import pytest
+from helpers import ROOT
 from ports import wgsl_originals
 
 import asyncshader as ash
@@ -677,3 +678,26 @@ def test_what_remains_is_refused_at_its_place(wgsl, where, construct):
     message = str(err.value)
     assert where in message.splitlines()[0]
     assert f"not supported yet by load_wgsl: {construct}" in message
+
+
+TINT = ROOT / "tests" / "data" / "tint"
+DAWN_POINTER_TESTS = sorted([*TINT.glob("ptr_ref/**/*.wgsl"), *TINT.glob("ptr_sugar/*.wgsl"),
+                             TINT / "access" / "ptr.wgsl"])
+
+
+@pytest.mark.parametrize("path", DAWN_POINTER_TESTS, ids=lambda p: str(p.relative_to(TINT)))
+def test_dawns_pointer_programs_load_and_run(path):
+    module = ash.load_wgsl(path)
+    assert module.entry_points
+    for name in module.entry_points:
+        resources = module.reflection.entry_points[name].resources
+        bindings = {r.name: np.zeros(r.min_size + 4 * (r.stride or 0), np.uint8)
+                    for r in resources}
+        result = ash.run(module[name], 1, sanitize="report", **bindings)
+        assert not result.findings
+        if path.name == "ptr.wgsl":  # (by hand: every part is zero but v2.a = 2)
+            assert bindings["s"].view(np.int32).tolist() == [2]
+
+
+def test_the_dawn_sample_holds_its_pointer_programs():
+    assert len(DAWN_POINTER_TESTS) == 20
