@@ -383,6 +383,7 @@ fn main() {
     wc.x = 9.0;
     (*wc)[1] = 8.0;
     out[1] = wm[1].x + wm[1].y * 10.0 + (*wc).x * 100.0;
+    out[2] = col.yx.x + wc.yx.y * 10.0;
 }
 """
 
@@ -390,10 +391,11 @@ fn main() {
 def test_pointers_to_matrices_and_their_columns_in_memory(gpu_device):
     module = ash.load_wgsl(MATRIX_COLUMNS)
     a = np.arange(8, dtype=np.float32)  # a[0]: columns (0, 1), (2, 3); a[1]: (4, 5), (6, 7)
-    out = np.zeros(2, np.float32)
+    out = np.zeros(3, np.float32)
     result = ash.run(module["main"], 1, sanitize="report", a=a, out=out)
-    assert out.tolist() == [7 + 6 * 10 + 2 * 100, 9 + 8 * 10 + 9 * 100] and not result.findings
-    gpu = lavapipe(gpu_device, MATRIX_COLUMNS, 1, a=a.tobytes(), out=np.zeros(2, np.float32))
+    assert out.tolist() == [7 + 6 * 10 + 2 * 100, 9 + 8 * 10 + 9 * 100, 7 + 9 * 10]
+    assert not result.findings
+    gpu = lavapipe(gpu_device, MATRIX_COLUMNS, 1, a=a.tobytes(), out=np.zeros(3, np.float32))
     assert gpu["out"].tolist() == out.tolist()
 
 

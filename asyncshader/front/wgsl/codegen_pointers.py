@@ -5,9 +5,10 @@ and ``arrayLength``.
 
 A pointer is a :class:`~asyncshader.wgsl.places.Place` at run time: the memory it starts at
 and its path of members and indices, the indices evaluated where the pointer is made. A
-reference reached through a pointer loads with ``place.load()`` and stores with
-``place.store(v)``, which access the memory as the same access written directly does (so
-the race detector reports it at the WGSL line). A function-scope ``var`` whose address is
+reference reached through a pointer loads with ``p.load(keys)`` and stores with
+``p.store_at(keys, v)`` (``keys``: the members and indices from what ``p`` points at, as in
+``p[i].m``), which access the memory as the same access written directly does (so the race
+detector reports it at the WGSL line). A function-scope ``var`` whose address is
 taken lives in a cell (``x = __ash_cell(init)``, read and written as ``x.value``) for its
 whole life, as :mod:`asyncshader.wgsl.function_ptrs` keeps a Python shader's.
 """
@@ -185,19 +186,19 @@ class Pointers:
         return self.vector_of(e, self.load_place(*self.pointer_parts(e)))
 
     def vector_of(self, e: ast.Expr, node: py.expr) -> py.expr:
-        """A vector loaded from memory through a pointer as a vector value (it may be a
-        column of a matrix, a numpy row there)."""
+        """A vector loaded from memory through a pointer (``e``, the reference or the
+        pointer) as a vector value: it may be a column of a matrix, a numpy row there."""
         t = e.type
-        if isinstance(t, Reference) and t.space not in ("function", "private") and \
+        if isinstance(t, (Reference, Pointer)) and t.space not in ("function", "private") and \
                 isinstance(t.store, Vector):
             return py.Call(self.type_expr(t.store, e.span), [node], [])
         return node
 
     def store_through(self, target: ast.Expr, value: py.expr, once: bool) -> py.stmt:
-        """``target = value`` through the target's place (reached through a pointer, or a
-        part of memory); the target's indices are evaluated before ``value`` (left to
-        right). ``once=False``: the target was also read (compound assignment), so an index
-        that calls a function, which would run twice, is refused."""
+        """``target = value`` where the target is reached through a pointer; its indices
+        are evaluated before ``value`` (left to right). ``once=False``: the target was also
+        read (compound assignment), so an index that calls a function, which would run
+        twice, is refused."""
         if not once and any(isinstance(n, ast.Call) for n in _nodes(target)):
             raise self.refuse(target.span, f"a store into {self.text(target.span)!r}")
         pointer, keys = self.pointer_parts(target)
@@ -219,7 +220,8 @@ class Pointers:
         if self.through_pointer(e):
             return self.load_through(e)
         if isinstance(e.base.type, Pointer):  # (a swizzle of several components: a value)
-            return py.Attribute(self.load_place(self.expr(e.base)), e.name, py.Load())
+            vector = self.vector_of(e.base, self.load_place(self.expr(e.base)))
+            return py.Attribute(vector, e.name, py.Load())
         return super().e_Member(e, want)
 
     def e_Index(self, e: ast.Index, want: Any) -> py.expr:
