@@ -42,7 +42,8 @@ def function_var(value: Any) -> FunctionVar:
 
 class Place:
     """A pointer into memory: ``root`` (a storage buffer, a uniform, a workgroup variable)
-    and ``path``, a tuple of member or component names (``str``) and indices (integers)."""
+    and ``path``, a tuple of member names (``str``) and indices (integers; a vector's
+    component is its index)."""
 
     __slots__ = ("path", "root")
 
