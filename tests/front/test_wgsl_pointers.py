@@ -703,3 +703,35 @@ def test_dawns_pointer_programs_load_and_run(path):
 
 def test_the_dawn_sample_holds_its_pointer_programs():
     assert len(DAWN_POINTER_TESTS) == 20
+
+
+LOST_UPDATE = """\
+@group(0) @binding(0) var<storage, read_write> counter: array<u32>;
+var<workgroup> ticks: atomic<u32>;
+
+fn bump(c: ptr<storage, u32, read_write>, t: ptr<workgroup, atomic<u32>>) {
+    let v = *c;
+    atomicAdd(t, 1u);  // (an operation where the schedule may switch invocations)
+    *c = v + 1u;
+}
+
+@compute @workgroup_size(2)
+fn main() {
+    bump(&counter[0], &ticks);
+}
+"""
+
+
+def test_explore_finds_an_update_lost_through_pointers_and_replays_it():
+    module = ash.load_wgsl(LOST_UPDATE)
+    report = ash.explore(module["main"],
+                         lambda: {"counter": np.zeros(1, np.uint32), "workgroups": 1},
+                         lambda r: r["counter"].tolist() == [2], runs=20, store=None,
+                         progress=False, workers=1)
+    assert report.failures
+    counter = np.zeros(1, np.uint32)
+    result = ash.run(module["main"], 1, schedule=ash.Replay(report.failures[0].trace),
+                     sanitize="report", counter=counter)
+    assert counter.tolist() == [1]  # (one update lost)
+    race = next(f for f in result.findings if f.race == "write-write")
+    assert race.first.where == f"{module.name}:7" and race.first.source == "*c = v + 1u;"
