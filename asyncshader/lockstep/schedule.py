@@ -128,6 +128,9 @@ def wgsl_of(kernel: ComputeKernel, bindings: dict[str, Any]) -> tuple[Source, st
     bindings by their WGSL names), ``to_wgsl``'s for a Python one; with the entry point's
     name and each binding's WGSL name by the name the dispatch binds it."""
     fn = kernel.fn
+    recipe = getattr(kernel, "__asyncshader_recipe__", None)  # (load_wgsl's: text and entry)
+    if recipe is not None and hasattr(recipe, "text"):
+        return Source(recipe.text, recipe.name), recipe.entry, {k: k for k in bindings}
     filename = fn.__code__.co_filename
     if getattr(fn, GENERATED, None) is not None and filename.endswith(".wgsl"):
         text = "".join(linecache.getlines(filename))
@@ -193,9 +196,16 @@ def _memories(program: Program, names: dict[str, str], bindings: dict[str, Any]
 
 
 def _constants(kernel: ComputeKernel, given: Any) -> dict:
-    """A dispatch's ``overrides=`` as pipeline constants (by ``@id`` or name): for a Python
-    kernel through its ``ash.override`` declarations, as :func:`asyncshader.crosscheck` gives
-    them to a GPU."""
+    """A dispatch's pipeline constants (by ``@id`` or name): a loaded module's, given at load;
+    a Python kernel's ``overrides=`` through its ``ash.override`` declarations, as
+    :func:`asyncshader.crosscheck` gives them to a GPU."""
+    recipe = getattr(kernel, "__asyncshader_recipe__", None)
+    if recipe is not None and hasattr(recipe, "constants"):  # (a loaded module's pipeline)
+        if given:
+            raise OptionError(f"{recipe.name}: overrides of a loaded WGSL module are pipeline "
+                              "constants, given at load: load_wgsl(..., constants={...}) or "
+                              "module.with_constants(...), not overrides=")
+        return {str(k): v for k, v in recipe.constants}
     used = getattr(kernel.shader_fn, "__ash_overrides__", {}) \
         if getattr(kernel.fn, GENERATED, None) is None else {}
     if used:

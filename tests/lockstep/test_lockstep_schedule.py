@@ -435,6 +435,24 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
 """
 
 
+def test_pointers_private_variables_and_constants_give_inorder_bits():
+    module = ash.load_wgsl(POINTERS, constants={"BIAS": 5})
+    assert_same_bits(module["main"], 2, out=np.zeros(8, np.uint32),
+                     counts=np.zeros(8, np.uint32))
+    with pytest.raises(OptionError, match="pipeline constants, given at load"):
+        ash.run(module["main"], 1, schedule=ash.Lockstep(), sanitize="off",
+                out=np.zeros(8, np.uint32), counts=np.zeros(8, np.uint32),
+                overrides={"BIAS": 6})
+
+
+def test_struct_values_give_inorder_bits():
+    module = ash.load_wgsl(VALUES)
+    given = module["Particle"].zeros(8)
+    given["pos"] = np.arange(16, dtype=np.float32).reshape(8, 2) / 4
+    given["vel"], given["tag"] = 1.5, np.arange(8) + 10
+    assert_same_bits(module["main"], 2, src=given, dst=module["Particle"].zeros(8))
+
+
 def test_pointers_private_variables_and_overrides():
     program = compile_text(POINTERS)   # (load_wgsl refuses pointer parameters yet)
     out, counts = np.zeros(8, np.uint32), np.zeros(8, np.uint32)
