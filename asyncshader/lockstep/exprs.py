@@ -364,7 +364,16 @@ class Expressions:
         if name.startswith("subgroup"):
             return self.subgroup(e, name, result)
         if name.startswith("quad"):
-            raise self.refuse(e.span, f"the quad operation {name}")
+            kinds = {"quadSwapX": "x", "quadSwapY": "y", "quadSwapDiagonal": "diagonal",
+                     "quadBroadcast": "broadcast"}
+            if name not in kinds:
+                raise self.refuse(e.span, f"the quad operation {name}")
+            value = self.expr(e.args[0], self.want_for(e.args[0], scalar_of(
+                concretize(result))))
+            arg = self.expr(e.args[1], self.want_for(e.args[1], Scalar("u32"))) \
+                if len(e.args) > 1 else "0"
+            return (f"_s.quad({kinds[name]!r}, {value}, {arg}, {self.mask}, L, WG, "
+                    f"{self.where(e.span)!r})")
         from .builtins import FAST, scalar_function  # (the table of vector forms)
         if name not in FAST and scalar_function(name) is None:
             raise self.refuse(e.span, f"the built-in function {name}")

@@ -81,6 +81,10 @@ class Lockstep:
         _check_options(options)
         if not isinstance(kernel, ComputeKernel):
             raise TypeError(f"expected a @compute kernel, got {kernel!r}")
+        if kernel.derivatives == "quads":
+            raise OptionError(f"{kernel.identity['name']} groups its quads as 2x2 tiles of "
+                              "local ids (derivatives='quads'); Lockstep runs compute quads as "
+                              "4 consecutive local invocation indices only")
         groups = _size3(workgroups)
         program, names = program_of(kernel, bindings)
         constants = _constants(kernel, options.get("overrides"))

@@ -1,11 +1,13 @@
-"""WGSL's subgroup built-ins over lanes: a workgroup's local invocation indices cut into
+"""WGSL's subgroup and quad built-ins over lanes: a workgroup's local invocation indices cut into
 subgroups of ``size`` (the last may be partial), each operation over the active lanes of each
 subgroup. In lockstep the lanes active at a call are exactly those that reached it together,
 so a subgroup operation sees WGSL's maximal reconvergence. The values are those of
 :mod:`asyncshader.collectives.subgroups` with ``subgroup_reduction="lanes"``: a float reduction
 folds the active lanes in ascending subgroup invocation id, each step rounded to f32; integer
-ones wrap; a scan runs in that order from the identity. A shuffle that reads an inactive or
-absent lane is an error here (the coroutine schedules report an ``IndeterminateValue``)."""
+ones wrap; a scan runs in that order from the identity. A quad is four consecutive local
+invocation indices (the compute layout without a derivative layout). A shuffle that reads an
+inactive or absent lane is an error here (the coroutine schedules report an
+``IndeterminateValue``)."""
 
 from __future__ import annotations
 
@@ -164,3 +166,26 @@ def shuffle(kind: str, v: Any, arg: Any, m: Any, L: int, n: int, size: int,
             "in WGSL (Lockstep refuses it; the coroutine schedules report it)")
     values = lay.gather(v)
     return values[..., lay.w, lay.s, src]
+
+
+def quad(kind: str, v: Any, arg: Any, m: Any, L: int, n: int, where: str) -> np.ndarray:
+    """``quadBroadcast`` (``arg``: the quad lane) and ``quadSwapX/Y/Diagonal``: each active
+    lane gets the value of a lane of its quad, which must be active."""
+    if n % 4:
+        raise DivergenceError(f"{where}: a quad operation in a workgroup of {n} invocations: "
+                              "in compute a quad is 4 consecutive local invocation indices, so "
+                              "the workgroup must hold a multiple of 4")
+    lane = np.arange(L)
+    own = lane % 4
+    pick = {"x": own ^ 1, "y": own ^ 2, "diagonal": own ^ 3,
+            "broadcast": np.broadcast_to(np.asarray(arg).astype(np.int64), (L,))}[kind]
+    source = lane - own + pick
+    mine = np.ones(L, bool) if m is None else lane_array(m, L)
+    bad = np.flatnonzero(mine & ~mine[np.clip(source, 0, L - 1)])
+    if bad.size:
+        first = int(bad[0])
+        raise DivergenceError(
+            f"{where}: local invocation {first % n} reads quad lane {int(pick[first])} of its "
+            "quad, which is not active at this call: the value is indeterminate in WGSL "
+            "(Lockstep refuses it; the coroutine schedules report it)")
+    return lane_array(np.asarray(v), L)[..., source]

@@ -392,15 +392,13 @@ fn main() {
   out[0] = f32(h);
 }
 """)
-    with pytest.raises(WGSLError, match=r"refused\.wgsl:6:12.*not supported by Lockstep: "
-                       r"the quad operation quadSwapX"):
+    with pytest.raises(WGSLError, match=r"refused\.wgsl:5:\d+.*not supported by Lockstep: "
+                       r".*textureLoad"):
         compile_text("""
-enable subgroups;
-@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@group(0) @binding(1) var tex: texture_2d<f32>;
 @compute @workgroup_size(1)
-fn main() {
-  out[0] = quadSwapX(1u);
-}
+fn main() { out[0] = textureLoad(tex, vec2i(0, 0), 0).x; }
 """)
 
 

@@ -76,3 +76,33 @@ fn main(@builtin(local_invocation_index) i: u32) {
                        r"reads subgroup invocation 5, which is not active"):
         ash.run(module["main"], 1, schedule=ash.Lockstep(), sanitize="off", subgroup_size=8,
                 out=np.zeros(8, np.uint32))
+
+
+QUADS = """
+enable subgroups;
+@group(0) @binding(0) var<storage, read> inp: array<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(16)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  let i = gid.x;
+  let x = inp[i];
+  out[i * 4u] = quadSwapX(x);
+  out[i * 4u + 1u] = quadSwapY(x) - quadSwapDiagonal(x);
+  out[i * 4u + 2u] = quadBroadcast(x, 2u);
+  if (inp[i - i % 4u] > 0.0) {
+    out[i * 4u + 3u] = quadSwapX(x * 2.0);
+  }
+}
+"""
+
+
+def test_quad_operations_give_inorder_bits():
+    module = ash.load_wgsl(QUADS)
+    inp = np.random.default_rng(2).standard_normal(32).astype(np.float32)
+    out = []
+    for schedule in (ash.InOrder(), ash.Lockstep()):
+        o = np.zeros(128, np.float32)
+        ash.run(module["main"], 2, schedule=schedule, sanitize="off", inp=inp, out=o)
+        out.append(o)
+    assert out[0].tobytes() == out[1].tobytes()
+    assert out[1][0] == inp[1] and out[1][2] == inp[2] and out[1][4 * 5 + 2] == inp[6]
