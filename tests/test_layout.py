@@ -30,6 +30,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("front", ("asyncshader.front",)),
     ("emit", ("asyncshader.emit",)),
     ("extra", ("asyncshader.extra",)),
+    ("webgpu", ("asyncshader.webgpu",)),
     ("api", ("asyncshader",)),
     ("puzzles", ("asyncshader.puzzles",)),
     ("tools", ("asyncshader.tools",)),

@@ -1,0 +1,40 @@
+"""What every WebGPU object has: a label and the device that made it."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+_UIDS = itertools.count(1)
+
+
+class GPUObjectBase:
+    """WebGPU's GPUObjectBase: ``label`` (a name for messages) and the owning device."""
+
+    def __init__(self, label: str, device: Any) -> None:
+        self._label, self._device, self._uid = label or "", device, next(_UIDS)
+
+    @property
+    def label(self) -> str:
+        """The object's label (empty when none was given)."""
+        return self._label
+
+    @property
+    def uid(self) -> int:
+        """A number unique to this object in the process."""
+        return self._uid
+
+    def _name(self) -> str:
+        """How messages name it: its class and label, as wgpu-native does."""
+        return f"{type(self).__name__.removeprefix('GPU')} with '{self._label}' label"
+
+    def __repr__(self) -> str:
+        label = f" {self._label!r}" if self._label else ""
+        return f"<asyncshader.webgpu.{type(self).__name__}{label} ({self._uid})>"
+
+
+def as_bytes(data: Any) -> memoryview:
+    """``data`` (anything with the buffer protocol: bytes, numpy arrays, memoryviews, ctypes
+    arrays) as a flat byte view, as wgpu-py reads it."""
+    return memoryview(data).cast("B") if memoryview(data).ndim != 1 or \
+        memoryview(data).format != "B" else memoryview(data)

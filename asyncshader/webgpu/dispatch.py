@@ -1,0 +1,128 @@
+"""Running one dispatch of a compute pipeline on asyncshader's runtime: the bound buffer
+ranges viewed through their WGSL types (:func:`binding_values`), ``ash.run`` with the
+device's options, and the record of what it found, named by the dispatch."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..errors import AsyncShaderError
+from ..schedules.strategies import Replay
+from ..schedules.trace import Trace
+from ..stages.compute import run
+from ..wgsl.layout import dtype_of
+from ..wgsl.types import Vec
+
+
+@dataclass
+class DispatchRecord:
+    """One dispatch a submit ran: ``name`` says which (submit, encoder, pass, dispatch,
+    pipeline, entry point, workgroup counts); ``result`` is asyncshader's
+    :class:`~asyncshader.DispatchResult` (``findings``, ``trace``, counters)."""
+
+    name: str
+    result: Any
+
+    @property
+    def findings(self) -> list:
+        return self.result.findings
+
+    @property
+    def trace(self) -> Trace:
+        return self.result.trace
+
+
+@dataclass
+class DispatchFinding:
+    """A finding (a race, an out-of-bounds access, ...) with the dispatch it came from;
+    ``str()`` is the dispatch's name, then the finding as asyncshader renders it (with the WGSL
+    file and line)."""
+
+    dispatch: str
+    finding: Any
+
+    def __str__(self) -> str:
+        return f"{self.dispatch}:\n{self.finding.render()}"
+
+
+@dataclass
+class AsyncShaderOptions:
+    """What a device on asyncshader adds to WebGPU (``device.asyncshader``): the options each
+    dispatch runs with (``schedule``: a strategy such as ``ash.Random(3)``, or a list of traces
+    to replay, one per dispatch in submission order; ``sanitize``; ``subgroup_size``;
+    ``watchdog``; ``strict``: the first finding raises) and the record of the dispatches run."""
+
+    schedule: Any = None
+    sanitize: str | None = None
+    subgroup_size: int | None = None
+    watchdog: float | None = 10.0
+    strict: bool = False
+    dispatches: list[DispatchRecord] = field(default_factory=list)
+
+    @property
+    def findings(self) -> list[DispatchFinding]:
+        """Every finding of the dispatches run so far, each with its dispatch."""
+        return [DispatchFinding(d.name, f) for d in self.dispatches for f in d.findings]
+
+    def traces(self) -> list[Trace]:
+        """The traces of the dispatches run so far, in order: ``schedule=`` of a new device
+        replays them."""
+        return [d.trace for d in self.dispatches]
+
+    def clear(self) -> None:
+        """Forgets the dispatches recorded so far."""
+        self.dispatches.clear()
+
+    def run_options(self) -> dict[str, Any]:
+        schedule = self.schedule
+        if isinstance(schedule, list):  # (traces to replay, one per dispatch)
+            if not schedule:
+                raise AsyncShaderError("device.asyncshader.schedule: every trace given has been "
+                                       "replayed; this submit dispatches more than the run "
+                                       "that recorded them")
+            schedule = Replay(schedule.pop(0))
+        sanitize = "error" if self.strict else self.sanitize
+        return {"schedule": schedule, "sanitize": sanitize, "watchdog": self.watchdog,
+                "subgroup_size": self.subgroup_size}
+
+
+def binding_values(pipeline: Any, ranges: dict[tuple[int, int], np.ndarray]) -> dict[str, Any]:
+    """The values a dispatch binds, by WGSL variable name: each resource's bound bytes (a
+    ``uint8`` view of the buffer range) viewed through its WGSL type, shared with the buffer
+    (storage buffers are written in place)."""
+    values = {}
+    for r in pipeline._resources:
+        raw = ranges[r.group, r.binding]
+        element = pipeline._module.namespace[r.name].annotation.element
+        dtype = dtype_of(element)
+        if r.kind == "uniform":
+            head = raw[:dtype.itemsize]
+            if dtype.names is not None:
+                values[r.name] = head.view(dtype).reshape(())
+            elif isinstance(element, type) and issubclass(element, Vec):
+                values[r.name] = element(*head.view(dtype.base))
+            else:
+                values[r.name] = element(head.view(dtype)[0])
+            continue
+        stride = r.stride or dtype.itemsize
+        inner = (dtype.base.itemsize,) if dtype.shape else ()  # (a vector's components)
+        values[r.name] = np.ndarray((raw.nbytes // stride, *dtype.shape), dtype.base, raw,
+                                    strides=(stride, *inner))
+    return values
+
+
+def run_dispatch(options: AsyncShaderOptions, pipeline: Any,
+                 ranges: dict[tuple[int, int], np.ndarray], counts: tuple[int, int, int],
+                 name: str) -> None:
+    """Runs one dispatch and records it; an error of the run (a shader error, a finding under
+    ``strict``) names the dispatch."""
+    try:
+        result = run(pipeline._kernel, counts, **options.run_options(),
+                     **binding_values(pipeline, ranges))
+    except AsyncShaderError as exc:
+        exc.add_note(f"in {name}")
+        raise
+    options.dispatches.append(DispatchRecord(name, result))
