@@ -137,12 +137,14 @@ class GPUDevice(GPUObjectBase):
         """Runs the block's dispatches with other asyncshader options (``schedule=``,
         ``sanitize=``, ``subgroup_size=``, ``watchdog=``, ``strict=``), restored after it."""
         opts = self.asyncshader
+        known = ("schedule", "sanitize", "subgroup_size", "watchdog", "strict")
+        for key in options:
+            if key not in known:
+                raise TypeError(f"device.options({key}=...): the options are "
+                                f"{', '.join(known)}")
         before = {k: getattr(opts, k) for k in options}
         for key, value in options.items():
-            if key not in before or key in ("dispatches",):
-                raise TypeError(f"device.options({key}=...): the options are schedule, "
-                                "sanitize, subgroup_size, watchdog, strict")
-            setattr(opts, key, value)
+            setattr(opts, key, list(value) if isinstance(value, tuple) else value)
         try:
             yield self
         finally:

@@ -4,10 +4,12 @@ compute pipelines, each with WebGPU's creation checks."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from ..front.wgsl.load import WGSLModule, load_wgsl
 from ..front.wgsl.source import WGSLError
+from ..stages.compute import WebGPULimitWarning
 from .base import GPUObjectBase
 from .buffer import GPUBuffer
 from .enums import BufferBindingType, BufferUsage, ShaderStage, flag_value
@@ -42,7 +44,9 @@ def _load(code: str, constants: dict | None, where: str, label: str) -> WGSLModu
     not valid WGSL is a GPUValidationError with the diagnostic; one that uses WGSL that
     asyncshader cannot run yet is a GPUInternalError saying so."""
     try:
-        return load_wgsl(code, constants=constants)
+        with warnings.catch_warnings():  # (the device checks its own limits: pipeline.py)
+            warnings.simplefilter("ignore", WebGPULimitWarning)
+            return load_wgsl(code, constants=constants)
     except WGSLError as exc:
         if "not supported yet by load_wgsl" in str(exc):
             raise GPUInternalError(f"Shader '{label}' cannot run on asyncshader yet (the WGSL "

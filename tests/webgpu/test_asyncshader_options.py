@@ -1,0 +1,140 @@
+"""What asyncshader.webgpu gives that a GPU cannot: each dispatch's options (schedule,
+sanitizer, subgroup size, watchdog, strict), its findings named by dispatch and WGSL line, its
+trace, and a replay of a whole submit."""
+
+import numpy as np
+import pytest
+
+import asyncshader as ash
+import asyncshader.webgpu as wgpu
+
+RACY = """\
+@group(0) @binding(0) var<storage, read_write> counter: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+var<workgroup> tile: array<u32, 4>;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) {
+    tile[i] = i + 1u;
+    out[i] = tile[(i + 1u) % 4u];
+    counter[0] = counter[0] + 1u;
+}
+"""
+
+
+def run_racy(device, label=""):
+    """One dispatch of RACY; returns what ``out`` holds afterwards."""
+    counter = device.create_buffer(size=4, usage=wgpu.BufferUsage.STORAGE)
+    out = device.create_buffer(size=16, usage="STORAGE|COPY_SRC")
+    pipeline = device.create_compute_pipeline(
+        label=label, layout="auto",
+        compute={"module": device.create_shader_module(code=RACY), "entry_point": "main"})
+    group = device.create_bind_group(layout=pipeline.get_bind_group_layout(0), entries=[
+        {"binding": 0, "resource": {"buffer": counter}},
+        {"binding": 1, "resource": {"buffer": out}}])
+    encoder = device.create_command_encoder()
+    compute_pass = encoder.begin_compute_pass(label="racy pass")
+    compute_pass.set_pipeline(pipeline)
+    compute_pass.set_bind_group(0, group)
+    compute_pass.dispatch_workgroups(1)
+    compute_pass.end()
+    device.queue.submit([encoder.finish()])
+    return np.frombuffer(device.queue.read_buffer(out), np.uint32).tolist()
+
+
+def new_device(**options):
+    return wgpu.gpu.request_adapter_sync().request_device_sync(**options)
+
+
+def test_findings_name_the_dispatch_and_the_wgsl_lines():
+    device = new_device(sanitize="report")
+    run_racy(device, label="racy")
+    findings = device.asyncshader.findings
+    text = "\n".join(map(str, findings))
+    assert findings and all(f.dispatch.startswith("submit 1, dispatch 0 of pass 0 'racy pass': "
+                                                  "entry point 'main'") for f in findings)
+    assert "(pipeline 'racy')" in findings[0].dispatch
+    assert "workgroups (1, 1, 1)" in findings[0].dispatch
+    # the missing barrier between line 6's store and line 7's load; line 8's counter
+    assert ".wgsl:6: tile[i] = i + 1u;" in text and ".wgsl:7: out[i] = tile" in text
+    assert ".wgsl:8: counter[0] = counter[0] + 1u;" in text
+    assert {type(f.finding).__name__ for f in findings} == {"DataRace"}
+
+
+def test_a_clean_shader_has_no_findings():
+    device = new_device(sanitize="report")
+    run_racy_free = RACY.replace("    out[i] = tile", "    workgroupBarrier();\n    out[i] = tile")
+    module = device.create_shader_module(code=run_racy_free.replace(
+        "    counter[0] = counter[0] + 1u;\n", ""))
+    out = device.create_buffer(size=16, usage="STORAGE|COPY_SRC")
+    pipeline = device.create_compute_pipeline(layout="auto", compute={"module": module})
+    group = device.create_bind_group(layout=pipeline.get_bind_group_layout(0), entries=[
+        {"binding": 1, "resource": {"buffer": out}}])
+    encoder = device.create_command_encoder()
+    p = encoder.begin_compute_pass()
+    p.set_pipeline(pipeline)
+    p.set_bind_group(0, group)
+    p.dispatch_workgroups(1)
+    p.end()
+    device.queue.submit([encoder.finish()])
+    assert np.frombuffer(device.queue.read_buffer(out), np.uint32).tolist() == [2, 3, 4, 1]
+    assert device.asyncshader.findings == [] and len(device.asyncshader.dispatches) == 1
+
+
+def test_strict_raises_at_the_submit_naming_the_dispatch():
+    device = new_device(strict=True)
+    with pytest.raises(ash.DataRaceError) as info:
+        run_racy(device)
+    assert "submit 1, dispatch 0 of pass 0 'racy pass'" in "\n".join(info.value.__notes__)
+    assert ".wgsl:8" in str(info.value)
+
+
+def test_the_options_context_manager_changes_the_block_only():
+    device = new_device()
+    with device.options(strict=True), pytest.raises(ash.DataRaceError):
+        run_racy(device)
+    assert device.asyncshader.strict is False
+    with pytest.raises(TypeError, match="the options are schedule"):
+        with device.options(speed=2):
+            pass
+
+
+def test_schedules_change_what_a_racy_program_reads_and_traces_replay_it():
+    outs = {}
+    for seed in range(8):
+        device = new_device(schedule=ash.Random(seed), sanitize="off")
+        outs[seed] = (run_racy(device), device.asyncshader.traces())
+    assert len({tuple(o) for o, _ in outs.values()}) > 1  # the race shows
+    for seed, (out, traces) in outs.items():
+        again = new_device(schedule=traces, sanitize="off")
+        assert run_racy(again) == out
+    in_order = new_device(sanitize="off")
+    assert run_racy(in_order) == run_racy(new_device(sanitize="off"))  # deterministic
+
+
+def test_replaying_more_dispatches_than_traces_is_an_error_saying_so():
+    device = new_device(schedule=[], sanitize="off")
+    with pytest.raises(ash.AsyncShaderError, match="every trace given has been replayed"):
+        run_racy(device)
+
+
+def test_a_shader_error_names_the_dispatch():
+    device = new_device()
+    code = """\
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(1)
+fn main() { loop { out[0] += 1u; } }
+"""
+    module = device.create_shader_module(code=code)
+    out = device.create_buffer(size=4, usage="STORAGE")
+    pipeline = device.create_compute_pipeline(layout="auto", compute={"module": module})
+    group = device.create_bind_group(layout=pipeline.get_bind_group_layout(0), entries=[
+        {"binding": 0, "resource": {"buffer": out}}])
+    encoder = device.create_command_encoder()
+    p = encoder.begin_compute_pass()
+    p.set_pipeline(pipeline)
+    p.set_bind_group(0, group)
+    p.dispatch_workgroups(1)
+    p.end()
+    with device.options(watchdog=0.2), pytest.raises(ash.AsyncShaderError) as info:
+        device.queue.submit([encoder.finish()])
+    assert "submit 1, dispatch 0 of pass 0" in "\n".join(info.value.__notes__)
