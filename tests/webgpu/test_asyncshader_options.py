@@ -104,7 +104,7 @@ def test_schedules_change_what_a_racy_program_reads_and_traces_replay_it():
         device = new_device(schedule=ash.Random(seed), sanitize="off")
         outs[seed] = (run_racy(device), device.asyncshader.traces())
     assert len({tuple(o) for o, _ in outs.values()}) > 1  # the race shows
-    for seed, (out, traces) in outs.items():
+    for out, traces in outs.values():
         again = new_device(schedule=traces, sanitize="off")
         assert run_racy(again) == out
     in_order = new_device(sanitize="off")
