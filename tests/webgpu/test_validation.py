@@ -228,6 +228,17 @@ def m_copy_while_a_pass_is_open(wgpu, device):
     encoder.finish()
 
 
+def m_writable_binding_aliasing_another(wgpu, device):
+    import wgpu_programs
+
+    buffer = device.create_buffer(size=1024, usage="STORAGE|UNIFORM")
+    pipeline = device.create_compute_pipeline(layout="auto", compute={
+        "module": device.create_shader_module(code=wgpu_programs.SCAN), "entry_point": "main"})
+    bind_group = device.create_bind_group(layout=pipeline.get_bind_group_layout(0), entries=[
+        entry(0, buffer, 0, 4), entry(1, buffer, 256, 256), entry(2, buffer, 512, 256)])
+    dispatch(device, pipeline, bind_group)
+
+
 MISTAKES = [f for name, f in sorted(globals().items()) if name.startswith("m_")]
 
 

@@ -66,3 +66,72 @@ def ping_pong_scan(wgpu, device, values):
     out = np.frombuffer(readback.read_mapped(), np.uint32).copy()
     readback.unmap()
     return out
+
+
+TRANSFORM = """\
+struct Params {
+    scale: f32,
+    offset: vec3f,
+    count: u32,
+}
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read_write> points: array<vec3f>;
+@group(1) @binding(0) var<storage, read_write> hits: array<atomic<u32>>;
+
+@compute @workgroup_size(8)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+    if (id.x >= params.count) {
+        return;
+    }
+    points[id.x] = points[id.x] * params.scale + params.offset;
+    atomicAdd(&hits[id.x % 2u], 1u);
+}
+"""
+
+
+def transform_points(wgpu, device, points, scale, offset, count):
+    """Scales and moves the first ``count`` of ``points`` ((n, 3) f32) in place and counts
+    even and odd indices: a struct uniform written by ``queue.write_buffer``, vec3f elements
+    (16-byte stride), two bind groups, a staging buffer filled through ``map_sync``/
+    ``write_mapped``, a cleared counter buffer and an indirect dispatch. Returns (points,
+    hits) read back."""
+    usage = wgpu.BufferUsage
+    n = len(points)
+    padded = np.zeros((n, 4), np.float32)
+    padded[:, :3] = points
+    staging = device.create_buffer(size=padded.nbytes, usage=usage.MAP_WRITE | usage.COPY_SRC,
+                                   mapped_at_creation=False)
+    staging.map_sync(wgpu.MapMode.WRITE)
+    staging.write_mapped(padded)
+    staging.unmap()
+    data = device.create_buffer(size=padded.nbytes,
+                                usage=usage.STORAGE | usage.COPY_DST | usage.COPY_SRC)
+    params = device.create_buffer(size=32, usage=usage.UNIFORM | usage.COPY_DST)
+    words = np.zeros(8, np.uint32)
+    words[0] = np.float32(scale).view(np.uint32)
+    words[4:7] = np.asarray(offset, np.float32).view(np.uint32)
+    words[7] = count
+    device.queue.write_buffer(params, 0, words)
+    hits = device.create_buffer_with_data(data=np.full(2, 99, np.uint32),
+                                          usage=usage.STORAGE | usage.COPY_DST | usage.COPY_SRC)
+    indirect = device.create_buffer_with_data(
+        data=np.array([(count + 7) // 8, 1, 1], np.uint32), usage=usage.INDIRECT)
+    pipeline = device.create_compute_pipeline(layout="auto", compute={
+        "module": device.create_shader_module(code=TRANSFORM), "entry_point": "main"})
+    group0 = device.create_bind_group(layout=pipeline.get_bind_group_layout(0), entries=[
+        {"binding": 0, "resource": {"buffer": params, "offset": 0, "size": 32}},
+        {"binding": 1, "resource": {"buffer": data, "offset": 0, "size": data.size}}])
+    group1 = device.create_bind_group(layout=pipeline.get_bind_group_layout(1), entries=[
+        {"binding": 0, "resource": {"buffer": hits, "offset": 0, "size": hits.size}}])
+    encoder = device.create_command_encoder()
+    encoder.copy_buffer_to_buffer(staging, 0, data, 0, padded.nbytes)
+    encoder.clear_buffer(hits)
+    compute_pass = encoder.begin_compute_pass()
+    compute_pass.set_pipeline(pipeline)
+    compute_pass.set_bind_group(0, group0)
+    compute_pass.set_bind_group(1, group1)
+    compute_pass.dispatch_workgroups_indirect(indirect, 0)
+    compute_pass.end()
+    device.queue.submit([encoder.finish()])
+    out = np.frombuffer(device.queue.read_buffer(data), np.float32).reshape(n, 4)[:, :3]
+    return out.copy(), np.frombuffer(device.queue.read_buffer(hits), np.uint32).tolist()
