@@ -33,6 +33,7 @@ from .errors import (
     GPUPipelineError,
     GPUValidationError,
 )
+from .explore import HostExploreReport, HostFailure, explore
 from .pipeline import (
     GPUBindGroup,
     GPUBindGroupLayout,
@@ -79,6 +80,8 @@ __all__ = [
     "GPUQueue",
     "GPUShaderModule",
     "GPUValidationError",
+    "HostExploreReport",
+    "HostFailure",
     "MapMode",
     "PipelineErrorReason",
     "PowerPreference",
@@ -86,6 +89,7 @@ __all__ = [
     "as_wgpu",
     "enums",
     "errors",
+    "explore",
     "flags",
     "gpu",
     "run_program",
