@@ -14,7 +14,7 @@ from ..schedules.strategies import Replay
 from ..schedules.trace import Trace
 from ..stages.compute import run
 from ..wgsl.layout import dtype_of
-from ..wgsl.types import Vec
+from ..wgsl.types import ArrayType, Vec
 
 
 @dataclass
@@ -91,27 +91,42 @@ class AsyncShaderOptions:
 
 def binding_values(pipeline: Any, ranges: dict[tuple[int, int], np.ndarray]) -> dict[str, Any]:
     """The values a dispatch binds, by WGSL variable name: each resource's bound bytes (a
-    ``uint8`` view of the buffer range) viewed through its WGSL type, shared with the buffer
-    (storage buffers are written in place)."""
+    ``uint8`` view of the buffer range) viewed through its WGSL type: a storage buffer as a
+    numpy view shared with the buffer (written in place), a uniform as its value. How each
+    storage buffer is viewed is worked out once per pipeline."""
+    plan = pipeline.__dict__.get("_views")
+    if plan is None:
+        plan = pipeline._views = []
+        for r in pipeline._resources:
+            element = pipeline._module.namespace[r.name].annotation.element
+            dtype = dtype_of(element)
+            plan.append((r.name, (r.group, r.binding), r.kind == "uniform", element, dtype,
+                         r.stride or dtype.itemsize,
+                         (dtype.base.itemsize,) if dtype.shape else ()))  # (a vector's)
     values = {}
-    for r in pipeline._resources:
-        raw = ranges[r.group, r.binding]
-        element = pipeline._module.namespace[r.name].annotation.element
-        dtype = dtype_of(element)
-        if r.kind == "uniform":
-            head = raw[:dtype.itemsize]
-            if dtype.names is not None:
-                values[r.name] = head.view(dtype).reshape(())
-            elif isinstance(element, type) and issubclass(element, Vec):
-                values[r.name] = element(*head.view(dtype.base))
-            else:
-                values[r.name] = element(head.view(dtype)[0])
-            continue
-        stride = r.stride or dtype.itemsize
-        inner = (dtype.base.itemsize,) if dtype.shape else ()  # (a vector's components)
-        values[r.name] = np.ndarray((raw.nbytes // stride, *dtype.shape), dtype.base, raw,
-                                    strides=(stride, *inner))
+    for name, slot, uniform, element, dtype, stride, inner in plan:
+        raw = ranges[slot]
+        values[name] = _uniform(element, dtype, raw) if uniform else np.ndarray(
+            (raw.nbytes // stride, *dtype.shape), dtype.base, raw, strides=(stride, *inner))
     return values
+
+
+def _uniform(element: Any, dtype: np.dtype, raw: np.ndarray) -> Any:
+    """The value of a uniform of type ``element`` (with WGSL layout ``dtype``) held by the
+    bytes ``raw``: a scalar, a vector, an array value, or a struct (a 0-d structured view)."""
+    head = raw[:dtype.itemsize]
+    if dtype.names is not None:
+        return head.view(dtype).reshape(())
+    if isinstance(element, ArrayType):
+        inner = dtype_of(element.element)
+        stride = dtype.base.itemsize
+        if inner.names is not None:  # (an array of structs: a structured array)
+            return head.view(dtype.base)
+        return element(*(_uniform(element.element, inner, head[k * stride:])
+                         for k in range(element.length)))
+    if isinstance(element, type) and issubclass(element, Vec):
+        return element(*head.view(dtype.base))
+    return element(head.view(dtype)[0])
 
 
 def run_dispatch(options: AsyncShaderOptions, pipeline: Any,

@@ -28,6 +28,22 @@ def test_struct_uniforms_vec3_arrays_bind_groups_and_indirect_dispatch_agree_wit
     assert mine[1] == [5, 4] == theirs[1]  # (indices 0..8: five even, four odd; cleared first)
 
 
+@pytest.mark.parametrize(("declaration", "expression", "data", "want"), [
+    ("i32", "f32(u)", np.array([-7, 0, 0, 0], np.int32), -7.0),
+    ("vec2f", "u.y * 2.0", np.array([5, 6, 0, 0], np.float32), 12.0),
+    ("array<vec4f, 2>", "u[1].y", np.arange(8, dtype=np.float32), 5.0),
+    ("array<vec4u, 2>", "f32(u[1].w + u[0].x)", np.arange(8, dtype=np.uint32) + 3, 13.0),
+], ids=["i32", "vec2f", "array-vec4f", "array-vec4u"])
+def test_uniforms_of_each_shape_read_their_bytes_as_lavapipe_does(declaration, expression,
+                                                                   data, want, gpu_device):
+    import wgpu as real
+
+    mine = wgpu_programs.read_uniform(wgpu, wgpu.gpu.request_adapter_sync().request_device_sync(),
+                                      declaration, expression, data)
+    assert mine == want == wgpu_programs.read_uniform(real, gpu_device, declaration, expression,
+                                                      data)
+
+
 def test_adapter_and_device_describe_themselves_as_wgpu_py_does(device):
     adapter = wgpu.gpu.request_adapter_sync(power_preference="high-performance")
     assert adapter.info["adapter_type"] == "CPU" and adapter.info.vendor == "asyncshader"

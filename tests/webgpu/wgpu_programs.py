@@ -135,3 +135,26 @@ def transform_points(wgpu, device, points, scale, offset, count):
     device.queue.submit([encoder.finish()])
     out = np.frombuffer(device.queue.read_buffer(data), np.float32).reshape(n, 4)[:, :3]
     return out.copy(), np.frombuffer(device.queue.read_buffer(hits), np.uint32).tolist()
+
+
+def read_uniform(wgpu, device, declaration, expression, data):
+    """Binds ``data``'s bytes as ``var<uniform> u: <declaration>`` and returns the f32 that
+    ``out[0] = <expression>;`` stores."""
+    code = (f"@group(0) @binding(0) var<uniform> u: {declaration};\n"
+            "@group(0) @binding(1) var<storage, read_write> out: array<f32>;\n"
+            f"@compute @workgroup_size(1)\nfn main() {{ out[0] = {expression}; }}\n")
+    uniform = device.create_buffer_with_data(data=data, usage=wgpu.BufferUsage.UNIFORM)
+    out = device.create_buffer(size=4, usage=wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC)
+    pipeline = device.create_compute_pipeline(layout="auto", compute={
+        "module": device.create_shader_module(code=code), "entry_point": "main"})
+    group = device.create_bind_group(layout=pipeline.get_bind_group_layout(0), entries=[
+        {"binding": 0, "resource": {"buffer": uniform, "offset": 0, "size": uniform.size}},
+        {"binding": 1, "resource": {"buffer": out, "offset": 0, "size": 4}}])
+    encoder = device.create_command_encoder()
+    compute_pass = encoder.begin_compute_pass()
+    compute_pass.set_pipeline(pipeline)
+    compute_pass.set_bind_group(0, group)
+    compute_pass.dispatch_workgroups(1)
+    compute_pass.end()
+    device.queue.submit([encoder.finish()])
+    return float(np.frombuffer(device.queue.read_buffer(out), np.float32)[0])
