@@ -35,7 +35,8 @@ def reverse_blocks(device, values, barrier):
     out = device.create_buffer(size=data.size,
                                usage=wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC)
     pipeline = device.create_compute_pipeline(
-        layout="auto", compute={"module": device.create_shader_module(code=code),
+        layout="auto", compute={"module": device.create_shader_module(label="reverse.wgsl",
+                                                                    code=code),
                                 "entry_point": "main"})
     group = device.create_bind_group(layout=pipeline.get_bind_group_layout(0), entries=[
         {"binding": 0, "resource": {"buffer": data, "offset": 0, "size": data.size}},

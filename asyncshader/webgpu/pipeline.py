@@ -4,11 +4,13 @@ compute pipelines, each with WebGPU's creation checks."""
 
 from __future__ import annotations
 
+import hashlib
 import warnings
 from typing import Any
 
 from ..front.wgsl.load import WGSLModule, load_wgsl
-from ..front.wgsl.source import WGSLError
+from ..front.wgsl.parser import parse
+from ..front.wgsl.source import Source, WGSLError
 from ..stages.compute import WebGPULimitWarning
 from .base import GPUObjectBase
 from .buffer import GPUBuffer
@@ -30,13 +32,58 @@ class GPUShaderModule(GPUObjectBase):
                             "bytes cannot run on asyncshader)")
         self._code = code
         self._module = _load(code, None, "wgpuDeviceCreateShaderModule", label)
+        _check_extensions(code, device.features, label)
 
-    def get_compilation_info_sync(self) -> list:
+    def get_compilation_info_sync(self) -> GPUCompilationInfo:
         """The compiler's messages: none (a module with errors is not created)."""
+        return GPUCompilationInfo()
+
+    async def get_compilation_info_async(self) -> GPUCompilationInfo:
+        return GPUCompilationInfo()
+
+
+class GPUCompilationInfo:
+    """WebGPU's GPUCompilationInfo: ``messages`` (empty here: errors raise at creation)."""
+
+    @property
+    def messages(self) -> list:
         return []
 
-    async def get_compilation_info_async(self) -> list:
-        return []
+
+#: the device feature each WGSL enable-extension needs
+FEATURE_OF_EXTENSION = {"f16": "shader-f16", "subgroups": "subgroups"}
+
+
+def _check_extensions(code: str, features: set, label: str) -> None:
+    """A module that enables an extension (``enable f16;``) needs the device feature that
+    grants it (``shader-f16``), as WebGPU's shader-module creation requires."""
+    enabled = {name for d in parse(Source(code, "<wgsl>")).directives if d.kind == "enable"
+               for name in d.names}
+    missing = sorted(FEATURE_OF_EXTENSION[n] for n in enabled
+                     if n in FEATURE_OF_EXTENSION and FEATURE_OF_EXTENSION[n] not in features)
+    if missing:
+        raise invalid("wgpuDeviceCreateShaderModule", f"Shader '{label}' parsing error: the "
+                      f"module enables {', '.join(sorted(enabled))}, which needs the device "
+                      f"feature(s) {missing}. Fix: request_device_sync(required_features="
+                      f"{missing})")
+
+
+#: the WGSL text each report name stands for (one text per name: a traceback's lines come
+#: from the text registered under its file name)
+_NAMED: dict[str, str] = {}
+
+
+def wgsl_name(label: str, code: str) -> str | None:
+    """The file name a shader module's reports use: its label (``"scan"`` or ``"scan.wgsl"``
+    as ``scan.wgsl``; a second text under one label gets a digest, ``scan 1a2b3c4d.wgsl``), or
+    None (load_wgsl's name for the text) without a label."""
+    if not label:
+        return None
+    name = label if label.endswith(".wgsl") else f"{label}.wgsl"
+    if _NAMED.setdefault(name, code) != code:
+        digest = hashlib.sha1(code.encode("utf-8")).hexdigest()[:8]
+        name = f"{name.removesuffix('.wgsl')} {digest}.wgsl"
+    return name
 
 
 def _load(code: str, constants: dict | None, where: str, label: str) -> WGSLModule:
@@ -46,7 +93,7 @@ def _load(code: str, constants: dict | None, where: str, label: str) -> WGSLModu
     try:
         with warnings.catch_warnings():  # (the device checks its own limits: pipeline.py)
             warnings.simplefilter("ignore", WebGPULimitWarning)
-            return load_wgsl(code, constants=constants)
+            return load_wgsl(code, constants=constants, name=wgsl_name(label, code))
     except WGSLError as exc:
         if "not supported yet by load_wgsl" in str(exc):
             raise GPUInternalError(f"Shader '{label}' cannot run on asyncshader yet (the WGSL "

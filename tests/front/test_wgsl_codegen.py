@@ -218,6 +218,14 @@ def test_a_string_gets_a_file_name_of_its_own_and_loads_are_cached():
     assert other.name != ash.load_wgsl(RACY).name and other.name.endswith(".wgsl")
 
 
+def test_a_string_loaded_with_a_name_reports_under_that_name():
+    module = ash.load_wgsl(RACY, name="counter.wgsl")
+    assert module.name == "counter.wgsl" and module is ash.load_wgsl(RACY, name="counter.wgsl")
+    assert module is not ash.load_wgsl(RACY)
+    result = ash.run(module["main"], 1, sanitize="report", counter=np.zeros(1, np.uint32))
+    assert any("counter.wgsl:" in f.render() for f in result.findings)
+
+
 def test_a_wgsl_file_is_loaded_by_its_path(tmp_path):
     path = tmp_path / "count.wgsl"
     path.write_text(RACY, encoding="utf-8")

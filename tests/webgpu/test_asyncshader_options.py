@@ -27,7 +27,8 @@ def run_racy(device, label=""):
     out = device.create_buffer(size=16, usage="STORAGE|COPY_SRC")
     pipeline = device.create_compute_pipeline(
         label=label, layout="auto",
-        compute={"module": device.create_shader_module(code=RACY), "entry_point": "main"})
+        compute={"module": device.create_shader_module(label="racy.wgsl", code=RACY),
+                 "entry_point": "main"})
     group = device.create_bind_group(layout=pipeline.get_bind_group_layout(0), entries=[
         {"binding": 0, "resource": {"buffer": counter}},
         {"binding": 1, "resource": {"buffer": out}}])
@@ -55,8 +56,10 @@ def test_findings_name_the_dispatch_and_the_wgsl_lines():
     assert "(pipeline 'racy')" in findings[0].dispatch
     assert "workgroups (1, 1, 1)" in findings[0].dispatch
     # the missing barrier between line 6's store and line 7's load; line 8's counter
-    assert ".wgsl:6: tile[i] = i + 1u;" in text and ".wgsl:7: out[i] = tile" in text
-    assert ".wgsl:8: counter[0] = counter[0] + 1u;" in text
+    # (the shader module's label names the WGSL file)
+    assert "racy.wgsl:6: tile[i] = i + 1u;" in text and "racy.wgsl:7: out[i] = tile" in text
+    assert "racy.wgsl:8: counter[0] = counter[0] + 1u;" in text
+    assert "entry point 'main' of racy.wgsl" in findings[0].dispatch
     assert {type(f.finding).__name__ for f in findings} == {"DataRace"}
 
 
@@ -138,3 +141,12 @@ fn main() { loop { out[0] += 1u; } }
     with device.options(watchdog=0.2), pytest.raises(ash.AsyncShaderError) as info:
         device.queue.submit([encoder.finish()])
     assert "submit 1, dispatch 0 of pass 0" in "\n".join(info.value.__notes__)
+
+
+def test_two_texts_under_one_label_report_under_two_names():
+    device = new_device()
+    first = device.create_shader_module(label="same", code=RACY)
+    second = device.create_shader_module(label="same", code=RACY.replace("1u;\n}", "2u;\n}"))
+    assert first._module.name == "same.wgsl"
+    assert second._module.name.startswith("same ") and second._module.name.endswith(".wgsl")
+    assert device.create_shader_module(label="same", code=RACY)._module is first._module

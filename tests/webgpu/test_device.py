@@ -150,3 +150,57 @@ fn main() { out[0] = bitcast<f32>(1u); }
 """
     with pytest.raises(wgpu.GPUInternalError, match="not supported yet by load_wgsl"):
         device.create_shader_module(code=code)
+
+
+F16 = """\
+enable f16;
+@group(0) @binding(0) var<storage, read_write> halves: array<f16>;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) { halves[i] = halves[i] * 1.5h + f16(i); }
+"""
+
+SUBGROUPS = """\
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(16)
+fn main(@builtin(local_invocation_index) i: u32, @builtin(subgroup_size) size: u32) {
+    out[i] = subgroupAdd(1u) * 100u + size;
+}
+"""
+
+
+def run_one(device, code, buffer_size, data=None):
+    """One dispatch of ``code`` with its binding 0 holding ``data`` (or zeros)."""
+    usage = "STORAGE|COPY_SRC"
+    buffer = (device.create_buffer_with_data(data=data, usage=usage) if data is not None
+              else device.create_buffer(size=buffer_size, usage=usage))
+    pipeline = device.create_compute_pipeline(layout="auto", compute={
+        "module": device.create_shader_module(code=code)})
+    group = device.create_bind_group(layout=pipeline.get_bind_group_layout(0), entries=[
+        {"binding": 0, "resource": {"buffer": buffer}}])
+    encoder = device.create_command_encoder()
+    compute_pass = encoder.begin_compute_pass()
+    compute_pass.set_pipeline(pipeline)
+    compute_pass.set_bind_group(0, group)
+    compute_pass.dispatch_workgroups(1)
+    compute_pass.end()
+    device.queue.submit([encoder.finish()])
+    return device.queue.read_buffer(buffer)
+
+
+def test_enabled_extensions_need_their_device_features(device):
+    with pytest.raises(wgpu.GPUValidationError, match=r"feature\(s\) \['shader-f16'\]"):
+        device.create_shader_module(code=F16)
+    f16_device = wgpu.gpu.request_adapter_sync().request_device_sync(
+        required_features=["shader-f16"])
+    halves = np.array([2, -4, 0.5, 8], np.float16)
+    got = np.frombuffer(run_one(f16_device, F16, 8, halves), np.float16)
+    assert got.tolist() == (halves * np.float16(1.5) + np.arange(4, dtype=np.float16)).tolist()
+
+
+@pytest.mark.parametrize("size", [4, 16])
+def test_the_subgroup_size_is_a_device_option(size):
+    device = wgpu.gpu.request_adapter_sync().request_device_sync(
+        required_features=["subgroups"], subgroup_size=size)
+    got = np.frombuffer(run_one(device, SUBGROUPS, 64), np.uint32)
+    assert got.tolist() == [size * 100 + size] * 16  # each subgroup adds its members' 1s

@@ -71,3 +71,16 @@ def test_a_ping_pong_scan_over_passes_and_copies_matches_lavapipe(gpu_device, n)
     assert [name.split(": entry point")[0] for name in names] == [
         f"submit 1, dispatch 0 of pass {k}" for k in range(steps)]
     assert all(f"workgroups ({(n + 63) // 64}, 1, 1)" in name for name in names)
+
+
+def test_python_dash_m_asyncshader_webgpu_runs_a_program_unchanged():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "asyncshader.webgpu",
+                           str(EXAMPLES / "compute_noop.py")], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == str(list(range(20))) == lines[-1]
+    assert "via asyncshader" in lines[1]  # (the example prints each adapter's summary)
