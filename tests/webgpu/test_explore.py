@@ -62,3 +62,18 @@ def test_the_pytest_fixture_gives_a_strict_device(webgpu_device):
     assert isinstance(webgpu_device, wgpu.GPUDevice) and webgpu_device.asyncshader.strict
     with pytest.raises(ash.DataRaceError):
         host_program(RACY)(webgpu_device)
+
+
+SEEN_STRATEGIES = []
+
+
+@pytest.mark.schedules(runs=3, strategy="random", seed=5)
+def test_the_schedules_marker_drives_the_fixture_devices_dispatches(webgpu_device):
+    host_program(FIXED.replace("    counter[0] =", "    if (i == 0u) { counter[0] =")
+                 .replace("+ 1u;\n}", "+ 1u; }\n}"))(webgpu_device)
+    SEEN_STRATEGIES.append(repr(webgpu_device.asyncshader.dispatches[-1].trace))
+    assert ": random(seed=" in SEEN_STRATEGIES[-1]  # (without the marker: in_order())
+    if len(SEEN_STRATEGIES) == 3:  # (the marker's three runs, each its own random schedule)
+        strategies = [s.split(": ")[1].split(",")[0] for s in SEEN_STRATEGIES]
+        assert all(s.startswith("random(seed=") for s in strategies), strategies
+        assert len(set(strategies)) == 3, strategies
