@@ -21,17 +21,23 @@ from ..wgsl.types import ArrayType, Vec
 class DispatchRecord:
     """One dispatch a submit ran: ``name`` says which (submit, encoder, pass, dispatch,
     pipeline, entry point, workgroup counts); ``result`` is asyncshader's
-    :class:`~asyncshader.DispatchResult` (``findings``, ``trace``, counters)."""
+    :class:`~asyncshader.DispatchResult` (``findings``, ``trace``, counters), or None when the
+    dispatch raised ``error`` (whose trace is kept: replaying it reproduces the error)."""
 
     name: str
     result: Any
+    error: BaseException | None = None
 
     @property
     def findings(self) -> list:
+        if self.result is None:
+            return list(getattr(self.error, "findings", ()))
         return self.result.findings
 
     @property
-    def trace(self) -> Trace:
+    def trace(self) -> Trace | None:
+        if self.result is None:
+            return getattr(self.error, "asyncshader_trace", None)
         return self.result.trace
 
 
@@ -70,7 +76,7 @@ class AsyncShaderOptions:
     def traces(self) -> list[Trace]:
         """The traces of the dispatches run so far, in order: ``schedule=`` of a new device
         replays them."""
-        return [d.trace for d in self.dispatches]
+        return [d.trace for d in self.dispatches if d.trace is not None]
 
     def clear(self) -> None:
         """Forgets the dispatches recorded so far."""
@@ -139,5 +145,6 @@ def run_dispatch(options: AsyncShaderOptions, pipeline: Any,
                      **binding_values(pipeline, ranges))
     except AsyncShaderError as exc:
         exc.add_note(f"in {name}")
+        options.dispatches.append(DispatchRecord(name, None, exc))
         raise
     options.dispatches.append(DispatchRecord(name, result))

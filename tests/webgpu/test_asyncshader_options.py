@@ -150,3 +150,15 @@ def test_two_texts_under_one_label_report_under_two_names():
     assert first._module.name == "same.wgsl"
     assert second._module.name.startswith("same ") and second._module.name.endswith(".wgsl")
     assert device.create_shader_module(label="same", code=RACY)._module is first._module
+
+
+def test_a_failing_submit_keeps_its_trace_and_a_new_device_replays_the_failure():
+    device = new_device(strict=True, schedule=ash.Random(3))
+    with pytest.raises(ash.DataRaceError) as first:
+        run_racy(device)
+    record = device.asyncshader.dispatches[-1]
+    assert record.result is None and record.error is first.value and record.findings
+    again = new_device(strict=True, schedule=device.asyncshader.traces())
+    with pytest.raises(ash.DataRaceError) as replayed:
+        run_racy(again)
+    assert str(replayed.value) == str(first.value)
