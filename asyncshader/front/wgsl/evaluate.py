@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...ir.types import Array, Matrix, Scalar, Struct, Vector
+from ...ir.types import Array, Matrix, Scalar, Struct, Vector, scalar_of
 from . import syntax as ast
 from .consteval import UNKNOWN, ConstError, binary, convert, fit, unary, zero
 from .conversions import common_type, leaf, loaded
@@ -177,6 +177,13 @@ class Evaluation:
                 else:
                     flat.append(convert(v, at, t.scalar))
             return tuple(flat)
+        if isinstance(t, Matrix):  # (columns, a matrix, or every component column by column)
+            flat = []
+            for v, at in zip(args, types):
+                parts = [x for c in v for x in c] if isinstance(at, Matrix) else \
+                    v if isinstance(at, Vector) else (v,)
+                flat += [convert(x, scalar_of(at), t.scalar) for x in parts]
+            return tuple(tuple(flat[i * t.rows:(i + 1) * t.rows]) for i in range(t.cols))
         if isinstance(t, Array):
             element = t.element
             return tuple(fit(v, element) if isinstance(element, (Scalar, Vector)) else v

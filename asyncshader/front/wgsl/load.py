@@ -10,15 +10,17 @@ from types import ModuleType
 from typing import Any
 
 from ...collectives import barriers, derivatives, quads, subgroups
-from ...stages.compute import ComputeKernel, compute
+from ...stages.compute import ComputeKernel
 from ...wgsl import atomics, builtins, memory, module_bindings, operators, robust, structs, types
 from ...wgsl.generated import compile_generated
 from .check import Checker
 from .codegen import generate
+from .kernels import WGSLComputeKernel
 from .parser import parse
 from .reflect import Reflection, reflect
 from .resolve import resolve
 from .source import Source, WGSLError
+from .value_helpers import VALUE_HELPERS, VALUE_RUNTIME
 
 #: the names generated code reaches as ``ash.<name>``: asyncshader's own, from the layers
 #: below this one
@@ -30,11 +32,13 @@ for _module in (types, builtins, atomics, barriers, derivatives, quads, subgroup
             setattr(RUNTIME, _name, _value)
 RUNTIME.storage, RUNTIME.uniform = module_bindings.storage, module_bindings.uniform
 RUNTIME.workgroup, RUNTIME.ptr, RUNTIME.struct = memory.workgroup, memory.ptr, structs.struct
+vars(RUNTIME).update(VALUE_RUNTIME)
 
 #: WGSL's operators and robust accesses, by the names generated code calls them (as partials:
 #: the kernel scan looks for shader memory in functions' globals, and theirs hold none)
 HELPERS = {f"__ash_{f.__name__}": partial(f) for f in (
     operators.div, operators.mod, operators.shl, operators.shr, robust.load, robust.store)}
+HELPERS.update(VALUE_HELPERS)
 
 _CACHE: dict[tuple[str, str], WGSLModule] = {}
 
@@ -106,6 +110,8 @@ def _load(source: Source) -> WGSLModule:
     tree = gen.module()
     namespace = {"ash": RUNTIME, **HELPERS, **gen.constants}
     compile_generated(tree, source.name, source.text, namespace)
-    kernels = {name: compute(workgroup_size=size)(namespace[name])
+    reflection = reflect(checker)
+    kernels = {name: WGSLComputeKernel(namespace[name], size, source.name,
+                                       reflection.entry_points[name], namespace)
                for name, size in gen.entry_points.items()}
-    return WGSLModule(source.name, kernels, namespace, reflect(checker))
+    return WGSLModule(source.name, kernels, namespace, reflection)
