@@ -5,8 +5,9 @@ byte ranges through their WGSL types, the dispatch record).
 The kernel is a WGSL copy-and-scale over ``--n`` u32 (64 per workgroup). The device side does
 everything a program does per frame: a command encoder, a compute pass, set_pipeline,
 set_bind_group, dispatch_workgroups, end, finish, submit (pipeline and bind group made once).
-The ``ash.run`` side binds numpy arrays made once. The two alternate (``--repeat`` rounds,
-best of each); the figure is device / ash.run in time per submit (1.0: no cost). Last, the
+The ``ash.run`` side binds numpy arrays made once. The two alternate (``--repeat`` rounds of
+``--number`` each); the figure is the median over the rounds of device / ash.run in time per
+submit (1.0: no cost), steadier on a loaded machine than a ratio of bests. Last, the
 device's own cost alone: the same submits with the runtime's ``run`` replaced by a stub.
 
     python benchmarks/webgpu_submit.py [--n 64] [--number 200] [--repeat 7]
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import timeit
 
@@ -25,9 +27,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import asyncshader as ash
 import asyncshader.webgpu as wgpu
-
-sys.path.insert(0, os.path.dirname(__file__))
-from _timing import alternating
 
 WGSL = """\
 @group(0) @binding(0) var<storage, read> src: array<u32>;
@@ -75,15 +74,19 @@ def main() -> None:
           f"{args.repeat}")
     for sanitize in ("report", "off"):
         ours, out = device_side(args.n, sanitize)
-        ns_device, ns_run = alternating(
-            "submit()", "run(kernel, n // 64, sanitize=sanitize, src=src, dst=dst)",
-            number=args.number, repeat=args.repeat, globals_a=ours,
-            globals_b={"run": ash.run, "kernel": kernel, "n": args.n, "sanitize": sanitize,
-                       "src": src, "dst": dst})
+
+        def plain(sanitize: str = sanitize) -> None:
+            ash.run(kernel, args.n // 64, sanitize=sanitize, src=src, dst=dst)
+
+        rounds = [(timeit.timeit(ours["submit"], number=args.number) / args.number,
+                   timeit.timeit(plain, number=args.number) / args.number)
+                  for _ in range(args.repeat)]  # (alternating: the load hits both sides)
         want = (np.arange(args.n, dtype=np.uint32) * 3 + 1).tolist()
         assert out.tolist() == want and dst.tolist() == want
-        print(f"  sanitize={sanitize!r}: ash.run {ns_run / 1e3:8.1f} us, device submit "
-              f"{ns_device / 1e3:8.1f} us, ratio {ns_device / ns_run:.2f}")
+        ratio = statistics.median(d / r for d, r in rounds)
+        print(f"  sanitize={sanitize!r}: ash.run {min(r for _, r in rounds) * 1e6:8.1f} us, "
+              f"device submit {min(d for d, _ in rounds) * 1e6:8.1f} us (best of "
+              f"{args.repeat}), median ratio of the rounds {ratio:.2f}")
     print(f"  the device's own bookkeeping per submit: "
           f"{bookkeeping(args.n, args.number * 10, args.repeat):.1f} us")
 

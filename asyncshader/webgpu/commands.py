@@ -170,8 +170,7 @@ class GPUComputePassEncoder(_Recorder):
             return self._fail(invalid(_FINISH, f"In a set_bind_group command\n      Bind group "
                                       f"index {index} is greater than the device's configured "
                                       f"`max_bind_groups` limit {limit}"))
-        dynamic = [b for b, e in sorted(bind_group._layout._entries.items())
-                   if e["buffer"]["has_dynamic_offset"]]
+        dynamic = bind_group._layout._dynamic
         if len(offsets) != len(dynamic):
             return self._fail(invalid(_FINISH, f"In a set_bind_group command\n      "
                                       f"{bind_group._name()} {index} expects {len(dynamic)} "
@@ -249,8 +248,7 @@ class GPUComputePassEncoder(_Recorder):
         ranges: dict[tuple[int, int], tuple[GPUBuffer, int, int]] = {}
         for r in pipeline._resources:
             group, offsets = self._groups[r.group]
-            dynamic = [b for b, e in sorted(group._layout._entries.items())
-                       if e["buffer"]["has_dynamic_offset"]]
+            dynamic = group._layout._dynamic
             buffer, offset, size = group._ranges[r.binding]
             if r.binding in dynamic:
                 offset += offsets[dynamic.index(r.binding)]

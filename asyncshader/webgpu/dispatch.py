@@ -96,24 +96,25 @@ class AsyncShaderOptions:
 
 
 def binding_values(pipeline: Any, ranges: dict[tuple[int, int], np.ndarray]) -> dict[str, Any]:
-    """The values a dispatch binds, by WGSL variable name: each resource's bound bytes (a
-    ``uint8`` view of the buffer range) viewed through its WGSL type: a storage buffer as a
-    numpy view shared with the buffer (written in place), a uniform as its value. How each
-    storage buffer is viewed is worked out once per pipeline."""
-    plan = pipeline.__dict__.get("_views")
+    """What a dispatch binds: each storage buffer's bound bytes (a ``uint8`` view of the
+    buffer range) by ``bindings={(group, binding): bytes}``, which the loaded kernel views
+    through the WGSL type without a copy (``front/wgsl/bindings.py``: the shader's stores land
+    in the buffer); each uniform as its value, by WGSL name, read from its bytes now (a
+    uniform is a copy on a GPU too). What is a uniform is worked out once per pipeline."""
+    plan = pipeline.__dict__.get("_uniforms")
     if plan is None:
-        plan = pipeline._views = []
+        plan = pipeline._uniforms = {}
         for r in pipeline._resources:
-            element = pipeline._module.namespace[r.name].annotation.element
-            dtype = dtype_of(element)
-            plan.append((r.name, (r.group, r.binding), r.kind == "uniform", element, dtype,
-                         r.stride or dtype.itemsize,
-                         (dtype.base.itemsize,) if dtype.shape else ()))  # (a vector's)
-    values = {}
-    for name, slot, uniform, element, dtype, stride, inner in plan:
-        raw = ranges[slot]
-        values[name] = _uniform(element, dtype, raw) if uniform else np.ndarray(
-            (raw.nbytes // stride, *dtype.shape), dtype.base, raw, strides=(stride, *inner))
+            if r.kind == "uniform":
+                element = pipeline._module.namespace[r.name].annotation.element
+                plan[r.group, r.binding] = (r.name, element, dtype_of(element))
+    values: dict[str, Any] = {"bindings": {}}
+    for slot, raw in ranges.items():
+        uniform = plan.get(slot)
+        if uniform is None:
+            values["bindings"][slot] = raw
+        else:
+            values[uniform[0]] = _uniform(uniform[1], uniform[2], raw)
     return values
 
 

@@ -129,8 +129,11 @@ class GPUBindGroupLayout(GPUObjectBase):
             raise invalid("wgpuDeviceCreateBindGroupLayout", "Conflicting binding at index "
                           "(a binding number appears twice)")
         self._owner = owner  # (the pipeline of an automatic layout)
+        #: the bindings with dynamic offsets, in binding order (the order of the offsets)
+        self._dynamic = tuple(b for b, e in sorted(self._entries.items())
+                              if e["buffer"]["has_dynamic_offset"])
         limits = device.limits
-        dynamic = [e for e in self._entries.values() if e["buffer"]["has_dynamic_offset"]]
+        dynamic = [self._entries[b] for b in self._dynamic]
         for kind, name in (("uniform", "uniform"), ("storage", "storage")):
             n = sum(1 for e in dynamic if (e["buffer"]["type"] == "uniform") == (kind ==
                                                                                   "uniform"))
