@@ -127,12 +127,12 @@ def view_binding(resource: Resource, array: np.ndarray,
     the runtime binds ``resource`` (a :class:`~.reflect.Resource` of a module's reflection),
     without a copy: a runtime-sized ``array<E>`` as shape (n, \\*E's shape) with WGSL's
     element stride (n from the size), a fixed-size type as its shape (a struct: a 0-d array of
-    its class's dtype), a scalar or vector in a storage buffer as an array of one. ``structs``
-    maps the module's struct names to their classes (``module.namespace``), needed where the
-    type holds a struct. A size below the binding's least size, or one that does not end on
-    an element of a runtime-sized array, is a BindingError naming the binding, its WGSL type,
-    the size needed and the size given. Only the leading bytes of a larger buffer are seen,
-    as WebGPU binds them."""
+    its class's dtype), a scalar, vector or matrix in a storage buffer as an array of one.
+    ``structs`` maps the module's struct names to their classes (``module.namespace``),
+    needed where the type holds a struct. A size below the binding's least size, or one that
+    does not end on an element of a runtime-sized array, is a BindingError naming the
+    binding, its WGSL type, the size needed and the size given. Only the leading bytes of a
+    larger buffer are seen, as WebGPU binds them."""
     structs = structs or {}
     t, n_bytes = resource.type, getattr(array, "nbytes", None)
     if resource.min_size is None:
@@ -165,7 +165,7 @@ def view_binding(resource: Resource, array: np.ndarray,
         shape, strides = (n, *shape), (resource.stride, *strides)
     else:
         dtype, shape, strides = _element(t, structs, resource)
-        if resource.kind == "storage" and isinstance(t, (Scalar, Vector, Atomic)):
+        if resource.kind == "storage" and isinstance(t, (Scalar, Vector, Matrix, Atomic)):
             shape, strides = (1, *shape), (size_of(t), *strides)  # (an array of one)
     return np.ndarray(shape, dtype, buffer=data[:size] if size != n_bytes else data,
                       offset=0, strides=strides)
