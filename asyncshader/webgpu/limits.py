@@ -66,9 +66,13 @@ def device_limits(required: dict[str, Any] | None) -> dict[str, int]:
     return limits
 
 
+#: wgpu-native's names for WebGPU's features (wgpu-py programs ask for "subgroup")
+_ALIASES = {"subgroup": "subgroups"}
+
+
 def device_features(required: Any) -> frozenset[str]:
     """The features of a device asked for ``required``; one the adapter lacks is an error."""
-    wanted = frozenset(str(f) for f in (required or ()))
+    wanted = frozenset(_ALIASES.get(str(f), str(f)) for f in (required or ()))
     missing = wanted - ADAPTER_FEATURES
     if missing:
         raise invalid("wgpuAdapterRequestDevice",

@@ -240,6 +240,7 @@ class GPUComputePipeline(GPUObjectBase):
         where = "wgpuDeviceCreateComputePipeline"
         shader: GPUShaderModule = compute["module"]
         constants = compute.get("constants") or None
+        _check_constants(shader._module.reflection, constants or {}, where)
         module = shader._module if not constants else _load(shader._code, dict(constants),
                                                               where, shader.label)
         entry = compute.get("entry_point")
@@ -297,6 +298,18 @@ class GPUComputePipeline(GPUObjectBase):
             raise invalid("wgpuComputePipelineGetBindGroupLayout",
                           f"Invalid group index {index}")
         return GPUBindGroupLayout("", self._device, [], owner=self)
+
+
+def _check_constants(reflection: Any, constants: dict, where: str) -> None:
+    """WebGPU's pipeline constants: each key names an override of the module (by its
+    ``@id``, as a string, where it has one; else by its name), as wgpu-native checks them."""
+    keys = {str(o.id) if o.id is not None else o.name for o in reflection.overrides.values()}
+    for key in constants:
+        if str(key) not in keys:
+            raise invalid(where, f"Pipeline constant error: pipeline-overridable constant "
+                          f"'{key}' not found in the shader (its overrides: "
+                          f"{', '.join(sorted(keys)) or 'none'}; one with @id(n) is keyed "
+                          "by 'n')")
 
 
 def _check_workgroup_size(size: tuple[int, int, int], limits: dict, where: str) -> None:

@@ -52,6 +52,8 @@ def test_adapter_and_device_describe_themselves_as_wgpu_py_does(device):
     assert device.features == set()
     assert wgpu.gpu.request_adapter_sync().request_device_sync(
         required_features=["subgroups"]).features == {"subgroups"}
+    assert wgpu.gpu.request_adapter_sync().request_device_sync(  # (wgpu-native's name)
+        required_features=["subgroup"]).features == {"subgroups"}
     assert device.limits["max-storage-buffer-binding-size"] == 128 * 1024 * 1024
     assert device.queue.label == "" and device.adapter_info["vendor"] == "asyncshader"
 

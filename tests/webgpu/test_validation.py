@@ -121,6 +121,14 @@ def m_unknown_entry_point(wgpu, device):
         "module": device.create_shader_module(code=SHADER), "entry_point": "mian"})
 
 
+def m_pipeline_constant_the_shader_lacks(wgpu, device):
+    code = ("override scale: u32 = 2u;\n@id(7) override bias: f32 = 0.0;\n"
+            "@compute @workgroup_size(1) fn main() {}")
+    device.create_compute_pipeline(layout="auto", compute={
+        "module": device.create_shader_module(code=code), "entry_point": "main",
+        "constants": {"bias": 1.0}})  # (an override with an @id is keyed by its id: "7")
+
+
 def m_workgroup_too_large(wgpu, device):
     code = "@compute @workgroup_size(2048) fn main() {}"
     device.create_compute_pipeline(layout="auto", compute={
