@@ -162,3 +162,34 @@ def test_a_failing_submit_keeps_its_trace_and_a_new_device_replays_the_failure()
     with pytest.raises(ash.DataRaceError) as replayed:
         run_racy(again)
     assert str(replayed.value) == str(first.value)
+
+
+def test_an_out_of_bounds_store_is_a_finding_at_its_line_and_leaves_the_buffer_alone():
+    code = """\
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) {
+    out[i + 2u] = 7u;
+}
+"""
+    device = new_device(sanitize="report")
+    buffer = device.create_buffer(size=256, usage="STORAGE|COPY_SRC")
+    pipeline = device.create_compute_pipeline(layout="auto", compute={
+        "module": device.create_shader_module(label="oob", code=code)})
+    group = device.create_bind_group(layout=pipeline.get_bind_group_layout(0), entries=[
+        {"binding": 0, "resource": {"buffer": buffer, "offset": 0, "size": 16}}])
+    encoder = device.create_command_encoder()
+    compute_pass = encoder.begin_compute_pass()
+    compute_pass.set_pipeline(pipeline)
+    compute_pass.set_bind_group(0, group)
+    compute_pass.dispatch_workgroups(1)
+    compute_pass.end()
+    device.queue.submit([encoder.finish()])
+    # the binding is 4 u32: invocations 2 and 3 store past it, and WGSL's robust access keeps
+    # the bytes after the binding (the rest of the buffer) untouched
+    words = np.frombuffer(device.queue.read_buffer(buffer), np.uint32)
+    assert words[:4].tolist() == [0, 0, 7, 7] and not words[4:].any()
+    found = [(f.finding.memory, f.finding.access.kind, f.finding.access.where, f.finding.count)
+             for f in device.asyncshader.findings]
+    assert found == [("out", "store", "oob.wgsl:4", 2)]
+    assert "Out-of-bounds store of out[4] (length 4)" in str(device.asyncshader.findings[0])
