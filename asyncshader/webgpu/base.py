@@ -36,5 +36,5 @@ class GPUObjectBase:
 def as_bytes(data: Any) -> memoryview:
     """``data`` (anything with the buffer protocol: bytes, numpy arrays, memoryviews, ctypes
     arrays) as a flat byte view, as wgpu-py reads it."""
-    return memoryview(data).cast("B") if memoryview(data).ndim != 1 or \
-        memoryview(data).format != "B" else memoryview(data)
+    view = memoryview(data)
+    return view if view.ndim == 1 and view.format == "B" else view.cast("B")

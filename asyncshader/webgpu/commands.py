@@ -298,8 +298,8 @@ def buffers_of(buffer: GPUCommandBuffer) -> Iterator[GPUBuffer]:
             yield from (x for x in command[1:] if isinstance(x, GPUBuffer))
 
 
-def execute(device: Any, buffer: GPUCommandBuffer, submit: int) -> None:
-    """Runs one command buffer's commands in order."""
+def execute(device: Any, buffer: GPUCommandBuffer, submit: str) -> None:
+    """Runs one command buffer's commands in order (``submit`` names it in reports)."""
     for command in buffer._commands:
         kind = command[0]
         if kind == "copy":
@@ -320,4 +320,4 @@ def execute(device: Any, buffer: GPUCommandBuffer, submit: int) -> None:
                 continue
             views = {k: b._data[o:o + s] for k, (b, o, s) in ranges.items()}
             run_dispatch(device.asyncshader, pipeline, views, counts,
-                         f"submit {submit}, {name}, workgroups {counts}")
+                         f"{submit}, {name}, workgroups {counts}")

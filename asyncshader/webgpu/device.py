@@ -41,10 +41,11 @@ class GPUQueue(GPUObjectBase):
                 raise invalid(where, "This command buffer has already been submitted.")
             for buffer in buffers_of(cb):
                 self._usable(buffer, where)
-        for cb in command_buffers:
+        self._submits += 1
+        for k, cb in enumerate(command_buffers):
             cb._submitted = True
-            self._submits += 1
-            execute(self._device, cb, self._submits)
+            execute(self._device, cb, f"submit {self._submits}" + (
+                f", command buffer {k}" if len(command_buffers) > 1 else ""))
 
     @staticmethod
     def _usable(buffer: GPUBuffer, where: str) -> None:

@@ -193,3 +193,29 @@ fn main(@builtin(local_invocation_index) i: u32) {
              for f in device.asyncshader.findings]
     assert found == [("out", "store", "oob.wgsl:4", 2)]
     assert "Out-of-bounds store of out[4] (length 4)" in str(device.asyncshader.findings[0])
+
+
+def test_dispatches_are_named_by_submit_and_command_buffer():
+    device = new_device(sanitize="off")
+    pipeline = device.create_compute_pipeline(layout="auto", compute={
+        "module": device.create_shader_module(code=RACY)})
+    group = device.create_bind_group(layout=pipeline.get_bind_group_layout(0), entries=[
+        {"binding": 0, "resource": {"buffer": device.create_buffer(size=4, usage="STORAGE")}},
+        {"binding": 1, "resource": {"buffer": device.create_buffer(size=16, usage="STORAGE")}}])
+
+    def command_buffer(dispatches):
+        encoder = device.create_command_encoder()
+        compute_pass = encoder.begin_compute_pass()
+        compute_pass.set_pipeline(pipeline)
+        compute_pass.set_bind_group(0, group)
+        for _ in range(dispatches):
+            compute_pass.dispatch_workgroups(1)
+        compute_pass.end()
+        return encoder.finish()
+
+    device.queue.submit([command_buffer(1)])
+    device.queue.submit([command_buffer(1), command_buffer(2)])
+    assert [d.name.split(": ")[0] for d in device.asyncshader.dispatches] == [
+        "submit 1, dispatch 0 of pass 0", "submit 2, command buffer 0, dispatch 0 of pass 0",
+        "submit 2, command buffer 1, dispatch 0 of pass 0",
+        "submit 2, command buffer 1, dispatch 1 of pass 0"]
