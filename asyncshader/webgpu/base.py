@@ -38,3 +38,25 @@ def as_bytes(data: Any) -> memoryview:
     arrays) as a flat byte view, as wgpu-py reads it."""
     view = memoryview(data)
     return view if view.ndim == 1 and view.format == "B" else view.cast("B")
+
+
+#: the keys of the descriptor dicts this device reads (WebGPU's dictionaries, by wgpu-py's
+#: names)
+STRUCT_KEYS = {
+    "ProgrammableStage": {"module", "entry_point", "constants"},
+    "BindGroupLayoutEntry": {"binding", "visibility", "buffer", "sampler", "texture",
+                             "storage_texture", "external_texture"},
+    "BufferBindingLayout": {"type", "has_dynamic_offset", "min_binding_size"},
+    "BindGroupEntry": {"binding", "resource"},
+    "BufferBinding": {"buffer", "offset", "size"},
+}
+
+
+def check_struct(name: str, d: Any) -> None:
+    """A descriptor dict with a key WebGPU's dictionary ``name`` lacks is a ValueError (a
+    misspelt key would otherwise be ignored), as wgpu-py checks it."""
+    if not isinstance(d, dict):
+        raise TypeError(f"Expecting {name} or dict, but got {d!r}")
+    invalid = set(d).difference(STRUCT_KEYS[name])
+    if invalid:
+        raise ValueError(f"Invalid keys in {name}: {invalid}")

@@ -25,6 +25,7 @@ class GPUBuffer(GPUObjectBase):
         self._destroyed = False
         #: the mapped range and mode: (start, end, mode), mode 0 when unmapped
         self._mapped = (0, size, MapMode.WRITE) if mapped_at_creation else (0, 0, 0)
+        self._views: list[memoryview] = []  # (read_mapped(copy=False)'s: released at unmap)
 
     @property
     def size(self) -> int:
@@ -84,6 +85,12 @@ class GPUBuffer(GPUObjectBase):
         if not self._mapped[2]:
             raise RuntimeError("Can only unmap a buffer if its currently mapped.")
         self._mapped = (0, 0, 0)
+        for view in self._views:  # (the mapped memory is gone, as on a GPU)
+            try:
+                view.release()
+            except BufferError:  # (a view derived from it holds it)
+                pass
+        self._views = []
 
     def _mapped_range(self, offset: int | None, size: int | None, verb: str,
                       mode: int) -> tuple[int, int]:
@@ -100,10 +107,14 @@ class GPUBuffer(GPUObjectBase):
 
     def read_mapped(self, buffer_offset: int | None = None, size: int | None = None, *,
                     copy: bool = True) -> memoryview:
-        """The mapped bytes (a copy, or with ``copy=False`` a read-only view)."""
+        """The mapped bytes (a copy, or with ``copy=False`` a read-only view, released when
+        the buffer is unmapped)."""
         offset, size = self._mapped_range(buffer_offset, size, "read from", MapMode.READ)
         view = self._data[offset:offset + size]
-        return memoryview(bytearray(view.tobytes())) if copy else memoryview(view).toreadonly()
+        if copy:
+            return memoryview(bytearray(view.tobytes()))
+        self._views.append(memoryview(view).toreadonly())
+        return self._views[-1]
 
     def write_mapped(self, data: Any, buffer_offset: int | None = None) -> None:
         """Writes ``data`` (bytes, a numpy array, ...) into the mapped range."""

@@ -12,7 +12,7 @@ from ..front.wgsl.load import WGSLModule, load_wgsl
 from ..front.wgsl.parser import parse
 from ..front.wgsl.source import Source, WGSLError
 from ..stages.compute import WebGPULimitWarning
-from .base import GPUObjectBase
+from .base import GPUObjectBase, check_struct
 from .buffer import GPUBuffer
 from .enums import BufferBindingType, BufferUsage, ShaderStage, flag_value
 from .errors import GPUInternalError, invalid
@@ -104,11 +104,13 @@ def _load(code: str, constants: dict | None, where: str, label: str) -> WGSLModu
 
 def _buffer_entry(entry: dict) -> dict:
     """A layout entry with every default filled in (WebGPU's GPUBufferBindingLayout)."""
+    check_struct("BindGroupLayoutEntry", entry)
     buf = entry.get("buffer")
     if buf is None:
         raise GPUInternalError(f"bind group layout entry {entry.get('binding')}: only buffer "
                                "bindings run here (textures and samplers are not supported "
                                "by asyncshader.webgpu yet)")
+    check_struct("BufferBindingLayout", buf)
     kind = buf.get("type", BufferBindingType.uniform)
     if kind not in _USAGE:
         raise TypeError(f"buffer binding type {kind!r}: one of {', '.join(_USAGE)}")
@@ -177,6 +179,7 @@ class GPUBindGroup(GPUObjectBase):
         self._layout = layout
         self._ranges: dict[int, tuple[GPUBuffer, int, int]] = {}
         for entry in entries:
+            check_struct("BindGroupEntry", entry)
             binding = int(entry["binding"])
             spec = layout._entries.get(binding)
             if spec is None:
@@ -186,6 +189,7 @@ class GPUBindGroup(GPUObjectBase):
                 resource = {"buffer": resource}
             if not isinstance(resource, dict) or "buffer" not in resource:
                 raise GPUInternalError(f"binding {binding}: only buffer resources run here")
+            check_struct("BufferBinding", resource)
             self._ranges[binding] = _buffer_range(device, spec["buffer"], resource, where)
 
 
@@ -238,6 +242,7 @@ class GPUComputePipeline(GPUObjectBase):
     def __init__(self, label: str, device: Any, layout: Any, compute: dict) -> None:
         super().__init__(label, device)
         where = "wgpuDeviceCreateComputePipeline"
+        check_struct("ProgrammableStage", compute)
         shader: GPUShaderModule = compute["module"]
         constants = compute.get("constants") or None
         _check_constants(shader._module.reflection, constants or {}, where)

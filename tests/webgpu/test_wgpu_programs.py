@@ -84,3 +84,29 @@ def test_python_dash_m_asyncshader_webgpu_runs_a_program_unchanged():
     lines = done.stdout.splitlines()
     assert lines[0] == str(list(range(20))) == lines[-1]
     assert "via asyncshader" in lines[1]  # (the example prints each adapter's summary)
+
+
+def test_wgpu_py_own_compute_tests_pass_on_asyncshader_but_the_spirv_one(tmp_path):
+    """wgpu-py's tests/test_util_compute.py, unchanged, under pytest with ``import wgpu``
+    giving asyncshader.webgpu: every test passes but the one that hands SPIR-V bytes to
+    create_shader_module (asyncshader runs WGSL only)."""
+    import shutil
+    import subprocess
+    import sys
+
+    source = ROOT / "tests" / "data" / "wgpu_tests"
+    shutil.copy(source / "util_compute.py", tmp_path / "test_util_compute.py")
+    shutil.copy(source / "testutils.py", tmp_path / "testutils.py")
+    (tmp_path / "conftest.py").write_text(
+        "from asyncshader.webgpu import as_wgpu\n"
+        "SWAP = as_wgpu()  # (held: the swap lasts while the context is open)\n"
+        "SWAP.__enter__()\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rf",
+         "test_util_compute.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+        env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    tail = done.stdout.strip().splitlines()
+    assert tail[-1].startswith("1 failed, 10 passed"), done.stdout[-2000:]
+    failed = [line for line in tail if line.startswith("FAILED")]
+    assert failed == [line for line in failed if "test_compute_0_1_spirv" in line] and \
+        "SPIR-V" in done.stdout, done.stdout[-2000:]
