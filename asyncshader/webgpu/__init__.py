@@ -41,6 +41,7 @@ from .pipeline import (
     GPUPipelineLayout,
     GPUShaderModule,
 )
+from .promise import GPUPromise
 from .swap import as_wgpu, run_program
 
 flags = enums
@@ -77,6 +78,7 @@ __all__ = [
     "GPUOutOfMemoryError",
     "GPUPipelineError",
     "GPUPipelineLayout",
+    "GPUPromise",
     "GPUQueue",
     "GPUShaderModule",
     "GPUValidationError",

@@ -7,6 +7,7 @@ from typing import Any
 from .device import GPUDevice
 from .dispatch import AsyncShaderOptions
 from .limits import ADAPTER_FEATURES, ADAPTER_LIMITS, device_features, device_limits
+from .promise import GPUPromise
 
 
 class GPUAdapterInfo(dict):
@@ -61,9 +62,9 @@ class GPUAdapter:
         return GPUDevice(label, self, device_features(required_features),
                          device_limits(required_limits), options)
 
-    async def request_device_async(self, **kwargs: Any) -> GPUDevice:
-        """The awaitable form of :meth:`request_device_sync`."""
-        return self.request_device_sync(**kwargs)
+    def request_device_async(self, **kwargs: Any) -> GPUPromise:
+        """:meth:`request_device_sync` as a promise (settled at once)."""
+        return GPUPromise.of("request_device", lambda: self.request_device_sync(**kwargs))
 
 
 class GPU:
@@ -75,14 +76,15 @@ class GPU:
         """The CPU adapter (there is one, whatever is asked)."""
         return GPUAdapter()
 
-    async def request_adapter_async(self, **kwargs: Any) -> GPUAdapter:
-        return self.request_adapter_sync(**kwargs)
+    def request_adapter_async(self, **kwargs: Any) -> GPUPromise:
+        """:meth:`request_adapter_sync` as a promise (settled at once)."""
+        return GPUPromise.of("request_adapter", lambda: self.request_adapter_sync(**kwargs))
 
     def enumerate_adapters_sync(self) -> list[GPUAdapter]:
         return [GPUAdapter()]
 
-    async def enumerate_adapters_async(self) -> list[GPUAdapter]:
-        return self.enumerate_adapters_sync()
+    def enumerate_adapters_async(self) -> GPUPromise:
+        return GPUPromise("enumerate_adapters", self.enumerate_adapters_sync())
 
     @property
     def wgsl_language_features(self) -> set:

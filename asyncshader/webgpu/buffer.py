@@ -11,6 +11,7 @@ import numpy as np
 from .base import GPUObjectBase, as_bytes
 from .enums import BufferMapState, BufferUsage, MapMode, flag_value
 from .errors import invalid
+from .promise import GPUPromise
 
 
 class GPUBuffer(GPUObjectBase):
@@ -75,10 +76,12 @@ class GPUBuffer(GPUObjectBase):
         self._require(need, "wgpuBufferMapAsync")
         self._mapped = (offset, offset + size, mode)
 
-    async def map_async(self, mode: int | str, offset: int = 0,
-                        size: int | None = None) -> None:
-        """The awaitable form of :meth:`map_sync`."""
-        self.map_sync(mode, offset, size)
+    def map_async(self, mode: int | str, offset: int = 0,
+                  size: int | None = None) -> GPUPromise:
+        """:meth:`map_sync` as a promise (settled at once); a buffer not unmapped rejects
+        it, as wgpu-py's does."""
+        offset, size = self._check_range(offset, size)
+        return GPUPromise.of("buffer.map", lambda: self.map_sync(mode, offset, size))
 
     def unmap(self) -> None:
         """Ends the mapping; the buffer can be used by commands again."""

@@ -22,6 +22,7 @@ from .pipeline import (
     GPUPipelineLayout,
     GPUShaderModule,
 )
+from .promise import GPUPromise
 
 
 class GPUQueue(GPUObjectBase):
@@ -94,8 +95,9 @@ class GPUQueue(GPUObjectBase):
     def on_submitted_work_done_sync(self) -> None:
         """Returns at once: a submit has finished its work when it returns."""
 
-    async def on_submitted_work_done_async(self) -> None:
-        """The awaitable form of :meth:`on_submitted_work_done_sync`."""
+    def on_submitted_work_done_async(self) -> GPUPromise:
+        """:meth:`on_submitted_work_done_sync` as a promise (settled at once)."""
+        return GPUPromise("on_submitted_work_done")
 
 
 class GPUDevice(GPUObjectBase):
@@ -194,9 +196,11 @@ class GPUDevice(GPUObjectBase):
         ``layout="auto"`` builds the bind group layouts from the shader."""
         return GPUComputePipeline(label, self, layout, compute)
 
-    async def create_compute_pipeline_async(self, *, label: str = "", layout: Any,
-                                            compute: dict) -> GPUComputePipeline:
-        return self.create_compute_pipeline(label=label, layout=layout, compute=compute)
+    def create_compute_pipeline_async(self, *, label: str = "", layout: Any,
+                                      compute: dict) -> GPUPromise:
+        """:meth:`create_compute_pipeline` as a promise (settled at once)."""
+        return GPUPromise.of("create_compute_pipeline", lambda: self.create_compute_pipeline(
+            label=label, layout=layout, compute=compute))
 
     def create_render_pipeline(self, **kwargs: Any) -> Any:
         """Refused: asyncshader.webgpu runs compute pipelines only."""
@@ -205,7 +209,7 @@ class GPUDevice(GPUObjectBase):
             "and rasterization, which asyncshader does not have. Run fragment shaders with "
             "ash.run_fragments, or this program on a GPU")
 
-    async def create_render_pipeline_async(self, **kwargs: Any) -> Any:
+    def create_render_pipeline_async(self, **kwargs: Any) -> Any:
         return self.create_render_pipeline(**kwargs)
 
     def create_command_encoder(self, *, label: str = "") -> GPUCommandEncoder:

@@ -16,6 +16,7 @@ from .base import GPUObjectBase, check_struct
 from .buffer import GPUBuffer
 from .enums import BufferBindingType, BufferUsage, ShaderStage, flag_value
 from .errors import GPUInternalError, invalid
+from .promise import GPUPromise
 
 #: the buffer usage each binding type needs
 _USAGE = {"uniform": BufferUsage.UNIFORM, "storage": BufferUsage.STORAGE,
@@ -38,8 +39,8 @@ class GPUShaderModule(GPUObjectBase):
         """The compiler's messages: none (a module with errors is not created)."""
         return GPUCompilationInfo()
 
-    async def get_compilation_info_async(self) -> GPUCompilationInfo:
-        return GPUCompilationInfo()
+    def get_compilation_info_async(self) -> GPUPromise:
+        return GPUPromise("get_compilation_info", GPUCompilationInfo())
 
 
 class GPUCompilationInfo:

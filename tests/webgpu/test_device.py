@@ -101,6 +101,25 @@ def test_the_async_forms_complete(device):
     assert anyio.run(main) == [7, 9]
 
 
+def test_async_methods_return_settled_promises_as_wgpu_py_does(device):
+    promise = wgpu.gpu.request_adapter_async()
+    assert isinstance(promise, wgpu.GPUPromise) and "fulfilled" in repr(promise)
+    adapter = promise.sync_wait()
+    assert adapter.request_device_async().then(lambda d: d.limits["max-bind-groups"]
+                                               ).sync_wait() == 4
+    b = device.create_buffer(size=8, usage="MAP_READ|COPY_DST")
+    b.map_async("READ").sync_wait()
+    again = b.map_async("READ")  # (mapped already: the promise is rejected, not the call)
+    with pytest.raises(RuntimeError, match="currently unmapped, not 'mapped'"):
+        again.sync_wait()
+    seen = []
+    again.then(seen.append, seen.append)
+    assert [type(e).__name__ for e in seen] == ["RuntimeError"]
+    assert again.catch(lambda e: "handled").sync_wait() == "handled"
+    with pytest.raises(ValueError, match="multiple of 8"):  # (argument checks still raise)
+        b.map_async("READ", 4, 4)
+
+
 def test_compute_with_buffers_runs_the_shader_on_asyncshader():
     shader = """\
 @group(0) @binding(0) var<storage, read> x: array<i32>;
