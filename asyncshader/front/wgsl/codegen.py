@@ -31,9 +31,11 @@ from ...ir.types import (
 )
 from ...stages.compute import COMPUTE_BUILTINS  # (passed by parameter name)
 from . import syntax as ast
+from .codegen_entry import fragment_helpers, fragment_parameters, struct_of_builtins
 from .codegen_exprs import Expressions, value_type
 from .codegen_values import PRIVATE, VALUE_SPACES, Values, is_value_type
 from .consteval import fit, zero
+from .pipeline import workgroup_dimension
 from .source import Span, WGSLError, error_at
 
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "|=": "|",
@@ -53,6 +55,7 @@ class Generator(Values, Expressions):
         self.used: set[str] = set()
         self.struct_names: set[str] = set()
         self.entry_points: dict[str, tuple[int, int, int]] = {}
+        self.fragments: dict[str, list] = {}  # fragment entry points' per-pixel inputs
         self.globals = {d.name for d in typed.resolved.module.decls if hasattr(d, "name")}
         self.current_return: Any = None
         self.synthetic: list[ast.Expr] = []  # nodes made here, evaluated by the checker
@@ -103,6 +106,7 @@ class Generator(Values, Expressions):
         for decl in decls:
             if not isinstance(decl, ast.Struct):
                 body += self.declaration(decl)
+        body += fragment_helpers(self)
         body += self.late
         return py.fix_missing_locations(py.Module(body, type_ignores=[]))
 
@@ -146,7 +150,9 @@ class Generator(Values, Expressions):
             return []  # (a use of an override is refused; private: each invocation's own)
         space, access = self.checker.var_space(decl, t)
         attrs = {a.name: a for a in decl.attributes}
-        if space == "workgroup":
+        if space == "workgroup" and self.pipeline is not None and not self.pipeline.sized(t):
+            value = py.Constant(None)  # (its size has no value: what uses it is refused)
+        elif space == "workgroup":
             value = self.ash_call("workgroup", [self.type_expr(t, decl.span)])
         elif space == "storage" and ((isinstance(t, Array) and t.length is None and
                                       not isinstance(t.element, Array)) or
@@ -177,14 +183,17 @@ class Generator(Values, Expressions):
     def function(self, fn: ast.Function) -> py.stmt:
         self.names, self.used = {}, set()
         attrs = {a.name: a for a in fn.attributes}
-        if "vertex" in attrs or "fragment" in attrs:
-            raise self.refuse(fn.span, "vertex and fragment entry points")
+        if "vertex" in attrs:  # (listed, refused when asked for: no vertex stage here)
+            return self.place(py.Pass(), fn.span)
         entry = "compute" in attrs
         args = py.arguments([], [], None, [], [], None, [])
         prologue: list[py.stmt] = []
         params, result = self.typed.signatures[fn.name]
         self.current_return = concretize(result) if result is not None else None
-        for p, t in zip(fn.params, params):
+        if "fragment" in attrs:
+            args, prologue, self.fragments[fn.name] = fragment_parameters(self, fn, params)
+        others = () if "fragment" in attrs else fn.params  # (a fragment's: just above)
+        for p, t in zip(others, params):
             builtin = next((a for a in p.attributes if a.name == "builtin"), None)
             if entry and builtin is not None and builtin.args[0].name in COMPUTE_BUILTINS:
                 runtime = builtin.args[0].name
@@ -195,27 +204,34 @@ class Generator(Values, Expressions):
                 if name != runtime:
                     prologue.append(self.place(py.Assign([py.Name(name, py.Store())],
                                                          py.Name(runtime, py.Load())), p.span))
+            elif entry and isinstance(t, Struct):  # (its members are built-in values)
+                prologue += struct_of_builtins(self, p, t, args)
             elif entry or not is_value_type(t):
                 raise self.refuse(p.span, f"the parameter {self.text(p.span)!r}")
             else:
                 args.args.append(py.arg(self.local_name(p), None))
         if entry:
             self.entry_points[fn.name] = self.workgroup_size(attrs["workgroup_size"])
-            if self.privates:
-                prologue = self.private_prologue(fn.span) + prologue
+        if self.privates and (entry or "fragment" in attrs):  # (an entry point's own)
+            prologue = self.private_prologue(fn.span) + prologue
         elif self.privates:
             args.args.insert(0, py.arg(PRIVATE, None))
         body = prologue + self.block(fn.body)
+        self.variant = None  # (a fragment entry point's helper calls: generated)
         node = py.AsyncFunctionDef(fn.name, args, body or [py.Pass()], [], None)
         return self.place(node, fn.span)
 
-    def workgroup_size(self, attr: ast.Attribute) -> tuple[int, int, int]:
+    def workgroup_size(self, attr: ast.Attribute) -> tuple[int, int, int] | None:
+        """The entry point's workgroup size (None: an override it reads has no value)."""
         sizes = []
         for a in attr.args:
-            if a.stage != "const":
+            if a.stage == "const":
+                sizes.append(int(self.checker.value(a)))
+            elif self.pipeline is None:
                 raise self.refuse(a.span, "a workgroup size given by an override")
-            sizes.append(int(self.checker.value(a)))
-        return tuple(sizes + [1] * (3 - len(sizes)))
+            else:
+                sizes.append(workgroup_dimension(self.pipeline, a))
+        return None if None in sizes else tuple(sizes + [1] * (3 - len(sizes)))
 
     def local_name(self, decl: ast.VarDecl | ast.Param) -> str:
         """A Python name for a WGSL local: its own unless Python or the module already uses
@@ -359,6 +375,8 @@ class Generator(Values, Expressions):
             return [py.Break()]
         if s.kind == "continue":
             return [py.Continue()]
+        if s.kind == "discard":  # (WGSL's demote to helper: the invocation goes on)
+            return [py.Expr(self.ash_call("discard", []))]
         raise self.refuse(s.span, f"'{s.kind}'")
 
     def s_Switch(self, s: ast.Switch) -> list[py.stmt]:

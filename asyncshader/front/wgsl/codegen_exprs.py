@@ -14,6 +14,7 @@ from ...ir.types import (
     Array,
     Atomic,
     Matrix,
+    OverrideSize,
     Reference,
     Scalar,
     Struct,
@@ -25,8 +26,10 @@ from ...ir.types import Predeclared as PredeclaredStruct
 from ...wgsl import atomics, builtins, types
 from ...wgsl.spelling import snake
 from . import syntax as ast
+from .codegen_entry import helper_call
 from .codegen_values import holds_struct, is_value_type
 from .consteval import UNKNOWN, ConstError, fit
+from .pipeline import MISSING
 from .predeclared import Predeclared
 
 #: where WGSL's built-in functions live in asyncshader, and whether a call is awaited
@@ -67,6 +70,13 @@ def value_type(t: Any) -> Any:
 class Expressions:
     """Python expressions for WGSL expressions; mixed into the generator."""
 
+    #: the override values of the pipeline being generated (:class:`.pipeline.Pipeline`);
+    #: None: overrides are refused
+    pipeline: Any = None
+    #: in a fragment entry point and its helpers' variants: (suffix, buffers, the helpers
+    #: reaching them) (:mod:`.codegen_entry`)
+    variant: Any = None
+
     # --- helpers that build Python syntax -------------------------------------------------
 
     def ash_attr(self, name: str) -> py.expr:
@@ -82,6 +92,9 @@ class Expressions:
             return self.ash_attr(_SCALARS[t.name])
         if isinstance(t, Vector) and t.scalar.name in _VEC_SUFFIX:
             return self.ash_attr(f"vec{t.size}{_VEC_SUFFIX[t.scalar.name]}")
+        if isinstance(t, Array) and isinstance(t.length, OverrideSize) and \
+                self.pipeline is not None:
+            t = Array(t.element, self.pipeline.length(t.length))
         if isinstance(t, Array) and isinstance(t.length, int):
             return self.ash_call("array", [self.type_expr(t.element, span),
                                            py.Constant(t.length)])
@@ -139,6 +152,13 @@ class Expressions:
             value = self.checker.value(e)
             if value is not UNKNOWN:
                 return self.constant(value, want or concretize(t), e.span)
+        if e.stage == "override" and self.pipeline is not None and \
+                isinstance(t, (Scalar, Vector)):
+            value = self.pipeline.value_of(e)  # (evaluated at pipeline creation)
+            if value is MISSING:  # (an entry point reaching it is refused: never runs)
+                return py.Name("__ash_override_without_value", py.Load())
+            if value is not UNKNOWN:
+                return self.constant(value, want or concretize(t), e.span)
         method = getattr(self, "e_" + type(e).__name__, None)
         if method is None:
             raise self.refuse(e.span, f"the expression {self.text(e.span)!r}")
@@ -150,7 +170,9 @@ class Expressions:
     def e_Ident(self, e: ast.Ident, want: Any) -> py.expr:
         target = e.target
         if isinstance(target, ast.VarDecl) and target.kind == "override":
-            raise self.refuse(e.span, f"the override '{e.name}'")
+            raise self.refuse(e.span, f"the override '{e.name}' here (its default is an "
+                              "override-expression calling a built-in function the loader "
+                              "does not evaluate)")
         if isinstance(target, ast.VarDecl) and target.kind == "const":
             raise self.refuse(e.span, f"a use of the const '{e.name}' of type "
                               f"{getattr(value_type(e.type), 'wgsl', e.type)}")
@@ -232,8 +254,7 @@ class Expressions:
         if isinstance(target, ast.Function):
             params, _ = self.typed.signatures[target.name]
             args = [self.value(a, concretize(p)) for a, p in zip(e.args, params)]
-            return py.Await(py.Call(py.Name(target.name, py.Load()),
-                                    self.private_args() + args, []))
+            return py.Await(helper_call(self, target.name, self.private_args() + args))
         if isinstance(target, (ast.Struct, ast.Alias)) or (
                 isinstance(target, Predeclared) and target.kind in ("type", "type-generator")):
             return self.construct(e, result)
