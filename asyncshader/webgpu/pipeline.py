@@ -260,7 +260,10 @@ class GPUComputePipeline(GPUObjectBase):
             raise invalid(where, f"Error matching shader requirements against the pipeline\n"
                           f"      Unable to find entry point '{entry}'")
         self._module, self._entry, self._shader = module, entry, shader
-        self._kernel = module[entry]
+        try:
+            self._kernel = module[entry]
+        except WGSLError as exc:  # (an override it uses has no value)
+            raise invalid(where, f"Pipeline constant error: {exc}") from None
         self._resources = module.reflection.entry_points[entry].resources
         _check_workgroup_size(self._kernel.workgroup_size, device.limits, where)
         if layout == "auto" or layout is None:

@@ -44,6 +44,19 @@ def test_uniforms_of_each_shape_read_their_bytes_as_lavapipe_does(declaration, e
                                                       data)
 
 
+@pytest.mark.parametrize("constants", [{"7": 2.0}, {"scale": 3, "7": 5.0, "width": 2}],
+                         ids=["defaults", "all-given"])
+def test_pipeline_constants_set_overrides_as_on_lavapipe(constants, gpu_device):
+    import wgpu as real
+
+    mine = wgpu_programs.with_constants(wgpu, wgpu.gpu.request_adapter_sync()
+                                        .request_device_sync(), constants)
+    scale, bias, width = (constants.get("scale", 2), int(constants["7"]),
+                          constants.get("width", 4))
+    assert mine == [scale * 10 + bias + i * 1000 if i < width else 0 for i in range(8)]
+    assert mine == wgpu_programs.with_constants(real, gpu_device, constants)
+
+
 def test_adapter_and_device_describe_themselves_as_wgpu_py_does(device):
     adapter = wgpu.gpu.request_adapter_sync(power_preference="high-performance")
     assert adapter.info["adapter_type"] == "CPU" and adapter.info.vendor == "asyncshader"

@@ -129,6 +129,12 @@ def m_pipeline_constant_the_shader_lacks(wgpu, device):
         "constants": {"bias": 1.0}})  # (an override with an @id is keyed by its id: "7")
 
 
+def m_pipeline_constant_missing(wgpu, device):
+    import wgpu_programs
+
+    wgpu_programs.with_constants(wgpu, device, {"scale": 3})  # (bias, @id(7), has no default)
+
+
 def m_workgroup_too_large(wgpu, device):
     code = "@compute @workgroup_size(2048) fn main() {}"
     device.create_compute_pipeline(layout="auto", compute={

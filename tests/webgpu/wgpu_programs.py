@@ -158,3 +158,35 @@ def read_uniform(wgpu, device, declaration, expression, data):
     compute_pass.end()
     device.queue.submit([encoder.finish()])
     return float(np.frombuffer(device.queue.read_buffer(out), np.float32)[0])
+
+
+OVERRIDES = """\
+override scale: u32 = 2u;
+@id(7) override bias: f32;
+override width: u32 = 4u;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(width)
+fn main(@builtin(local_invocation_index) i: u32) {
+    out[i] = scale * 10u + u32(bias) + i * 1000u;
+}
+"""
+
+
+def with_constants(wgpu, device, constants):
+    """One workgroup of OVERRIDES with the pipeline ``constants``; returns the 8 u32 of its
+    output buffer."""
+    pipeline = device.create_compute_pipeline(layout="auto", compute={
+        "module": device.create_shader_module(code=OVERRIDES), "entry_point": "main",
+        "constants": constants})
+    out = device.create_buffer(size=32, usage=wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC)
+    group = device.create_bind_group(layout=pipeline.get_bind_group_layout(0), entries=[
+        {"binding": 0, "resource": {"buffer": out, "offset": 0, "size": 32}}])
+    encoder = device.create_command_encoder()
+    compute_pass = encoder.begin_compute_pass()
+    compute_pass.set_pipeline(pipeline)
+    compute_pass.set_bind_group(0, group)
+    compute_pass.dispatch_workgroups(1)
+    compute_pass.end()
+    device.queue.submit([encoder.finish()])
+    return np.frombuffer(device.queue.read_buffer(out), np.uint32).tolist()
