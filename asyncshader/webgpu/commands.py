@@ -151,15 +151,25 @@ class GPUComputePassEncoder(_Recorder):
         self._dispatches = 0
         self._ended = False
 
+    def _closed(self, call: str = "DispatchWorkgroups") -> bool:
+        """A command recorded into a pass after its ``end()`` raises at once (as wgpu-native
+        raises it, in the call)."""
+        if self._ended:
+            raise invalid(f"wgpuComputePassEncoder{call}", "Encoding must not have ended (a "
+                          "command was recorded into a compute pass after its end())")
+        return False
+
     def set_pipeline(self, pipeline: GPUComputePipeline) -> None:
         """The pipeline the next dispatches run."""
-        self._pipeline = pipeline
+        if not self._closed("SetPipeline"):
+            self._pipeline = pipeline
 
     def set_bind_group(self, index: int, bind_group: GPUBindGroup,
                        dynamic_offsets_data: Any = (), dynamic_offsets_data_start: Any = None,
                        dynamic_offsets_data_length: Any = None) -> None:
         """Binds ``bind_group`` at group ``index``, with one offset per dynamic binding (in
         binding order)."""
+        self._closed("SetBindGroup")
         offsets = list(dynamic_offsets_data)
         if dynamic_offsets_data_start is not None:
             offsets = offsets[dynamic_offsets_data_start:]
@@ -192,7 +202,7 @@ class GPUComputePassEncoder(_Recorder):
                             workgroup_count_z: int = 1) -> None:
         """Records a dispatch of the current pipeline over (x, y, z) workgroups."""
         counts = (int(workgroup_count_x), int(workgroup_count_y), int(workgroup_count_z))
-        ranges = self._bound(False)
+        ranges = None if self._closed() else self._bound(False)
         if ranges is None:
             return
         limit = self._device.limits["max-compute-workgroups-per-dimension"]
@@ -206,7 +216,7 @@ class GPUComputePassEncoder(_Recorder):
                                      indirect_offset: int) -> None:
         """Records a dispatch whose counts are three u32 in ``indirect_buffer`` at
         ``indirect_offset``, read when the dispatch runs."""
-        ranges = self._bound(True)
+        ranges = None if self._closed("DispatchWorkgroupsIndirect") else self._bound(True)
         if ranges is None:
             return
         try:

@@ -1,6 +1,8 @@
 """WebGPU's validation on asyncshader.webgpu: the common mistakes of a host program raise what
-wgpu-py on lavapipe raises for the same program (the same exception class, at the same call),
-each message saying which rule."""
+wgpu-py on lavapipe raises for the same program (the same exception class, naming the same
+wgpu-native call), each message saying which rule."""
+
+import re
 
 import numpy as np
 import pytest
@@ -253,6 +255,13 @@ def m_writable_binding_aliasing_another(wgpu, device):
     dispatch(device, pipeline, bind_group)
 
 
+def m_dispatch_after_the_pass_ended(wgpu, device):
+    encoder = device.create_command_encoder()
+    compute_pass = encoder.begin_compute_pass()
+    compute_pass.end()
+    compute_pass.dispatch_workgroups(1)
+
+
 MISTAKES = [f for name, f in sorted(globals().items()) if name.startswith("m_")]
 
 
@@ -274,6 +283,9 @@ def test_a_mistake_raises_what_wgpu_on_lavapipe_raises(mistake, gpu_device):
     assert type(mine).__name__ == type(theirs).__name__, (mine, theirs)
     if isinstance(theirs, (ValueError, RuntimeError)):  # (wgpu-py's own checks: its words)
         assert str(mine) == str(theirs)
+    else:  # (wgpu-native's: the same call named, "In wgpuDeviceCreateBindGroup")
+        assert re.findall(r"In (wgpu\w+)", str(mine))[:1] == \
+            re.findall(r"In (wgpu\w+)", str(theirs))[:1], (mine, theirs)
 
 
 def test_every_validation_error_names_the_call_and_the_rule():
