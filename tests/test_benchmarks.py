@@ -31,6 +31,7 @@ SMALL = {
     "wgsl_corpus.py": ["tests/data/tint/access"],
     "generated.py": ["--groups", "2", "--repeat", "1"],
     "lockstep.py": ["--boids", "64", "--groups", "2", "--repeat", "1", "--no-gpu"],
+    "webgpu_submit.py": ["--n", "64", "--number", "2", "--repeat", "1"],
 }
 
 

@@ -31,6 +31,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("emit", ("asyncshader.emit",)),
     ("extra", ("asyncshader.extra",)),
     ("lockstep", ("asyncshader.lockstep",)),
+    ("webgpu", ("asyncshader.webgpu",)),
     ("api", ("asyncshader",)),
     ("puzzles", ("asyncshader.puzzles",)),
     ("tools", ("asyncshader.tools",)),

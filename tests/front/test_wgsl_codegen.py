@@ -212,10 +212,35 @@ def test_a_race_is_reported_at_the_wgsl_line_with_its_text():
     assert race.first.source == "counter[0] = v + 1u;"
 
 
+def test_out_of_bounds_loads_and_stores_are_findings_at_the_wgsl_line():
+    wgsl = """\
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@group(0) @binding(1) var<storage, read> inp: array<u32>;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) {
+    out[i + 2u] = 7u + inp[i + 1u];
+}
+"""
+    out = np.zeros(4, np.uint32)
+    result = ash.run(ash.load_wgsl(wgsl, name="bounds.wgsl")["main"], 1, sanitize="report",
+                     out=out, inp=np.arange(4, dtype=np.uint32))
+    assert out.tolist() == [0, 0, 8, 9]  # (out[4], out[5] dropped; inp[4] read as zero)
+    found = {(f.memory, f.access.kind, f.access.where, f.count) for f in result.findings}
+    assert found == {("out", "store", "bounds.wgsl:5", 2), ("inp", "load", "bounds.wgsl:5", 1)}
+
+
 def test_a_string_gets_a_file_name_of_its_own_and_loads_are_cached():
     assert ash.load_wgsl(RACY) is ash.load_wgsl(RACY)
     other = ash.load_wgsl(RACY.replace("1u;", "2u;"))
     assert other.name != ash.load_wgsl(RACY).name and other.name.endswith(".wgsl")
+
+
+def test_a_string_loaded_with_a_name_reports_under_that_name():
+    module = ash.load_wgsl(RACY, name="counter.wgsl")
+    assert module.name == "counter.wgsl" and module is ash.load_wgsl(RACY, name="counter.wgsl")
+    assert module is not ash.load_wgsl(RACY)
+    result = ash.run(module["main"], 1, sanitize="report", counter=np.zeros(1, np.uint32))
+    assert any("counter.wgsl:" in f.render() for f in result.findings)
 
 
 def test_a_wgsl_file_is_loaded_by_its_path(tmp_path):

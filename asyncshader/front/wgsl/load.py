@@ -94,7 +94,8 @@ class WGSLModule:
         return f"<WGSL module {self.name}: {', '.join(self.entry_points)}>"
 
 
-def load_wgsl(source_or_path: str | Path, *, constants: dict | None = None) -> WGSLModule:
+def load_wgsl(source_or_path: str | Path, *, constants: dict | None = None,
+              name: str | None = None) -> WGSLModule:
     """Loads a WGSL module (its text, or the path of a ``.wgsl`` file) into kernels that run as
     Python kernels do: ``ash.run(module["main"], workgroups, **bindings)``, bindings by their
     WGSL variable names or ``bindings={(group, binding): array}``, each buffer any numpy
@@ -102,11 +103,12 @@ def load_wgsl(source_or_path: str | Path, *, constants: dict | None = None) -> W
     as a WGSL compiler does it; a construct outside the supported slice
     (docs/wgsl-testing.md) is a :class:`WGSLError` at its ``file:line:col``. Reports of a run
     (races, tracebacks) name the .wgsl file's lines: a text given as a string is named
-    ``<wgsl HASH>.wgsl`` (a name per text). ``constants`` gives overrides their values as
-    WebGPU's pipeline ``constants`` do (keyed by name or ``@id``); override-expressions, an
+    ``name`` (``"scan.wgsl"``), by default ``<wgsl HASH>.wgsl`` (a name per text).
+    ``constants`` gives overrides their values as WebGPU's pipeline ``constants`` do (keyed
+    by name or ``@id``); override-expressions, an
     ``@workgroup_size`` and the element count of a workgroup array among them, are evaluated
     with them at load (pipeline creation); :meth:`WGSLModule.with_constants` makes another
-    pipeline of the same text. Loads are cached by source text and constants."""
+    pipeline of the same text. Loads are cached by name, source text and constants."""
     if isinstance(source_or_path, Path) or (
             isinstance(source_or_path, str) and source_or_path.endswith(".wgsl")
             and "\n" not in source_or_path):  # (WGSL text never ends so: a path)
@@ -115,7 +117,7 @@ def load_wgsl(source_or_path: str | Path, *, constants: dict | None = None) -> W
         source = Source.read(source_or_path)
     elif isinstance(source_or_path, str):
         digest = hashlib.sha1(source_or_path.encode("utf-8")).hexdigest()[:12]
-        source = Source(source_or_path, f"<wgsl {digest}>.wgsl")
+        source = Source(source_or_path, name or f"<wgsl {digest}>.wgsl")
     else:
         raise TypeError(f"load_wgsl takes WGSL text or a .wgsl path, not "
                         f"{type(source_or_path).__name__}")
