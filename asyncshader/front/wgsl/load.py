@@ -68,7 +68,8 @@ class WGSLModule:
         return f"<WGSL module {self.name}: {', '.join(self.kernels)}>"
 
 
-def load_wgsl(source_or_path: str | Path, *, constants: dict | None = None) -> WGSLModule:
+def load_wgsl(source_or_path: str | Path, *, constants: dict | None = None,
+              uniformity: str = "error") -> WGSLModule:
     """Loads a WGSL module (its text, or the path of a ``.wgsl`` file) into kernels that run as
     Python kernels do: ``ash.run(module["main"], workgroups, **bindings)``, bindings by their
     WGSL variable names. The module is type-checked as a WGSL compiler does it; a construct
@@ -76,7 +77,13 @@ def load_wgsl(source_or_path: str | Path, *, constants: dict | None = None) -> W
     ``file:line:col``. Reports of a run (races, tracebacks) name the .wgsl file's lines: a
     text given as a string is named ``<wgsl HASH>.wgsl`` (a name per text). Loads are cached
     by source text. ``constants`` (values of overrides) must be empty: overrides are
-    refused."""
+    refused. A barrier, derivative or subgroup operation in non-uniform control flow is
+    rejected as WGSL's uniformity analysis rejects it (:mod:`.uniformity`);
+    ``uniformity="warning"`` reports it as a :class:`~.uniformity.WGSLWarning` and loads the
+    module anyway (to watch the divergence at run time), ``"off"`` skips the analysis."""
+    if uniformity not in ("error", "warning", "off"):
+        raise ValueError(f"load_wgsl: uniformity is 'error', 'warning' or 'off', not "
+                         f"{uniformity!r}")
     if isinstance(source_or_path, Path) or (
             isinstance(source_or_path, str) and source_or_path.endswith(".wgsl")
             and "\n" not in source_or_path):  # (WGSL text never ends so: a path)
@@ -92,14 +99,15 @@ def load_wgsl(source_or_path: str | Path, *, constants: dict | None = None) -> W
     if constants:
         raise WGSLError(f"{source.name}: not supported yet by load_wgsl: constants= "
                         f"(override values: {', '.join(map(str, constants))})", source.name)
-    key = (source.name, source.text)
+    key = (source.name, source.text, uniformity)
     if key not in _CACHE:
-        _CACHE[key] = _load(source)
+        _CACHE[key] = _load(source, uniformity)
     return _CACHE[key]
 
 
-def _load(source: Source) -> WGSLModule:
+def _load(source: Source, uniformity: str = "error") -> WGSLModule:
     checker = Checker(resolve(parse(source), source))
+    checker.uniformity = uniformity
     typed = checker.run()
     gen = generate(checker, typed, RUNTIME)
     tree = gen.module()
