@@ -5,9 +5,11 @@ program), naga's come from wgpu's ``create_shader_module`` on lavapipe. Only the
 asyncshader type-checks count (the rest never reach the analysis). Prints every file where
 asyncshader's verdict (error, warning, none) differs from Tint's, then the counts.
 
-    python benchmarks/wgsl_uniformity.py DAWN/test/tint [--naga]
+    python benchmarks/wgsl_uniformity.py DAWN/test/tint [--naga] [--time]
 
-``--naga`` also asks naga (needs wgpu and a WebGPU adapter, ``asyncshader[gpu]``).
+``--naga`` also asks naga (needs wgpu and a WebGPU adapter, ``asyncshader[gpu]``);
+``--time`` measures what the analysis adds to type checking (the checker with and without it,
+over the same files, in alternating rounds).
 """
 
 from __future__ import annotations
@@ -16,12 +18,17 @@ import argparse
 import os
 import re
 import sys
+import time
 import warnings
 from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from asyncshader.front.wgsl import WGSLError, WGSLWarning, check_wgsl
+from asyncshader.front.wgsl.check import Checker
+from asyncshader.front.wgsl.parser import parse
+from asyncshader.front.wgsl.resolve import resolve
+from asyncshader.front.wgsl.source import Source
 
 UNIFORMITY = re.compile(r"(error|warning): .*(uniform control flow|must be a uniform value)")
 
@@ -50,10 +57,29 @@ def mine(text: str, name: str) -> str | None:
     return "warning" if uniformity else "none"
 
 
+def timing(texts: list[str], rounds: int = 3) -> tuple[float, float]:
+    """Seconds to type-check ``texts`` without and with the analysis (the best round)."""
+    best = {"off": float("inf"), "error": float("inf")}
+    for _ in range(rounds):
+        for mode in best:
+            start = time.perf_counter()
+            for text in texts:
+                source = Source(text)
+                checker = Checker(resolve(parse(source), source))
+                checker.uniformity = mode
+                try:
+                    checker.run()
+                except WGSLError:
+                    pass
+            best[mode] = min(best[mode], time.perf_counter() - start)
+    return best["off"], best["error"]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path)
     parser.add_argument("--naga", action="store_true")
+    parser.add_argument("--time", action="store_true")
     args = parser.parse_args()
     dev = None
     if args.naga:
@@ -61,12 +87,14 @@ def main() -> int:
         dev = device()
     files = sorted(p for p in args.folder.rglob("*.wgsl") if ".expected." not in p.name)
     checked = agree_tint = agree_naga = naga_ok = 0
+    texts = []
     for path in files:
         text = path.read_text(encoding="utf-8", errors="replace")
         verdict = mine(text, str(path))
         if verdict is None:
             continue
         checked += 1
+        texts.append(text)
         expected = tint(path)
         agree_tint += verdict == expected
         if verdict != expected:
@@ -87,6 +115,11 @@ def main() -> int:
     if dev is not None:
         print(f"naga accepts {naga_ok} of them; asyncshader's analysis accepts {agree_naga} "
               "of those")
+    if args.time:
+        without, with_ = timing(texts)
+        print(f"type-checking the {len(texts)} files: {1000 * without / len(texts):.2f} ms a "
+              f"file without the analysis, {1000 * with_ / len(texts):.2f} ms with it "
+              f"({with_ / without:.2f}x)")
     return 0
 
 

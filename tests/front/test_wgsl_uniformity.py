@@ -5,17 +5,12 @@ filterable ones into warnings or nothing. Each case's verdict is Tint's (Chromiu
 compiler): ``test_tint_gives_the_same_verdicts`` asks it where headless Chromium runs WebGPU;
 naga (wgpu 0.32) does not enforce these rules, and accepts every case."""
 
-import html
-import json
-import os
-import re
-import shutil
-import subprocess
 import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
+from tint import tint_diagnostics
 
 import asyncshader as ash
 from asyncshader.front.wgsl import WGSLError, WGSLWarning, check_wgsl
@@ -302,51 +297,12 @@ def test_dawns_sample_gets_tints_verdicts():
     assert accepted == 205 - 8 - len(TINT_ON_THE_SAMPLE)
 
 
-TINT_PAGE = """<html><body><script>
-const cases = %s;
-(async () => {
-  const out = {};
-  try {
-    const adapter = await navigator.gpu.requestAdapter();
-    const device = await adapter.requestDevice();
-    const names = Object.keys(cases);
-    const infos = await Promise.all(names.map(
-      name => device.createShaderModule({code: cases[name]}).getCompilationInfo()));
-    names.forEach((name, i) => {
-      out[name] = infos[i].messages.filter(m => m.type != "info")
-                                   .map(m => [m.type, m.lineNum, m.message]);
-    });
-  } catch (e) { out["<failure>"] = String(e); }
-  document.body.textContent = "RESULT" + JSON.stringify(out) + "END";
-})();
-</script></body></html>"""
-
-
 def test_tint_gives_the_same_verdicts(tmp_path):
     """Tint (Chromium's WebGPU on SwiftShader) judges every case as the table says."""
-    exe = shutil.which("chromium") or shutil.which("chromium-browser")
-    if exe is None:
-        pytest.skip("chromium is not installed (apt-get install chromium; .ci/install-chromium)")
-    page = tmp_path / "tint.html"
-    page.write_text(TINT_PAGE % json.dumps({k: v[0] for k, v in CASES.items()}))
-    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
-    for attempt in range(5):  # --dump-dom may not wait for the GPU's promises: try again
-        done = subprocess.run(
-            [exe, "--headless=new", "--no-sandbox", "--no-first-run", "--disable-sync",
-             f"--user-data-dir={tmp_path / f'profile{attempt}'}", "--enable-unsafe-webgpu",
-             "--enable-features=Vulkan", "--use-vulkan=swiftshader",
-             "--use-webgpu-adapter=swiftshader", "--disable-vulkan-surface",
-             "--virtual-time-budget=30000", "--dump-dom", page.as_uri()],
-            capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
-        result = re.search(r"<body>RESULT(.*)END</body>", done.stdout, re.S)
-        if result is not None:
-            break
-    else:
-        pytest.skip("headless Chromium ran no WebGPU here")
-    found = json.loads(html.unescape(result.group(1)))
-    if "<failure>" in found:
-        pytest.skip(f"Chromium's WebGPU is unavailable: {found['<failure>']}")
+    found = tint_diagnostics({k: v[0] for k, v in CASES.items()}, tmp_path)
+    if found is None:
+        pytest.skip("no headless Chromium with WebGPU here (apt-get install chromium)")
     for name, (_, expected) in CASES.items():
-        messages = found[name]
+        messages = [m for m in found[name] if m[0] != "info"]
         tint = (messages[0][0], messages[0][1]) if messages else "accept"
         assert tint == expected, (name, messages)
