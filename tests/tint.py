@@ -1,6 +1,7 @@
 """Tint, the WGSL compiler in Chromium's WebGPU, as an oracle: ``tint_diagnostics(codes,
 folder)`` creates a shader module of each WGSL text in headless Chromium (WebGPU on
-SwiftShader) and gives its compilation messages, ``(type, line, message)`` with type
+SwiftShader, with its subgroups and f16 features where it has them) and gives its
+compilation messages, ``(type, line, message)`` with type
 "error", "warning" or "info"; None where no Chromium with WebGPU runs here."""
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ const cases = %s;
   const out = {};
   try {
     const adapter = await navigator.gpu.requestAdapter();
-    const device = await adapter.requestDevice();
+    const requiredFeatures = ["subgroups", "shader-f16"].filter(f => adapter.features.has(f));
+    const device = await adapter.requestDevice({requiredFeatures});
     const names = Object.keys(cases);
     const infos = await Promise.all(names.map(
       name => device.createShaderModule({code: cases[name]}).getCompilationInfo()));

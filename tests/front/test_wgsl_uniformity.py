@@ -22,6 +22,8 @@ RW = "@group(0) @binding(1) var<storage, read_write> b: array<u32>;\n"
 TEXTURES = "@group(0) @binding(2) var t: texture_2d<f32>;\n" \
            "@group(0) @binding(3) var s: sampler;\n"
 FRAGMENT = "@fragment\nfn main(@location(0) x: f32) -> @location(0) vec4f {\n"
+SUBGROUPS = "enable subgroups;\n@compute @workgroup_size(64)\nfn main(" + LID + \
+    ", @builtin(subgroup_invocation_id) sid: u32, @builtin(subgroup_id) sgid: u32) {\n"
 
 #: name: (WGSL, verdict): "accept", or ("error" | "warning", the line the diagnostic is at)
 CASES = {
@@ -77,6 +79,13 @@ CASES = {
     "a_level_sample_needs_no_uniformity": (
         TEXTURES + FRAGMENT + "  var c = vec4f();\n  if (x > 0.5) {\n"
         "    c = textureSampleLevel(t, s, vec2f(x), 0.0);\n  }\n  return c;\n}", "accept"),
+    "subgroup_id_is_uniform_in_its_subgroup": (
+        SUBGROUPS + "  if (sgid == 0u) { _ = subgroupAdd(1u); }\n}", "accept"),
+    "a_reduction_of_a_uniform_value_is_uniform_in_the_subgroup": (
+        SUBGROUPS + "  if (subgroupAdd(1u) == 4u) { _ = subgroupMax(2u); }\n}", "accept"),
+    "a_subgroup_operation_filtered_off": (
+        "diagnostic(off, subgroup_uniformity);\n" + SUBGROUPS +
+        "  if (lid.x == 0u) { _ = subgroupAdd(1u); }\n}", "accept"),
     # --- rejected: the line is the diagnostic's ---
     "barrier_under_a_local_invocation_id_condition": (
         COMPUTE + f"fn main({LID}) {{\n  if (lid.x == 0u) {{\n    workgroupBarrier();\n"
@@ -148,6 +157,18 @@ CASES = {
     "a_derivative_filtered_to_a_warning_on_a_block": (
         FRAGMENT + "  var d = 0.0;\n  if (x > 0.5) @diagnostic(warning, derivative_uniformity) {\n"
         "    d = dpdx(x);\n  }\n  return vec4f(d);\n}", ("warning", 5)),
+    "a_subgroup_operation_under_a_non_uniform_branch": (
+        SUBGROUPS + "  var x = 0u;\n  if (lid.x == 0u) { x = subgroupAdd(1u); }\n}",
+        ("error", 5)),
+    "a_quad_operation_under_a_non_uniform_branch": (
+        SUBGROUPS + "  var x = 0u;\n  if (lid.x == 0u) { x = quadSwapX(1u); }\n}",
+        ("error", 5)),
+    "a_non_uniform_shuffle_mask": (
+        SUBGROUPS + "  _ = subgroupShuffleXor(1u, sid);\n}", ("error", 4)),
+    "an_elected_invocation_is_not_uniform": (
+        SUBGROUPS + "  if (subgroupElect()) { _ = subgroupAdd(1u); }\n}", ("error", 4)),
+    "subgroup_id_does_not_make_a_barrier_uniform": (
+        SUBGROUPS + "  if (sgid == 0u) { workgroupBarrier(); }\n}", ("error", 4)),
     "a_warning_filter_does_not_cover_barriers": (
         "diagnostic(off, derivative_uniformity);\n" + COMPUTE + f"fn main({LID}) {{\n"
         "  if (lid.x == 0u) { workgroupBarrier(); }\n}", ("error", 4)),
@@ -176,7 +197,7 @@ def test_the_verdict_and_its_line(name):
 
 def test_there_are_enough_cases_of_each_kind():
     kinds = [v if v == "accept" else v[0] for _, v in CASES.values()]
-    assert (kinds.count("accept"), kinds.count("error"), kinds.count("warning")) == (16, 21, 2)
+    assert (kinds.count("accept"), kinds.count("error"), kinds.count("warning")) == (19, 26, 2)
 
 
 class TestTheDiagnostic:

@@ -12,9 +12,9 @@ callers use. Severities follow the diagnostic filters: ``diagnostic(off|info|war
 derivative_uniformity)`` at module scope and ``@diagnostic(...)`` on functions and statements
 (likewise ``subgroup_uniformity``); barriers are always errors. An error raises
 :class:`~.source.WGSLError`, a warning is a :class:`WGSLWarning` (Python's ``warnings``), an
-info is dropped. The analysis runs once, at workgroup scope: asyncshader does not claim the
-``subgroup_uniformity`` language extension (no subgroup scope), so subgroup operations need
-control flow uniform across the workgroup, as without that extension.
+info is dropped. As with the ``subgroup_uniformity`` language extension (Tint has it), the
+analysis runs once per uniformity scope: at workgroup scope for barriers and derivatives, and,
+in a module that enables ``subgroups``, at subgroup scope for subgroup and quad operations.
 """
 
 from __future__ import annotations
@@ -47,6 +47,10 @@ DERIVATIVES = frozenset(("dpdx", "dpdxCoarse", "dpdxFine", "dpdy", "dpdyCoarse",
                          "textureSampleBias", "textureSampleCompare"))
 #: the built-in values uniform in the workgroup (§ Uniformity Rules for Expressions)
 UNIFORM_BUILTIN_VALUES = frozenset(("workgroup_id", "num_workgroups", "num_subgroups"))
+#: the subgroup operations whose function tag is NoRestriction at subgroup scope
+SUBGROUP_UNIFORM_RESULTS = frozenset(
+    "subgroupAdd subgroupAll subgroupAnd subgroupAny subgroupBallot subgroupBroadcast "
+    "subgroupBroadcastFirst subgroupMax subgroupMin subgroupMul subgroupOr subgroupXor".split())
 _SHUFFLE_OPERAND = {"subgroupShuffleUp": "delta", "subgroupShuffleDown": "delta",
                     "subgroupShuffleXor": "mask"}
 _HINT = {None: "execute it in uniform control flow: move it out of the branch, or make the "
@@ -116,12 +120,20 @@ def check_uniformity(checker: Any) -> None:
     checker's ``uniformity`` may make errors warnings (``"warning"``: a test that wants to
     watch a non-uniform barrier diverge at run time) or skip the analysis (``"off"``)."""
     if checker.uniformity != "off":
-        Analysis(checker).run()
+        Analysis(checker, "workgroup").run()
+        if any(d.kind == "enable" and "subgroups" in d.names
+               for d in checker.resolved.module.directives):
+            Analysis(checker, "subgroup").run()
 
 
 class Analysis:
-    def __init__(self, checker: Any) -> None:
+    """The analysis at one uniformity scope: ``"workgroup"`` (barriers, derivatives) or
+    ``"subgroup"`` (subgroup and quad operations; ``subgroup_id`` is uniform there, and the
+    reductions' results are as uniform as their arguments)."""
+
+    def __init__(self, checker: Any, scope: str = "workgroup") -> None:
         self.checker = checker
+        self.scope = scope
         self.resolved = checker.resolved
         self.source = checker.source
         self.tags: dict[str, Tags] = {}
@@ -205,25 +217,31 @@ class Analysis:
 
     def builtin_call(self, walk: FunctionWalk, e: ast.Call, args: list[int], cf: int) -> int:
         """A built-in function's call (§ Uniformity Rules for Function Calls: the
-        exceptions to "no restriction, the result as uniform as the arguments")."""
+        exceptions to "no restriction, the result as uniform as the arguments"), at this
+        analysis's scope: barriers and derivatives need workgroup uniformity, subgroup and
+        quad operations subgroup uniformity."""
         name, g = e.callee.name, walk.graph
-        message = f"'{name}' must only be called from uniform control flow"
+        subgroup = self.scope == "subgroup"
+        message = f"'{name}' must only be called from {'subgroup ' * subgroup}uniform " \
+            "control flow"
         if name in BARRIERS or name == "workgroupUniformLoad":
-            walk.require("error", None, cf, e.span, message, name)
-            if name in BARRIERS:
-                return cf
-            walk.require("error", None, args[0], e.args[0].span, "the pointer given to "
-                         "'workgroupUniformLoad' must be a uniform value", name)
-            return cf  # the loaded value is uniform: that is the point of it
+            if not subgroup:
+                walk.require("error", None, cf, e.span, message, name)
+                if name == "workgroupUniformLoad":
+                    walk.require("error", None, args[0], e.args[0].span, "the pointer given "
+                                 "to 'workgroupUniformLoad' must be a uniform value", name)
+            return cf  # (workgroupUniformLoad's value is uniform: that is the point of it)
         rule = "derivative_uniformity" if name in DERIVATIVES else "subgroup_uniformity" \
             if name.startswith(("subgroup", "quad")) else None
-        if rule is not None:
+        if rule is not None and (rule == "subgroup_uniformity") == subgroup:
             severity = walk.severity(rule)
             walk.require(severity, rule, cf, e.span, message, name)
             operand = _SHUFFLE_OPERAND.get(name)
             if operand is not None and len(args) > 1:
                 walk.require(severity, rule, args[1], e.args[1].span,
                              f"the {operand} of '{name}' must be a uniform value", name)
+        if subgroup and name in SUBGROUP_UNIFORM_RESULTS:
+            return g.join(cf, *args)
         if rule is not None or (name.startswith("atomic") and name != "atomicStore") or (
                 name == "textureLoad" and e.args and
                 is_read_write_storage_texture(e.args[0].type)):
@@ -249,7 +267,8 @@ class Analysis:
                 return g.source(param.span, f"user-defined input '{name}' of "
                                 f"'{function.name}' may be non-uniform")
             if builtin not in UNIFORM_BUILTIN_VALUES and not (
-                    builtin == "subgroup_size" and stage == "compute"):
+                    builtin == "subgroup_size" and stage == "compute") and not (
+                    builtin == "subgroup_id" and self.scope == "subgroup"):
                 return g.source(param.span, f"builtin '{name}' ({builtin}) of "
                                 f"'{function.name}' may be non-uniform")
         return g.node()
