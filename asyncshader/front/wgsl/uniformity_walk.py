@@ -180,12 +180,10 @@ class FunctionWalk:
         decl = s.decl
         if decl.kind == "const":
             return cf
-        value = cf if decl.init is None else None
-        if decl.init is not None:
-            if isinstance(decl.init.type, Pointer):
-                self.pointers[id(decl)] = self.view(decl.init, cf)
-                return cf
-            value = self.expr(decl.init, cf)
+        if decl.init is not None and isinstance(decl.init.type, Pointer):
+            self.pointers[id(decl)] = self.view(decl.init, cf)  # substituted where used
+            return cf
+        value = cf if decl.init is None else self.expr(decl.init, cf)  # (var x; is zero)
         if decl.kind == "var":
             self.state[id(decl)] = value
         else:
