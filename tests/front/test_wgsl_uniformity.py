@@ -338,3 +338,18 @@ def test_tint_gives_the_same_verdicts(tmp_path):
         messages = [m for m in found[name] if m[0] != "info"]
         tint = (messages[0][0], messages[0][1]) if messages else "accept"
         assert tint == expected, (name, messages)
+
+
+def test_a_module_loaded_with_warnings_is_rebuilt_with_them():
+    # (explore's workers rebuild a loaded kernel from its recipe; with_constants reloads)
+    text = "override n = 1u;\n" + CASES["barrier_under_a_local_invocation_id_condition"][0]
+    with pytest.warns(WGSLWarning):
+        module = ash.load_wgsl(text, uniformity="warning")
+    recipe = module["main"].__asyncshader_recipe__
+    assert recipe.uniformity == "warning"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WGSLWarning)
+        assert recipe.resolve().workgroup_size == (64, 1, 1)
+        assert module.with_constants(n=2).uniformity == "warning"
+    with pytest.raises(ValueError, match="uniformity is 'error', 'warning' or 'off'"):
+        ash.load_wgsl(text, uniformity="lenient")
