@@ -305,6 +305,7 @@ from .exploration.store import DirectoryStore, set_failure_store
 # isort: split
 # WGSL source run on the runtime: the WGSL front-end and its code generator (front/)
 from .front.wgsl.load import load_wgsl
+from .front.wgsl.uniformity import WGSLWarning
 
 # isort: split
 # The shader on a GPU: its WGSL (emit/); crosscheck(), below, runs it there (extra/gpu.py)
@@ -405,6 +406,7 @@ __all__ = [
     "Uniform",
     "WGSLEmitError",
     "WGSLIndeterminateWarning",
+    "WGSLWarning",
     "WebGPULimitWarning",
     "WorkgroupVar",
     "abs",
