@@ -443,3 +443,48 @@ def test_an_atomic_member_and_the_runtime_sized_array_of_one_struct(gpu_device):
         assert len(set(found["items"].tolist())) == 3
     gpu = run_lavapipe(gpu_device, APPEND, 1, found=module["Found"].zeros(length=3))
     assert gpu["found"]["count"] == 5 and len(set(gpu["found"]["items"].tolist())) == 3
+
+
+TILED_MATMUL = """\
+struct Dims { n: u32, k: u32, m: u32 }
+@group(0) @binding(0) var<uniform> dims: Dims;
+@group(0) @binding(1) var<storage, read> a: array<f32>;
+@group(0) @binding(2) var<storage, read> b: array<f32>;
+@group(0) @binding(3) var<storage, read_write> c: array<f32>;
+const T = 4u;
+var<workgroup> ta: array<array<f32, 4>, 4>;
+var<workgroup> tb: array<array<f32, 4>, 4>;
+
+@compute @workgroup_size(4, 4)
+fn main(@builtin(local_invocation_id) l: vec3u, @builtin(workgroup_id) w: vec3u) {
+    let row = w.y * T + l.y;
+    let col = w.x * T + l.x;
+    var acc = 0.0;
+    for (var t = 0u; t < dims.k / T; t++) {
+        ta[l.y][l.x] = a[row * dims.k + t * T + l.x];
+        tb[l.y][l.x] = b[(t * T + l.y) * dims.m + col];
+        workgroupBarrier();
+        for (var i = 0u; i < T; i++) {
+            acc += ta[l.y][i] * tb[i][l.x];
+        }
+        workgroupBarrier();
+    }
+    c[row * dims.m + col] = acc;
+}
+"""
+
+
+def test_a_tiled_matmul_through_two_dimensional_workgroup_tiles(gpu_device):
+    module = ash.load_wgsl(TILED_MATMUL)
+    rng = np.random.default_rng(0)
+    a = rng.integers(-3, 4, (8, 12)).astype(np.float32)
+    b = rng.integers(-3, 4, (12, 8)).astype(np.float32)
+    c = np.zeros(64, np.float32)
+    result = ash.run(module["main"], (2, 2), schedule=ash.Random(1),
+                     dims=module["Dims"](n=8, k=12, m=8), a=a.ravel(), b=b.ravel(), c=c)
+    assert not result.findings
+    assert c.reshape(8, 8).tolist() == (a @ b).tolist()  # (small integers: exact)
+    gpu = run_lavapipe(gpu_device, TILED_MATMUL, (2, 2),
+                       dims=np.array([8, 12, 8], np.uint32).tobytes(), a=a.ravel(),
+                       b=b.ravel(), c=np.zeros(64, np.float32))
+    assert gpu["c"].tolist() == c.tolist()
