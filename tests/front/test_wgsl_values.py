@@ -135,6 +135,9 @@ def test_align_and_size_alias_matrices_and_constant_composites_at_run_time(gpu_d
     padded = module["Padded"]
     # a at 0; b aligned to 16 (12 bytes); c at 28 with @size(12); d at 40; size: 48 (align 16)
     assert padded.offsets == {"a": 0, "b": 16, "c": 28, "d": 40} and padded.size == 48
+    # module-scope composite constants are reachable by name, as values of their types
+    assert module["TABLE"] == [5, 7, 11, 13]
+    assert module["ORIGIN"] == padded(a=1.0, b=ash.vec3f(2.0), c=3, d=4.0)
     ps, fl = np.zeros(4, padded.dtype), np.zeros(8, np.float32)
     ash.run(module["main"], 1, ps=ps, fl=fl)
     table = [5, 7, 11, 13]

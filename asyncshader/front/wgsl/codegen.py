@@ -33,7 +33,7 @@ from ...stages.compute import COMPUTE_BUILTINS  # (passed by parameter name)
 from . import syntax as ast
 from .codegen_exprs import Expressions, value_type
 from .codegen_values import PRIVATE, VALUE_SPACES, Values, is_value_type
-from .consteval import fit, zero
+from .consteval import UNKNOWN, fit, zero
 from .source import Span, WGSLError, error_at
 
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "|=": "|",
@@ -141,6 +141,8 @@ class Generator(Values, Expressions):
             if isinstance(t, (Scalar, Vector)):
                 t = concretize(t)  # (module["N"] of `const N = 4;` is an i32)
                 self.constants[decl.name] = self.make_value(fit(value, t), t, decl.span)
+            elif value is not UNKNOWN and is_value_type(t):
+                self.module_constant(decl, concretize(t), value)
             return []
         if decl.kind == "override" or decl.name in self.privates:
             return []  # (a use of an override is refused; private: each invocation's own)

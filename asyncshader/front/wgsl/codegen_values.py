@@ -162,6 +162,16 @@ class Values:
                            [])
         raise self.refuse(span, f"a constant of type {getattr(t, 'wgsl', t)}")
 
+    def module_constant(self, decl: ast.VarDecl, t: Any, v: Any) -> None:
+        """A module-scope ``const`` of a composite type, reachable as ``module["NAME"]``: its
+        runtime value under its own name (made as the module ends if it holds a struct)."""
+        if not holds_struct(t):
+            self.constants[decl.name] = self.make_value(fit(v, t), t, decl.span)
+            return
+        self.late.append(self.place(py.Assign([py.Name(decl.name, py.Store())],
+                                              self.late_constant(fit(v, t), t, decl.span)),
+                                    decl.span))
+
     # --- values ---------------------------------------------------------------------------
 
     def value(self, e: ast.Expr, want: Any = None) -> py.expr:
