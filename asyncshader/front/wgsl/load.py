@@ -10,11 +10,12 @@ from types import ModuleType
 from typing import Any
 
 from ...collectives import barriers, derivatives, quads, subgroups
-from ...stages.compute import ComputeKernel, compute
+from ...stages.compute import ComputeKernel
 from ...wgsl import atomics, builtins, memory, module_bindings, operators, robust, structs, types
 from ...wgsl.generated import compile_generated
 from .check import Checker
 from .codegen import generate
+from .kernels import WGSLComputeKernel
 from .parser import parse
 from .reflect import Reflection, reflect
 from .resolve import resolve
@@ -108,6 +109,8 @@ def _load(source: Source) -> WGSLModule:
     tree = gen.module()
     namespace = {"ash": RUNTIME, **HELPERS, **gen.constants}
     compile_generated(tree, source.name, source.text, namespace)
-    kernels = {name: compute(workgroup_size=size)(namespace[name])
+    reflection = reflect(checker)
+    kernels = {name: WGSLComputeKernel(namespace[name], size, source.name,
+                                       reflection.entry_points[name], namespace)
                for name, size in gen.entry_points.items()}
-    return WGSLModule(source.name, kernels, namespace, reflect(checker))
+    return WGSLModule(source.name, kernels, namespace, reflection)
