@@ -576,3 +576,41 @@ def test_every_compute_built_in_the_runtime_passes_is_taken():
     out = np.zeros(12, np.uint32)
     ash.run(module["main"], 3, out=out)
     assert out.tolist() == [0, 1, 2, 3, 104, 105, 106, 107, 208, 209, 210, 211]
+
+
+SWITCH_BREAKS = """\
+@group(0) @binding(0) var<storage, read_write> out: array<i32>;
+
+@compute @workgroup_size(1)
+fn main() {
+    var total = 0;
+    for (var i = 0; i < 9; i++) {
+        switch i % 4 {
+            case 0: { if (i > 3) { break; } total += 1; }
+            case 1: { if (i == 5) { continue; } if (i == 9) { break; } total += 10; }
+            case 2: {
+                for (var k = 0; k < 3; k++) { if (k == 1) { continue; } total += 100; }
+                if (i == 6) { continue; }
+                if (i > 6) { break; }
+            }
+            default: {
+                switch i { case 3: { if (total > 0) { break; } total += 5000; } default: {} }
+                total += 7;
+            }
+        }
+        total += 100000;
+    }
+    out[0] = total;
+}
+"""
+
+
+def test_a_break_inside_a_switch_clause_leaves_the_switch_and_continue_the_loop(gpu_device):
+    out = np.zeros(1, np.int32)
+    ash.run(ash.load_wgsl(SWITCH_BREAKS)["main"], 1, out=out)
+    # i: 0 +1, 1 +10, 2 +200, 3 +7 (the inner switch's break), 4 leaves the switch, 5 and 6
+    # continue the loop (no +100000), 6 +200 first, 7 +7, 8 leaves the switch
+    want = 1 + 10 + 200 + 7 + 200 + 7 + 100000 * 7
+    assert out.tolist() == [want]
+    gpu = run_lavapipe(gpu_device, SWITCH_BREAKS, 1, out=np.zeros(1, np.int32))
+    assert gpu["out"].tolist() == [want]

@@ -365,15 +365,17 @@ class Generator(Values, Expressions):
 
     def s_Switch(self, s: ast.Switch) -> list[py.stmt]:
         t = concretize(value_type(s.selector.type))
-        cases, default = [], None
+        cases, default, continues = [], None, False
+        flag = f"__continue{id(s)}"
         for case in s.cases:
             body = case.body.body
             if body and isinstance(body[-1], ast.Jump) and body[-1].kind == "break":
                 body = body[:-1]  # (WGSL's switch does not fall through)
-            for inner in body:
-                if any(isinstance(n, ast.Jump) and n.kind == "break" for n in _walk(inner)):
-                    raise self.refuse(case.span, "'break' inside a switch clause")
             stmts = self.block(ast.Block(case.body.span, body)) or [py.Pass()]
+            if any(isinstance(n, ast.Jump) and n.kind == "break"
+                   for inner in body for n in _walk(inner)):
+                stmts, more = _breakable(stmts, flag)
+                continues = continues or more
             if None in case.selectors:
                 default = py.match_case(py.MatchAs(), None, stmts)
                 continue
@@ -382,7 +384,36 @@ class Generator(Values, Expressions):
             pattern = patterns[0] if len(patterns) == 1 else py.MatchOr(patterns)
             cases.append(py.match_case(pattern, None, stmts))
         subject = py.Call(py.Name("int", py.Load()), [self.expr(s.selector, t)], [])
-        return [py.Match(subject, cases + ([default] if default else []))]
+        match = py.Match(subject, cases + ([default] if default else []))
+        if not continues:
+            return [match]
+        return [py.Assign([py.Name(flag, py.Store())], py.Constant(False)), match,
+                py.If(py.Name(flag, py.Load()), [py.Continue()], [])]
+
+
+def _breakable(body: list[py.stmt], flag: str) -> tuple[list[py.stmt], bool]:
+    """A switch clause's statements with a ``break`` inside: in a loop run once, which the
+    ``break`` leaves (Python's ``break`` in a ``match`` case would leave the loop around the
+    switch); a ``continue`` of the loop around the switch sets ``flag`` and leaves it too.
+    Returns the statements and whether a ``continue`` was so rewritten."""
+    continues = []
+
+    def rewrite(stmts: list[py.stmt]) -> list[py.stmt]:
+        out: list[py.stmt] = []
+        for stmt in stmts:
+            if isinstance(stmt, py.Continue):
+                continues.append(stmt)
+                out += [py.Assign([py.Name(flag, py.Store())], py.Constant(True)), py.Break()]
+                continue
+            if isinstance(stmt, py.If):  # (not into loops: their continue is their own)
+                stmt.body, stmt.orelse = rewrite(stmt.body), rewrite(stmt.orelse)
+            for case in getattr(stmt, "cases", ()):
+                case.body = rewrite(case.body)
+            out.append(stmt)
+        return out
+
+    loop = py.While(py.Constant(True), [*rewrite(body), py.Break()], [])
+    return [loop], bool(continues)
 
 
 def _struct_uses(t: Struct) -> set[str]:
