@@ -177,8 +177,7 @@ class Expressions:
 
     def e_Member(self, e: ast.Member, want: Any) -> py.expr:
         base = value_type(e.base.type)
-        if not isinstance(base, (Vector, Struct)) or (isinstance(base, PredeclaredStruct)
-                                                      and base.convert):
+        if not isinstance(base, (Vector, Struct)):
             raise self.refuse(e.span, f"the member access '.{e.name}'")
         return py.Attribute(self.expr(e.base), e.name, py.Load())
 

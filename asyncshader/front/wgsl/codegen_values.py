@@ -12,7 +12,7 @@ types what each name holds:
   (:func:`.value_helpers.value_of`); locals always hold values, never references;
 - a store into a part of a ``var`` (``v.x = e``, ``s.a[i].y = e``) makes a new value:
   ``v = __ash_store_part(v, "x", e)``; a store into a part of memory (``p[i].pos = e``,
-  ``buf[i].xz = w``, ``s.a[i] = e``) stores through the reference;
+  ``buf[i].x = e``, ``s.a[i] = e``) stores through the reference;
 - a ``var<private>`` is an attribute of a namespace made by each invocation's entry point
   and handed to every function of the module as its first parameter, ``__p``.
 """
@@ -43,9 +43,7 @@ def is_value_type(t: Any) -> bool:
         return True
     if isinstance(t, Array):
         return isinstance(t.length, int) and is_value_type(t.element)
-    if isinstance(t, Predeclared):
-        return not t.convert
-    if isinstance(t, Struct):
+    if isinstance(t, Struct):  # (a built-in's result struct too: frexp, modf)
         return all(is_value_type(m) for _, m in t.fields)
     return False
 
@@ -71,16 +69,15 @@ def _chain(target: ast.Expr) -> tuple[ast.Expr, list[ast.Expr]]:
             return node, path[::-1]
 
 
-def _has_call(node: ast.Expr) -> bool:
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, ast.Call):
+def _has_call(node: Any) -> bool:
+    """Whether the expression ``node`` calls something."""
+    if isinstance(node, ast.Call):
+        return True
+    for name in getattr(node, "__slots__", ()):
+        value = getattr(node, name, None)
+        if any(isinstance(c, ast.Expr) and _has_call(c)
+               for c in (value if isinstance(value, list) else [value])):
             return True
-        todo += [getattr(n, f) for f in getattr(n, "__slots__", ())
-                 if isinstance(getattr(n, f, None), ast.Expr)]
-        todo += [a for f in ("args",) for a in getattr(n, f, None) or ()
-                 if isinstance(a, ast.Expr)]
     return False
 
 
