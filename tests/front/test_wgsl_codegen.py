@@ -242,8 +242,12 @@ def test_a_wgsl_file_is_loaded_by_its_path(tmp_path):
     ("struct S { a: array<u32, 2> }\nvar<private> s: S;\n"
      "@compute @workgroup_size(1)\nfn main() {\n    var v = s;\n    v.a[k()] += 1u;\n}\n"
      "fn k() -> u32 { return 1u; }\n", ":6:5:", "a store into 'v.a[k()]'"),
+    ("struct S { in: f32 }\n@compute @workgroup_size(1)\nfn main() {}\n", ":1:12:",
+     "a struct member named 'in' (a Python keyword)"),
+    ("var<private> True: f32;\n@compute @workgroup_size(1)\nfn main() {\n    True = 1.0;\n}\n",
+     ":1:1:", "a module-scope name 'True'"),
 ], ids=["override", "fragment", "compound-call-index", "storage-array-of-arrays",
-        "compound-call-index-in-a-value"])
+        "compound-call-index-in-a-value", "keyword-member", "python-constant-name"])
 def test_a_construct_outside_the_slice_is_refused_at_its_place(wgsl, where, construct):
     with pytest.raises(ash.ShaderCreationError) as err:
         ash.load_wgsl(wgsl)

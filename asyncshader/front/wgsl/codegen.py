@@ -89,7 +89,8 @@ class Generator(Values, Expressions):
 
     def module(self) -> py.Module:
         body: list[py.stmt] = []
-        for name in ("ash", "int"):  # (the names generated code calls)
+        for name in ("ash", "int", "True", "False", "None"):  # (the names generated code
+            # calls; Python's constants, which no Python name can be)
             if name in self.globals:
                 raise self.refuse(self.source_span(name), f"a module-scope name '{name}'")
         decls = self.typed.resolved.module.decls
@@ -126,6 +127,10 @@ class Generator(Values, Expressions):
     def struct(self, decl: ast.Struct) -> py.stmt:
         t = self.typed.structs[decl.name]
         attrs = t.attrs or ("",) * len(t.fields)
+        for m in decl.members:
+            if keyword.iskeyword(m.name):  # (a Python class has no such attribute)
+                raise self.refuse(m.span, f"a struct member named '{m.name}' (a Python "
+                                  "keyword)")
         fields = [self.place(py.AnnAssign(py.Name(name, py.Store()),
                                           self.member_type_expr(ft, a, m.span), None, 1), m.span)
                   for (name, ft), a, m in zip(t.fields, attrs, decl.members)]
