@@ -246,8 +246,11 @@ def test_a_wgsl_file_is_loaded_by_its_path(tmp_path):
      "a struct member named 'in' (a Python keyword)"),
     ("var<private> True: f32;\n@compute @workgroup_size(1)\nfn main() {\n    True = 1.0;\n}\n",
      ":1:1:", "a module-scope name 'True'"),
+    ("struct S { a: u32, b: bool }\n@compute @workgroup_size(1)\nfn main() {\n"
+     "    var s = S(1u, true);\n}\n", ":1:20:", "a struct with a bool member"),
 ], ids=["override", "fragment", "compound-call-index", "storage-array-of-arrays",
-        "compound-call-index-in-a-value", "keyword-member", "python-constant-name"])
+        "compound-call-index-in-a-value", "keyword-member", "python-constant-name",
+        "bool-member"])
 def test_a_construct_outside_the_slice_is_refused_at_its_place(wgsl, where, construct):
     with pytest.raises(ash.ShaderCreationError) as err:
         ash.load_wgsl(wgsl)
@@ -618,3 +621,11 @@ def test_a_break_inside_a_switch_clause_leaves_the_switch_and_continue_the_loop(
     assert out.tolist() == [want]
     gpu = run_lavapipe(gpu_device, SWITCH_BREAKS, 1, out=np.zeros(1, np.int32))
     assert gpu["out"].tolist() == [want]
+
+
+def test_an_abstract_constant_no_i32_holds_is_python_s_number_and_a_phony_use_is_nothing():
+    module = ash.load_wgsl("const a = 1 << 30u;\nconst b = a << 10u;\n"
+                           "@compute @workgroup_size(1)\nfn main() {\n    _ = b;\n}\n")
+    assert module["b"] == 2**40 and type(module["b"]) is int  # (AbstractInt: no i32 holds it)
+    assert module["a"] == 2**30 and type(module["a"]) is np.int32
+    ash.run(module["main"], 1)

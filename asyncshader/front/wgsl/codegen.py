@@ -33,7 +33,7 @@ from ...stages.compute import COMPUTE_BUILTINS  # (passed by parameter name)
 from . import syntax as ast
 from .codegen_exprs import Expressions, value_type
 from .codegen_values import PRIVATE, VALUE_SPACES, Values, is_value_type
-from .consteval import UNKNOWN, fit, zero
+from .consteval import UNKNOWN, ConstError, fit, zero
 from .source import Span, WGSLError, error_at
 
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "|=": "|",
@@ -127,10 +127,15 @@ class Generator(Values, Expressions):
     def struct(self, decl: ast.Struct) -> py.stmt:
         t = self.typed.structs[decl.name]
         attrs = t.attrs or ("",) * len(t.fields)
-        for m in decl.members:
+        for m, (_, ft) in zip(decl.members, t.fields):
             if keyword.iskeyword(m.name):  # (a Python class has no such attribute)
                 raise self.refuse(m.span, f"a struct member named '{m.name}' (a Python "
                                   "keyword)")
+            while isinstance(ft, Array):
+                ft = ft.element
+            if isinstance(ft, (Scalar, Vector)) and scalar_of(ft).name == "bool":
+                raise self.refuse(m.span, "a struct with a bool member (asyncshader's "
+                                  "structs have a memory layout, and bool has none)")
         fields = [self.place(py.AnnAssign(py.Name(name, py.Store()),
                                           self.member_type_expr(ft, a, m.span), None, 1), m.span)
                   for (name, ft), a, m in zip(t.fields, attrs, decl.members)]
@@ -145,7 +150,10 @@ class Generator(Values, Expressions):
             value = self.typed.values.get(id(decl))
             if isinstance(t, (Scalar, Vector)):
                 t = concretize(t)  # (module["N"] of `const N = 4;` is an i32)
-                self.constants[decl.name] = self.make_value(fit(value, t), t, decl.span)
+                try:
+                    self.constants[decl.name] = self.make_value(fit(value, t), t, decl.span)
+                except ConstError:  # (an abstract value no i32 holds: Python's number)
+                    self.constants[decl.name] = value
             elif value is not UNKNOWN and is_value_type(t):
                 self.module_constant(decl, concretize(t), value)
             return []
@@ -296,6 +304,8 @@ class Generator(Values, Expressions):
 
     def s_Assign(self, s: ast.Assign) -> list[py.stmt]:
         if s.target is None:
+            if s.value.stage == "const":
+                return []  # (`_ = e` of a const-expression: evaluated at load, no effect)
             return [py.Expr(self.expr(s.value))]
         t = concretize(value_type(s.target.type))
         if s.op == "=":
