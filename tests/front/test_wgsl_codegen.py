@@ -629,3 +629,32 @@ def test_an_abstract_constant_no_i32_holds_is_python_s_number_and_a_phony_use_is
     assert module["b"] == 2**40 and type(module["b"]) is int  # (AbstractInt: no i32 holds it)
     assert module["a"] == 2**30 and type(module["a"]) is np.int32
     ash.run(module["main"], 1)
+
+
+CONTINUING_USES_THE_BODY = """\
+@group(0) @binding(0) var<storage, read_write> out: array<i32>;
+
+@compute @workgroup_size(1)
+fn main() {
+    var i = 0;
+    var s = 0;
+    loop {
+        let sq = i * i;
+        i++;
+        continuing {
+            s += sq;
+            break if sq >= 16;
+        }
+    }
+    out[0] = s;
+    out[1] = i;
+}
+"""
+
+
+def test_a_continuing_block_reads_the_names_its_loop_body_declared(gpu_device):
+    out = np.zeros(2, np.int32)
+    ash.run(ash.load_wgsl(CONTINUING_USES_THE_BODY)["main"], 1, out=out)
+    assert out.tolist() == [0 + 1 + 4 + 9 + 16, 5]
+    gpu = run_lavapipe(gpu_device, CONTINUING_USES_THE_BODY, 1, out=np.zeros(2, np.int32))
+    assert gpu["out"].tolist() == out.tolist()

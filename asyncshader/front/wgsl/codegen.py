@@ -344,31 +344,35 @@ class Generator(Values, Expressions):
         return list(prefix) + self.block(body) or [py.Pass()]
 
     def continuing_loop(self, condition: ast.Expr | None, body: ast.Block,
-                        continuing: list[py.stmt]) -> list[py.stmt]:
-        """``while True`` whose continuing part runs before each iteration but the first,
-        so that ``continue`` runs it too, as WGSL's does."""
+                        continuing: Any) -> list[py.stmt]:
+        """``while True`` whose continuing part (``continuing()``'s statements, generated after
+        the body, whose names it may use) runs before each iteration but the first, so that
+        ``continue`` runs it too, as WGSL's does."""
         flag = f"__first{id(body)}"
+        stmts = self.block(body)
+        after = continuing()
         head: list[py.stmt] = []
-        if continuing:
-            head.append(py.If(py.UnaryOp(py.Not(), py.Name(flag, py.Load())), continuing, []))
+        if after:
+            head.append(py.If(py.UnaryOp(py.Not(), py.Name(flag, py.Load())), after, []))
             head.append(py.Assign([py.Name(flag, py.Store())], py.Constant(False)))
         if condition is not None:
             head.append(self.place(py.If(py.UnaryOp(py.Not(), self.expr(condition)),
                                          [py.Break()], []), condition.span))
-        start = [py.Assign([py.Name(flag, py.Store())], py.Constant(True))] if continuing \
-            else []
-        return [*start, py.While(py.Constant(True), self.loop_body(body, head), [])]
+        start = [py.Assign([py.Name(flag, py.Store())], py.Constant(True))] if after else []
+        return [*start, py.While(py.Constant(True), head + stmts or [py.Pass()], [])]
 
     def s_For(self, s: ast.For) -> list[py.stmt]:
         init = self.statement(s.init) if s.init is not None else []
-        update = self.statement(s.update) if s.update is not None else []
-        return init + self.continuing_loop(s.condition, s.body, update)
+        return init + self.continuing_loop(
+            s.condition, s.body, lambda: self.statement(s.update) if s.update else [])
 
     def s_Loop(self, s: ast.Loop) -> list[py.stmt]:
-        continuing = self.block(s.continuing) if s.continuing is not None else []
-        if s.break_if is not None:
-            continuing.append(self.place(py.If(self.expr(s.break_if), [py.Break()], []),
-                                         s.break_if.span))
+        def continuing() -> list[py.stmt]:
+            out = self.block(s.continuing) if s.continuing is not None else []
+            if s.break_if is not None:
+                out.append(self.place(py.If(self.expr(s.break_if), [py.Break()], []),
+                                      s.break_if.span))
+            return out
         return self.continuing_loop(None, s.body, continuing)
 
     def s_Jump(self, s: ast.Jump) -> list[py.stmt]:
