@@ -28,6 +28,7 @@ from . import syntax as ast
 from .consteval import fit, zero
 
 _COMPONENT = {c: i for names in ("xyzw", "rgba") for i, c in enumerate(names)}
+_RESULTS = {"frexp": "FrexpResult", "modf": "ModfResult"}  # (by __frexp_result_... names)
 _LAYOUT = re.compile(r"@(align|size)\((\d+)\)")
 _MATRIX_SUFFIX = {"f32": "f", "f16": "h"}
 #: the address spaces whose names hold values in generated code (the others hold memory)
@@ -153,10 +154,14 @@ class Values:
         if isinstance(t, Array) and isinstance(t.length, int):
             return py.Call(self.type_name(t, span),
                            [self.value_expr(x, t.element, span) for x in v], [])
-        if isinstance(t, Struct) and not isinstance(t, Predeclared):
-            return py.Call(self.type_expr(t, span),
-                           [self.value_expr(x, ft, span) for x, (_, ft) in zip(v, t.fields)],
-                           [])
+        if isinstance(t, Struct):
+            cls = self.type_expr(t, span) if not isinstance(t, Predeclared) else None
+            kind = t.name.split("_")[2] if cls is None else ""  # (__frexp_result_f32: frexp)
+            if kind in _RESULTS:  # (frexp's and modf's results: their runtime classes)
+                cls = self.ash_attr(_RESULTS[kind])
+            if cls is not None:
+                return py.Call(cls, [self.value_expr(x, ft, span)
+                                     for x, (_, ft) in zip(v, t.fields)], [])
         raise self.refuse(span, f"a constant of type {getattr(t, 'wgsl', t)}")
 
     def module_constant(self, decl: ast.VarDecl, t: Any, v: Any) -> None:
