@@ -59,7 +59,11 @@ def _outside(memory: Any, index: Any) -> bool | None:
 
 
 def load(memory: Any, index: Any) -> Any:
-    """``memory[index]``, or zero of its element where the index is out of bounds."""
+    """``memory[index]``, or zero of its element where the index is out of bounds (a view
+    that checks its indices itself, the race detector's, gives that zero and reports the
+    access as an OutOfBounds finding)."""
+    if getattr(memory, "_checks_indices", False):
+        return memory[index]
     if _outside(memory, index):
         parts = index if isinstance(index, tuple) else (index,)
         if all(memory.shape):  # (the same form of index, so that a vector buffer gives a vector)
@@ -69,8 +73,9 @@ def load(memory: Any, index: Any) -> Any:
 
 
 def store(memory: Any, index: Any, value: Any) -> None:
-    """``memory[index] = value``, dropped where the index is out of bounds."""
-    if not _outside(memory, index):
+    """``memory[index] = value``, dropped where the index is out of bounds (and reported by
+    a view that checks its indices itself)."""
+    if getattr(memory, "_checks_indices", False) or not _outside(memory, index):
         memory[index] = value
 
 

@@ -658,3 +658,23 @@ def test_a_continuing_block_reads_the_names_its_loop_body_declared(gpu_device):
     assert out.tolist() == [0 + 1 + 4 + 9 + 16, 5]
     gpu = run_lavapipe(gpu_device, CONTINUING_USES_THE_BODY, 1, out=np.zeros(2, np.int32))
     assert gpu["out"].tolist() == out.tolist()
+
+
+def test_an_out_of_bounds_access_with_the_detector_is_a_finding_at_the_wgsl_line():
+    wgsl = """\
+@group(0) @binding(0) var<storage, read_write> a: array<u32>;
+@group(0) @binding(1) var<storage, read> b: array<u32>;
+@compute @workgroup_size(1)
+fn main() {
+    var k = 5u;
+    a[k] = 9u;
+    a[0] = a[k + 1u] + b[k] + b[1];
+}
+"""
+    module = ash.load_wgsl(wgsl)
+    a = np.zeros(4, np.uint32)
+    result = ash.run(module["main"], 1, sanitize="report", a=a,
+                     b=np.arange(4, dtype=np.uint32))
+    assert a.tolist() == [1, 0, 0, 0]  # the store dropped, the loads zero: 0 + 0 + b[1]
+    found = sorted((f.memory, f.index, f.access.kind, f.access.line) for f in result.findings)
+    assert found == [("a", 5, "store", 6), ("a", 6, "load", 7), ("b", 5, "load", 7)]

@@ -517,3 +517,41 @@ def test_constant_frexp_and_modf_results_are_computed_at_load_in_abstract_precis
     # 12 = 0.75 * 2^4; modf(1.1) in abstract float: 0.1 (of f32(1.1) it would be 0.10000002).
     # (No lavapipe here: naga does not implement frexp as a constant expression.)
     assert out.tolist() == [-0.5, -2.0, 0.75, 4.0, float(np.float32(0.1))]
+
+
+FIXED_STORAGE = """\
+struct S { a: u32, v: vec2f }
+@group(0) @binding(0) var<storage, read_write> a: array<u32, 4>;
+@group(0) @binding(1) var<storage, read_write> s: array<S, 2>;
+
+@compute @workgroup_size(1)
+fn main() {
+    var k = 3u;
+    a[k] = 7u;
+    s[1].v.y = 2.0;
+    let c = s;
+    s[0].a = c[1].a + 1u;
+    s[1] = c[0];
+    a[0] = a[k] + u32(c[1].v.y);
+}
+"""
+
+
+def test_storage_arrays_of_a_fixed_size_hold_that_many_elements(gpu_device):
+    module = ash.load_wgsl(FIXED_STORAGE)
+    a, s = np.zeros(4, np.uint32), np.zeros(2, module["S"].dtype)
+    s["a"] = [10, 20]
+    ash.run(module["main"], 1, a=a, s=s)
+    assert a.tolist() == [9, 0, 0, 7]
+    assert s["a"].tolist() == [21, 10] and s["v"].tolist() == [[0, 0], [0, 0]]
+    start = np.zeros(2, module["S"].dtype)
+    start["a"] = [10, 20]
+    gpu = run_lavapipe(gpu_device, FIXED_STORAGE, 1, a=np.zeros(4, np.uint32), s=start)
+    assert gpu["a"].tolist() == a.tolist() and gpu["s"]["a"].tolist() == [21, 10]
+    # a longer buffer: the array still has 4 elements, so a[5] is out of bounds (the store
+    # dropped, the load zero: a[0] = 0 + 2)
+    longer = np.zeros(8, np.uint32)
+    wgsl = FIXED_STORAGE.replace("var k = 3u;", "var k = 5u;")
+    result = ash.run(ash.load_wgsl(wgsl)["main"], 1, sanitize="report", a=longer,
+                     s=np.zeros(2, module["S"].dtype))
+    assert longer.tolist() == [2] + [0] * 7 and result.findings

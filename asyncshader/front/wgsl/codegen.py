@@ -22,6 +22,7 @@ from ...ir.types import (
     Array,
     Atomic,
     Matrix,
+    OverrideSize,
     Reference,
     Scalar,
     Struct,
@@ -163,8 +164,8 @@ class Generator(Values, Expressions):
         attrs = {a.name: a for a in decl.attributes}
         if space == "workgroup":
             value = self.ash_call("workgroup", [self.type_expr(t, decl.span)])
-        elif space == "storage" and ((isinstance(t, Array) and t.length is None and
-                                      not isinstance(t.element, Array)) or
+        elif space == "storage" and ((isinstance(t, Array) and not isinstance(t.element, Array)
+                                      and not isinstance(t.length, OverrideSize)) or
                                      isinstance(t, (Scalar, Vector, Matrix))):
             # (one scalar, vector or matrix: an array of one, read and stored as name[0])
             element = t.element if isinstance(t, Array) else t
