@@ -555,3 +555,26 @@ def test_storage_arrays_of_a_fixed_size_hold_that_many_elements(gpu_device):
     result = ash.run(ash.load_wgsl(wgsl)["main"], 1, sanitize="report", a=longer,
                      s=np.zeros(2, module["S"].dtype))
     assert longer.tolist() == [2] + [0] * 7 and result.findings
+
+
+ONE_ATOMIC = """\
+@group(0) @binding(0) var<storage, read_write> counter: atomic<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) i: u32) {
+    out[i] = atomicAdd(&counter, 2u);
+}
+"""
+
+
+def test_a_storage_buffer_of_one_atomic(gpu_device):
+    module = ash.load_wgsl(ONE_ATOMIC)
+    for schedule in (ash.InOrder(), ash.Random(2)):
+        counter, out = np.zeros(1, np.uint32), np.zeros(8, np.uint32)
+        result = ash.run(module["main"], 1, schedule=schedule, counter=counter, out=out)
+        assert not result.findings
+        assert counter.tolist() == [16] and sorted(out.tolist()) == list(range(0, 16, 2))
+    gpu = run_lavapipe(gpu_device, ONE_ATOMIC, 1, counter=np.zeros(1, np.uint32),
+                       out=np.zeros(8, np.uint32))
+    assert gpu["counter"].tolist() == [16] and sorted(gpu["out"].tolist()) == list(range(0, 16, 2))

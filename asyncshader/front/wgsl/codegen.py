@@ -166,8 +166,8 @@ class Generator(Values, Expressions):
             value = self.ash_call("workgroup", [self.type_expr(t, decl.span)])
         elif space == "storage" and ((isinstance(t, Array) and not isinstance(t.element, Array)
                                       and not isinstance(t.length, OverrideSize)) or
-                                     isinstance(t, (Scalar, Vector, Matrix))):
-            # (one scalar, vector or matrix: an array of one, read and stored as name[0])
+                                     isinstance(t, (Scalar, Vector, Matrix, Atomic))):
+            # (one scalar, vector, matrix or atomic: an array of one, used as name[0])
             element = t.element if isinstance(t, Array) else t
             element = element.scalar if isinstance(element, Atomic) else element
             value = py.Call(self.ash_attr("storage"), [self.type_expr(element, decl.span)],

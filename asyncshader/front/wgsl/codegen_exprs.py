@@ -274,7 +274,8 @@ class Expressions:
             return self.ash_call("ptr", [py.Name(inner.base.name, py.Load()), index])
         if isinstance(inner, ast.Ident) and isinstance(inner.target, ast.VarDecl) and \
                 self.is_global(inner.target):
-            return self.ash_call("ptr", [py.Name(inner.name, py.Load())])
+            one = [py.Constant(0)] if inner.type.space == "storage" else []  # (an array of one)
+            return self.ash_call("ptr", [py.Name(inner.name, py.Load()), *one])
         if isinstance(inner, ast.Member) and isinstance(inner.type, Reference) and \
                 inner.type.space in ("storage", "workgroup"):
             if isinstance(inner.type.store, Atomic):  # (a struct's atomic member)
