@@ -106,3 +106,41 @@ fn main() {
     assert a.tolist() == [1, 0, 0, 0]  # the store dropped, the loads zero: 0 + 0 + b[1]
     found = sorted((f.memory, f.index, f.access.kind, f.access.line) for f in result.findings)
     assert found == [("a", 5, "store", 6), ("a", 6, "load", 7), ("b", 5, "load", 7)]
+
+
+COMPOUND_INDICES = """\
+struct S { a: array<vec4<i32>, 4> }
+@group(0) @binding(0) var<storage, read_write> buffer: array<S>;
+@group(0) @binding(1) var<storage, read_write> log: array<u32>;
+var<private> n: u32;
+
+fn note(v: u32) -> u32 {
+    log[n] = v;
+    n++;
+    return v;
+}
+
+@compute @workgroup_size(1)
+fn main() {
+    buffer[note(1u)].a[note(2u)][note(3u)] += i32(note(4u));
+    buffer[note(0u)].a[note(1u)].y++;
+    var v = array<f32, 3>();
+    v[note(2u)] -= 1.5;
+    log[7] = u32(-v[2] * 2.0);
+}
+"""
+
+
+def test_a_compound_assignment_evaluates_its_target_s_indices_once_and_first(gpu_device):
+    module = ash.load_wgsl(COMPOUND_INDICES)
+    buffer, log = np.zeros(2, module["S"].dtype), np.zeros(8, np.uint32)
+    ash.run(module["main"], 1, buffer=buffer, log=log)
+    # each note() once: the target's indices in order, then the value; v[2] = -1.5
+    assert log.tolist() == [1, 2, 3, 4, 0, 1, 2, 3]
+    assert buffer["a"][1, 2].tolist() == [0, 0, 0, 4]
+    assert buffer["a"][0, 1].tolist() == [0, 1, 0, 0]
+    assert int(np.abs(buffer["a"]).sum()) == 5
+    gpu = run_lavapipe(gpu_device, COMPOUND_INDICES, 1, buffer=np.zeros(2, module["S"].dtype),
+                       log=np.zeros(8, np.uint32))
+    assert gpu["log"].tolist() == log.tolist()
+    assert gpu["buffer"].tobytes() == buffer.tobytes()

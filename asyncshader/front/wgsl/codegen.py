@@ -312,15 +312,17 @@ class Generator(Values, Expressions):
         if s.op == "=":
             return [self.store(s.target, self.value(s.value, t))]
         op = _COMPOUND[s.op]
-        combined = ast.Binary(s.span, op, s.target, s.value, type=t, stage="runtime")
-        return [self.store(s.target, self.expr(combined, t), once=False)]
+        first, target = self.hoist_indices(s.target)
+        combined = ast.Binary(s.span, op, target, s.value, type=t, stage="runtime")
+        return [*first, self.store(target, self.expr(combined, t), once=False)]
 
     def s_IncDec(self, s: ast.IncDec) -> list[py.stmt]:
         t = concretize(value_type(s.target.type))
         one = ast.Literal(s.span, "int", "1", "", type=t, stage="const")
         self.synthetic.append(one)  # (the evaluator memoizes by id: keep it alive)
-        combined = ast.Binary(s.span, s.op[0], s.target, one, type=t, stage="runtime")
-        return [self.store(s.target, self.expr(combined, t), once=False)]
+        first, target = self.hoist_indices(s.target)
+        combined = ast.Binary(s.span, s.op[0], target, one, type=t, stage="runtime")
+        return [*first, self.store(target, self.expr(combined, t), once=False)]
 
     def s_CallStmt(self, s: ast.CallStmt) -> list[py.stmt]:
         return [py.Expr(self.expr(s.call))]

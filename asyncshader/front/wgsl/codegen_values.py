@@ -21,9 +21,20 @@ from __future__ import annotations
 
 import ast as py
 import re
+from dataclasses import replace
 from typing import Any
 
-from ...ir.types import Array, Matrix, Predeclared, Reference, Scalar, Struct, Vector, scalar_of
+from ...ir.types import (
+    Array,
+    Matrix,
+    Predeclared,
+    Reference,
+    Scalar,
+    Struct,
+    Vector,
+    concretize,
+    scalar_of,
+)
 from . import syntax as ast
 from .consteval import fit, zero
 
@@ -283,6 +294,29 @@ class Values:
             return py.Expr(py.Call(py.Name("__ash_setattr", py.Load()),
                                    [base, py.Constant(last.name), value], []))
         return py.Assign([py.Attribute(base, last.name, py.Store())], value)
+
+    def hoist_indices(self, target: ast.Expr) -> tuple[list[py.stmt], ast.Expr]:
+        """For ``e1 op= e2`` and ``e1++``, which evaluate ``e1`` once: each index of ``e1``
+        that calls a function computed first into a local of its own (in order), and
+        ``e1`` with those locals for indices (read and stored through them)."""
+        if isinstance(target, ast.Paren):
+            return self.hoist_indices(target.inner)
+        if not isinstance(target, (ast.Member, ast.Index)):
+            return [], target
+        first, base = self.hoist_indices(target.base)
+        if isinstance(target, ast.Member):
+            return first, replace(target, base=base)
+        index = target.index
+        if _has_call(index):
+            decl = ast.VarDecl(index.span, "let", "__index", index.span, None, None)
+            name = self.local_name(decl)
+            first.append(self.place(py.Assign([py.Name(name, py.Store())],
+                                              self.index_value(index)), index.span))
+            t = index.type.store if isinstance(index.type, Reference) else index.type
+            index = ast.Ident(index.span, "__index", target=decl, type=concretize(t),
+                              stage="runtime")
+            self.synthetic += [decl, index]  # (the checker's memos are by id: keep them)
+        return first, replace(target, base=base, index=index)
 
     # --- private variables ----------------------------------------------------------------
 
