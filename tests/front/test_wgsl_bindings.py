@@ -190,3 +190,99 @@ def test_missing_unused_and_doubly_given_bindings_name_them():
     with pytest.raises(ash.BindingError, match="given twice"):
         ash.run(module["scale"], 1, values=np.zeros(2, np.float32),
                 bindings={(0, 0): np.zeros(8, np.uint8)})
+
+
+def test_a_struct_ending_in_a_runtime_array_is_one_struct_whose_array_length_is_from_the_size():
+    wgsl = """\
+struct Buf { count: u32, items: array<vec4f>, }
+@group(0) @binding(0) var<storage, read_write> buf: Buf;
+@compute @workgroup_size(1)
+fn main() { buf.count = arrayLength(&buf.items); }
+"""
+    resource = reflect_wgsl(wgsl).entry_points["main"].resources[0]
+    assert (resource.min_size, resource.stride) == (32, 16)  # items at 16, one vec4f
+
+    @ash.struct
+    class Buf:
+        count: ash.u32
+        items: ash.runtime_array(ash.vec4f)
+
+    raw = np.zeros(16 + 3 * 16, np.uint8)
+    view = view_binding(resource, raw, {"Buf": Buf})
+    assert view.shape == () and view["items"].shape == (3, 4) and np.shares_memory(view, raw)
+    view["items"][2, 3] = 5.0
+    assert raw.view(np.float32)[4 + 2 * 4 + 3] == 5.0
+    with pytest.raises(ash.BindingError, match=r"needs 16 bytes plus a multiple of 16, at "
+                       r"least 32; got 40 bytes"):
+        view_binding(resource, np.zeros(40, np.uint8), {"Buf": Buf})
+    with pytest.raises(ash.BindingError, match="no struct class for Buf"):
+        view_binding(resource, raw)  # (the module's structs not given)
+
+
+def test_an_array_of_vec3h_is_viewed_with_its_8_byte_stride():
+    wgsl = """\
+enable f16;
+@group(0) @binding(0) var<storage, read_write> a: array<vec3h>;
+@compute @workgroup_size(2)
+fn main(@builtin(local_invocation_index) i: u32) {
+    a[i] = a[i] * 2.0h + vec3h(f16(i));
+}
+"""
+    buf = np.ones((2, 4), np.float16)
+    buf[:, 3] = -1  # padding: vec3h is 6 bytes, its array stride 8
+    ash.run(ash.load_wgsl(wgsl)["main"], 1, a=buf.view(np.uint8))
+    assert buf.tolist() == [[2, 2, 2, -1], [3, 3, 3, -1]]
+
+
+def test_bytes_objects_bind_as_buffers_and_a_bytearray_takes_the_stores():
+    out = bytearray(64)  # four vec3f, 16 bytes each
+    ash.run(ash.load_wgsl(VEC3)["main"], 1, pos=out, scale=struct.pack("<f", 2.0))
+    assert np.frombuffer(out, np.float32).reshape(4, 4)[:, :3].tolist() == [[1, 2, 3]] * 4
+    with pytest.raises(ash.BindingError, match="read-only"):
+        ash.run(ash.load_wgsl(VEC3)["main"], 1, pos=bytes(64), scale=struct.pack("<f", 2.0))
+
+
+def test_an_array_of_mat3x3f_is_viewed_with_its_padded_columns():
+    wgsl = """\
+@group(0) @binding(0) var<storage, read_write> ms: array<mat3x3f>;
+@compute @workgroup_size(2)
+fn main(@builtin(local_invocation_index) i: u32) {
+    ms[i] = ms[i] * 2.0;
+}
+"""
+    module = ash.load_wgsl(wgsl)
+    buf = np.full((2, 3, 4), -1.0, np.float32)  # each column 16 bytes: 3 floats, padding
+    buf[..., :3] = np.arange(18).reshape(2, 3, 3)
+    ash.run(module["main"], 1, ms=buf.view(np.uint8).reshape(-1))
+    assert buf[..., :3].tolist() == (np.arange(18).reshape(2, 3, 3) * 2).tolist()
+    assert (buf[..., 3] == -1).all()
+    with pytest.raises(ash.BindingError, match=r"36 bytes apart.*48 bytes apart.*"
+                       r"np.zeros\(\(2, 3, 4\), np.float32\) and use a\[:, :, :3\]"):
+        ash.run(module["main"], 1, ms=np.zeros((2, 3, 3), np.float32))
+
+
+def test_one_struct_in_storage_and_in_a_uniform_bind_from_bytes(gpu_device):
+    wgsl = """\
+struct S { a: u32, v: vec3f, }
+@group(0) @binding(0) var<storage, read_write> s: S;
+@group(0) @binding(1) var<uniform> u: S;
+@compute @workgroup_size(1)
+fn main() {
+    s.a = s.a + u.a;
+    s.v = u.v * 2.0;
+}
+"""
+    # S: a at 0, v at 16 (a vec3f aligns to 16), size 32
+    def buffers():
+        s = np.zeros(32, np.uint8)
+        s.view(np.uint32)[0] = 5
+        u = np.zeros(8, np.float32)
+        u.view(np.uint32)[0] = 7
+        u[4:7] = [1, 2, 3]
+        return s, u
+    s, u = buffers()
+    ash.run(ash.load_wgsl(wgsl)["main"], 1, s=s, u=u)
+    assert s.view(np.uint32)[0] == 12 and s.view(np.float32)[4:7].tolist() == [2, 4, 6]
+    s_gpu, u_gpu = buffers()
+    gpu = wgsl_originals.run(gpu_device, wgsl, "main", 1, s=s_gpu, u=u_gpu)
+    assert gpu["s"].tolist() == s.tolist()

@@ -228,11 +228,6 @@ def test_a_wgsl_file_is_loaded_by_its_path(tmp_path):
 
 
 @pytest.mark.parametrize("wgsl, where, construct", [
-    ("@group(0) @binding(0) var<storage, read_write> out: array<f32>;\n"
-     "override scale = 2.0;\n@compute @workgroup_size(1)\nfn main() {\n"
-     "    out[0] = scale;\n}\n", ":5:14:", "the override 'scale'"),
-    ("@fragment\nfn main() -> @location(0) vec4f {\n    return vec4f(1.0);\n}\n",
-     ":1:1:", "vertex and fragment entry points"),
     ("@group(0) @binding(0) var<storage, read_write> a: array<array<f32, 2>>;\n"
      "@compute @workgroup_size(1)\nfn main() {\n    a[0][1] = 1.0;\n}\n",
      ":1:1:", "a var<storage> of type array<array<f32, 2>>"),
@@ -242,8 +237,7 @@ def test_a_wgsl_file_is_loaded_by_its_path(tmp_path):
      ":1:1:", "a module-scope name 'True'"),
     ("struct S { a: u32, b: bool }\n@compute @workgroup_size(1)\nfn main() {\n"
      "    var s = S(1u, true);\n}\n", ":1:20:", "a struct with a bool member"),
-], ids=["override", "fragment", "storage-array-of-arrays", "keyword-member",
-        "python-constant-name", "bool-member"])
+], ids=["storage-array-of-arrays", "keyword-member", "python-constant-name", "bool-member"])
 def test_a_construct_outside_the_slice_is_refused_at_its_place(wgsl, where, construct):
     with pytest.raises(ash.ShaderCreationError) as err:
         ash.load_wgsl(wgsl)
@@ -467,12 +461,6 @@ fn main(@builtin(local_invocation_index) i: u32) {
     assert out.tolist() == want
     gpu = run_lavapipe(gpu_device, wgsl, 1, table=table.tobytes(), out=np.zeros(8, np.float32))
     assert gpu["out"].tolist() == want
-
-
-def test_override_constants_are_refused_with_their_names():
-    with pytest.raises(ash.ShaderCreationError, match="not supported yet by load_wgsl: "
-                       r"constants= \(override values: blockSize\)"):
-        ash.load_wgsl(REDUCE, constants={"blockSize": 4})
 
 
 def test_explore_finds_the_schedule_that_loses_an_update_of_a_loaded_kernel():

@@ -144,3 +144,21 @@ def test_a_compound_assignment_evaluates_its_target_s_indices_once_and_first(gpu
                        log=np.zeros(8, np.uint32))
     assert gpu["log"].tolist() == log.tolist()
     assert gpu["buffer"].tobytes() == buffer.tobytes()
+
+
+def test_a_compound_assignment_through_a_pointer_calls_its_index_once():
+    wgsl = """\
+@group(0) @binding(0) var<storage, read_write> a: array<u32>;
+fn k() -> u32 { a[3] += 1u; return 1u; }
+@compute @workgroup_size(1)
+fn main() {
+    var v = vec2u();
+    let p = &v;
+    p[k()] += 5u;
+    a[0] = v.y;
+    a[1] = v.x;
+}
+"""
+    a = np.zeros(4, np.uint32)
+    ash.run(ash.load_wgsl(wgsl)["main"], 1, a=a)
+    assert a.tolist() == [5, 0, 0, 1]  # k() ran once; the store went through p to v.y

@@ -106,19 +106,22 @@ def _check_unpadded(r: Resource, array: np.ndarray, element: Any) -> None:
     bytes are not the buffer's, and viewing them so would silently mix the rows."""
     if isinstance(element, Struct):
         return
-    dtype, shape, _ = _element(element, {}, r)
+    dtype, shape, strides = _element(element, {}, r)
     if not shape or array.dtype != dtype or array.shape[1:] != shape:
         return
     packed = int(np.prod(shape)) * dtype.itemsize
     stride = stride_of(element)
     if packed != stride:
+        # (the padded array: a vector's row, or each column of a matrix, padded)
+        padded = (stride // dtype.itemsize,) if len(shape) == 1 else \
+            (shape[0], strides[0] // dtype.itemsize)
+        used = "a[:, " + ":, " * (len(shape) - 1) + f":{shape[-1]}]"
         raise BindingError(
             f"binding {r.name!r} ({describe_resource(r)}): the array of shape {array.shape} "
             f"holds {element.wgsl} values {packed} bytes apart, but in a buffer they are "
             f"{stride} bytes apart (WGSL's layout pads each one). Fix: pass the buffer's "
-            f"bytes, e.g. a = np.zeros(({array.shape[0]}, {stride // dtype.itemsize}"
-            f"{', ' + str(shape[1]) if len(shape) > 1 else ''}), np.{dtype}) and use "
-            f"a[:, :{shape[-1]}] for the values")
+            f"bytes, e.g. a = np.zeros({(array.shape[0], *padded)}, np.{dtype}) and use "
+            f"{used} for the values")
 
 
 def view_binding(resource: Resource, array: np.ndarray,
@@ -134,7 +137,7 @@ def view_binding(resource: Resource, array: np.ndarray,
     binding, its WGSL type, the size needed and the size given. Only the leading bytes of a
     larger buffer are seen, as WebGPU binds them."""
     structs = structs or {}
-    t, n_bytes = resource.type, getattr(array, "nbytes", None)
+    t = resource.type
     if resource.min_size is None:
         raise BindingError(f"binding {resource.name!r} ({describe_resource(resource)}) is a "
                            f"{resource.kind}, not a buffer")
@@ -155,8 +158,10 @@ def view_binding(resource: Resource, array: np.ndarray,
                            f"{size} bytes; got {_given(array)}")
     if runtime_offset is not None and isinstance(t, Struct):
         cls = structs.get(t.name)
-        if cls is None or not hasattr(cls, "dtype_for"):
-            _element(t, structs, resource)  # (raises, naming the missing class)
+        if not hasattr(cls, "dtype_for"):
+            raise BindingError(f"binding {resource.name!r} ({describe_resource(resource)}): "
+                               f"no struct class for {t.name} (pass the module's structs to "
+                               "view_binding)")
         dtype = cls.dtype_for((n_bytes - runtime_offset) // resource.stride)
         return np.ndarray((), dtype, buffer=data, offset=0)
     if runtime_offset is not None:
@@ -176,9 +181,10 @@ def resolve_bindings(kernel: str, entry: EntryPoint, given: dict[str, Any],
     """What a run of the entry point ``entry`` binds by name, from ``given`` (a run's keyword
     bindings: resources by WGSL variable name, and ``bindings={(group, binding): value}``,
     each slot resolving to the variable the entry point uses there): each numpy array viewed
-    through its binding's type (:func:`view_binding`), other values (a uniform's Python value)
-    as given. A missing binding, one the entry point does not use, or one given twice is a
-    BindingError listing the entry point's bindings."""
+    through its binding's type (:func:`view_binding`), as is a ``bytes``, ``bytearray`` or
+    ``memoryview`` (its bytes), other values (a uniform's Python value) as given. A missing
+    binding, one the entry point does not use, or one given twice is a BindingError listing
+    the entry point's bindings."""
     out = dict(given)
     slots = out.pop("bindings", None)
     resources = {r.name: r for r in entry.resources if r.min_size is not None}
@@ -210,6 +216,8 @@ def resolve_bindings(kernel: str, entry: EntryPoint, given: dict[str, Any],
                 f"{kernel}: missing binding {name!r} ({describe_resource(r)}, "
                 f"{_needs(r)}): pass {name}=<array> or bindings={{({r.group}, {r.binding}): "
                 f"<array>}}\n{listing}")
+        if isinstance(out[name], (bytes, bytearray, memoryview)):  # (a bytearray: writable)
+            out[name] = np.frombuffer(out[name], np.uint8)
         if isinstance(out[name], np.ndarray):
             try:
                 out[name] = view_binding(r, out[name], structs)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast as py
 import keyword
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -23,6 +24,7 @@ from ...ir.types import (
     Atomic,
     Matrix,
     OverrideSize,
+    Pointer,
     Reference,
     Scalar,
     Struct,
@@ -32,16 +34,19 @@ from ...ir.types import (
 )
 from ...stages.compute import COMPUTE_BUILTINS  # (passed by parameter name)
 from . import syntax as ast
+from .codegen_entry import fragment_helpers, fragment_parameters, struct_of_builtins
 from .codegen_exprs import Expressions, value_type
+from .codegen_pointers import Pointers
 from .codegen_values import PRIVATE, VALUE_SPACES, Values, is_value_type
 from .consteval import UNKNOWN, ConstError, fit, zero
+from .pipeline import workgroup_dimension
 from .source import Span, WGSLError, error_at
 
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "|=": "|",
              "^=": "^", "<<=": "<<", ">>=": ">>"}
 
 
-class Generator(Values, Expressions):
+class Generator(Pointers, Values, Expressions):
     """Generates one module; :meth:`module` gives the tree, :attr:`constants` the values the
     tree's names refer to and :attr:`entry_points` each compute entry point's workgroup
     size."""
@@ -54,6 +59,7 @@ class Generator(Values, Expressions):
         self.used: set[str] = set()
         self.struct_names: set[str] = set()
         self.entry_points: dict[str, tuple[int, int, int]] = {}
+        self.fragments: dict[str, list] = {}  # fragment entry points' per-pixel inputs
         self.globals = {d.name for d in typed.resolved.module.decls if hasattr(d, "name")}
         self.current_return: Any = None
         self.synthetic: list[ast.Expr] = []  # nodes made here, evaluated by the checker
@@ -105,6 +111,7 @@ class Generator(Values, Expressions):
         for decl in decls:
             if not isinstance(decl, ast.Struct):
                 body += self.declaration(decl)
+        body += fragment_helpers(self)
         body += self.late
         return py.fix_missing_locations(py.Module(body, type_ignores=[]))
 
@@ -162,7 +169,9 @@ class Generator(Values, Expressions):
             return []  # (a use of an override is refused; private: each invocation's own)
         space, access = self.checker.var_space(decl, t)
         attrs = {a.name: a for a in decl.attributes}
-        if space == "workgroup":
+        if space == "workgroup" and self.pipeline is not None and not self.pipeline.sized(t):
+            value = py.Constant(None)  # (its size has no value: what uses it is refused)
+        elif space == "workgroup":
             value = self.ash_call("workgroup", [self.type_expr(t, decl.span)])
         elif space == "storage" and ((isinstance(t, Array) and not isinstance(t.element, Array)
                                       and not isinstance(t.length, OverrideSize)) or
@@ -192,15 +201,19 @@ class Generator(Values, Expressions):
 
     def function(self, fn: ast.Function) -> py.stmt:
         self.names, self.used = {}, set()
+        self.find_cells(fn)
         attrs = {a.name: a for a in fn.attributes}
-        if "vertex" in attrs or "fragment" in attrs:
-            raise self.refuse(fn.span, "vertex and fragment entry points")
+        if "vertex" in attrs:  # (listed, refused when asked for: no vertex stage here)
+            return self.place(py.Pass(), fn.span)
         entry = "compute" in attrs
         args = py.arguments([], [], None, [], [], None, [])
         prologue: list[py.stmt] = []
         params, result = self.typed.signatures[fn.name]
         self.current_return = concretize(result) if result is not None else None
-        for p, t in zip(fn.params, params):
+        if "fragment" in attrs:
+            args, prologue, self.fragments[fn.name] = fragment_parameters(self, fn, params)
+        others = () if "fragment" in attrs else fn.params  # (a fragment's: just above)
+        for p, t in zip(others, params):
             builtin = next((a for a in p.attributes if a.name == "builtin"), None)
             if entry and builtin is not None and builtin.args[0].name in COMPUTE_BUILTINS:
                 runtime = builtin.args[0].name
@@ -211,27 +224,34 @@ class Generator(Values, Expressions):
                 if name != runtime:
                     prologue.append(self.place(py.Assign([py.Name(name, py.Store())],
                                                          py.Name(runtime, py.Load())), p.span))
-            elif entry or not is_value_type(t):
+            elif entry and isinstance(t, Struct):  # (its members are built-in values)
+                prologue += struct_of_builtins(self, p, t, args)
+            elif entry or not (is_value_type(t) or isinstance(t, Pointer)):
                 raise self.refuse(p.span, f"the parameter {self.text(p.span)!r}")
             else:
                 args.args.append(py.arg(self.local_name(p), None))
         if entry:
             self.entry_points[fn.name] = self.workgroup_size(attrs["workgroup_size"])
-            if self.privates:
-                prologue = self.private_prologue(fn.span) + prologue
+        if self.privates and (entry or "fragment" in attrs):  # (an entry point's own)
+            prologue = self.private_prologue(fn.span) + prologue
         elif self.privates:
             args.args.insert(0, py.arg(PRIVATE, None))
         body = prologue + self.block(fn.body)
+        self.variant = None  # (a fragment entry point's helper calls: generated)
         node = py.AsyncFunctionDef(fn.name, args, body or [py.Pass()], [], None)
         return self.place(node, fn.span)
 
-    def workgroup_size(self, attr: ast.Attribute) -> tuple[int, int, int]:
+    def workgroup_size(self, attr: ast.Attribute) -> tuple[int, int, int] | None:
+        """The entry point's workgroup size (None: an override it reads has no value)."""
         sizes = []
         for a in attr.args:
-            if a.stage != "const":
+            if a.stage == "const":
+                sizes.append(int(self.checker.value(a)))
+            elif self.pipeline is None:
                 raise self.refuse(a.span, "a workgroup size given by an override")
-            sizes.append(int(self.checker.value(a)))
-        return tuple(sizes + [1] * (3 - len(sizes)))
+            else:
+                sizes.append(workgroup_dimension(self.pipeline, a))
+        return None if None in sizes else tuple(sizes + [1] * (3 - len(sizes)))
 
     def local_name(self, decl: ast.VarDecl | ast.Param) -> str:
         """A Python name for a WGSL local: its own unless Python or the module already uses
@@ -270,17 +290,20 @@ class Generator(Values, Expressions):
         if decl.kind == "const":
             return []  # (its uses are const-expressions, evaluated at load)
         t = self.typed.type_of(decl)
-        if not is_value_type(t):
+        if not (is_value_type(t) or isinstance(t, Pointer)):
             raise self.refuse(decl.span, f"a '{decl.kind}' of type {getattr(t, 'wgsl', t)}")
         value = self.value(decl.init, t) if decl.init is not None else \
             self.constant(zero(t), t, decl.span)
-        return [py.Assign([py.Name(self.local_name(decl), py.Store())], value)]
+        return [py.Assign([py.Name(self.local_name(decl), py.Store())],
+                          self.cell_of(decl, value))]
 
     def store(self, target: ast.Expr, value: py.expr, once: bool = True) -> py.stmt:
         """A store of ``value`` into ``target``, whose index is evaluated before ``value``
         (left to right); ``once=False``: the target was also read (compound assignment), so
         an index that calls a function, which would run twice, is refused."""
         inner = target.inner if isinstance(target, ast.Paren) else target
+        if self.through_pointer(target):
+            return self.store_through(target, value, once)
         if isinstance(inner, ast.Ident) and self.storage_value(inner):
             return py.Expr(self.robust("store", [py.Name(inner.name, py.Load()),
                                                  py.Constant(0), value]))
@@ -343,24 +366,26 @@ class Generator(Values, Expressions):
     def s_While(self, s: ast.While) -> list[py.stmt]:
         return [py.While(self.expr(s.condition), self.loop_body(s.body), [])]
 
-    def loop_body(self, body: ast.Block, prefix: list[py.stmt] = ()) -> list[py.stmt]:
-        return list(prefix) + self.block(body) or [py.Pass()]
+    def loop_body(self, body: ast.Block) -> list[py.stmt]:
+        return self.block(body) or [py.Pass()]
 
     def continuing_loop(self, condition: ast.Expr | None, body: ast.Block,
-                        continuing: Any) -> list[py.stmt]:
-        """``while True`` whose continuing part (``continuing()``'s statements, generated after
-        the body, whose names it may use) runs before each iteration but the first, so that
-        ``continue`` runs it too, as WGSL's does."""
+                        continuing: Callable[[], list[py.stmt]]) -> list[py.stmt]:
+        """``while True`` whose continuing part runs before each iteration but the first,
+        so that ``continue`` runs it too, as WGSL's does. The continuing part is generated
+        after the body, whose declarations it may use."""
         flag = f"__first{id(body)}"
         stmts = self.block(body)
         after = continuing()
         head: list[py.stmt] = []
-        if after:
-            head.append(py.If(py.UnaryOp(py.Not(), py.Name(flag, py.Load())), after, []))
-            head.append(py.Assign([py.Name(flag, py.Store())], py.Constant(False)))
         if condition is not None:
             head.append(self.place(py.If(py.UnaryOp(py.Not(), self.expr(condition)),
                                          [py.Break()], []), condition.span))
+        stmts = self.block(body)
+        after = continuing()
+        if after:
+            head[:0] = [py.If(py.UnaryOp(py.Not(), py.Name(flag, py.Load())), after, []),
+                        py.Assign([py.Name(flag, py.Store())], py.Constant(False))]
         start = [py.Assign([py.Name(flag, py.Store())], py.Constant(True))] if after else []
         return [*start, py.While(py.Constant(True), head + stmts or [py.Pass()], [])]
 
@@ -371,11 +396,11 @@ class Generator(Values, Expressions):
 
     def s_Loop(self, s: ast.Loop) -> list[py.stmt]:
         def continuing() -> list[py.stmt]:
-            out = self.block(s.continuing) if s.continuing is not None else []
+            stmts = self.block(s.continuing) if s.continuing is not None else []
             if s.break_if is not None:
-                out.append(self.place(py.If(self.expr(s.break_if), [py.Break()], []),
-                                      s.break_if.span))
-            return out
+                stmts.append(self.place(py.If(self.expr(s.break_if), [py.Break()], []),
+                                        s.break_if.span))
+            return stmts
         return self.continuing_loop(None, s.body, continuing)
 
     def s_Jump(self, s: ast.Jump) -> list[py.stmt]:
@@ -383,6 +408,8 @@ class Generator(Values, Expressions):
             return [py.Break()]
         if s.kind == "continue":
             return [py.Continue()]
+        if s.kind == "discard":  # (WGSL's demote to helper: the invocation goes on)
+            return [py.Expr(self.ash_call("discard", []))]
         raise self.refuse(s.span, f"'{s.kind}'")
 
     def s_Switch(self, s: ast.Switch) -> list[py.stmt]:

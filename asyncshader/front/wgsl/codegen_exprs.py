@@ -14,6 +14,8 @@ from ...ir.types import (
     Array,
     Atomic,
     Matrix,
+    OverrideSize,
+    Pointer,
     Reference,
     Scalar,
     Struct,
@@ -24,8 +26,10 @@ from ...ir.types import (
 from ...wgsl import atomics, builtins, types
 from ...wgsl.spelling import snake
 from . import syntax as ast
+from .codegen_entry import helper_call
 from .codegen_values import holds_struct, is_value_type
 from .consteval import UNKNOWN, ConstError, fit
+from .pipeline import MISSING
 from .predeclared import Predeclared
 
 #: where WGSL's built-in functions live in asyncshader, and whether a call is awaited
@@ -66,6 +70,13 @@ def value_type(t: Any) -> Any:
 class Expressions:
     """Python expressions for WGSL expressions; mixed into the generator."""
 
+    #: the override values of the pipeline being generated (:class:`.pipeline.Pipeline`);
+    #: None: overrides are refused
+    pipeline: Any = None
+    #: in a fragment entry point and its helpers' variants: (suffix, buffers, the helpers
+    #: reaching them) (:mod:`.codegen_entry`)
+    variant: Any = None
+
     # --- helpers that build Python syntax -------------------------------------------------
 
     def ash_attr(self, name: str) -> py.expr:
@@ -81,6 +92,9 @@ class Expressions:
             return self.ash_attr(_SCALARS[t.name])
         if isinstance(t, Vector) and t.scalar.name in _VEC_SUFFIX:
             return self.ash_attr(f"vec{t.size}{_VEC_SUFFIX[t.scalar.name]}")
+        if isinstance(t, Array) and isinstance(t.length, OverrideSize) and \
+                self.pipeline is not None:
+            t = Array(t.element, self.pipeline.length(t.length))
         if isinstance(t, Array) and isinstance(t.length, int):
             return self.ash_call("array", [self.type_expr(t.element, span),
                                            py.Constant(t.length)])
@@ -138,6 +152,13 @@ class Expressions:
             value = self.checker.value(e)
             if value is not UNKNOWN:
                 return self.constant(value, want or concretize(t), e.span)
+        if e.stage == "override" and self.pipeline is not None and \
+                isinstance(t, (Scalar, Vector)):
+            value = self.pipeline.value_of(e)  # (evaluated at pipeline creation)
+            if value is MISSING:  # (an entry point reaching it is refused: never runs)
+                return py.Name("__ash_override_without_value", py.Load())
+            if value is not UNKNOWN:
+                return self.constant(value, want or concretize(t), e.span)
         method = getattr(self, "e_" + type(e).__name__, None)
         if method is None:
             raise self.refuse(e.span, f"the expression {self.text(e.span)!r}")
@@ -149,7 +170,9 @@ class Expressions:
     def e_Ident(self, e: ast.Ident, want: Any) -> py.expr:
         target = e.target
         if isinstance(target, ast.VarDecl) and target.kind == "override":
-            raise self.refuse(e.span, f"the override '{e.name}'")
+            raise self.refuse(e.span, f"the override '{e.name}' here (its default is an "
+                              "override-expression calling a built-in function the loader "
+                              "does not evaluate)")
         if isinstance(target, ast.VarDecl) and target.kind == "const":
             # (a value the evaluator does not compute, a frexp result: its initializer, a
             # const-expression, computed here; it has no effects)
@@ -231,8 +254,7 @@ class Expressions:
         if isinstance(target, ast.Function):
             params, _ = self.typed.signatures[target.name]
             args = [self.value(a, concretize(p)) for a, p in zip(e.args, params)]
-            return py.Await(py.Call(py.Name(target.name, py.Load()),
-                                    self.private_args() + args, []))
+            return py.Await(helper_call(self, target.name, self.private_args() + args))
         if isinstance(target, (ast.Struct, ast.Alias)) or (
                 isinstance(target, Predeclared) and target.kind in ("type", "type-generator")):
             return self.construct(e, result)
@@ -245,7 +267,7 @@ class Expressions:
                 raise self.refuse(e.span, f"the built-in function {e.callee.name}")
             name, awaited = found
             scalar = scalar_of(concretize(result)) if result is not None else None
-            args = [self.pointer_arg(a) if isinstance(a, ast.Unary) and a.op == "&"
+            args = [self.pointer_arg(a) if isinstance(a.type, Pointer)
                     else self.expr(a, self.want_for(a, _like(a, scalar))) for a in e.args]
             if name.startswith("atomic") and len(e.args) > 1:
                 atom = value_type(e.args[0].type)
@@ -266,19 +288,3 @@ class Expressions:
             args = [self.value(a, self.want_for(a, scalar)) for a in e.args]
         return py.Call(self.type_name(t, e.span), args, [])
 
-    def pointer_arg(self, e: ast.Unary) -> py.expr:
-        """``&a[i]`` / ``&v`` as an argument of an atomic built-in: ``ash.ptr(a, i)``."""
-        inner = e.operand.inner if isinstance(e.operand, ast.Paren) else e.operand
-        if isinstance(inner, ast.Index) and isinstance(inner.base, ast.Ident):
-            index = self.expr(inner.index, self.want_for(inner.index, Scalar("u32")))
-            return self.ash_call("ptr", [py.Name(inner.base.name, py.Load()), index])
-        if isinstance(inner, ast.Ident) and isinstance(inner.target, ast.VarDecl) and \
-                self.is_global(inner.target):
-            one = [py.Constant(0)] if inner.type.space == "storage" else []  # (an array of one)
-            return self.ash_call("ptr", [py.Name(inner.name, py.Load()), *one])
-        if isinstance(inner, ast.Member) and isinstance(inner.type, Reference) and \
-                inner.type.space in ("storage", "workgroup"):
-            if isinstance(inner.type.store, Atomic):  # (a struct's atomic member)
-                return self.ash_call("ptr", [self.expr(inner)])
-            return self.expr(inner)  # (a struct's runtime-sized array: its reference)
-        raise self.refuse(e.span, f"the pointer {self.text(e.span)!r}")

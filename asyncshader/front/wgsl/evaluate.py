@@ -47,7 +47,17 @@ def literal_value(e: ast.Literal) -> Any:
 
 
 class Evaluation:
-    """Evaluates const-expressions; mixed into the checker."""
+    """Evaluates const-expressions; mixed into the checker. (Pipeline creation evaluates
+    override-expressions with it too: :mod:`.pipeline` widens :attr:`phases` and gives the
+    overrides' values by :meth:`declared_value`.)"""
+
+    #: the evaluation phases whose expressions have a value here
+    phases: tuple[str, ...] = ("const",)
+
+    def declared_value(self, decl: object) -> Any:
+        """The value of a name bound to ``decl`` that is not a ``const`` (an override's at
+        pipeline creation); UNKNOWN here."""
+        return UNKNOWN
 
     def value(self, e: ast.Expr) -> Any:
         """The value of the typed const-expression ``e`` (UNKNOWN where the evaluator does not
@@ -73,7 +83,7 @@ class Evaluation:
             self.unevaluated = saved
 
     def _value(self, e: ast.Expr) -> Any:
-        if e.stage != "const":
+        if e.stage not in self.phases:
             return UNKNOWN
         if isinstance(e, ast.Literal):
             v = literal_value(e)
@@ -85,7 +95,7 @@ class Evaluation:
             if isinstance(decl, ast.VarDecl) and decl.kind == "const":
                 self.decl_type(decl)
                 return self.values.get(id(decl), UNKNOWN)
-            return UNKNOWN
+            return self.declared_value(decl)
         if isinstance(e, ast.Unary):
             return unary(e.op, self.value(e.operand), loaded(e.operand.type))
         if isinstance(e, ast.Binary):
