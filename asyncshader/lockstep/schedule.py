@@ -154,6 +154,10 @@ def program_of(kernel: ComputeKernel, bindings: dict[str, Any]) -> tuple[Program
         key = (source.name, source.text, entry)
         if key not in _PROGRAMS:
             checker = Checker(resolve(parse(source), source))
+            # (no uniformity analysis: a loaded module had it at load, with its own setting,
+            # and a barrier reached by part of a workgroup is a run-time error here as in
+            # the coroutine schedules)
+            checker.uniformity = "off"
             _PROGRAMS[key] = Compiler(checker, checker.run()).compile(entry)
         per_kernel[signature] = (_PROGRAMS[key], names)
     return per_kernel[signature]

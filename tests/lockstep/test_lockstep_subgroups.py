@@ -9,6 +9,7 @@ import asyncshader as ash
 
 SUBGROUPS = """
 enable subgroups;
+diagnostic(off, subgroup_uniformity);  // (divergent on purpose: maximal reconvergence)
 @group(0) @binding(0) var<storage, read> inp: array<f32>;
 @group(0) @binding(1) var<storage, read> keys: array<u32>;
 @group(0) @binding(2) var<storage, read_write> f: array<f32>;
@@ -71,7 +72,7 @@ fn main(@builtin(local_invocation_index) i: u32) {
     out[i] = subgroupShuffleDown(i, 1u);
   }
 }
-""")
+""", uniformity="off")  # (a compiler rejects it; loaded anyway to see the run-time report)
     with pytest.raises(ash.DivergenceError, match=r"\.wgsl:7:14: subgroup invocation 4 .*"
                        r"reads subgroup invocation 5, which is not active"):
         ash.run(module["main"], 1, schedule=ash.Lockstep(), sanitize="off", subgroup_size=8,
@@ -97,7 +98,7 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
 
 
 def test_quad_operations_give_inorder_bits():
-    module = ash.load_wgsl(QUADS)
+    module = ash.load_wgsl(QUADS, uniformity="off")  # (divergent on purpose)
     inp = np.random.default_rng(2).standard_normal(32).astype(np.float32)
     out = []
     for schedule in (ash.InOrder(), ash.Lockstep()):
