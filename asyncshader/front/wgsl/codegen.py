@@ -33,6 +33,7 @@ from ...stages.compute import COMPUTE_BUILTINS  # (passed by parameter name)
 from . import syntax as ast
 from .codegen_entry import fragment_helpers, fragment_parameters, struct_of_builtins
 from .codegen_exprs import Expressions, value_type
+from .codegen_textures import handle_binding
 from .codegen_values import PRIVATE, VALUE_SPACES, Values, is_value_type
 from .consteval import fit, zero
 from .pipeline import workgroup_dimension
@@ -170,6 +171,8 @@ class Generator(Values, Expressions):
         elif space == "uniform":
             value = py.Call(self.ash_attr("uniform"), [self.type_expr(t, decl.span)],
                             self.binding_keywords(decl, attrs))
+        elif space == "handle":
+            value = handle_binding(self, decl, t)
         else:
             raise self.refuse(decl.span, f"a var<{space}> of type {t.wgsl}")
         return [self.place(py.Assign([py.Name(decl.name, py.Store())], value), decl.span)]
