@@ -22,6 +22,7 @@ from ...ir.types import (
     Array,
     Atomic,
     Matrix,
+    Opaque,
     Reference,
     Scalar,
     Struct,
@@ -209,7 +210,7 @@ class Generator(Values, Expressions):
                                                          py.Name(runtime, py.Load())), p.span))
             elif entry and isinstance(t, Struct):  # (its members are built-in values)
                 prologue += struct_of_builtins(self, p, t, args)
-            elif entry or not is_value_type(t):
+            elif entry or not (is_value_type(t) or isinstance(t, Opaque)):  # (a handle)
                 raise self.refuse(p.span, f"the parameter {self.text(p.span)!r}")
             else:
                 args.args.append(py.arg(self.local_name(p), None))

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._core.context import current_run
 from ...errors import ShaderTypeError
 from ..types import Vec, f32, u32, vec2u, vec3u, vec4f, vec4i, vec4u
 from .annotations import BoundTexture
@@ -162,6 +163,7 @@ def texture_load(t: Any, coords: Any, *args: Any) -> Any:
         return result_value(t, [0, 0, 0, 0])
     if kind.storage:  # read the memory itself: a texture_store earlier in the run shows
         block = t.texture.block(t.view.base_mip_level + level)
+        _accessed(t, block, where, "load")
         texel = t.texture.format.decode(block[where][None])[0].tolist()
         return result_value(t, texel + [0, 0, 0, 1][len(texel):])
     z, y, x = where
@@ -193,8 +195,18 @@ def texture_store(t: Any, coords: Any, *args: Any) -> None:
         return
     fmt = t.texture.format
     encoded = fmt.encode(np.array(list(value)[:fmt.channels]))
-    t.texture.block(t.view.base_mip_level)[where] = encoded
+    block = t.texture.block(t.view.base_mip_level)
+    block[where] = encoded
+    _accessed(t, block, where, "store")  # (after the store: the detector notes the value)
     t.texture.changed()
+
+
+def _accessed(t: BoundTexture, block: np.ndarray, where: tuple, kind: str) -> None:
+    """Reports a storage texture's texel access to the running dispatch's race detector (the
+    handle address space, ordered by texture_barrier)."""
+    run = current_run()
+    if run is not None and getattr(run, "detector", None) is not None:
+        run.texture_access(block, where, kind, t.name)
 
 
 def texture_sample_level(t: Any, s: Any, coords: Any, *args: Any) -> Any:
