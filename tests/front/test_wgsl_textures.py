@@ -382,3 +382,91 @@ def test_volume_ray_march_through_a_3d_texture_agrees_with_lavapipe(gpu_device):
     theirs = gpu_run(gpu_device, source, {0: {1: smp, 2: volume}},
                      vertex=(vs, "vs"), fragment="fragment_main", size=(4, 4))
     assert np.abs(ours - theirs).max() <= 2 / 256
+
+
+MULTISAMPLED = """\
+@group(0) @binding(0) var ms: texture_multisampled_2d<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<vec4f>;
+@compute @workgroup_size(4)
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  let dims = textureDimensions(ms);
+  let p = vec2u(g.x % dims.x, g.x / dims.x);
+  for (var s = 0u; s < textureNumSamples(ms); s++) {
+    out[g.x * 4u + s] = textureLoad(ms, p, s);
+  }
+}
+"""
+
+PER_SAMPLE = """\
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+  let c = vec2f(f32((i << 1u) & 2u), f32(i & 2u));
+  return vec4f(c * 2.0 - 1.0, 0.0, 1.0);
+}
+@fragment fn fs(@builtin(position) p: vec4f, @builtin(sample_index) s: u32) -> @location(0) vec4f {
+  return vec4f(floor(p.x) * 16.0, floor(p.y) * 16.0, f32(s) * 40.0, 255.0) / 255.0;
+}
+"""
+
+
+def render_multisampled(dev, width, height):
+    """A 4-sample rgba8unorm texture rendered on lavapipe with per-sample shading: sample s
+    of texel (x, y) holds (16x, 16y, 40s, 255)."""
+    import wgpu
+
+    usage = wgpu.TextureUsage
+    tex = dev.create_texture(size=(width, height, 1), format="rgba8unorm", sample_count=4,
+                             usage=usage.RENDER_ATTACHMENT | usage.TEXTURE_BINDING)
+    module = dev.create_shader_module(code=PER_SAMPLE)
+    pipeline = dev.create_render_pipeline(
+        layout="auto", vertex={"module": module, "entry_point": "vs"},
+        fragment={"module": module, "entry_point": "fs", "targets": [{"format": "rgba8unorm"}]},
+        primitive={"topology": wgpu.PrimitiveTopology.triangle_list}, multisample={"count": 4})
+    enc = dev.create_command_encoder()
+    p = enc.begin_render_pass(color_attachments=[{
+        "view": tex.create_view(), "load_op": wgpu.LoadOp.clear,
+        "store_op": wgpu.StoreOp.store, "clear_value": (0, 0, 0, 0)}])
+    p.set_pipeline(pipeline)
+    p.draw(3)
+    p.end()
+    dev.queue.submit([enc.finish()])
+    return tex
+
+
+def test_a_multisampled_texture_loads_each_sample_as_lavapipe_does(gpu_device):
+    import wgpu
+
+    width, height = 4, 2
+    samples = np.zeros((4, height, width, 4), np.uint8)  # (sample, y, x, channel)
+    for s in range(4):
+        for y in range(height):
+            for x in range(width):
+                samples[s, y, x] = (16 * x, 16 * y, 40 * s, 255)
+    ours = np.zeros((width * height * 4, 4), np.float32)
+    ash.run(ash.load_wgsl(MULTISAMPLED)["main"], 2, out=ours,
+            ms=ash.Texture([samples], sample_count=4))
+    want = samples.transpose(1, 2, 0, 3).reshape(-1, 4) / np.float32(255)  # pixel, sample
+    assert np.abs(ours - want).max() <= 1e-6
+    tex = render_multisampled(gpu_device, width, height)
+    module = gpu_device.create_shader_module(code=MULTISAMPLED)
+    pipeline = gpu_device.create_compute_pipeline(layout="auto", compute={
+        "module": module, "entry_point": "main"})
+    buf = gpu_device.create_buffer(size=ours.nbytes, usage=wgpu.BufferUsage.STORAGE |
+                                   wgpu.BufferUsage.COPY_SRC)
+    group = gpu_device.create_bind_group(layout=pipeline.get_bind_group_layout(0), entries=[
+        {"binding": 0, "resource": tex.create_view()},
+        {"binding": 1, "resource": {"buffer": buf, "offset": 0, "size": buf.size}}])
+    enc = gpu_device.create_command_encoder()
+    p = enc.begin_compute_pass()
+    p.set_pipeline(pipeline)
+    p.set_bind_group(0, group)
+    p.dispatch_workgroups(2)
+    p.end()
+    gpu_device.queue.submit([enc.finish()])
+    theirs = np.frombuffer(gpu_device.queue.read_buffer(buf), np.float32).reshape(ours.shape)
+    assert np.abs(ours - theirs).max() <= 1e-6
+
+
+def test_a_single_sampled_texture_bound_to_a_multisampled_binding_is_refused():
+    with pytest.raises(ash.BindingError, match="sample_count=4"):
+        ash.run(ash.load_wgsl(MULTISAMPLED)["main"], 2, out=np.zeros((32, 4), np.float32),
+                ms=ash.Texture([np.zeros((2, 4, 4), np.uint8)]))
