@@ -99,3 +99,20 @@ def test_a_race_on_a_storage_texture_in_loaded_wgsl_is_at_the_wgsl_lines():
     assert "textureStore(img" in race.render() and "textureLoad(img" in race.render()
     fixed = ash.load_wgsl(WGSL.replace("storageBarrier", "textureBarrier"))
     assert races(ash.run(fixed["main"], 1, img=image(), sanitize="report")) == []
+
+
+def test_the_access_diagram_draws_a_storage_texture_race(tmp_path):
+    from asyncshader.views.access import access_diagram
+    from asyncshader.views.svg import RACE_COLOUR
+
+    tl = ash.Timeline()
+    ash.run(reverse_storage_barrier, 1, img=image(), sanitize="report", instruments=[tl])
+    access_diagram(tl, tmp_path / "race.svg")
+    svg = (tmp_path / "race.svg").read_text()
+    assert "img (handle)" in svg
+    assert "R img[(0, 0, 0)]" in svg and "W img[(0, 0, 3)]" in svg  # (layer, y, x)
+    assert RACE_COLOUR in svg
+    tl = ash.Timeline()
+    ash.run(reverse, 1, img=image(), sanitize="report", instruments=[tl])
+    access_diagram(tl, tmp_path / "ordered.svg")
+    assert RACE_COLOUR not in (tmp_path / "ordered.svg").read_text()
