@@ -470,3 +470,18 @@ def test_a_single_sampled_texture_bound_to_a_multisampled_binding_is_refused():
     with pytest.raises(ash.BindingError, match="sample_count=4"):
         ash.run(ash.load_wgsl(MULTISAMPLED)["main"], 2, out=np.zeros((32, 4), np.float32),
                 ms=ash.Texture([np.zeros((2, 4, 4), np.uint8)]))
+
+
+def test_texture_sample_reached_from_a_compute_entry_point_is_refused_at_its_line():
+    source = """\
+@group(0) @binding(0) var t: texture_2d<f32>;
+@group(0) @binding(1) var s: sampler;
+@group(0) @binding(2) var<storage, read_write> o: array<f32>;
+fn f(uv: vec2f) -> f32 { return textureSample(t, s, uv).x; }
+@compute @workgroup_size(1) fn main() { o[0] = f(vec2f(0.5)); }
+"""
+    with pytest.raises(ash.ShaderCreationError) as info:
+        ash.load_wgsl(source)
+    message = str(info.value)
+    assert ".wgsl:4:33: error: textureSample is for the fragment stage only" in message
+    assert "compute entry point 'main'" in message and "Fix: textureSampleLevel" in message

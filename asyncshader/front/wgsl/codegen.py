@@ -34,7 +34,7 @@ from ...stages.compute import COMPUTE_BUILTINS  # (passed by parameter name)
 from . import syntax as ast
 from .codegen_entry import fragment_helpers, fragment_parameters, struct_of_builtins
 from .codegen_exprs import Expressions, value_type
-from .codegen_textures import handle_binding
+from .codegen_textures import check_compute_stage, handle_binding
 from .codegen_values import PRIVATE, VALUE_SPACES, Values, is_value_type
 from .consteval import fit, zero
 from .pipeline import workgroup_dimension
@@ -215,6 +215,7 @@ class Generator(Values, Expressions):
             else:
                 args.args.append(py.arg(self.local_name(p), None))
         if entry:
+            check_compute_stage(self, fn)  # (textureSample: fragment stage only)
             self.entry_points[fn.name] = self.workgroup_size(attrs["workgroup_size"])
         if self.privates and (entry or "fragment" in attrs):  # (an entry point's own)
             prologue = self.private_prologue(fn.span) + prologue

@@ -20,6 +20,8 @@ from ...wgsl.bindings import at
 from ...wgsl.module_bindings import ModuleBinding
 from ...wgsl.spelling import snake
 from . import syntax as ast
+from .reflect import _reached
+from .source import error_at
 
 #: WGSL's texture types -> the annotation's name (the view dimension follows the suffix)
 _SAMPLED = {"texture_1d": "Texture1D", "texture_2d": "Texture2D",
@@ -37,6 +39,8 @@ _SAMPLERS = {"sampler": "Sampler", "sampler_comparison": "SamplerComparison"}
 #: the texture built-ins that are quad operations (implicit level of detail): awaited
 _AWAITED = {"texture_sample", "texture_sample_bias", "texture_sample_compare",
             "texture_barrier"}
+#: the built-ins WGSL allows in the fragment stage only (implicit level of detail)
+_FRAGMENT_ONLY = ("textureSample", "textureSampleBias", "textureSampleCompare")
 
 #: the names generated code reaches as ``ash.<name>`` for textures (load.py's runtime)
 TEXTURE_RUNTIME = {name: getattr(textures, name) for name in textures.__all__}
@@ -122,3 +126,32 @@ def texture_call(gen: Any, e: ast.Call) -> py.expr:
                 want = Vector(t.size, concrete) if isinstance(t, Vector) else concrete
             args.append(gen.expr(a, want))
     return gen.ash_call(name, args, name in _AWAITED)
+
+
+def check_compute_stage(gen: Any, fn: ast.Function) -> None:
+    """A compute entry point whose call graph reaches textureSample, textureSampleBias or
+    textureSampleCompare is a shader-creation error (WGSL: fragment stage only), at the call."""
+    decls = {d.name: d for d in gen.typed.resolved.module.decls if isinstance(d, ast.Function)}
+    for name in sorted(_reached(gen.typed.resolved.calls, fn.name)):
+        call = _first_call(decls[name].body, _FRAGMENT_ONLY) if name in decls else None
+        if call is not None:
+            raise error_at(gen.source, call.span, f"{call.callee.name} is for the fragment "
+                           f"stage only (its level of detail comes from a quad's "
+                           f"derivatives), and the compute entry point '{fn.name}' reaches "
+                           f"it. Fix: textureSampleLevel(t, s, coords, level) with an "
+                           f"explicit level")
+
+
+def _first_call(node: Any, names: tuple[str, ...]) -> Any:
+    """The first call under ``node`` (a syntax node or a list of them) of one of ``names``."""
+    todo = [node]
+    while todo:
+        n = todo.pop(0)
+        if isinstance(n, list):
+            todo[:0] = n
+        elif isinstance(n, ast.Call) and n.callee.name in names:
+            return n
+        elif isinstance(n, (ast.Stmt, ast.Expr, ast.Case, ast.VarDecl, ast.Block)):
+            todo[:0] = [getattr(n, f, None) for f in getattr(n, "__slots__", ())
+                        if f not in ("span", "target", "type")]
+    return None
