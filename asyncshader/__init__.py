@@ -310,6 +310,10 @@ from .front.wgsl.load import load_wgsl
 # The shader on a GPU: its WGSL (emit/); crosscheck(), below, runs it there (extra/gpu.py)
 from .emit import WGSLEmitError, to_wgsl
 
+# isort: split
+# Lockstep: dispatches as numpy arrays over lanes, compiled from the typed IR (lockstep/)
+from .lockstep import Lockstep
+
 
 def crosscheck(*args: Any, **kwargs: Any) -> Any:
     """Runs a compute dispatch on the CPU and its WGSL on a WebGPU device (wgpu, the ``gpu``
@@ -368,6 +372,7 @@ __all__ = [
     "Input",
     "Instrument",
     "InvocationView",
+    "Lockstep",
     "Matrix",
     "ModfResult",
     "ModuleBinding",

@@ -30,6 +30,7 @@ SMALL = {
     "textures.py": ["--loads", "5", "--repeat", "1"],
     "wgsl_corpus.py": ["tests/data/tint/access"],
     "generated.py": ["--groups", "2", "--repeat", "1"],
+    "lockstep.py": ["--boids", "64", "--groups", "2", "--repeat", "1", "--no-gpu"],
 }
 
 

@@ -30,6 +30,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("front", ("asyncshader.front",)),
     ("emit", ("asyncshader.emit",)),
     ("extra", ("asyncshader.extra",)),
+    ("lockstep", ("asyncshader.lockstep",)),
     ("api", ("asyncshader",)),
     ("puzzles", ("asyncshader.puzzles",)),
     ("tools", ("asyncshader.tools",)),

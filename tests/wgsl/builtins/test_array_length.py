@@ -58,3 +58,19 @@ def test_fixed_size_arrays_and_element_pointers_are_refused():
         array_length(vec3u(1, 2, 3))
     with pytest.raises(TypeError, match=r"0-d array"):
         array_length(np.zeros((), np.float32))
+
+
+def test_a_pointer_to_a_structs_runtime_sized_member_has_its_length():
+    @ash.struct
+    class Buf:
+        count: u32
+        data: ash.runtime_array(f32)
+
+    @ash.compute(workgroup_size=1)
+    async def k(b):
+        b.count = array_length(ptr(b.data)) * 10 + array_length(b.data)  # &b.data, b.data
+
+    b = Buf.zeros(length=6)
+    ash.run(k, 1, b=b)
+    assert np.frombuffer(b.tobytes(), np.uint32)[0] == 66
+
