@@ -58,7 +58,8 @@ def test_bound_by_group_and_binding():
     (dict(smp=ash.Sampler(compare="less")),
      ["@group(0) @binding(2) var smp: sampler", "comparison sampler", "drop compare="]),
     (dict(tex=ash.Texture([np.zeros((2, 2, 1), np.uint32)], "r32uint")),
-     ["@group(0) @binding(1) var tex: texture_2d<f32>", "r32uint", "read as u32"]),
+     ["@group(0) @binding(1) var tex: texture_2d<f32> but got a r32uint texture",
+      "read as u32", "Fix: declare texture_2d<u32>"]),
     (dict(tex=ash.Texture([np.zeros((2, 4, 4, 1), np.uint8)], "r8unorm")),
      ["var tex: texture_2d<f32>", "2d-array view", "texture.view(dimension='2d')"]),
     (dict(tex=ash.Sampler()), ["var tex: texture_2d<f32> needs an ash.Texture"]),
@@ -81,6 +82,20 @@ COMPARE = """\
 @compute @workgroup_size(1)
 fn main() { out[0] = textureSampleCompareLevel(depth, smp, vec2f(0.5, 0.5), 0.5); }
 """
+
+
+def test_a_storage_texture_of_another_format_names_the_declaration_to_write():
+    module = ash.load_wgsl("""\
+@group(0) @binding(3) var img: texture_storage_2d<rgba8unorm, write>;
+@compute @workgroup_size(1) fn main() { textureStore(img, vec2i(0), vec4f(1.0)); }
+""")
+    with pytest.raises(ash.BindingError) as info:
+        ash.run(module["main"], 1, img=ash.Texture([np.zeros((1, 1, 1), np.float32)],
+                                                   "r32float"))
+    assert str(info.value).endswith(
+        "@group(0) @binding(3) var img: texture_storage_2d<rgba8unorm, write> but got a "
+        "r32float texture: a storage texture's format must match exactly. Fix: make the "
+        "texture with format='rgba8unorm', or declare texture_storage_2d<r32float, write>")
 
 
 def test_a_comparison_sampler_is_required_where_declared():

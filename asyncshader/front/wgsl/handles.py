@@ -10,7 +10,7 @@ from typing import Any
 
 from ...errors import BindingError
 from ...wgsl.textures.annotations import bind_texture
-from ...wgsl.textures.resources import Sampler, Texture, TextureView
+from ...wgsl.textures.resources import Sampler, Texture, TextureView, as_view
 from .codegen_textures import annotation_class
 from .reflect import Resource
 
@@ -39,6 +39,18 @@ def check_handle(kernel: str, r: Resource, value: Any) -> Any:
         raise BindingError(f"{where} needs an ash.Texture or a view of one "
                            f"(texture.view(...)), not {type(value).__name__}")
     ann = annotation_class(r.type)
+    fmt = as_view(value).format
+    given = f"but got a {fmt.name} texture"
+    if ann.storage and fmt.name != ann.format:
+        wgsl = r.type.wgsl.replace(f"<{ann.format},", f"<{fmt.name},")
+        raise BindingError(f"{where} {given}: a storage texture's format must match exactly. "
+                           f"Fix: make the texture with format={ann.format!r}, or declare "
+                           f"{wgsl}")
+    if not ann.storage and not ann.depth and fmt.sample_type != ann.sample_type:
+        wgsl = r.type.wgsl.replace(f"<{ann.sample_type}>", f"<{fmt.sample_type}>")
+        raise BindingError(f"{where} {given}, whose texels read as {fmt.sample_type}. Fix: "
+                           f"declare {wgsl}, or pass a texture whose format reads as "
+                           f"{ann.sample_type}")
     try:
         bind_texture(kernel, r.name, ann, value)
     except BindingError as exc:
