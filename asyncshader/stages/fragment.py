@@ -70,6 +70,7 @@ from ..wgsl.overrides import override_context
 from ..wgsl.readonly import checked_read_only
 from ..wgsl.reconvergence import reconvergence_options
 from ..wgsl.rewrite import with_wgsl_operators
+from ..wgsl.textures.annotations import storage_texture_outputs
 from ..wgsl.types import _VECS, Vec, vec4f
 from .dispatch import (
     DEFAULT_MAX_POINTS,
@@ -368,8 +369,7 @@ class FragmentRun(SanitizedRun):
         for axis, extra in ((0, 2 * self.qh - self.height), (1, 2 * self.qw - self.width)):
             if not extra:
                 continue
-            # helpers past the edge: linear extension for floats (like interpolated attributes)
-            # along an axis with two values to extend from; otherwise the edge value repeats
+            # helpers past the edge: floats extend linearly (as interpolation would), else repeat
             pad = [(0, 0)] * arr.ndim
             pad[axis] = (0, extra)
             if kind == "f" and arr.shape[axis] >= 2:
@@ -535,7 +535,7 @@ class FragmentRun(SanitizedRun):
 
     def result(self) -> FragmentResult:
         self.gather()
-        outputs = dict(self.storage)
+        outputs = {**self.storage, **storage_texture_outputs(self.bindings)}
         if isinstance(self.output, dict):
             outputs.update(self.output)
         elif self.output is not None:

@@ -116,3 +116,12 @@ def test_the_access_diagram_draws_a_storage_texture_race(tmp_path):
     ash.run(reverse, 1, img=image(), sanitize="report", instruments=[tl])
     access_diagram(tl, tmp_path / "ordered.svg")
     assert RACE_COLOUR not in (tmp_path / "ordered.svg").read_text()
+
+
+def test_explore_tells_apart_the_outcomes_of_a_storage_texture_race():
+    # invocations 0 and 1 both store texel x = 0 (and 2 and 3 texel x = 1): which store
+    # lands last depends on the schedule, and a dispatch's outputs hold the texture's texels
+    report = ash.explore(two_per_texel, lambda: {"img": image()}, runs=24)
+    assert len(report.outcomes) > 1
+    r = ash.run(two_per_texel, 1, img=image(), schedule=ash.InOrder(), sanitize="off")
+    assert r.outputs["img"][0, 0, :2, 0].tolist() == [1.0, 3.0]  # the last writers in order

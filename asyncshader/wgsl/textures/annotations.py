@@ -141,6 +141,14 @@ class BoundTexture:
         return f"<{self.kind.wgsl()} {self.name!r}: {self.view!r}>"
 
 
+def storage_texture_outputs(bindings: dict[str, Any]) -> dict[str, Any]:
+    """The storage textures a dispatch may write (access write or read_write), by binding
+    name: the written level of each, as its (layers or depth, height, width, C) block (a
+    dispatch's outputs, which explore's outcomes hash, include them)."""
+    return {k: v.texture.block(v.view.base_mip_level) for k, v in bindings.items()
+            if isinstance(v, BoundTexture) and v.kind.storage and v.kind.access != "read"}
+
+
 def is_texture_binding(ann: Any, value: Any) -> bool:
     """Whether a parameter is a texture or sampler binding (by annotation or by value)."""
     if isinstance(ann, type) and issubclass(ann, (TextureType, Sampler, SamplerComparison)):
