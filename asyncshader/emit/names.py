@@ -89,7 +89,8 @@ _OTHER: dict[str, Rule] = {
     "atomic_exchange": _pointee, "atomic_compare_exchange_weak": compare_exchange_type,
     "frexp": _fixed(None), "modf": _fixed(None),  # (emit/results.py: split)
 } | {name: _fixed(None) for name in (  # (emit/textures.py: the texture built-ins)
-    "texture_dimensions", "texture_num_levels", "texture_num_layers", "texture_load",
+    "texture_dimensions", "texture_num_levels", "texture_num_layers", "texture_num_samples",
+    "texture_load",
     "texture_store", "texture_sample", "texture_sample_bias", "texture_sample_compare",
     "texture_sample_level", "texture_sample_grad", "texture_sample_compare_level",
     "texture_gather", "texture_gather_compare", "texture_sample_base_clamp_to_edge")}

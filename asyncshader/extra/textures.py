@@ -107,8 +107,9 @@ def handle_layout(binding: int, value: Any, visibility: Any) -> dict[str, Any]:
 
 
 def _entries(dev: Any, resources: dict[int, Any]) -> tuple[list, list]:
-    """Bind group entries for ``resources`` (binding -> numpy array (a storage buffer), Texture,
-    TextureView or Sampler), and what to read back: (binding, kind, gpu object, host)."""
+    """Bind group entries for ``resources`` (binding -> numpy array (a storage buffer), bytes (a
+    uniform buffer), Texture, TextureView or Sampler), and what to read back: (binding, kind,
+    gpu object, host)."""
     import wgpu
 
     entries, back = [], []
@@ -120,6 +121,10 @@ def _entries(dev: Any, resources: dict[int, Any]) -> tuple[list, list]:
             gpu = gpu_texture(dev, view.texture)
             entries.append({"binding": b, "resource": gpu_view(gpu, view)})
             back.append((b, "texture", gpu, view))
+        elif isinstance(r, bytes):  # (a uniform buffer's bytes)
+            buf = dev.create_buffer_with_data(data=r, usage=wgpu.BufferUsage.UNIFORM)
+            entries.append({"binding": b, "resource": {"buffer": buf, "offset": 0,
+                                                       "size": buf.size}})
         else:
             arr = np.ascontiguousarray(r)
             buf = dev.create_buffer_with_data(data=arr.tobytes(), usage=(
@@ -192,3 +197,22 @@ def draw(source: str, width: int, height: int, resources: dict[int, Any],
     dev.queue.submit([enc.finish()])
     read_back(dev, gpu_target, target)
     return target.levels[0]
+
+
+def bind_groups(dev: Any, pipeline: Any, groups: dict[int, dict[int, Any]]) -> tuple[list, list]:
+    """The bind groups of ``groups`` (group -> binding -> resource, as :func:`run_compute`
+    takes group 0's) for ``pipeline``'s layout, as (group, wgpu bind group) pairs, and what
+    to read back after the pass (:func:`read_resources`)."""
+    made, back = [], []
+    for g, resources in sorted(groups.items()):
+        entries, more = _entries(dev, resources)
+        made.append((g, dev.create_bind_group(layout=pipeline.get_bind_group_layout(g),
+                                              entries=entries)))
+        back += more
+    return made, back
+
+
+def read_resources(dev: Any, back: list) -> None:
+    """Reads storage buffers and storage-format textures a pass wrote back into their host
+    arrays (``back`` from :func:`bind_groups`)."""
+    _read(dev, back)

@@ -323,7 +323,8 @@ def _hint(space: str, same_unit: bool, a: tuple, b: tuple, atomic: bool,
     if a == b and race == "write-write":
         return (f"several invocations write this element at {_short(a[0])}:{a[1]}; no barrier "
                 f"can order that: {_ATOMICS}")
-    barrier = "workgroup_barrier()" if space == "workgroup" else "storage_barrier()"
+    barrier = {"workgroup": "workgroup_barrier()", "handle": "texture_barrier()"}.get(
+        space, "storage_barrier()")
     lines = sorted({a[1], b[1]})
     where = (f"between line {lines[0]} and line {lines[1]}" if len(lines) == 2 else
              f"between two executions of line {lines[0]} (in the loop around it)")

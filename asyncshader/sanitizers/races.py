@@ -6,7 +6,8 @@ barriers order accesses (atomics are relaxed):
 
 * workgroup memory (``var<workgroup>``) is ordered by ``workgroup_barrier()`` and
   ``workgroup_uniform_load()``; storage memory by ``storage_barrier()`` (WGSL memory model:
-  each barrier affects its own address space; ``texture_barrier`` orders neither);
+  each barrier affects its own address space); storage textures (the handle address space,
+  each texel a location) by ``texture_barrier()``;
 * the invocations of a workgroup cross every barrier together (it is a rendezvous), so the number
   of barriers of the right kind a workgroup has completed, its *phase*, tells whether two of its
   accesses are ordered: the same phase means unordered;
@@ -71,6 +72,8 @@ from .shadow import (
 
 _WORKGROUP_ORDERING = frozenset({"workgroup_barrier", "workgroup_uniform_load"})
 _STORAGE_ORDERING = frozenset({"storage_barrier"})
+#: storage textures are in the handle address space, which textureBarrier orders
+_HANDLE_ORDERING = frozenset({"texture_barrier"})
 
 
 # ----------------------------------------------------------------------------------- detection
@@ -93,7 +96,8 @@ class RaceDetector(Instrument):
         self._seen: dict[tuple, Finding] = {}
         self._races: list[tuple[reports.DataRace, bool]] = []  # each race, and if atomic
         self._states: dict[int, MemoryState] = {}
-        self._phases: dict[str, dict[int, int]] = {"workgroup": {}, "storage": {}}
+        self._phases: dict[str, dict[int, int]] = {"workgroup": {}, "storage": {},
+                                                   "handle": {}}
         self._flat: dict[tuple, np.ndarray] = {}  # shape -> flat positions
         self._sites: list[tuple[str, int]] = [("?", 0)]
         self._site_ids: dict[tuple[str, int], int] = {}
@@ -113,7 +117,8 @@ class RaceDetector(Instrument):
 
     def rendezvous_completed(self, group: Any, op: str, members: list) -> None:
         space = "workgroup" if op in _WORKGROUP_ORDERING else \
-            "storage" if op in _STORAGE_ORDERING else None
+            "storage" if op in _STORAGE_ORDERING else \
+            "handle" if op in _HANDLE_ORDERING else None
         if space is not None:
             phases = self._phases[space]
             phases[group.index] = phases.get(group.index, 0) + 1
@@ -457,6 +462,7 @@ class SanitizedRun:
             allow_races = (allow_races,)
         self.sanitize = sanitize
         self._names = {id(v): k for k, v in storage.items()}
+        self._handles: dict[int, str] = {}
         if sanitize != "off" and memory:
             self.detector = RaceDetector(self, set(allow_races))
             instruments.append(self.detector)
@@ -486,8 +492,20 @@ class SanitizedRun:
         for hook in self.access_hooks:
             hook(inv, memory, index, kind)
 
+    def texture_access(self, memory: Any, index: Any, kind: str, name: str) -> None:
+        """The running invocation's load or store of a storage texture's texel
+        ``memory[index]`` (``memory``: the block of a level, ``name``: the binding): memory of
+        the handle address space for the race detector."""
+        if self.detector is not None:
+            self._handles[id(memory)] = name
+            self.memory_access(memory, index, kind)
+
     def memory_name(self, memory: Any) -> tuple[str, str]:
-        """(name, address space) of a workgroup variable or a bound buffer."""
+        """(name, address space) of a workgroup variable, a bound buffer or a storage
+        texture's level."""
+        handle = self._handles.get(id(memory)) if self.detector is not None else None
+        if handle is not None:
+            return handle, "handle"
         of = getattr(memory, "_ash_memory_of", None)  # a struct buffer's memory, by granule
         if of is not None:
             memory = of

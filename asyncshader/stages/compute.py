@@ -62,6 +62,7 @@ from ..wgsl.readonly import checked_read_only
 from ..wgsl.reconvergence import reconvergence_options
 from ..wgsl.rewrite import with_wgsl_operators
 from ..wgsl.struct_buffers import StructArray
+from ..wgsl.textures.annotations import storage_texture_outputs
 from ..wgsl.types import Vec, vec3u
 from ..wgsl.vec_arrays import vector_view
 from ..wgsl.watched import traced_storage
@@ -432,6 +433,7 @@ class ComputeRun(SanitizedRun):
 
     def result(self) -> DispatchResult:
         outputs = {k: v for k, v in self.bindings.items() if _is_storage(v)}
+        outputs.update(storage_texture_outputs(self.bindings))  # (what they wrote)
         trace = make_trace(self.scheduler, self.kernel.identity, self.config, self.strategy)
         return DispatchResult(outputs=outputs, trace=trace, counters=counters(self.scheduler),
                               findings=self.findings(trace))

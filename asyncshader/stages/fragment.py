@@ -70,6 +70,7 @@ from ..wgsl.overrides import override_context
 from ..wgsl.readonly import checked_read_only
 from ..wgsl.reconvergence import reconvergence_options
 from ..wgsl.rewrite import with_wgsl_operators
+from ..wgsl.textures.annotations import storage_texture_outputs
 from ..wgsl.types import _VECS, Vec, vec4f
 from .dispatch import (
     DEFAULT_MAX_POINTS,
@@ -94,7 +95,9 @@ from .fragment_io import (
     _put_output,
     _quad_maker,
     _shape_of,
+    check_coverage,
     corner,
+    input_value,
     quad_subgroup,
     storage_classes,
     storage_views,
@@ -291,6 +294,7 @@ class FragmentRun(SanitizedRun):
         self.context_values = ((DERIVATIVE_KINDS, derivative_kinds(self.derivative_mode)),)
         self.options = options
         self.qw, self.qh = (self.width + 1) // 2, (self.height + 1) // 2
+        self.coverage = check_coverage(options.pop("coverage"), self.width, self.height)
         given = getattr(shader, "resolve_bindings", dict)(given)  # (a front-end's: bytes)
         self.inputs, resources = self._split_inputs(given)
         self.bindings = bind_resources(shader.fn.__qualname__, shader.params,
@@ -365,8 +369,7 @@ class FragmentRun(SanitizedRun):
         for axis, extra in ((0, 2 * self.qh - self.height), (1, 2 * self.qw - self.width)):
             if not extra:
                 continue
-            # helpers past the edge: linear extension for floats (like interpolated attributes)
-            # along an axis with two values to extend from; otherwise the edge value repeats
+            # helpers past the edge: floats extend linearly (as interpolation would), else repeat
             pad = [(0, 0)] * arr.ndim
             pad[axis] = (0, extra)
             if kind == "f" and arr.shape[axis] >= 2:
@@ -376,15 +379,6 @@ class FragmentRun(SanitizedRun):
         vec = _VECS[(arr.shape[2], {"f": "f", "i": "i", "u": "u", "b": "b"}[kind])] \
             if arr.ndim == 3 and arr.shape[2] > 1 else None
         return (arr, vec)
-
-    def _value(self, source: Any, x: int, y: int) -> Any:
-        if callable(source):
-            return source(x, y)
-        arr, vec = source
-        if vec is None:
-            v = arr[y, x]
-            return v[0] if arr.ndim == 3 else v
-        return vec(*arr[y, x].tolist())
 
     # -------------------------------------------------------------------------------- quads
     def _units(self) -> Iterator[Group]:
@@ -397,7 +391,7 @@ class FragmentRun(SanitizedRun):
         z, w = np.float32(opts["position_z"]), np.float32(opts["position_w"])
         front, index, mask = bool(opts["front_facing"]), np.uint32(0), np.uint32(1)
         make_position = vec4f._make
-        ids, width, height, qw = self.ids, self.width, self.height, self.qw
+        ids, width, height, qw, cover = self.ids, self.width, self.height, self.qw, self.coverage
         fasts = [self.fast_state(arr) for _, arr in storage]
         view_classes = self.view_classes
         edge = width < 2 * qw or height < 2 * self.qh  # padding helpers in the last column/row
@@ -411,13 +405,17 @@ class FragmentRun(SanitizedRun):
         bare = not storage and not inputs  # lean quads from builtins and uniforms only
         corners = itertools.product(range(0, 2 * self.qh, 2), range(0, 2 * qw, 2))
         for q, (qy, qx) in enumerate(corners):  # quad q's upper-left pixel (as corner says)
-            lean = not (storage or subgroups or (edge and (qx + 1 >= width or qy + 1 >= height)))
+            if cover is not None and not cover[qy:qy + 2, qx:qx + 2].any():
+                self.skip.extend(range(4 * q, 4 * q + 4))  # (no pixel covered: not run)
+                continue
+            lean = not (storage or subgroups or cover is not None or (edge and (
+                qx + 1 >= width or qy + 1 >= height)))
             if lean and bare:  # the coroutines alone (lean.py)
                 yield _Quad(self, q, quad(xs[qx], xs[qx + 1], ys[qy], ys[qy + 1]))
                 continue
             pixels = ((qx, qy), (qx + 1, qy), (qx, qy + 1), (qx + 1, qy + 1))  # by quad id
             # the inputs first: a callable that raises leaves no coroutine behind
-            inputs_of = [[self._value(src, x, y) for src in inputs] for x, y in pixels]
+            inputs_of = [[input_value(src, x, y) for src in inputs] for x, y in pixels]
             if lean:
                 yield _Quad(self, q, [call(make_position(xs[x], ys[y], z, w), front, index,
                                            mask, *values)
@@ -435,8 +433,8 @@ class FragmentRun(SanitizedRun):
                                                   *views), unit, groups)
                 for view in owned:  # (flat buffers' views, struct buffers' blocks)
                     view._inv = inv
-                if x >= width or y >= height:  # padding
-                    inv.helper = True
+                if x >= width or y >= height or (cover is not None and not cover[y, x]):
+                    inv.helper = True  # (padding, or a pixel the triangle does not cover)
                 if sg is not None:
                     join_subgroup(sg, inv)
                 members.append(inv)
@@ -537,7 +535,7 @@ class FragmentRun(SanitizedRun):
 
     def result(self) -> FragmentResult:
         self.gather()
-        outputs = dict(self.storage)
+        outputs = {**self.storage, **storage_texture_outputs(self.bindings)}
         if isinstance(self.output, dict):
             outputs.update(self.output)
         elif self.output is not None:
@@ -548,7 +546,7 @@ class FragmentRun(SanitizedRun):
 
 
 _OPTIONS = {"position_z": 0.0, "position_w": 1.0, "front_facing": True,
-            "subgroup_size": None, "subgroup_reduction": "lanes"}
+            "subgroup_size": None, "subgroup_reduction": "lanes", "coverage": None}
 
 
 def _prepare(shader: Any, width: int, height: int, schedule: Any, derivatives: str,
@@ -576,6 +574,8 @@ def run_fragments(shader: FragmentShader, width: int, height: int, *, schedule: 
     outputs. ``derivatives`` (``"coarse"``, the default, or ``"fine"``) is what the plain
     ``dpdx``, ``dpdy`` and ``fwidth`` compute, the same for all three. ``position_z``,
     ``position_w`` (default 0 and 1) and ``front_facing`` (default True) set those builtins.
+    ``coverage`` ((height, width) bool, a triangle's pixels): a covered quad's other pixels run
+    as helpers (in derivatives, writing nothing); uncovered quads do not run.
     ``sanitize`` and ``allow_races`` work as for :func:`~asyncshader.run` (the race detector is
     on by default: fragments writing one storage element race). Other keywords are per-pixel
     inputs, storage buffers and uniforms. ``max_points_per_invocation`` and ``watchdog`` bound a

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..collectives.quads import QUAD
 from ..collectives.subgroups import SUBGROUP, subgroup_group
+from ..errors import BindingError
 from ..wgsl.managed import _Managed
 from ..wgsl.struct_buffers import StructArray
 from ..wgsl.types import Vec, vec4f
@@ -22,6 +23,32 @@ from ..wgsl.watched import _Traced
 SCALAR_OUTPUTS = frozenset({float, int, bool, np.float32, np.float64, np.float16, np.int32,
                             np.uint32, np.int64, np.uint64, np.int16, np.uint16, np.int8,
                             np.uint8, np.bool_})
+
+
+def input_value(source: Any, x: int, y: int) -> Any:
+    """The value of a per-pixel input (a callable (x, y), or an (array, vector type) pair)
+    at pixel (x, y)."""
+    if callable(source):
+        return source(x, y)
+    arr, vec = source
+    if vec is None:
+        v = arr[y, x]
+        return v[0] if arr.ndim == 3 else v
+    return vec(*arr[y, x].tolist())
+
+
+def check_coverage(coverage: Any, width: int, height: int) -> np.ndarray | None:
+    """``run_fragments(coverage=...)``: a (height, width) bool array (the pixels a triangle
+    covers) padded with False to whole quads; None for every pixel."""
+    if coverage is None:
+        return None
+    mask = np.asarray(coverage)
+    if mask.shape != (height, width) or mask.dtype != np.bool_:
+        raise BindingError(f"run_fragments(coverage=...) takes a ({height}, {width}) bool "
+                           f"array (True: the pixel is covered), not "
+                           f"{getattr(mask, 'dtype', '?')} of shape {mask.shape}. Fix: pass "
+                           "mask.astype(bool) shaped (height, width)")
+    return np.pad(mask, ((0, height % 2), (0, width % 2)))
 
 
 def corner(q: int, qw: int) -> tuple[int, int]:

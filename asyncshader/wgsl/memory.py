@@ -256,11 +256,13 @@ def _layout(t: Any) -> tuple[tuple[int, ...], np.dtype, type, Any]:
     if isinstance(t, type) and issubclass(t, Matrix):  # (C, R): var[c] is column c, a vector
         return t.shape, t.dtype, _vec_array_class(t.column), t.column
     if isinstance(t, ArrayType):
-        shape, dtype, cls, _ = _layout(t.element)
+        shape, dtype, cls, vec = _layout(t.element)
         if isinstance(t.element, type) and issubclass(t.element, Vec):
             return (t.length, *shape), dtype, _vec_array_class(t.element), t.element
         if isinstance(t.element, type) and issubclass(t.element, Matrix):
             return (t.length, *shape), dtype, WorkgroupVar, None  # (tiles[i][c]: a row)
+        if vec is not None and isinstance(t.element, ArrayType):  # (rows of vectors)
+            return (t.length, *shape), dtype, cls, vec
         if cls is not WorkgroupVar and cls is not WorkgroupAtomic:
             raise TypeError(f"workgroup arrays of {t.element!r} are not supported yet")
         return (t.length, *shape), dtype, cls, None

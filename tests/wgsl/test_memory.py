@@ -380,3 +380,29 @@ def test_workgroup_uniform_load_of_a_vector_element_is_a_value(sanitize):
     out = np.zeros((3, 4), np.float32)
     r = ash.run(uniform_vector_load, out=out, sanitize=sanitize)
     assert out.tolist() == [[11, 1, 2, 3], [21, 1, 2, 3], [1, 1, 2, 3]] and r.findings == []
+
+
+ROWS = ash.workgroup(ash.array(ash.array(ash.vec3f, 4), 2))  # array<array<vec3f, 4>, 2>
+
+
+def test_a_workgroup_array_of_arrays_of_vectors_holds_rows_of_vectors():
+    @ash.compute(workgroup_size=4)
+    async def rows(out: ash.Storage[vec4f], *, local_invocation_index: u32):
+        i = local_invocation_index
+        ROWS[0][i] = ash.vec3f(f32(i), 1.0, 2.0)
+        ROWS[1][i] = ash.vec3f(10.0, f32(i), 3.0)
+        await ash.workgroup_barrier()
+        out[i] = vec4f(ROWS[0][3 - i] + ROWS[1][i], 7.0)
+
+    out = np.zeros((4, 4), np.float32)
+    ash.run(rows, 1, out=out)
+    assert out.tolist() == [[13.0 - i, 1.0 + i, 5.0, 7.0] for i in range(4)]
+
+
+def test_two_invocations_writing_one_vector_of_a_row_race():
+    @ash.compute(workgroup_size=2)
+    async def clash(out: ash.Storage[f32], *, local_invocation_index: u32):
+        ROWS[1][2] = ash.vec3f(f32(local_invocation_index), 0.0, 0.0)
+
+    with pytest.warns(ash.DataRaceWarning, match=r"ROWS\[\(1, 2, 0\)\]"):
+        ash.run(clash, 1, out=np.zeros(1, np.float32))

@@ -23,7 +23,10 @@ import numpy as np
 from ...errors import BindingError
 from ...ir.layout import align_of, size_of, stride_of, struct_layout
 from ...ir.types import Array, Atomic, Matrix, Scalar, Struct, Vector
+from .handles import check_handle
 from .reflect import EntryPoint, Resource
+
+_HANDLE_KIND = {"sampler": "Sampler", "comparison_sampler": "Sampler"}
 
 __all__ = ["describe_resource", "resolve_bindings", "view_binding"]
 
@@ -32,8 +35,9 @@ _DTYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "u32": np.uint
 
 def describe_resource(r: Resource) -> str:
     """``@group(0) @binding(1) var<storage, read_write> out: array<f32>``."""
-    space = f"storage, {r.access}" if r.kind == "storage" else r.kind
-    return (f"@group({r.group}) @binding({r.binding}) var<{space}> {r.name}: "
+    space = f"<storage, {r.access}>" if r.kind == "storage" else f"<{r.kind}>" \
+        if r.kind == "uniform" else ""  # (a texture or sampler: the handle space, unwritten)
+    return (f"@group({r.group}) @binding({r.binding}) var{space} {r.name}: "
             f"{getattr(r.type, 'wgsl', r.type)}")
 
 
@@ -223,6 +227,13 @@ def resolve_bindings(kernel: str, entry: EntryPoint, given: dict[str, Any],
                 out[name] = view_binding(r, out[name], structs)
             except BindingError as exc:
                 raise BindingError(f"{kernel}: {exc}") from None
+    for r in entry.resources:  # (textures and samplers: checked against their types)
+        if r.min_size is None and r.name in out:
+            out[r.name] = check_handle(kernel, r, out[r.name])
+        elif r.min_size is None:
+            raise BindingError(f"{kernel}: missing binding {r.name!r} ({describe_resource(r)})"
+                               f": pass {r.name}=<ash.{_HANDLE_KIND.get(r.kind, 'Texture')}> "
+                               f"or bindings={{({r.group}, {r.binding}): ...}}\n{listing}")
     return out
 
 

@@ -23,6 +23,7 @@ from ...ir.types import (
     Array,
     Atomic,
     Matrix,
+    Opaque,
     OverrideSize,
     Pointer,
     Reference,
@@ -37,6 +38,7 @@ from . import syntax as ast
 from .codegen_entry import fragment_helpers, fragment_parameters, struct_of_builtins
 from .codegen_exprs import Expressions, value_type
 from .codegen_pointers import Pointers
+from .codegen_textures import check_compute_stage, handle_binding
 from .codegen_values import PRIVATE, VALUE_SPACES, Values, is_value_type
 from .consteval import UNKNOWN, ConstError, fit, zero
 from .pipeline import workgroup_dimension
@@ -189,6 +191,8 @@ class Generator(Pointers, Values, Expressions):
         elif space == "uniform":
             value = py.Call(self.ash_attr("uniform"), [self.type_expr(t, decl.span)],
                             self.binding_keywords(decl, attrs))
+        elif space == "handle":
+            value = handle_binding(self, decl, t)
         else:
             raise self.refuse(decl.span, f"a var<{space}> of type {t.wgsl}")
         return [self.place(py.Assign([py.Name(decl.name, py.Store())], value), decl.span)]
@@ -226,11 +230,12 @@ class Generator(Pointers, Values, Expressions):
                                                          py.Name(runtime, py.Load())), p.span))
             elif entry and isinstance(t, Struct):  # (its members are built-in values)
                 prologue += struct_of_builtins(self, p, t, args)
-            elif entry or not (is_value_type(t) or isinstance(t, Pointer)):
+            elif entry or not (is_value_type(t) or isinstance(t, (Pointer, Opaque))):
                 raise self.refuse(p.span, f"the parameter {self.text(p.span)!r}")
             else:
                 args.args.append(py.arg(self.local_name(p), None))
         if entry:
+            check_compute_stage(self, fn)  # (textureSample: fragment stage only)
             self.entry_points[fn.name] = self.workgroup_size(attrs["workgroup_size"])
         if self.privates and (entry or "fragment" in attrs):  # (an entry point's own)
             prologue = self.private_prologue(fn.span) + prologue

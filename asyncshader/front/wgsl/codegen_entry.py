@@ -125,9 +125,8 @@ def fragment_parameters(gen: Any, fn: ast.Function, types: list[Any]
 
 
 def _buffers(gen: Any, entry: str) -> list[str]:
-    """The names of the buffers the entry point uses."""
-    return [r.name for r in gen.reflection.entry_points[entry].resources
-            if r.min_size is not None]
+    """The names of the buffers, textures and samplers the entry point uses."""
+    return [r.name for r in gen.reflection.entry_points[entry].resources]
 
 
 def _reaching(gen: Any, entry: str, buffers: list[str]) -> set[str]:

@@ -27,6 +27,7 @@ from ...wgsl import atomics, builtins, types
 from ...wgsl.spelling import snake
 from . import syntax as ast
 from .codegen_entry import helper_call
+from .codegen_textures import is_texture_builtin, texture_call
 from .codegen_values import holds_struct, is_value_type
 from .consteval import UNKNOWN, ConstError, fit
 from .pipeline import MISSING
@@ -261,6 +262,8 @@ class Expressions:
         if isinstance(target, Predeclared) and e.callee.name == "bitcast":
             return py.Call(py.Subscript(self.ash_attr("bitcast"), self.type_expr(
                 concretize(result), e.span), py.Load()), [self.expr(e.args[0])], [])
+        if isinstance(target, Predeclared) and is_texture_builtin(e.callee.name):
+            return texture_call(self, e)
         if isinstance(target, Predeclared) and e.callee.template is None:
             found = builtin_function(e.callee.name)
             if found is None:

@@ -17,6 +17,7 @@ from ...wgsl import atomics, builtins, memory, module_bindings, operators, robus
 from ...wgsl.generated import compile_generated
 from .check import Checker
 from .codegen import generate
+from .codegen_textures import TEXTURE_RUNTIME
 from .consteval import UNKNOWN
 from .kernels import WGSLComputeKernel, WGSLFragmentShader
 from .parser import parse
@@ -39,6 +40,7 @@ RUNTIME.storage, RUNTIME.uniform = module_bindings.storage, module_bindings.unif
 RUNTIME.workgroup, RUNTIME.ptr, RUNTIME.struct = memory.workgroup, memory.ptr, structs.struct
 RUNTIME.discard = fragment.discard
 vars(RUNTIME).update(VALUE_RUNTIME)
+vars(RUNTIME).update(TEXTURE_RUNTIME)
 
 #: WGSL's operators and robust accesses, by the names generated code calls them (as partials:
 #: the kernel scan looks for shader memory in functions' globals, and theirs hold none)

@@ -61,13 +61,14 @@ class TextureType(metaclass=_TextureMarker):
     sample_type = "f32"
     depth = False
     storage = False
+    multisampled = False
     format: str | None = None
     access = "write"
 
     @classmethod
     def wgsl(cls) -> str:
         """The WGSL type this annotation declares."""
-        dim = _WGSL_DIM[cls.dimension]
+        dim = ("multisampled_" if cls.multisampled else "") + _WGSL_DIM[cls.dimension]
         if cls.storage:
             return f"texture_storage_{dim}<{cls.format or '?'}, {cls.access}>"
         if cls.depth:
@@ -76,10 +77,10 @@ class TextureType(metaclass=_TextureMarker):
 
 
 def _texture_type(name: str, dimension: str, depth: bool = False, storage: bool = False,
-                  doc: str = "") -> type[TextureType]:
+                  doc: str = "", multisampled: bool = False) -> type[TextureType]:
     return _TextureMarker(name, (TextureType,), {
         "dimension": dimension, "depth": depth, "storage": storage, "__doc__": doc,
-        "__module__": __name__})
+        "multisampled": multisampled, "__module__": __name__})
 
 
 def _sampled(name: str, dimension: str) -> type[TextureType]:
@@ -109,6 +110,13 @@ TextureDepth2D = _depth("TextureDepth2D", "2d")
 TextureDepth2DArray = _depth("TextureDepth2DArray", "2d-array")
 TextureDepthCube = _depth("TextureDepthCube", "cube")
 TextureDepthCubeArray = _depth("TextureDepthCubeArray", "cube-array")
+TextureMultisampled2D = _texture_type(
+    "TextureMultisampled2D", "2d", multisampled=True, doc="Annotation for WGSL "
+    "``texture_multisampled_2d<T>``: ``TextureMultisampled2D[f32]`` (``[i32]``, ``[u32]``): a "
+    "Texture made with sample_count=4, read with texture_load(t, coords, sample_index).")
+TextureDepthMultisampled2D = _texture_type(
+    "TextureDepthMultisampled2D", "2d", depth=True, multisampled=True, doc="Annotation for "
+    "WGSL ``texture_depth_multisampled_2d`` (a multisampled depth texture).")
 StorageTexture1D = _storage("StorageTexture1D", "1d")
 StorageTexture2D = _storage("StorageTexture2D", "2d")
 StorageTexture2DArray = _storage("StorageTexture2DArray", "2d-array")
@@ -133,6 +141,14 @@ class BoundTexture:
         return f"<{self.kind.wgsl()} {self.name!r}: {self.view!r}>"
 
 
+def storage_texture_outputs(bindings: dict[str, Any]) -> dict[str, Any]:
+    """The storage textures a dispatch may write (access write or read_write), by binding
+    name: the written level of each, as its (layers or depth, height, width, C) block (a
+    dispatch's outputs, which explore's outcomes hash, include them)."""
+    return {k: v.texture.block(v.view.base_mip_level) for k, v in bindings.items()
+            if isinstance(v, BoundTexture) and v.kind.storage and v.kind.access != "read"}
+
+
 def is_texture_binding(ann: Any, value: Any) -> bool:
     """Whether a parameter is a texture or sampler binding (by annotation or by value)."""
     if isinstance(ann, type) and issubclass(ann, (TextureType, Sampler, SamplerComparison)):
@@ -141,6 +157,9 @@ def is_texture_binding(ann: Any, value: Any) -> bool:
 
 
 def _default_kind(view: TextureView) -> type[TextureType]:
+    if view.texture.sample_count > 1:
+        return TextureDepthMultisampled2D if view.format.is_depth else \
+            TextureMultisampled2D[view.format.sample_type]
     base = {"1d": Texture1D, "2d": Texture2D, "2d-array": Texture2DArray, "3d": Texture3D,
             "cube": TextureCube, "cube-array": TextureCubeArray}[view.dimension]
     if view.format.is_depth:
@@ -168,6 +187,12 @@ def bind_texture(kernel: str, name: str, ann: Any, value: Any) -> Any:
     if not (isinstance(ann, type) and issubclass(ann, TextureType)):
         return BoundTexture(view, _default_kind(view), name)
     given = f"a {view.dimension} view of a {view.format.name} texture"
+    samples = view.texture.sample_count
+    if (samples > 1) != ann.multisampled:
+        fix = ("make the texture with sample_count=4 and (4, height, width, C) samples"
+               if ann.multisampled else f"declare {_multisampled_name(ann)}")
+        raise BindingError(f"{kernel}: binding {name!r} is a {declared} but got {given} with "
+                           f"{samples} sample(s) per texel. Fix: {fix}")
     if view.dimension != ann.dimension:
         fix = (f"texture.view(dimension={ann.dimension!r})"
                if view.texture.dimension == "2d" and ann.dimension != "3d" else
@@ -190,6 +215,11 @@ def bind_texture(kernel: str, name: str, ann: Any, value: Any) -> Any:
                            f"texels read as {fmt.sample_type}. Fix: declare "
                            f"[{fmt.sample_type}], or use a {ann.sample_type} format")
     return BoundTexture(view, ann, name)
+
+
+def _multisampled_name(ann: type[TextureType]) -> str:
+    return "texture_depth_multisampled_2d" if ann.depth else \
+        f"texture_multisampled_2d<{ann.sample_type}>"
 
 
 def _bind_sampler(kernel: str, name: str, ann: Any, value: Any, declared: str | None) -> Any:

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._core.context import current_run
 from ...errors import ShaderTypeError
 from ..types import Vec, f32, u32, vec2u, vec3u, vec4f, vec4i, vec4u
 from .annotations import BoundTexture
@@ -110,6 +111,15 @@ def texture_num_levels(t: Any) -> Any:
     return u32(texture_arg("texture_num_levels", t).view.mip_level_count)
 
 
+def texture_num_samples(t: Any) -> Any:
+    """WGSL ``textureNumSamples(t)``: the samples per texel of a multisampled texture."""
+    t = texture_arg("texture_num_samples", t)
+    if not t.kind.multisampled:
+        raise ShaderTypeError(f"texture_num_samples() takes a multisampled texture, not "
+                              f"{t.kind.wgsl()}")
+    return u32(t.texture.sample_count)
+
+
 def texture_num_layers(t: Any) -> Any:
     """WGSL ``textureNumLayers(t)``: array layers of an array texture (cubes of a cube array)."""
     t = texture_arg("texture_num_layers", t)
@@ -152,16 +162,23 @@ def texture_load(t: Any, coords: Any, *args: Any) -> Any:
     own = 0 if kind.storage else 1
     arrayed = t.view.dimension in _ARRAYED
     if len(args) != own + arrayed:
+        last = "" if kind.storage else "the sample index" if kind.multisampled else "the level"
         raise ShaderTypeError(f"texture_load(): a {kind.wgsl()} takes "
-                              f"{'the array index, ' if arrayed else ''}"
-                              f"{'' if kind.storage else 'the level'} after the coordinates")
+                              f"{'the array index, ' if arrayed else ''}{last} after the "
+                              "coordinates")
     layer = int(args[0]) if arrayed else 0
     level = int(args[-1]) if own else 0
-    where = _texel_index(t, c, layer, level)
+    if kind.multisampled:  # (the samples are the block's first axis; one level)
+        layer, level = level, 0
+        where = _texel_index(t, c, 0, 0) if 0 <= layer < t.texture.sample_count else None
+        where = where and (layer, *where[1:])
+    else:
+        where = _texel_index(t, c, layer, level)
     if where is None:
         return result_value(t, [0, 0, 0, 0])
     if kind.storage:  # read the memory itself: a texture_store earlier in the run shows
         block = t.texture.block(t.view.base_mip_level + level)
+        _accessed(t, block, where, "load")
         texel = t.texture.format.decode(block[where][None])[0].tolist()
         return result_value(t, texel + [0, 0, 0, 1][len(texel):])
     z, y, x = where
@@ -193,8 +210,18 @@ def texture_store(t: Any, coords: Any, *args: Any) -> None:
         return
     fmt = t.texture.format
     encoded = fmt.encode(np.array(list(value)[:fmt.channels]))
-    t.texture.block(t.view.base_mip_level)[where] = encoded
+    block = t.texture.block(t.view.base_mip_level)
+    block[where] = encoded
+    _accessed(t, block, where, "store")  # (after the store: the detector notes the value)
     t.texture.changed()
+
+
+def _accessed(t: BoundTexture, block: np.ndarray, where: tuple, kind: str) -> None:
+    """Reports a storage texture's texel access to the running dispatch's race detector (the
+    handle address space, ordered by texture_barrier)."""
+    run = current_run()
+    if run is not None and getattr(run, "detector", None) is not None:
+        run.texture_access(block, where, kind, t.name)
 
 
 def texture_sample_level(t: Any, s: Any, coords: Any, *args: Any) -> Any:

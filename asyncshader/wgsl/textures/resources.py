@@ -35,7 +35,8 @@ class Texture:
     (a single array is one level), ``format`` a WebGPU texel format name, ``dimension`` WebGPU's
     texture dimension ("1d", "2d" or "3d"). See the module docstring for the shapes."""
 
-    def __init__(self, levels: Any, format: str = "rgba8unorm", dimension: str = "2d") -> None:
+    def __init__(self, levels: Any, format: str = "rgba8unorm", dimension: str = "2d",
+                 sample_count: int = 1) -> None:
         self.format: TexelFormat = texel_format(format)
         if dimension not in _DIMENSIONS:
             raise ValueError(f"Texture dimension {dimension!r} is not one of {_DIMENSIONS} "
@@ -49,11 +50,17 @@ class Texture:
         if not levels:
             raise ValueError("Texture needs at least one mip level: pass [array] or an array")
         self.levels: list[np.ndarray] = [self._check_level(k, a) for k, a in enumerate(levels)]
-        self.layered = dimension == "2d" and self.levels[0].ndim == 4
+        #: samples per texel (WebGPU: 1, or 4 for a multisampled texture, whose one level is
+        #: shaped (samples, height, width, C))
+        self.sample_count = _check_samples(sample_count, dimension, self.levels)
+        self.layered = dimension == "2d" and self.levels[0].ndim == 4 and sample_count == 1
         self._blocks = [a.reshape((1,) * (4 - a.ndim) + a.shape) for a in self.levels]
         base = self._blocks[0].shape
         self.depth_or_array_layers, self.height, self.width = base[0], base[1], base[2]
-        self._check_chain()
+        if sample_count > 1:
+            self.depth_or_array_layers = 1  # (the block's first axis holds the samples)
+        else:
+            self._check_chain()
         self._decoded: dict[int, list] = {}
 
     def _check_level(self, k: int, a: Any) -> np.ndarray:
@@ -101,11 +108,11 @@ class Texture:
     def size(self, level: int = 0) -> tuple[int, int, int]:
         """(width, height, depth or layers) of mip level ``level``."""
         d, h, w = self._blocks[level].shape[:3]
-        return w, h, d
+        return w, h, self.depth_or_array_layers if self.sample_count > 1 else d
 
     def block(self, level: int) -> np.ndarray:
-        """Level ``level`` as a 4d view (depth or layers, height, width, C) of the caller's
-        array."""
+        """Level ``level`` as a 4d view (depth, layers or samples, height, width, C) of the
+        caller's array."""
         return self._blocks[level]
 
     def decoded(self, level: int) -> list:
@@ -141,8 +148,24 @@ class Texture:
                            array_layer_count)
 
     def __repr__(self) -> str:
+        samples = f", {self.sample_count} samples" if self.sample_count > 1 else ""
         return (f"Texture({self.format.name}, {self.dimension}, {self.width}x{self.height}x"
-                f"{self.depth_or_array_layers}, {self.mip_level_count} levels)")
+                f"{self.depth_or_array_layers}, {self.mip_level_count} levels{samples})")
+
+
+def _check_samples(sample_count: int, dimension: str, levels: list[np.ndarray]) -> int:
+    """``sample_count`` where WebGPU allows it with these levels (a ValueError otherwise)."""
+    if sample_count == 1:
+        return 1
+    if sample_count != 4:
+        raise ValueError(f"Texture sample_count={sample_count}: WebGPU allows 1 or 4")
+    if dimension != "2d" or len(levels) != 1 or levels[0].ndim != 4 or \
+            levels[0].shape[0] != 4:
+        shape = levels[0].shape
+        raise ValueError(f"a multisampled texture (sample_count=4) is 2d with one mip level "
+                         f"shaped (4, height, width, C), the samples first; got dimension "
+                         f"{dimension!r}, {len(levels)} level(s) of shape {shape}")
+    return 4
 
 
 class TextureView:

@@ -1,0 +1,117 @@
+"""``run_fragments(coverage=mask)``: the pixels a triangle covers. The other pixels of a quad
+holding a covered pixel run as helper invocations: they take part in derivatives and in
+textureSample's implicit level of detail, read their own pixel's inputs and write nothing;
+quads without a covered pixel do not run. Checked by hand and against lavapipe drawing a real
+triangle (its coverage read back from the picture)."""
+
+import numpy as np
+import pytest
+
+import asyncshader as ash
+from asyncshader import f32, u32, vec4f
+
+
+@ash.fragment
+async def square_slope(*, position: vec4f):
+    return await ash.dpdx(position.x * position.x)
+
+
+def test_helpers_around_covered_pixels_take_part_in_derivatives():
+    cov = np.zeros((4, 4), bool)
+    cov[0, 0] = cov[3, 3] = True
+    r = ash.run_fragments(square_slope, 4, 4, coverage=cov)
+    assert r.mask.tolist() == cov.tolist()
+    # coarse dpdx of x^2 across a quad's top row: 1.5^2 - 0.5^2 = 2 and 3.5^2 - 2.5^2 = 6,
+    # each from a covered pixel and a helper
+    assert r.output[0, 0] == 2.0 and r.output[3, 3] == 6.0
+    assert (r.output[~cov] == 0).all()
+
+
+@ash.fragment
+async def count_runs(hits: ash.Storage[u32], *, position: vec4f):
+    i = u32(position.y) * 4 + u32(position.x)
+    hits[i] = hits[i] + 1
+    return f32(1.0)
+
+
+def test_helpers_write_nothing_and_uncovered_quads_do_not_run():
+    cov = np.zeros((4, 4), bool)
+    cov[1, 1] = True  # one pixel: its quad's three others are helpers
+    hits = np.zeros(16, np.uint32)
+    r = ash.run_fragments(count_runs, 4, 4, coverage=cov, hits=hits)
+    assert hits.reshape(4, 4).tolist() == cov.astype(np.uint32).tolist()
+    assert r.mask.tolist() == cov.tolist()
+    assert r.counters.invocations == 4  # one quad of four ran
+
+
+def test_an_odd_sized_grid_pads_the_coverage_and_a_bad_mask_is_refused():
+    cov = np.ones((3, 3), bool)
+    r = ash.run_fragments(square_slope, 3, 3, coverage=cov)
+    assert r.mask.all() and r.output[2, 2] == 6.0  # the padding helper at x = 3 takes part
+    with pytest.raises(ash.BindingError, match=r"takes a \(3, 3\) bool array"):
+        ash.run_fragments(square_slope, 3, 3, coverage=np.ones((3, 3)))
+
+
+TRIANGLE = """\
+struct V { @builtin(position) p: vec4f, @location(0) uv: vec2f, }
+@vertex fn vs(@builtin(vertex_index) i: u32) -> V {
+  var corners = array(vec2f(-1.0, -1.0), vec2f(0.9, -1.0), vec2f(-1.0, 0.7));
+  let ndc = corners[i];
+  let c = vec2f(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
+  return V(vec4f(ndc, 0.0, 1.0), c * vec2f(3.0, 1.5));
+}
+"""
+
+TEXTURED = """\
+@group(0) @binding(0) var t: texture_2d<f32>;
+@group(0) @binding(1) var s: sampler;
+@fragment fn fs(@location(0) uv: vec2f) -> @location(0) vec4f {
+  return vec4f(textureSample(t, s, uv).rgb, 1.0);
+}
+"""
+
+
+def test_implicit_lod_at_a_triangles_edge_agrees_with_lavapipe(gpu_device):
+    import wgpu
+
+    from asyncshader.extra.textures import bind_groups, read_back
+
+    rng = np.random.default_rng(9)
+    tex = ash.Texture([rng.integers(0, 256, (16 >> k, 16 >> k, 4), dtype=np.uint8)
+                       for k in range(5)])
+    smp = ash.Sampler(mag_filter="linear", min_filter="linear", mipmap_filter="linear",
+                      address_mode_u="repeat", address_mode_v="repeat")
+    width = height = 8
+    dev = gpu_device
+    vs = dev.create_shader_module(code=TRIANGLE)
+    fs = dev.create_shader_module(code=TEXTURED)
+    pipeline = dev.create_render_pipeline(
+        layout="auto", vertex={"module": vs, "entry_point": "vs"},
+        fragment={"module": fs, "entry_point": "fs", "targets": [{"format": "rgba32float"}]},
+        primitive={"topology": wgpu.PrimitiveTopology.triangle_list})
+    (_, group), = bind_groups(dev, pipeline, {0: {0: tex, 1: smp}})[0]
+    target = dev.create_texture(size=(width, height, 1), format="rgba32float",
+                                usage=wgpu.TextureUsage.RENDER_ATTACHMENT |
+                                wgpu.TextureUsage.COPY_SRC)
+    enc = dev.create_command_encoder()
+    p = enc.begin_render_pass(color_attachments=[{
+        "view": target.create_view(), "load_op": wgpu.LoadOp.clear,
+        "store_op": wgpu.StoreOp.store, "clear_value": (0, 0, 0, 0)}])
+    p.set_pipeline(pipeline)
+    p.set_bind_group(0, group)
+    p.draw(3)
+    p.end()
+    dev.queue.submit([enc.finish()])
+    picture = ash.Texture([np.zeros((height, width, 4), np.float32)], "rgba32float")
+    read_back(dev, target, picture)
+    theirs = picture.levels[0]
+    covered = theirs[..., 3] == 1.0  # (alpha 1 where a fragment was written)
+    assert 10 < covered.sum() < 50  # a triangle, not the whole picture
+    x = (np.arange(width, dtype=np.float32) + 0.5) / width
+    y = (np.arange(height, dtype=np.float32) + 0.5) / height
+    uv = np.stack(np.meshgrid(x * 3.0, y * 1.5), -1).astype(np.float32)
+    module = ash.load_wgsl(TEXTURED)
+    ours = ash.run_fragments(module["fs"], width, height, coverage=covered, uv=uv, t=tex,
+                             s=smp)
+    assert ours.mask.tolist() == covered.tolist()
+    assert np.abs(ours.output[covered] - theirs[covered]).max() <= 2 / 256 + 1 / 16
