@@ -36,6 +36,7 @@ from . import syntax as ast
 from .codegen_entry import fragment_helpers, fragment_parameters, struct_of_builtins
 from .codegen_exprs import Expressions, value_type
 from .codegen_pointers import Pointers
+from .codegen_statements import Statements
 from .codegen_values import PRIVATE, VALUE_SPACES, Values, is_value_type
 from .consteval import fit, zero
 from .pipeline import workgroup_dimension
@@ -45,7 +46,7 @@ _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "
              "^=": "^", "<<=": "<<", ">>=": ">>"}
 
 
-class Generator(Pointers, Values, Expressions):
+class Generator(Statements, Pointers, Values, Expressions):
     """Generates one module; :meth:`module` gives the tree, :attr:`constants` the values the
     tree's names refer to and :attr:`entry_points` each compute entry point's workgroup
     size."""
@@ -66,6 +67,8 @@ class Generator(Pointers, Values, Expressions):
         self.late: list[py.stmt] = []  # constants holding structs, made as the module ends
         self.late_names: dict[tuple, str] = {}
         self.type_names: dict[Any, str] = {}  # array types, made once
+        self.hoisted: dict[int, str] = {}
+        self.continues: dict[int, str] = {}
         self.privates = {d.name: d for d in typed.resolved.module.decls
                          if isinstance(d, ast.VarDecl) and d.kind == "var" and
                          checker.var_space(d)[0] == "private"}
@@ -317,15 +320,17 @@ class Generator(Pointers, Values, Expressions):
         if s.op == "=":
             return [self.store(s.target, self.value(s.value, t))]
         op = _COMPOUND[s.op]
+        hoisted = self.hoist_indices(s.target)
         combined = ast.Binary(s.span, op, s.target, s.value, type=t, stage="runtime")
-        return [self.store(s.target, self.expr(combined, t), once=False)]
+        return [*hoisted, self.store(s.target, self.expr(combined, t), once=bool(hoisted))]
 
     def s_IncDec(self, s: ast.IncDec) -> list[py.stmt]:
         t = concretize(value_type(s.target.type))
         one = ast.Literal(s.span, "int", "1", "", type=t, stage="const")
         self.synthetic.append(one)  # (the evaluator memoizes by id: keep it alive)
+        hoisted = self.hoist_indices(s.target)
         combined = ast.Binary(s.span, s.op[0], s.target, one, type=t, stage="runtime")
-        return [self.store(s.target, self.expr(combined, t), once=False)]
+        return [*hoisted, self.store(s.target, self.expr(combined, t), once=bool(hoisted))]
 
     def s_CallStmt(self, s: ast.CallStmt) -> list[py.stmt]:
         return [py.Expr(self.expr(s.call))]
@@ -385,21 +390,23 @@ class Generator(Pointers, Values, Expressions):
         if s.kind == "break":
             return [py.Break()]
         if s.kind == "continue":
-            return [py.Continue()]
+            return self.continue_out(s) or [py.Continue()]
         if s.kind == "discard":  # (WGSL's demote to helper: the invocation goes on)
             return [py.Expr(self.ash_call("discard", []))]
         raise self.refuse(s.span, f"'{s.kind}'")
 
     def s_Switch(self, s: ast.Switch) -> list[py.stmt]:
         t = concretize(value_type(s.selector.type))
-        cases, default = [], None
+        cases, default, bodies = [], None, []
         for case in s.cases:
             body = case.body.body
             if body and isinstance(body[-1], ast.Jump) and body[-1].kind == "break":
                 body = body[:-1]  # (WGSL's switch does not fall through)
-            for inner in body:
-                if any(isinstance(n, ast.Jump) and n.kind == "break" for n in _walk(inner)):
-                    raise self.refuse(case.span, "'break' inside a switch clause")
+            bodies.append(body)
+        wrapped = any(isinstance(n, ast.Jump) and n.kind == "break"
+                      for body in bodies for inner in body for n in _walk(inner))
+        outer = self.mark_continues(s) if wrapped else None
+        for case, body in zip(s.cases, bodies):
             stmts = self.block(ast.Block(case.body.span, body)) or [py.Pass()]
             if None in case.selectors:
                 default = py.match_case(py.MatchAs(), None, stmts)
@@ -409,7 +416,8 @@ class Generator(Pointers, Values, Expressions):
             pattern = patterns[0] if len(patterns) == 1 else py.MatchOr(patterns)
             cases.append(py.match_case(pattern, None, stmts))
         subject = py.Call(py.Name("int", py.Load()), [self.expr(s.selector, t)], [])
-        return [py.Match(subject, cases + ([default] if default else []))]
+        match = py.Match(subject, cases + ([default] if default else []))
+        return self.wrapped_switch(s, match, outer) if wrapped else [match]
 
 
 def _struct_uses(t: Struct) -> set[str]:

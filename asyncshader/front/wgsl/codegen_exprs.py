@@ -148,6 +148,8 @@ class Expressions:
         return self.loaded(e, self.place(node, e.span))
 
     def expr_node(self, e: ast.Expr, want: Any) -> py.expr:
+        if id(e) in self.hoisted:  # (an index computed once, before its statement)
+            return py.Name(self.hoisted[id(e)], py.Load())
         t = value_type(e.type)
         if e.stage == "const" and is_value_type(t) and not isinstance(t, PredeclaredStruct):
             value = self.checker.value(e)
