@@ -160,11 +160,13 @@ class Generator(Statements, Pointers, Values, Expressions):
             value = py.Constant(None)  # (its size has no value: what uses it is refused)
         elif space == "workgroup":
             value = self.ash_call("workgroup", [self.type_expr(t, decl.span)])
-        elif space == "storage" and ((isinstance(t, Array) and t.length is None and
-                                      not isinstance(t.element, Array)) or
+        elif space == "storage" and (_storage_array(t) or
                                      isinstance(t, (Scalar, Vector, Matrix, Atomic))):
-            # (one scalar, vector, matrix or atomic: an array of one, read and stored as name[0])
+            # (one scalar, vector, matrix or atomic: an array of one, read and stored as name[0];
+            # an array of arrays of scalars: a numpy array of as many axes, of its scalar)
             element = t.element if isinstance(t, Array) else t
+            while isinstance(element, Array):
+                element = element.element
             element = element.scalar if isinstance(element, Atomic) else element
             value = py.Call(self.ash_attr("storage"), [self.type_expr(element, decl.span)],
                             [*self.binding_keywords(decl, attrs),
@@ -418,6 +420,19 @@ class Generator(Statements, Pointers, Values, Expressions):
         subject = py.Call(py.Name("int", py.Load()), [self.expr(s.selector, t)], [])
         match = py.Match(subject, cases + ([default] if default else []))
         return self.wrapped_switch(s, match, outer) if wrapped else [match]
+
+
+def _storage_array(t: Any) -> bool:
+    """Whether ``t``, a storage buffer's type, binds as an array of its elements: an array
+    (fixed-size or runtime-sized) of scalars, vectors, atomics or structs, or arrays of
+    arrays ending in scalars."""
+    if not isinstance(t, Array):
+        return False
+    if not isinstance(t.element, Array):
+        return True
+    while isinstance(t, Array):
+        t = t.element
+    return isinstance(t, Scalar)
 
 
 def _struct_uses(t: Struct) -> set[str]:
