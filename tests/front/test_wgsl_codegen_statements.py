@@ -140,3 +140,26 @@ def test_dawns_array_of_f16_matrices_through_pointers_runs():
     ash.run(module["f"], 1, a=a, s=s)
     # i() gives 1 then 2: a[1][2].x + a[0][0].x + a[1][0].x + a[1][2].x = 24 + 0 + 16 + 24
     assert s.tolist() == [64.0]
+
+
+SWITCH_OUTSIDE_A_LOOP = """\
+@group(0) @binding(0) var<storage, read_write> o: array<i32>;
+
+@compute @workgroup_size(3)
+fn main(@builtin(local_invocation_index) i: u32) {
+    switch (i) {
+        case 0u: { if (o[5] == 0) { o[0] = 1; break; } o[0] = 2; }
+        default: { o[i] = 3; }
+    }
+    o[i] += 10;
+}
+"""
+
+
+def test_a_break_in_a_switch_outside_any_loop_leaves_the_switch(gpu_device):
+    o = np.zeros(6, np.int32)
+    ash.run(ash.load_wgsl(SWITCH_OUTSIDE_A_LOOP)["main"], 1, o=o)
+    assert o.tolist() == [11, 13, 13, 0, 0, 0]  # o[0] = 1, the break skips o[0] = 2
+    gpu = wgsl_originals.run(gpu_device, SWITCH_OUTSIDE_A_LOOP, "main", 1,
+                             o=np.zeros(6, np.int32))
+    assert gpu["o"].tolist() == o.tolist()
