@@ -23,6 +23,7 @@ from ...ir.types import (
     Array,
     Atomic,
     Matrix,
+    OverrideSize,
     Pointer,
     Reference,
     Scalar,
@@ -36,9 +37,8 @@ from . import syntax as ast
 from .codegen_entry import fragment_helpers, fragment_parameters, struct_of_builtins
 from .codegen_exprs import Expressions, value_type
 from .codegen_pointers import Pointers
-from .codegen_statements import Statements
 from .codegen_values import PRIVATE, VALUE_SPACES, Values, is_value_type
-from .consteval import fit, zero
+from .consteval import UNKNOWN, ConstError, fit, zero
 from .pipeline import workgroup_dimension
 from .source import Span, WGSLError, error_at
 
@@ -46,7 +46,7 @@ _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "
              "^=": "^", "<<=": "<<", ">>=": ">>"}
 
 
-class Generator(Statements, Pointers, Values, Expressions):
+class Generator(Pointers, Values, Expressions):
     """Generates one module; :meth:`module` gives the tree, :attr:`constants` the values the
     tree's names refer to and :attr:`entry_points` each compute entry point's workgroup
     size."""
@@ -67,8 +67,6 @@ class Generator(Statements, Pointers, Values, Expressions):
         self.late: list[py.stmt] = []  # constants holding structs, made as the module ends
         self.late_names: dict[tuple, str] = {}
         self.type_names: dict[Any, str] = {}  # array types, made once
-        self.hoisted: dict[int, str] = {}
-        self.continues: dict[int, str] = {}
         self.privates = {d.name: d for d in typed.resolved.module.decls
                          if isinstance(d, ast.VarDecl) and d.kind == "var" and
                          checker.var_space(d)[0] == "private"}
@@ -98,7 +96,8 @@ class Generator(Statements, Pointers, Values, Expressions):
 
     def module(self) -> py.Module:
         body: list[py.stmt] = []
-        for name in ("ash", "int"):  # (the names generated code calls)
+        for name in ("ash", "int", "True", "False", "None"):  # (the names generated code
+            # calls; Python's constants, which no Python name can be)
             if name in self.globals:
                 raise self.refuse(self.source_span(name), f"a module-scope name '{name}'")
         decls = self.typed.resolved.module.decls
@@ -136,6 +135,15 @@ class Generator(Statements, Pointers, Values, Expressions):
     def struct(self, decl: ast.Struct) -> py.stmt:
         t = self.typed.structs[decl.name]
         attrs = t.attrs or ("",) * len(t.fields)
+        for m, (_, ft) in zip(decl.members, t.fields):
+            if keyword.iskeyword(m.name):  # (a Python class has no such attribute)
+                raise self.refuse(m.span, f"a struct member named '{m.name}' (a Python "
+                                  "keyword)")
+            while isinstance(ft, Array):
+                ft = ft.element
+            if isinstance(ft, (Scalar, Vector)) and scalar_of(ft).name == "bool":
+                raise self.refuse(m.span, "a struct with a bool member (asyncshader's "
+                                  "structs have a memory layout, and bool has none)")
         fields = [self.place(py.AnnAssign(py.Name(name, py.Store()),
                                           self.member_type_expr(ft, a, m.span), None, 1), m.span)
                   for (name, ft), a, m in zip(t.fields, attrs, decl.members)]
@@ -150,7 +158,12 @@ class Generator(Statements, Pointers, Values, Expressions):
             value = self.typed.values.get(id(decl))
             if isinstance(t, (Scalar, Vector)):
                 t = concretize(t)  # (module["N"] of `const N = 4;` is an i32)
-                self.constants[decl.name] = self.make_value(fit(value, t), t, decl.span)
+                try:
+                    self.constants[decl.name] = self.make_value(fit(value, t), t, decl.span)
+                except ConstError:  # (an abstract value no i32 holds: Python's number)
+                    self.constants[decl.name] = value
+            elif value is not UNKNOWN and is_value_type(t):
+                self.module_constant(decl, concretize(t), value)
             return []
         if decl.kind == "override" or decl.name in self.privates:
             return []  # (a use of an override is refused; private: each invocation's own)
@@ -160,10 +173,12 @@ class Generator(Statements, Pointers, Values, Expressions):
             value = py.Constant(None)  # (its size has no value: what uses it is refused)
         elif space == "workgroup":
             value = self.ash_call("workgroup", [self.type_expr(t, decl.span)])
-        elif space == "storage" and (_storage_array(t) or
+        elif space == "storage" and ((isinstance(t, Array) and (
+                not isinstance(t.element, Array) or _of_scalars(t))
+                                      and not isinstance(t.length, OverrideSize)) or
                                      isinstance(t, (Scalar, Vector, Matrix, Atomic))):
-            # (one scalar, vector, matrix or atomic: an array of one, read and stored as name[0];
-            # an array of arrays of scalars: a numpy array of as many axes, of its scalar)
+            # (one scalar, vector, matrix or atomic: an array of one, used as name[0]; arrays
+            # of arrays of scalars: a numpy array of as many axes, of the scalar)
             element = t.element if isinstance(t, Array) else t
             while isinstance(element, Array):
                 element = element.element
@@ -317,22 +332,24 @@ class Generator(Statements, Pointers, Values, Expressions):
 
     def s_Assign(self, s: ast.Assign) -> list[py.stmt]:
         if s.target is None:
+            if s.value.stage == "const":
+                return []  # (`_ = e` of a const-expression: evaluated at load, no effect)
             return [py.Expr(self.expr(s.value))]
         t = concretize(value_type(s.target.type))
         if s.op == "=":
             return [self.store(s.target, self.value(s.value, t))]
         op = _COMPOUND[s.op]
-        hoisted = self.hoist_indices(s.target)
-        combined = ast.Binary(s.span, op, s.target, s.value, type=t, stage="runtime")
-        return [*hoisted, self.store(s.target, self.expr(combined, t), once=bool(hoisted))]
+        first, target = self.hoist_indices(s.target)
+        combined = ast.Binary(s.span, op, target, s.value, type=t, stage="runtime")
+        return [*first, self.store(target, self.expr(combined, t), once=False)]
 
     def s_IncDec(self, s: ast.IncDec) -> list[py.stmt]:
         t = concretize(value_type(s.target.type))
         one = ast.Literal(s.span, "int", "1", "", type=t, stage="const")
         self.synthetic.append(one)  # (the evaluator memoizes by id: keep it alive)
-        hoisted = self.hoist_indices(s.target)
-        combined = ast.Binary(s.span, s.op[0], s.target, one, type=t, stage="runtime")
-        return [*hoisted, self.store(s.target, self.expr(combined, t), once=bool(hoisted))]
+        first, target = self.hoist_indices(s.target)
+        combined = ast.Binary(s.span, s.op[0], target, one, type=t, stage="runtime")
+        return [*first, self.store(target, self.expr(combined, t), once=False)]
 
     def s_CallStmt(self, s: ast.CallStmt) -> list[py.stmt]:
         return [py.Expr(self.expr(s.call))]
@@ -362,6 +379,8 @@ class Generator(Statements, Pointers, Values, Expressions):
         so that ``continue`` runs it too, as WGSL's does. The continuing part is generated
         after the body, whose declarations it may use."""
         flag = f"__first{id(body)}"
+        stmts = self.block(body)
+        after = continuing()
         head: list[py.stmt] = []
         if condition is not None:
             head.append(self.place(py.If(py.UnaryOp(py.Not(), self.expr(condition)),
@@ -392,24 +411,24 @@ class Generator(Statements, Pointers, Values, Expressions):
         if s.kind == "break":
             return [py.Break()]
         if s.kind == "continue":
-            return self.continue_out(s) or [py.Continue()]
+            return [py.Continue()]
         if s.kind == "discard":  # (WGSL's demote to helper: the invocation goes on)
             return [py.Expr(self.ash_call("discard", []))]
         raise self.refuse(s.span, f"'{s.kind}'")
 
     def s_Switch(self, s: ast.Switch) -> list[py.stmt]:
         t = concretize(value_type(s.selector.type))
-        cases, default, bodies = [], None, []
+        cases, default, continues = [], None, False
+        flag = f"__continue{id(s)}"
         for case in s.cases:
             body = case.body.body
             if body and isinstance(body[-1], ast.Jump) and body[-1].kind == "break":
                 body = body[:-1]  # (WGSL's switch does not fall through)
-            bodies.append(body)
-        wrapped = any(isinstance(n, ast.Jump) and n.kind == "break"
-                      for body in bodies for inner in body for n in _walk(inner))
-        outer = self.mark_continues(s) if wrapped else None
-        for case, body in zip(s.cases, bodies):
             stmts = self.block(ast.Block(case.body.span, body)) or [py.Pass()]
+            if any(isinstance(n, ast.Jump) and n.kind == "break"
+                   for inner in body for n in _walk(inner)):
+                stmts, more = _breakable(stmts, flag)
+                continues = continues or more
             if None in case.selectors:
                 default = py.match_case(py.MatchAs(), None, stmts)
                 continue
@@ -419,17 +438,39 @@ class Generator(Statements, Pointers, Values, Expressions):
             cases.append(py.match_case(pattern, None, stmts))
         subject = py.Call(py.Name("int", py.Load()), [self.expr(s.selector, t)], [])
         match = py.Match(subject, cases + ([default] if default else []))
-        return self.wrapped_switch(s, match, outer) if wrapped else [match]
+        if not continues:
+            return [match]
+        return [py.Assign([py.Name(flag, py.Store())], py.Constant(False)), match,
+                py.If(py.Name(flag, py.Load()), [py.Continue()], [])]
 
 
-def _storage_array(t: Any) -> bool:
-    """Whether ``t``, a storage buffer's type, binds as an array of its elements: an array
-    (fixed-size or runtime-sized) of scalars, vectors, atomics or structs, or arrays of
-    arrays ending in scalars."""
-    if not isinstance(t, Array):
-        return False
-    if not isinstance(t.element, Array):
-        return True
+def _breakable(body: list[py.stmt], flag: str) -> tuple[list[py.stmt], bool]:
+    """A switch clause's statements with a ``break`` inside: in a loop run once, which the
+    ``break`` leaves (Python's ``break`` in a ``match`` case would leave the loop around the
+    switch); a ``continue`` of the loop around the switch sets ``flag`` and leaves it too.
+    Returns the statements and whether a ``continue`` was so rewritten."""
+    continues = []
+
+    def rewrite(stmts: list[py.stmt]) -> list[py.stmt]:
+        out: list[py.stmt] = []
+        for stmt in stmts:
+            if isinstance(stmt, py.Continue):
+                continues.append(stmt)
+                out += [py.Assign([py.Name(flag, py.Store())], py.Constant(True)), py.Break()]
+                continue
+            if isinstance(stmt, py.If):  # (not into loops: their continue is their own)
+                stmt.body, stmt.orelse = rewrite(stmt.body), rewrite(stmt.orelse)
+            for case in getattr(stmt, "cases", ()):
+                case.body = rewrite(case.body)
+            out.append(stmt)
+        return out
+
+    loop = py.While(py.Constant(True), [*rewrite(body), py.Break()], [])
+    return [loop], bool(continues)
+
+
+def _of_scalars(t: Array) -> bool:
+    """Whether the array ``t`` holds arrays of arrays ... of scalars (nothing else)."""
     while isinstance(t, Array):
         t = t.element
     return isinstance(t, Scalar)
