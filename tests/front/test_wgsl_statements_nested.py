@@ -1,10 +1,9 @@
-"""Statements of loaded WGSL that take more than one Python statement
-(asyncshader.front.wgsl.codegen_statements): a ``break`` anywhere in a switch clause leaves
-the switch (a ``continue`` there the enclosing loop), and a compound assignment or ``++``
-whose index calls a function calls it once. Values derived by hand in the comments, and
-compared with lavapipe running the same text on the same bytes."""
-
-from pathlib import Path
+"""More of ``ash.load_wgsl``'s statements that take more than one Python statement
+(test_wgsl_statements.py has the first cases): ``break`` and ``continue`` in switch clauses
+with loops and switches nested in them, a switch outside any loop, and compound assignments
+and ``++`` whose indices call a function, on a value, on memory and through pointers. Values
+derived by hand in the comments, and compared with lavapipe running the same text on the
+same bytes."""
 
 import numpy as np
 from ports import wgsl_originals
@@ -33,7 +32,7 @@ fn main() {
 """
 
 
-def test_a_break_inside_a_switch_clause_leaves_the_switch_and_continue_the_loop(gpu_device):
+def test_breaks_and_continues_in_clauses_with_loops_and_switches_nested_in_them(gpu_device):
     o = np.zeros(7, np.int32)
     ash.run(ash.load_wgsl(SWITCH_BREAKS)["main"], 1, o=o)
     # i=0: o[0]=10; i=1: break before the store; i=2: o[2]=20 and continue (no o[6] += 1);
@@ -100,46 +99,6 @@ def test_a_compound_assignment_through_a_pointer_calls_its_index_once(gpu_device
     assert a.tolist() == [16002, 0, 100]
     gpu = wgsl_originals.run(gpu_device, THROUGH_POINTERS, "main", 1, a=np.zeros(3, np.uint32))
     assert gpu["a"].tolist() == a.tolist()
-
-
-ARRAY_OF_MATRICES = """\
-@group(0) @binding(0) var<uniform> a: array<mat2x2f, 2>;
-@group(0) @binding(1) var<storage, read_write> o: array<f32>;
-var<workgroup> w: array<mat2x2f, 2>;
-
-@compute @workgroup_size(1)
-fn main() {
-    let l = a;
-    o[0] = l[1][1].y;
-    o[1] = l[1][0].x;
-    let m = l[0];
-    o[2] = m[0][1];
-    w = a;
-    let k = w;
-    o[3] = (k[1] * vec2f(1.0, 0.0)).y;
-}
-"""
-
-
-def test_an_array_of_matrices_loaded_whole_holds_matrices(gpu_device):
-    a = np.arange(8, dtype=np.float32)  # a[m] column c row r at m*4 + c*2 + r
-    o = np.zeros(4, np.float32)
-    ash.run(ash.load_wgsl(ARRAY_OF_MATRICES)["main"], 1, a=a, o=o)
-    assert o.tolist() == [7.0, 4.0, 1.0, 5.0]  # k[1] * (1, 0) is k[1]'s column 0: (4, 5)
-    gpu = wgsl_originals.run(gpu_device, ARRAY_OF_MATRICES, "main", 1, a=a,
-                             o=np.zeros(4, np.float32))
-    assert gpu["o"].tolist() == o.tolist()
-
-
-def test_dawns_array_of_f16_matrices_through_pointers_runs():
-    path = (Path(__file__).parents[1] / "data" / "tint" / "buffer" / "uniform" / "std140" /
-            "array" / "mat4x4_f16" / "dynamic_index_via_ptr.wgsl")
-    module = ash.load_wgsl(path.read_text(encoding="utf-8"))
-    a = np.arange(64, dtype=np.float16)  # a[m][c][r] at m*16 + c*4 + r
-    s = np.zeros(1, np.float16)
-    ash.run(module["f"], 1, a=a, s=s)
-    # i() gives 1 then 2: a[1][2].x + a[0][0].x + a[1][0].x + a[1][2].x = 24 + 0 + 16 + 24
-    assert s.tolist() == [64.0]
 
 
 SWITCH_OUTSIDE_A_LOOP = """\
