@@ -694,6 +694,51 @@ def test_workgroup_uniform_load_of_struct_members_orders_the_stores_before_it(sc
     assert gpu["out"].tolist() == out.tolist()
 
 
+UNIFORM_LOAD_THROUGH_POINTERS = """\
+struct S { a: u32, b: array<u32, 2> }
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+var<workgroup> s: S;
+
+@compute @workgroup_size(2)
+fn main(@builtin(local_invocation_index) i: u32) {
+    if (i == 0u) { s.a = 7u; }
+    s.b[i] = i + 1u;
+    let p = &s.b;
+    let b = workgroupUniformLoad(p);
+    let q = &s.a;
+    out[i] = workgroupUniformLoad(q) * 100u + b[0] * 10u + b[1];
+}
+"""
+
+
+def test_workgroup_uniform_load_through_a_pointer_to_a_member_loads_it(gpu_device):
+    module = ash.load_wgsl(UNIFORM_LOAD_THROUGH_POINTERS)
+    out = np.zeros(2, np.uint32)
+    result = ash.run(module["main"], 1, schedule=ash.Reverse(), sanitize="report", out=out)
+    assert out.tolist() == [712, 712] and not result.findings
+    gpu = wgsl_originals.run(gpu_device, UNIFORM_LOAD_THROUGH_POINTERS, "main", 1,
+                             out=np.zeros(2, np.uint32))
+    assert gpu["out"].tolist() == out.tolist()
+
+
+def test_workgroup_uniform_load_through_a_pointer_parameter_to_a_member_loads_it():
+    # (naga refuses workgroupUniformLoad of a pointer parameter; WGSL allows it: no lavapipe)
+    module = ash.load_wgsl("""\
+struct S { a: u32 }
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+var<workgroup> s: S;
+fn load_a(p: ptr<workgroup, u32>) -> u32 { return workgroupUniformLoad(p); }
+@compute @workgroup_size(2)
+fn main(@builtin(local_invocation_index) i: u32) {
+    if (i == 1u) { s.a = 7u; }
+    out[i] = load_a(&s.a) + i;
+}
+""")
+    out = np.zeros(2, np.uint32)
+    result = ash.run(module["main"], 1, sanitize="report", out=out)
+    assert out.tolist() == [7, 8] and not result.findings
+
+
 TINT = ROOT / "tests" / "data" / "tint"
 DAWN_POINTER_TESTS = sorted([*TINT.glob("ptr_ref/**/*.wgsl"), *TINT.glob("ptr_sugar/*.wgsl"),
                              TINT / "access" / "ptr.wgsl"])

@@ -231,14 +231,19 @@ class Pointers:
 
     def e_Call(self, e: ast.Call, want: Any) -> py.expr:
         if e.callee.name == "workgroupUniformLoad" and e.callee.template is None and \
-                isinstance(_strip(e.args[0]), ast.Unary) and _strip(e.args[0]).op == "&" and \
-                not isinstance(e.args[0].type.store, Atomic) and \
-                _has_member(_strip(_strip(e.args[0]).operand)):
-            return self.uniform_load_of_member(e)
+                not isinstance(e.args[0].type.store, Atomic):
+            arg = _strip(e.args[0])
+            if not (isinstance(arg, ast.Unary) and arg.op == "&"):  # (a pointer variable or
+                # parameter: it may point at a struct's member, which the runtime's form
+                # does not take)
+                return self.uniform_load_of_member(e)
+            if _has_member(_strip(arg.operand)):
+                return self.uniform_load_of_member(e)
         return super().e_Call(e, want)
 
     def uniform_load_of_member(self, e: ast.Call) -> py.expr:
-        """``workgroupUniformLoad(&s.m)`` as WGSL defines it: a workgroup barrier, the load
+        """``workgroupUniformLoad(&s.m)`` (or of a pointer variable or parameter, which may
+        point at a member) as WGSL defines it: a workgroup barrier, the load
         (a value), a workgroup barrier, in that order (a tuple's items), its value the
         middle item. The two barriers are awaited at distinct columns (the call's and its
         argument's), as reconvergence tells awaits apart by position."""
@@ -247,7 +252,8 @@ class Pointers:
         before = self.place(py.Await(py.Call(barrier, [], [])), e.span)
         after = self.place(py.Await(py.Call(self.ash_attr("workgroup_barrier"), [], [])),
                            arg.span)
-        loaded = self.value(_strip(arg.operand))
+        loaded = self.value(_strip(arg.operand)) if isinstance(arg, ast.Unary) and \
+            arg.op == "&" else self.load_place(self.expr(arg))
         return py.Subscript(py.Tuple([before, loaded, after], py.Load()), py.Constant(1),
                             py.Load())
 
