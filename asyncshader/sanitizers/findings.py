@@ -335,6 +335,21 @@ def _hint(space: str, same_unit: bool, a: tuple, b: tuple, atomic: bool,
     return fix + (", or make the plain access atomic too" if atomic else f"; or {_ATOMICS}")
 
 
+#: the Python spellings in the hints and their WGSL ones
+_WGSL_SPELLINGS = {"atomic_add(ptr(buf, i), v)": "atomicAdd(&buf[i], v)",
+                   "atomic_store": "atomicStore", "atomic_max": "atomicMax",
+                   "workgroup_barrier()": "workgroupBarrier()",
+                   "storage_barrier()": "storageBarrier()"}
+
+
+def in_wgsl(hint: str) -> str:
+    """``hint`` with the operations it names spelled as WGSL writes them (``atomicAdd(&buf[i],
+    v)``, ``workgroupBarrier()``): the hint of a race in a kernel loaded from WGSL."""
+    for python, wgsl in _WGSL_SPELLINGS.items():
+        hint = hint.replace(python, wgsl)
+    return hint
+
+
 def settle_hints(races: list[tuple[DataRace, bool]], fragment: bool) -> None:
     """Gives each race its hint, from all the races of the run. A write line that races
     write-write with itself and read-write with a read of the same memory is an *update* by
@@ -355,6 +370,8 @@ def settle_hints(races: list[tuple[DataRace, bool]], fragment: bool) -> None:
                      for a in (r.first, r.second))
         r.hint = _hint(r.address_space, r.same_workgroup, site(r.first), site(r.second),
                        atomic, fragment, r.race, update)
+        if r.first.file.endswith(".wgsl"):  # (a kernel loaded from WGSL: its fix in WGSL)
+            r.hint = in_wgsl(r.hint)
 
 
 def _at(memory: str, index: Any) -> str:

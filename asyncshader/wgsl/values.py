@@ -150,6 +150,8 @@ def _replace(obj: Any, key: Any, value: Any) -> Any:
         return _array_with(obj, key, value)
     if dataclasses.is_dataclass(obj):  # (a struct; a fragment's output is a plain dataclass)
         return _struct_with(obj, key, value)
+    if isinstance(obj, tuple) and key.__class__ is str and key in getattr(obj, "_fields", ()):
+        return obj._replace(**{key: value})  # (a frexp/modf result: a named tuple)
     raise TypeError(f"cannot store into a part of {_type_name(type(obj))}")
 
 

@@ -160,6 +160,27 @@ def test_buffers_are_bound_as_wgsl_test_numbers_them_and_zeroed_for_each_test(tm
         run_test(loaded, test)
 
 
+def test_a_fixed_size_buffer_as_wgsl_test_declares_it_is_bound_whole(tmp_path):
+    path = tmp_path / "test_fixed.wgsl"
+    path.write_text("""import wgsl_test::{expect, expectEq, expectNear};
+@buffer var<storage, read_write> data: array<f32, 4>;
+@buffer var<storage, read_write> grid: array<array<u32, 2>, 2>;
+
+@test fn fills() {
+    for (var i = 0u; i < 4u; i++) { data[i] = f32(i) * 2.0; }
+    grid[1][1] = 5u;
+    expectNear(data[3] + data[1], 8.0);
+    expectEq(grid[1][1] + grid[0][1], 5u);
+}
+@test fn sees_zeros() { expect(data[3] == 0.0 && grid[1][1] == 0u); }
+""", encoding="utf-8")
+    loaded = load_test_file(path)
+    sizes = {r.name: r.min_size for r in loaded.module.reflection.resources}
+    assert sizes == {"data": 16, "grid": 16}
+    for test in loaded.tests:
+        run_test(loaded, test)
+
+
 def test_markers_come_from_comment_lines_just_above_a_test(tmp_path):
     path = tmp_path / "test_marks.wgsl"
     path.write_text("""import wgsl_test::expect;

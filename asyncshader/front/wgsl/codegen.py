@@ -175,11 +175,15 @@ class Generator(Pointers, Values, Expressions):
             value = py.Constant(None)  # (its size has no value: what uses it is refused)
         elif space == "workgroup":
             value = self.ash_call("workgroup", [self.type_expr(t, decl.span)])
-        elif space == "storage" and ((isinstance(t, Array) and not isinstance(t.element, Array)
+        elif space == "storage" and ((isinstance(t, Array) and (
+                not isinstance(t.element, Array) or _of_scalars(t))
                                       and not isinstance(t.length, OverrideSize)) or
                                      isinstance(t, (Scalar, Vector, Matrix, Atomic))):
-            # (one scalar, vector, matrix or atomic: an array of one, used as name[0])
+            # (one scalar, vector, matrix or atomic: an array of one, used as name[0]; arrays
+            # of arrays of scalars: a numpy array of as many axes, of the scalar)
             element = t.element if isinstance(t, Array) else t
+            while isinstance(element, Array):
+                element = element.element
             element = element.scalar if isinstance(element, Atomic) else element
             value = py.Call(self.ash_attr("storage"), [self.type_expr(element, decl.span)],
                             [*self.binding_keywords(decl, attrs),
@@ -468,6 +472,13 @@ def _breakable(body: list[py.stmt], flag: str) -> tuple[list[py.stmt], bool]:
 
     loop = py.While(py.Constant(True), [*rewrite(body), py.Break()], [])
     return [loop], bool(continues)
+
+
+def _of_scalars(t: Array) -> bool:
+    """Whether the array ``t`` holds arrays of arrays ... of scalars (nothing else)."""
+    while isinstance(t, Array):
+        t = t.element
+    return isinstance(t, Scalar)
 
 
 def _struct_uses(t: Struct) -> set[str]:

@@ -229,6 +229,34 @@ class Pointers:
             return self.load_through(e)
         return super().e_Index(e, want)
 
+    def e_Call(self, e: ast.Call, want: Any) -> py.expr:
+        if e.callee.name == "workgroupUniformLoad" and e.callee.template is None and \
+                not isinstance(e.args[0].type.store, Atomic):
+            arg = _strip(e.args[0])
+            if not (isinstance(arg, ast.Unary) and arg.op == "&"):  # (a pointer variable or
+                # parameter: it may point at a struct's member, which the runtime's form
+                # does not take)
+                return self.uniform_load_of_member(e)
+            if _has_member(_strip(arg.operand)):
+                return self.uniform_load_of_member(e)
+        return super().e_Call(e, want)
+
+    def uniform_load_of_member(self, e: ast.Call) -> py.expr:
+        """``workgroupUniformLoad(&s.m)`` (or of a pointer variable or parameter, which may
+        point at a member) as WGSL defines it: a workgroup barrier, the load
+        (a value), a workgroup barrier, in that order (a tuple's items), its value the
+        middle item. The two barriers are awaited at distinct columns (the call's and its
+        argument's), as reconvergence tells awaits apart by position."""
+        arg = _strip(e.args[0])
+        barrier = self.ash_attr("workgroup_barrier")
+        before = self.place(py.Await(py.Call(barrier, [], [])), e.span)
+        after = self.place(py.Await(py.Call(self.ash_attr("workgroup_barrier"), [], [])),
+                           arg.span)
+        loaded = self.value(_strip(arg.operand)) if isinstance(arg, ast.Unary) and \
+            arg.op == "&" else self.load_place(self.expr(arg))
+        return py.Subscript(py.Tuple([before, loaded, after], py.Load()), py.Constant(1),
+                            py.Load())
+
     def pointer_arg(self, e: ast.Expr) -> py.expr:
         """A pointer given to an atomic built-in, ``workgroupUniformLoad`` or
         ``arrayLength``, as the runtime's pointer: ``&buf[i]`` of a module-scope array is
@@ -237,9 +265,6 @@ class Pointers:
         other pointer is made into one at run time
         (:meth:`~asyncshader.wgsl.places.Place.native`)."""
         inner = _strip(e.operand) if isinstance(e, ast.Unary) and e.op == "&" else None
-        if inner is not None and e.type.space == "workgroup" and \
-                not isinstance(e.type.store, Atomic) and _has_member(inner):
-            raise self.refuse(e.span, "workgroupUniformLoad of a struct member")
         if isinstance(inner, ast.Index):
             base = _strip(inner.base)
             if isinstance(base, ast.Ident) and isinstance(base.target, ast.VarDecl) and \

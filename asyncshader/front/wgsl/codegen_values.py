@@ -194,7 +194,13 @@ class Values:
         t = e.type
         if isinstance(t, Reference) and t.space not in VALUE_SPACES and \
                 isinstance(t.store, (Struct, Array)):
-            node = self.place(py.Call(py.Name("__ash_value", py.Load()), [node], []), e.span)
+            element = t.store
+            while isinstance(element, Array):
+                element = element.element
+            matrix = [py.Constant(None), self.type_expr(element, e.span)] \
+                if isinstance(element, Matrix) else []  # (an array of matrices: their class)
+            node = self.place(py.Call(py.Name("__ash_value", py.Load()), [node, *matrix], []),
+                              e.span)
         return node
 
     def loaded(self, e: ast.Expr, node: py.expr) -> py.expr:

@@ -24,18 +24,22 @@ from ...wgsl.values import put
 __all__ = ["VALUE_HELPERS", "VALUE_RUNTIME", "element", "store_part", "store_whole", "value_of"]
 
 
-def value_of(x: Any, frame: Any = None) -> Any:
+def value_of(x: Any, frame: Any = None, matrix: type | None = None) -> Any:
     """``x`` as a value (WGSL's load rule): a struct or array in memory (a reference) is loaded
     whole, its loads reported at the caller's line (``frame``: the shader's frame); an array
-    in memory (a numpy array, a view of a struct buffer) becomes a list of its elements' values;
+    in memory (a numpy array, a view of a struct buffer) becomes a list of its elements' values,
+    each matrix in a numpy array (its columns: a 2-d array) made the matrix class ``matrix``
+    (an array of matrices);
     a value is itself."""
     cls = x.__class__
     if issubclass(cls, (_Ref, ArrayRef)):
         return x.load(frame or _getframe(1))
+    if matrix is not None and issubclass(cls, np.ndarray) and x.ndim == 2:
+        return matrix(x)
     if (issubclass(cls, np.ndarray) and x.ndim) or cls is StructView:
         frame = frame or _getframe(1)  # (elements by index: a workgroup struct array's are
         # references, and its iterator does not stop)
-        return [value_of(x[i], frame) for i in range(len(x))]
+        return [value_of(x[i], frame, matrix) for i in range(len(x))]
     return x
 
 

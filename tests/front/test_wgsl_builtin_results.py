@@ -1,0 +1,42 @@
+"""The results of ``frexp`` and ``modf`` in loaded WGSL, f32 and f16, scalar and vector: read
+by member, held in a ``let`` or a ``var``, and stored into by member as any struct value
+(a new value; the named-tuple result's other member kept). Values by hand:
+6.0 = 0.75 * 2^3, -40.0 = -0.625 * 2^6, 6.5 = 0.5 + 6.0."""
+
+import numpy as np
+
+import asyncshader as ash
+
+RESULTS = """\
+enable f16;
+@group(0) @binding(0) var<storage, read_write> o: array<f32>;
+
+fn h(x: f32) -> f16 { return f16(x); }
+
+@compute @workgroup_size(1)
+fn main() {
+    let a = frexp(h(6.0));
+    o[0] = f32(a.fract);
+    o[1] = f32(a.exp);
+    let b = frexp(vec2<f16>(h(0.75), h(-40.0)));
+    o[2] = f32(b.fract.y);
+    o[3] = f32(b.exp.y);
+    let c = modf(h(6.5));
+    o[4] = f32(c.fract) + 10.0 * f32(c.whole);
+    var d = frexp(6.0);
+    d.exp = 2;
+    o[5] = d.fract * f32(1 << u32(d.exp));
+    var e = frexp(vec2<f16>(h(6.0)));
+    e.fract.x = h(1.0);
+    o[6] = f32(e.fract.x) + f32(e.fract.y) + f32(e.exp.y);
+    var f = modf(vec3f(2.25));
+    f.whole = vec3f(1.0);
+    o[7] = f.fract.z + f.whole.x;
+}
+"""
+
+
+def test_frexp_and_modf_results_of_f16_and_f32_are_values_with_members():
+    o = np.zeros(8, np.float32)
+    ash.run(ash.load_wgsl(RESULTS)["main"], 1, o=o)
+    assert o.tolist() == [0.75, 3.0, -0.625, 6.0, 60.5, 3.0, 4.75, 1.25]
