@@ -1,4 +1,4 @@
-"""Bad input to ``ash.load_wgsl`` (issue 29's list): each gets a diagnostic naming the place
+"""Bad input to ``ash.load_wgsl``: each gets a diagnostic naming the place
 and the fix, never a hang or a bare traceback from inside the loader, and the inputs WGSL
 allows (an empty module, Unicode identifiers, a large file) load and run."""
 
