@@ -172,3 +172,50 @@ def test_texture_mistakes_raise_what_wgpu_raises_on_lavapipe(gpu_device, mistake
     else:
         call = str(theirs).split("In ", 1)[1].split()[0]
         assert f"In {call}" in str(mine)
+
+
+def _explicit_layout_pipeline(wgpu, dev, storage_format):
+    stage = wgpu.ShaderStage.COMPUTE
+    layout = dev.create_bind_group_layout(entries=[
+        {"binding": 0, "visibility": stage, "texture": {"sample_type": "uint"}},
+        {"binding": 1, "visibility": stage, "storage_texture": {
+            "access": "write-only", "format": storage_format, "view_dimension": "2d"}}])
+    pipeline = dev.create_compute_pipeline(
+        layout=dev.create_pipeline_layout(bind_group_layouts=[layout]),
+        compute={"module": dev.create_shader_module(code=programs.LOAD_STORE),
+                 "entry_point": "main"})
+    return layout, pipeline
+
+
+def test_an_explicit_layout_with_texture_entries_runs_the_program():
+    dev = device()
+    tu = ours.TextureUsage
+    layout, pipeline = _explicit_layout_pipeline(ours, dev, "r32uint")
+    src = dev.create_texture(size=(2, 1, 1), format="rgba8uint",
+                             usage=tu.TEXTURE_BINDING | tu.COPY_DST)
+    dst = dev.create_texture(size=(2, 1, 1), format="r32uint",
+                             usage=tu.STORAGE_BINDING | tu.COPY_SRC)
+    dev.queue.write_texture({"texture": src}, bytes([1, 2, 3, 4, 10, 20, 30, 40]),
+                            {"bytes_per_row": 8}, (2, 1, 1))
+    group = dev.create_bind_group(layout=layout, entries=[
+        {"binding": 0, "resource": src.create_view()},
+        {"binding": 1, "resource": dst.create_view()}])
+    encoder = dev.create_command_encoder()
+    compute_pass = encoder.begin_compute_pass()
+    compute_pass.set_pipeline(pipeline)
+    compute_pass.set_bind_group(0, group)
+    compute_pass.dispatch_workgroups(1)
+    compute_pass.end()
+    dev.queue.submit([encoder.finish()])
+    out = dev.queue.read_texture({"texture": dst}, {"bytes_per_row": 8}, (2, 1, 1))
+    # r + 2g + 3b + 5a + x: 1 + 4 + 9 + 20 + 0 and 10 + 40 + 90 + 200 + 1
+    assert np.frombuffer(out, np.uint32).tolist() == [34, 341]
+
+
+def test_an_explicit_layout_whose_storage_format_differs_from_the_shader_is_refused(
+        gpu_device):
+    theirs, mine = both(gpu_device, lambda wgpu, dev: _explicit_layout_pipeline(
+        wgpu, dev, "r32float"))
+    assert type(mine).__name__ == type(theirs).__name__ == "GPUValidationError"
+    assert "In wgpuDeviceCreateComputePipeline" in str(mine)
+    assert "In wgpuDeviceCreateComputePipeline" in str(theirs)
