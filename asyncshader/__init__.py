@@ -305,6 +305,7 @@ from .exploration.store import DirectoryStore, set_failure_store
 # isort: split
 # WGSL source run on the runtime: the WGSL front-end and its code generator (front/)
 from .front.wgsl.load import load_wgsl
+from .front.wgsl.source import WGSLError
 from .front.wgsl.uniformity import WGSLWarning
 
 # isort: split
@@ -405,6 +406,7 @@ __all__ = [
     "TraceError",
     "Uniform",
     "WGSLEmitError",
+    "WGSLError",
     "WGSLIndeterminateWarning",
     "WGSLWarning",
     "WebGPULimitWarning",

@@ -164,3 +164,17 @@ def test_tests_mirror_the_package():
                                                                           "ports"}
     packages = {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
     assert folders <= packages, f"test folders with no package folder: {folders - packages}"
+
+
+def test_test_modules_have_unique_basenames():
+    """pytest imports test modules by basename (the tests have no packages): two files of one
+    name in different folders stop the whole collection."""
+    seen: dict[str, Path] = {}
+    clashes = []
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        if "data" in path.relative_to(ROOT / "tests").parts:
+            continue
+        other = seen.setdefault(path.name, path)
+        if other is not path:
+            clashes.append(f"{other.relative_to(ROOT)} and {path.relative_to(ROOT)}")
+    assert not clashes, "test files share a basename: " + "; ".join(clashes)

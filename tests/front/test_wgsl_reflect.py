@@ -1,5 +1,7 @@
 """A loaded module's reflection: what each entry point reaches, at which slot, how big."""
 
+import pytest
+
 import asyncshader as ash
 from asyncshader.front.wgsl import reflect_wgsl
 from asyncshader.ir.types import U32, Array, Atomic
@@ -60,3 +62,9 @@ def test_a_loaded_module_carries_its_reflection():
         }""")
     (out,) = module.reflection.entry_points["main"].resources
     assert (out.name, out.group, out.binding, out.min_size, out.stride) == ("out", 0, 3, 4, 4)
+
+
+def test_a_module_that_is_not_wgsl_raises_the_public_wgsl_error():
+    with pytest.raises(ash.WGSLError, match=r"\.wgsl:1:\d+"):
+        ash.load_wgsl("fn main( {")
+    assert issubclass(ash.WGSLError, ash.ShaderCreationError)
