@@ -219,3 +219,25 @@ def test_an_explicit_layout_whose_storage_format_differs_from_the_shader_is_refu
     assert type(mine).__name__ == type(theirs).__name__ == "GPUValidationError"
     assert "In wgpuDeviceCreateComputePipeline" in str(mine)
     assert "In wgpuDeviceCreateComputePipeline" in str(theirs)
+
+
+def test_a_default_view_of_a_layered_texture_is_2d_array_here_and_2d_on_wgpu_native(
+        gpu_device):
+    """WebGPU's default view dimension of a 2d texture with layers is "2d-array"; wgpu-native
+    (wgpu-py 0.32) resolves it to "2d", so only lavapipe accepts it for a texture_2d."""
+    import wgpu
+
+    def bind(module, dev, dimension):
+        tu = module.TextureUsage
+        layered = dev.create_texture(size=(4, 4, 2), format="rgba8uint",
+                                     usage=tu.TEXTURE_BINDING)
+        _load_store_group(module, dev, "rgba8uint", tu.TEXTURE_BINDING, "r32uint",
+                          src_resource=layered.create_view(dimension=dimension))
+
+    bind(wgpu, gpu_device, None)
+    with pytest.raises(ours.GPUValidationError, match="expects dimension = 2d, but given a "
+                       "view with dimension = 2d-array"):
+        bind(ours, device(), None)
+    for module, dev in ((wgpu, gpu_device), (ours, device())):
+        with pytest.raises(module.GPUValidationError):
+            bind(module, dev, "2d-array")
