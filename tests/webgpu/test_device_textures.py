@@ -241,3 +241,14 @@ def test_a_default_view_of_a_layered_texture_is_2d_array_here_and_2d_on_wgpu_nat
     for module, dev in ((wgpu, gpu_device), (ours, device())):
         with pytest.raises(module.GPUValidationError):
             bind(module, dev, "2d-array")
+
+
+def test_copies_of_a_mip_level_of_layers_with_row_and_image_strides_match_lavapipe(gpu_device):
+    import wgpu
+
+    mine = programs.layered_round_trip(ours, device())
+    # layer 1 is the data's second image (100 + 6..11: rows 106 107 / 108 109), x = 1: 107, 109
+    words = np.zeros(512, np.uint32)
+    words[64], words[128] = 107, 109
+    assert mine.tolist() == words.tolist()
+    assert mine.tobytes() == programs.layered_round_trip(wgpu, gpu_device).tobytes()

@@ -114,3 +114,24 @@ def sample_level(wgpu, device, texels, coords):
     compute_pass.end()
     device.queue.submit([encoder.finish()])
     return np.frombuffer(device.queue.read_buffer(out), np.float32).reshape(-1, 4)
+
+
+def layered_round_trip(wgpu, device):
+    """Writes mip level 1 (2x2, two layers) of a 4x4x2 r32uint texture from data whose images
+    are 3 rows apart, copies layer 1 of it back out at origin (1, 0, 1) to a buffer offset by
+    256 with images 3 rows apart, and returns the whole buffer."""
+    tu = wgpu.TextureUsage
+    tex = device.create_texture(size=(4, 4, 2), format="r32uint", mip_level_count=3,
+                                usage=tu.COPY_DST | tu.COPY_SRC)
+    data = np.arange(2 * 3 * 2, dtype=np.uint32) + 100  # (images, rows_per_image, width)
+    device.queue.write_texture({"texture": tex, "mip_level": 1, "origin": (0, 0, 0)}, data,
+                               {"offset": 0, "bytes_per_row": 8, "rows_per_image": 3},
+                               (2, 2, 2))
+    out = device.create_buffer(size=256 * 8, usage=wgpu.BufferUsage.COPY_DST
+                               | wgpu.BufferUsage.COPY_SRC)
+    encoder = device.create_command_encoder()
+    encoder.copy_texture_to_buffer({"texture": tex, "mip_level": 1, "origin": (1, 0, 1)},
+                                   {"buffer": out, "offset": 256, "bytes_per_row": 256,
+                                    "rows_per_image": 3}, (1, 2, 1))
+    device.queue.submit([encoder.finish()])
+    return np.frombuffer(device.queue.read_buffer(out), np.uint32)
