@@ -25,6 +25,7 @@ from .enums import (
     PipelineErrorReason,
     PowerPreference,
     ShaderStage,
+    TextureUsage,
 )
 from .errors import (
     GPUError,
@@ -43,6 +44,7 @@ from .pipeline import (
 )
 from .promise import GPUPromise
 from .swap import as_wgpu, run_program
+from .textures import GPUSampler, GPUTexture, GPUTextureView
 
 flags = enums
 
@@ -80,7 +82,10 @@ __all__ = [
     "GPUPipelineLayout",
     "GPUPromise",
     "GPUQueue",
+    "GPUSampler",
     "GPUShaderModule",
+    "GPUTexture",
+    "GPUTextureView",
     "GPUValidationError",
     "HostExploreReport",
     "HostFailure",
@@ -88,6 +93,7 @@ __all__ = [
     "PipelineErrorReason",
     "PowerPreference",
     "ShaderStage",
+    "TextureUsage",
     "as_wgpu",
     "enums",
     "errors",

@@ -140,10 +140,11 @@ class GPUBuffer(GPUObjectBase):
                           f"do not contain required usage flags {usage_names(flags)}")
 
 
-def usage_names(usage: int) -> str:
-    """``BufferUsages(COPY_SRC | STORAGE)``: flags as wgpu-native writes them."""
-    names = [n for n, v in BufferUsage.__members__.items() if usage & v]
-    return f"BufferUsages({' | '.join(names) or hex(usage)})"
+def usage_names(usage: int, flags: type = BufferUsage) -> str:
+    """``BufferUsages(COPY_SRC | STORAGE)`` (or ``TextureUsages(...)`` for ``flags``
+    TextureUsage): flags as wgpu-native writes them."""
+    names = [n for n, v in flags.__members__.items() if usage & v]
+    return f"{flags.__name__}s({' | '.join(names) or hex(usage)})"
 
 
 def check_usage(usage: int, size: int, mapped_at_creation: bool, limits: dict) -> None:

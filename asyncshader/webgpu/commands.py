@@ -15,6 +15,7 @@ from .dispatch import run_dispatch
 from .enums import BufferUsage
 from .errors import GPUValidationError, invalid
 from .pipeline import GPUBindGroup, GPUComputePipeline
+from .textures import GPUTexture, TextureUsage, texel_copy
 
 _FINISH = "wgpuCommandEncoderFinish"
 
@@ -109,6 +110,35 @@ class GPUCommandEncoder(_Recorder):
             return self._fail(exc)
         self._commands.append(("copy", source, source_offset, destination,
                                destination_offset, size))
+
+    def copy_buffer_to_texture(self, source: dict, destination: dict, copy_size: Any) -> None:
+        """Copies texels from ``source`` (``buffer``, ``offset``, ``bytes_per_row``, a
+        multiple of 256, ``rows_per_image``) into ``destination`` (``texture``,
+        ``mip_level``, ``origin``)."""
+        self._texel_copy(destination, source, copy_size, True)
+
+    def copy_texture_to_buffer(self, source: dict, destination: dict, copy_size: Any) -> None:
+        """Copies the texels of ``source`` (``texture``, ``mip_level``, ``origin``) into
+        ``destination`` (``buffer``, ``offset``, ``bytes_per_row``: a multiple of 256,
+        ``rows_per_image``)."""
+        self._texel_copy(source, destination, copy_size, False)
+
+    def _texel_copy(self, texture: dict, buffer: dict, size: Any, into: bool) -> None:
+        bytes_per_row = int(buffer["bytes_per_row"])
+        if bytes_per_row % 256:  # (wgpu-py checks WebGPU's row alignment in the call)
+            raise ValueError(f"bytes_per_row ({bytes_per_row}) must be a multiple of 256")
+        if not isinstance(texture.get("texture"), GPUTexture):
+            raise ValueError("copy texture must be a texture, not a view")
+        if self._locked():
+            return
+        try:
+            buffer["buffer"]._require(BufferUsage.COPY_SRC if into else BufferUsage.COPY_DST,
+                                      _FINISH)
+            copy = texel_copy(texture, buffer, size, TextureUsage.COPY_DST if into
+                              else TextureUsage.COPY_SRC, _FINISH, buffer["buffer"].size)
+        except GPUValidationError as exc:
+            return self._fail(exc)
+        self._commands.append(("to_texture" if into else "to_buffer", buffer["buffer"], copy))
 
     def clear_buffer(self, buffer: GPUBuffer, offset: int = 0, size: int | None = None) -> None:
         """Sets ``size`` bytes (default: the rest) from ``offset`` to zero."""
@@ -237,7 +267,8 @@ class GPUComputePassEncoder(_Recorder):
                 f"{pipeline._entry!r} of {pipeline._module.name}"
                 f"{f' (pipeline {pipeline.label!r})' if pipeline.label else ''}")
         self._dispatches += 1
-        self._encoder._commands.append(("dispatch", pipeline, ranges, counts, name))
+        self._encoder._commands.append(("dispatch", pipeline, ranges, counts, name,
+                                        self._handles))
 
     def _bound(self, indirect: bool) -> dict | None:
         """The buffer ranges the current pipeline's resources are bound to, by (group,
@@ -256,8 +287,12 @@ class GPUComputePassEncoder(_Recorder):
                                    f"{what} at index {index}"))
                 return None
         ranges: dict[tuple[int, int], tuple[GPUBuffer, int, int]] = {}
+        self._handles: dict[tuple[int, int], Any] = {}
         for r in pipeline._resources:
             group, offsets = self._groups[r.group]
+            if r.binding in group._handles:
+                self._handles[r.group, r.binding] = group._handles[r.binding]
+                continue
             dynamic = group._layout._dynamic
             buffer, offset, size = group._ranges[r.binding]
             if r.binding in dynamic:
@@ -318,8 +353,12 @@ def execute(device: Any, buffer: GPUCommandBuffer, submit: str) -> None:
         elif kind == "clear":
             _, buf, off, size = command
             buf._data[off:off + size] = 0
+        elif kind == "to_texture":
+            command[2].into_texture(command[1]._data)
+        elif kind == "to_buffer":
+            command[2].out_of_texture(command[1]._data)
         else:
-            _, pipeline, ranges, counts, name = command
+            _, pipeline, ranges, counts, name, handles = command
             if isinstance(counts[0], GPUBuffer):
                 words = counts[0]._data[counts[1]:counts[1] + 12].view(np.uint32)
                 counts = tuple(int(w) for w in words)
@@ -329,5 +368,6 @@ def execute(device: Any, buffer: GPUCommandBuffer, submit: str) -> None:
             if 0 in counts:
                 continue
             views = {k: b._data[o:o + s] for k, (b, o, s) in ranges.items()}
+            views.update(handles)
             run_dispatch(device.asyncshader, pipeline, views, counts,
                          f"{submit}, {name}, workgroups {counts}")

@@ -23,6 +23,7 @@ from .pipeline import (
     GPUShaderModule,
 )
 from .promise import GPUPromise
+from .textures import GPUSampler, GPUTexture, TextureUsage, extent, texel_copy
 
 
 class GPUQueue(GPUObjectBase):
@@ -91,6 +92,33 @@ class GPUQueue(GPUObjectBase):
         buffer._require(BufferUsage.COPY_SRC, "wgpuCommandEncoderFinish")
         self._usable(buffer, "wgpuQueueSubmit")
         return memoryview(bytearray(buffer._data[buffer_offset:buffer_offset + length]))
+
+    def write_texture(self, destination: dict, data: Any, data_layout: dict,
+                      size: Any) -> None:
+        """Writes ``data``'s bytes, laid out as ``data_layout`` says (``offset``,
+        ``bytes_per_row``, ``rows_per_image``; no 256-byte alignment here, as in WebGPU), into
+        the ``destination`` region (``texture``, ``mip_level``, ``origin``) of ``size``."""
+        raw = np.frombuffer(as_bytes(data), np.uint8)
+        copy = texel_copy(destination, data_layout, size, TextureUsage.COPY_DST,
+                          "wgpuQueueWriteTexture", None)
+        if copy.span and copy.offset + copy.span > raw.nbytes:
+            raise invalid("wgpuQueueWriteTexture", f"Copy of {copy.span} bytes at offset "
+                          f"{copy.offset} overruns the {raw.nbytes} bytes of data")
+        if copy.span:
+            copy.into_texture(raw.copy())
+
+    def read_texture(self, source: dict, data_layout: dict, size: Any) -> memoryview:
+        """The texels of the ``source`` region (``texture``, ``mip_level``, ``origin``) of
+        ``size``, as bytes laid out with ``data_layout``'s ``offset`` and ``bytes_per_row``
+        (any row length: wgpu-py pads it to 256 bytes for its copy and strips it again)."""
+        _, h, d = extent(size)
+        layout = {"offset": int(data_layout.get("offset", 0)),
+                  "bytes_per_row": data_layout["bytes_per_row"], "rows_per_image": h}
+        copy = texel_copy(source, layout, size, TextureUsage.COPY_SRC,
+                          "wgpuCommandEncoderFinish", None)
+        out = np.zeros(copy.offset + copy.bytes_per_row * h * d, np.uint8)
+        copy.out_of_texture(out)
+        return memoryview(bytearray(out))
 
     def on_submitted_work_done_sync(self) -> None:
         """Returns at once: a submit has finished its work when it returns."""
@@ -215,12 +243,17 @@ class GPUDevice(GPUObjectBase):
     def create_command_encoder(self, *, label: str = "") -> GPUCommandEncoder:
         return GPUCommandEncoder(label, self)
 
-    def create_texture(self, **kwargs: Any) -> Any:
-        """Refused: textures do not run on asyncshader.webgpu yet."""
-        raise NotImplementedError("asyncshader.webgpu does not run textures yet (buffers "
-                                  "only)")
+    def create_texture(self, *, label: str = "", size: Any, format: str, usage: int | str,
+                       dimension: str = "2d", mip_level_count: int = 1,
+                       sample_count: int = 1, **unused: Any) -> GPUTexture:
+        """A texture of zeroed texels (``size``: (width, height, depth_or_array_layers))."""
+        return GPUTexture(label, self, size, format, usage, dimension, int(mip_level_count),
+                          int(sample_count))
 
-    create_sampler = create_texture
+    def create_sampler(self, *, label: str = "", **descriptor: Any) -> GPUSampler:
+        """A sampler: WebGPU's sampler descriptor members (``address_mode_u``,
+        ``mag_filter``, ``mipmap_filter``, ``lod_min_clamp``, ``compare``, ...)."""
+        return GPUSampler(label, self, descriptor)
 
     def destroy(self) -> None:
         """Accepted (a CPU device holds nothing to free)."""

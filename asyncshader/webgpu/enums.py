@@ -56,6 +56,15 @@ class BufferUsage(_Enum):
     QUERY_RESOLVE = 512
 
 
+class TextureUsage(_Enum):
+    """WebGPU's GPUTextureUsage flags."""
+    COPY_SRC = 1
+    COPY_DST = 2
+    TEXTURE_BINDING = 4
+    STORAGE_BINDING = 8
+    RENDER_ATTACHMENT = 16
+
+
 class MapMode(_Enum):
     """GPUMapMode's flags."""
     READ = 1

@@ -17,6 +17,7 @@ from .buffer import GPUBuffer
 from .enums import BufferBindingType, BufferUsage, ShaderStage, flag_value
 from .errors import GPUInternalError, invalid
 from .promise import GPUPromise
+from .textures import auto_entry, bind_handle, handle_entry, layout_kind
 
 #: the buffer usage each binding type needs
 _USAGE = {"uniform": BufferUsage.UNIFORM, "storage": BufferUsage.STORAGE,
@@ -103,14 +104,14 @@ def _load(code: str, constants: dict | None, where: str, label: str) -> WGSLModu
         raise invalid(where, f"Shader '{label}' parsing error:\n{exc}") from None
 
 
-def _buffer_entry(entry: dict) -> dict:
-    """A layout entry with every default filled in (WebGPU's GPUBufferBindingLayout)."""
+def _layout_entry(entry: dict) -> dict:
+    """A layout entry with every default filled in (WebGPU's GPUBufferBindingLayout; a
+    texture, storage texture or sampler entry by :func:`.textures.handle_entry`)."""
     check_struct("BindGroupLayoutEntry", entry)
     buf = entry.get("buffer")
     if buf is None:
-        raise GPUInternalError(f"bind group layout entry {entry.get('binding')}: only buffer "
-                               "bindings run here (textures and samplers are not supported "
-                               "by asyncshader.webgpu yet)")
+        return handle_entry({**entry, "visibility": flag_value(ShaderStage,
+                                                               entry.get("visibility", 0))})
     check_struct("BufferBindingLayout", buf)
     kind = buf.get("type", BufferBindingType.uniform)
     if kind not in _USAGE:
@@ -127,14 +128,14 @@ class GPUBindGroupLayout(GPUObjectBase):
 
     def __init__(self, label: str, device: Any, entries: list, owner: Any = None) -> None:
         super().__init__(label, device)
-        self._entries = {e["binding"]: e for e in map(_buffer_entry, entries)}
+        self._entries = {e["binding"]: e for e in map(_layout_entry, entries)}
         if len(self._entries) != len(entries):
             raise invalid("wgpuDeviceCreateBindGroupLayout", "Conflicting binding at index "
                           "(a binding number appears twice)")
         self._owner = owner  # (the pipeline of an automatic layout)
         #: the bindings with dynamic offsets, in binding order (the order of the offsets)
         self._dynamic = tuple(b for b, e in sorted(self._entries.items())
-                              if e["buffer"]["has_dynamic_offset"])
+                              if "buffer" in e and e["buffer"]["has_dynamic_offset"])
         limits = device.limits
         dynamic = [self._entries[b] for b in self._dynamic]
         for kind, name in (("uniform", "uniform"), ("storage", "storage")):
@@ -179,6 +180,8 @@ class GPUBindGroup(GPUObjectBase):
                           f"layout ({len(layout._entries)})")
         self._layout = layout
         self._ranges: dict[int, tuple[GPUBuffer, int, int]] = {}
+        #: the texture views and samplers bound, as asyncshader resources, by binding
+        self._handles: dict[int, Any] = {}
         for entry in entries:
             check_struct("BindGroupEntry", entry)
             binding = int(entry["binding"])
@@ -186,6 +189,9 @@ class GPUBindGroup(GPUObjectBase):
             if spec is None:
                 raise invalid(where, f"Binding {binding} is not in the bind group layout")
             resource = entry["resource"]
+            if "buffer" not in spec:
+                self._handles[binding] = bind_handle(spec, resource, binding)
+                continue
             if isinstance(resource, GPUBuffer):
                 resource = {"buffer": resource}
             if not isinstance(resource, dict) or "buffer" not in resource:
@@ -270,7 +276,8 @@ class GPUComputePipeline(GPUObjectBase):
             groups = max((r.group for r in self._resources), default=-1) + 1
             layouts = [GPUBindGroupLayout("", device, [
                 {"binding": r.binding, "visibility": ShaderStage.COMPUTE,
-                 "buffer": {"type": _binding_type(r), "min_binding_size": r.min_size}}
+                 **({"buffer": {"type": _binding_type(r), "min_binding_size": r.min_size}}
+                    if r.kind in ("uniform", "storage") else auto_entry(r))}
                 for r in self._resources if r.group == g], owner=self) for g in range(groups)]
             layout = GPUPipelineLayout("", device, layouts)
         else:
@@ -286,6 +293,9 @@ class GPUComputePipeline(GPUObjectBase):
                               f"against the pipeline\n      Shader global ResourceBinding "
                               f"{{ group: {r.group}, binding: {r.binding} }} ({r.name}) is not "
                               "available in the pipeline layout")
+            if r.kind not in ("uniform", "storage") or "buffer" not in spec:
+                _check_handle_layout(r, spec, where)
+                continue
             want, have = _binding_type(r), spec["buffer"]["type"]
             if want != have and not (want == "read-only-storage" and have == "storage"):
                 raise invalid(where, f"Shader global ResourceBinding {{ group: {r.group}, "
@@ -307,6 +317,26 @@ class GPUComputePipeline(GPUObjectBase):
             raise invalid("wgpuComputePipelineGetBindGroupLayout",
                           f"Invalid group index {index}")
         return GPUBindGroupLayout("", self._device, [], owner=self)
+
+
+def _check_handle_layout(r: Any, spec: dict, where: str) -> None:
+    """A texture, storage texture or sampler of the shader against its explicit layout
+    entry: the same kind of binding, view dimension, format and access."""
+    want = auto_entry(r) if r.kind not in ("uniform", "storage") else {"buffer": {}}
+    kind, have = layout_kind(want), ("buffer" if "buffer" in spec else layout_kind(spec))
+    same = kind == have and all(spec[kind].get(k) == v for k, v in want[kind].items()
+                                if k in ("view_dimension", "format", "access",
+                                         "multisampled"))
+    if kind == have == "sampler":
+        same = (spec[kind]["type"] == "comparison") == (want[kind]["type"] == "comparison")
+    if kind == have == "texture":
+        pair = {want[kind]["sample_type"], spec[kind]["sample_type"]}
+        same = same and (len(pair) == 1 or pair <= {"float", "unfilterable-float", "depth"})
+    if not same:
+        raise invalid(where, f"Error matching ShaderStages(COMPUTE) shader requirements "
+                      f"against the pipeline\n      Shader global ResourceBinding {{ group: "
+                      f"{r.group}, binding: {r.binding} }} ({r.name}: {r.type.wgsl}) needs "
+                      f"{want}, the layout declares {spec.get(have)} ({have})")
 
 
 def _check_constants(reflection: Any, constants: dict, where: str) -> None:

@@ -163,11 +163,14 @@ def test_an_explicit_layout_that_misses_a_shader_binding_is_refused_at_the_pipel
         pipeline(wgpu.BufferBindingType.read_only_storage)
 
 
-def test_render_pipelines_and_textures_are_refused_with_the_reason(device):
+def test_render_pipelines_and_copies_of_packed_texels_are_refused_with_the_reason(device):
     with pytest.raises(NotImplementedError, match="compute only.*rasterization"):
         device.create_render_pipeline(layout="auto", vertex={})
-    with pytest.raises(NotImplementedError, match="textures"):
-        device.create_texture(size=(4, 4, 1), format="rgba8unorm", usage=1)
+    packed = device.create_texture(size=(4, 4, 1), format="rgb10a2unorm",
+                                   usage=wgpu.TextureUsage.COPY_DST)
+    with pytest.raises(NotImplementedError, match="rgb10a2unorm.*packed format"):
+        device.queue.write_texture({"texture": packed}, bytes(64), {"bytes_per_row": 16},
+                                   (4, 4, 1))
 
 
 def test_wgsl_errors_carry_the_diagnostic(device):
