@@ -1,0 +1,46 @@
+"""Numeric literals denote what WGSL says they do: a hex integer's ``f`` digits are digits,
+not a suffix (``0x1f`` is 31, ``0xffffffff`` is 2**32 - 1), a suffix is taken only where the
+grammar has one; checked in const-evaluation and in a loaded kernel against lavapipe."""
+
+import numpy as np
+import pytest
+from ports import wgsl_originals
+
+import asyncshader as ash
+from asyncshader.front.wgsl import check_wgsl
+
+LITERALS = """\
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@group(0) @binding(1) var<storage, read_write> f: array<f32>;
+@compute @workgroup_size(1)
+fn main() {
+    out[0] = 0x1f;
+    out[1] = 0x1Fu;
+    out[2] = 0xffffffff;
+    out[3] = u32(0xfi);
+    f[0] = f32(0xffffffff);
+    f[1] = 0x1p4f;
+    f[2] = 0x1.fp1;
+    f[3] = 0x1.f;
+    f[4] = 2e1f;
+}
+"""
+WANT_U32 = [31, 31, 0xFFFF_FFFF, 15]
+WANT_F32 = [4294967296.0, 16.0, 3.875, 1.9375, 20.0]  # (2**32 - 1 rounds to 2**32 in f32)
+
+
+@pytest.mark.parametrize("text, value", [("0x1f", 31), ("0xffffffff", 0xFFFF_FFFF),
+                                         ("0xFFu", 255), ("0x7fffffffi", 2 ** 31 - 1)])
+def test_a_hex_integer_ending_in_f_keeps_its_digit(text, value):
+    typed = check_wgsl(f"const c = {text};")
+    decl = typed.resolved.module.decls[0]
+    assert int(typed.values[id(decl)]) == value
+
+
+def test_hex_and_suffixed_literals_run_as_on_lavapipe(gpu_device):
+    out, f = np.zeros(4, np.uint32), np.zeros(5, np.float32)
+    ash.run(ash.load_wgsl(LITERALS)["main"], 1, out=out, f=f)
+    assert out.tolist() == WANT_U32 and f.tolist() == WANT_F32
+    gpu = wgsl_originals.run(gpu_device, LITERALS, "main", 1, out=np.zeros(4, np.uint32),
+                             f=np.zeros(5, np.float32))
+    assert gpu["out"].tolist() == WANT_U32 and gpu["f"].tolist() == WANT_F32
