@@ -22,7 +22,7 @@ from ...ir.types import Array, Atomic, Reference, Scalar, Struct, Vector, concre
 from ...stages.compute import COMPUTE_BUILTINS  # (passed by parameter name)
 from . import syntax as ast
 from .codegen_exprs import Expressions, value_type
-from .consteval import fit, zero
+from .consteval import ConstError, fit, zero
 from .source import Span, WGSLError, error_at
 
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "|=": "|",
@@ -122,7 +122,10 @@ class Generator(Expressions):
             value = self.typed.values.get(id(decl))
             if isinstance(t, (Scalar, Vector)):
                 t = concretize(t)  # (module["N"] of `const N = 4;` is an i32)
-                self.constants[decl.name] = self.make_value(fit(value, t), t, decl.span)
+                try:
+                    self.constants[decl.name] = self.make_value(fit(value, t), t, decl.span)
+                except ConstError:  # (an abstract value past i32's range: kept abstract)
+                    self.constants[decl.name] = value
             return []
         if decl.kind == "override":
             return []  # (a use of it is refused)
@@ -257,8 +260,8 @@ class Generator(Expressions):
         raise self.refuse(target.span, f"a store into {self.text(target.span)!r}")
 
     def s_Assign(self, s: ast.Assign) -> list[py.stmt]:
-        if s.target is None:
-            return [py.Expr(self.expr(s.value))]
+        if s.target is None:  # (`_ = e`: a const-expression has nothing to evaluate)
+            return [py.Pass()] if s.value.stage == "const" else [py.Expr(self.expr(s.value))]
         t = concretize(value_type(s.target.type))
         if s.op == "=":
             return [self.store(s.target, self.expr(s.value, t))]

@@ -1,6 +1,7 @@
-"""Numeric literals denote what WGSL says they do: a hex integer's ``f`` digits are digits,
-not a suffix (``0x1f`` is 31, ``0xffffffff`` is 2**32 - 1), a suffix is taken only where the
-grammar has one; checked in const-evaluation and in a loaded kernel against lavapipe."""
+"""Literals and module-scope constants denote what WGSL says they do: a hex integer's ``f``
+digits are digits, not a suffix (``0x1f`` is 31, ``0xffffffff`` is 2**32 - 1); a ``const``
+whose abstract value leaves i32's range is valid WGSL and loads (Dawn's test/tint/bug/tint/
+1713.wgsl). Checked in const-evaluation, in a loaded kernel and against lavapipe."""
 
 import numpy as np
 import pytest
@@ -44,3 +45,28 @@ def test_hex_and_suffixed_literals_run_as_on_lavapipe(gpu_device):
     gpu = wgsl_originals.run(gpu_device, LITERALS, "main", 1, out=np.zeros(4, np.uint32),
                              f=np.zeros(5, np.float32))
     assert gpu["out"].tolist() == WANT_U32 and gpu["f"].tolist() == WANT_F32
+
+
+ABSTRACT = """\
+const a = 1 << 30u;
+const b = a << 10u;
+const c = 5000000000 << 3u;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(1)
+fn main() {
+    _ = b;
+    _ = c;
+    out[0] = u32(b >> 20u);
+}
+"""
+
+
+def test_an_abstract_const_past_i32_loads_and_keeps_its_value(gpu_device):
+    module = ash.load_wgsl(ABSTRACT)
+    assert module["a"] == 2 ** 30 and isinstance(module["a"], ash.i32)
+    assert module["b"] == 2 ** 40 and module["c"] == 40_000_000_000  # (abstract: Python ints)
+    out = np.zeros(1, np.uint32)
+    ash.run(module["main"], 1, out=out)
+    assert out.tolist() == [2 ** 20]
+    gpu = wgsl_originals.run(gpu_device, ABSTRACT, "main", 1, out=np.zeros(1, np.uint32))
+    assert gpu["out"].tolist() == [2 ** 20]
