@@ -36,6 +36,9 @@ def array_length(p: Any) -> np.uint32:
                             "pointer to the whole runtime-sized array: write array_length(buf) "
                             "or array_length(ptr(buf))")
         memory = p.memory
+        length = getattr(memory, "_ash_array_length", None)  # ptr(struct buffer)
+        if length is not None:
+            return U32(length())
     if isinstance(memory, WorkgroupVar):
         raise TypeError(f"array_length({memory.var_name}): a workgroup array has a fixed size "
                         "(WGSL's arrayLength takes a runtime-sized array in a storage buffer "
