@@ -26,10 +26,11 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 
+from reduce import N as REDUCE_N
+from reduce import reduce256
+
 import asyncshader as ash
 from asyncshader import f32, vec3f, vec3u, vec4f
-
-from reduce import N as REDUCE_N, reduce256  # noqa: E402  (the hand-written reduction)
 
 REDUCE = """\
 var<workgroup> tile: array<f32, 256>;
