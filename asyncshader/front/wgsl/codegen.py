@@ -22,6 +22,7 @@ from ...ir.types import Array, Atomic, Reference, Scalar, Struct, Vector, concre
 from ...stages.compute import COMPUTE_BUILTINS  # (passed by parameter name)
 from . import syntax as ast
 from .codegen_exprs import Expressions, value_type
+from .codegen_robust import mark, never_negative
 from .consteval import ConstError, fit, zero
 from .source import Span, WGSLError, error_at
 
@@ -242,8 +243,8 @@ class Generator(Expressions):
         an index that calls a function, which would run twice, is refused."""
         inner = target.inner if isinstance(target, ast.Paren) else target
         if isinstance(inner, ast.Ident) and self.storage_value(inner):
-            return py.Expr(self.robust("store", [py.Name(inner.name, py.Load()),
-                                                 py.Constant(0), value]))
+            return py.Expr(mark(self.robust("store", [py.Name(inner.name, py.Load()),
+                                                      py.Constant(0), value]), True))
         if isinstance(inner, ast.Ident):
             load = self.expr(inner)
             if isinstance(load, py.Name):
@@ -256,7 +257,8 @@ class Generator(Expressions):
                 (once or not any(isinstance(n, ast.Call) for n in _walk(inner.index))):
             index = self.expr(inner.index, self.want_for(inner.index, scalar_of(
                 value_type(inner.index.type)).concrete()))
-            return py.Expr(self.robust("store", [self.expr(inner.base), index, value]))
+            return py.Expr(mark(self.robust("store", [self.expr(inner.base), index, value]),
+                                never_negative(self.checker, inner.index)))
         raise self.refuse(target.span, f"a store into {self.text(target.span)!r}")
 
     def s_Assign(self, s: ast.Assign) -> list[py.stmt]:

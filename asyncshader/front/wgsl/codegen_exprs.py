@@ -24,6 +24,7 @@ from ...ir.types import Predeclared as PredeclaredStruct
 from ...wgsl import atomics, builtins, types
 from ...wgsl.spelling import snake
 from . import syntax as ast
+from .codegen_robust import mark, never_negative, plain_division
 from .consteval import UNKNOWN, ConstError, fit
 from .predeclared import Predeclared
 
@@ -154,7 +155,7 @@ class Expressions:
                     isinstance(e.type.store, (Scalar, Vector)):
                 return py.Attribute(name, "value", py.Load())
             if self.storage_value(e):
-                return self.robust("load", [name, py.Constant(0)])
+                return mark(self.robust("load", [name, py.Constant(0)]), True)
             return name
         if isinstance(target, (ast.VarDecl, ast.Param)) and id(target) in self.names:
             return py.Name(self.names[id(target)], py.Load())
@@ -177,7 +178,8 @@ class Expressions:
             raise self.refuse(e.span, "indexing this")
         index = self.expr(e.index, want=self.want_for(e.index, scalar_of(
             value_type(e.index.type)).concrete()))
-        return self.robust("load", [self.expr(e.base), index])
+        return mark(self.robust("load", [self.expr(e.base), index]),
+                    never_negative(self.checker, e.index))
 
     def robust(self, name: str, args: list[py.expr]) -> py.expr:
         return py.Call(py.Name(f"__ash_{name}", py.Load()), args, [])
@@ -209,6 +211,8 @@ class Expressions:
         right = self.expr(e.right, self.want_for(e.right, right_scalar))
         if e.op in _ARITH:
             return py.BinOp(left, _ARITH[e.op](), right)
+        if (plain := plain_division(self.checker, e, result)) is not None:
+            return py.BinOp(left, plain, right)
         if e.op in _CALLED:
             return py.Call(py.Name(f"__ash_{_CALLED[e.op]}", py.Load()), [left, right], [])
         raise self.refuse(e.span, f"the operator '{e.op}'")

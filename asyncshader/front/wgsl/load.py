@@ -15,6 +15,8 @@ from ...wgsl import atomics, builtins, memory, module_bindings, operators, robus
 from ...wgsl.generated import compile_generated
 from .check import Checker
 from .codegen import generate
+from .codegen_robust import NAMES as INDEXING
+from .codegen_robust import fast_indexing
 from .parser import parse
 from .reflect import Reflection, reflect
 from .resolve import resolve
@@ -102,8 +104,8 @@ def _load(source: Source) -> WGSLModule:
     checker = Checker(resolve(parse(source), source))
     typed = checker.run()
     gen = generate(checker, typed, RUNTIME)
-    tree = gen.module()
-    namespace = {"ash": RUNTIME, **HELPERS, **gen.constants}
+    tree = fast_indexing(gen.module())
+    namespace = {"ash": RUNTIME, **HELPERS, **INDEXING, **gen.constants}
     compile_generated(tree, source.name, source.text, namespace)
     kernels = {name: compute(workgroup_size=size)(namespace[name])
                for name, size in gen.entry_points.items()}
