@@ -22,7 +22,7 @@ from ...ir.types import Array, Atomic, Reference, Scalar, Struct, Vector, concre
 from ...stages.compute import COMPUTE_BUILTINS  # (passed by parameter name)
 from . import syntax as ast
 from .codegen_exprs import Expressions, value_type
-from .codegen_robust import mark, never_negative
+from .codegen_fast import counted_loop, mark, never_negative
 from .consteval import ConstError, fit, zero
 from .source import Span, WGSLError, error_at
 
@@ -317,6 +317,8 @@ class Generator(Expressions):
         return [*start, py.While(py.Constant(True), self.loop_body(body, head), [])]
 
     def s_For(self, s: ast.For) -> list[py.stmt]:
+        if (counted := counted_loop(self, s)) is not None:
+            return counted
         init = self.statement(s.init) if s.init is not None else []
         update = self.statement(s.update) if s.update is not None else []
         return init + self.continuing_loop(s.condition, s.body, update)

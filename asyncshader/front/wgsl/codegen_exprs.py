@@ -24,7 +24,7 @@ from ...ir.types import Predeclared as PredeclaredStruct
 from ...wgsl import atomics, builtins, types
 from ...wgsl.spelling import snake
 from . import syntax as ast
-from .codegen_robust import mark, never_negative, plain_division
+from .codegen_fast import mark, never_negative, plain_division
 from .consteval import UNKNOWN, ConstError, fit
 from .predeclared import Predeclared
 

@@ -15,8 +15,8 @@ from ...wgsl import atomics, builtins, memory, module_bindings, operators, robus
 from ...wgsl.generated import compile_generated
 from .check import Checker
 from .codegen import generate
-from .codegen_robust import NAMES as INDEXING
-from .codegen_robust import fast_indexing
+from .codegen_fast import NAMES as INDEXING
+from .codegen_fast import fast_indexing
 from .parser import parse
 from .reflect import Reflection, reflect
 from .resolve import resolve

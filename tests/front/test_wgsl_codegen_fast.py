@@ -1,5 +1,5 @@
 """Indexing and division in loaded WGSL keep WGSL's rules on the fast path
-(asyncshader.front.wgsl.codegen_robust): a u32 index is plain numpy indexing, and out of
+(asyncshader.front.wgsl.codegen_fast): a u32 index is plain numpy indexing, and out of
 bounds it still loads zero and drops the store (without the detector: with it, it is also a
 finding); a signed index that is negative is out of bounds, never counted from the end; a u32
 divided by a constant is WGSL's division. Values checked by hand and against lavapipe."""
@@ -55,3 +55,58 @@ def test_the_out_of_bounds_rules_agree_with_lavapipe_where_wgsl_fixes_the_values
                              out=np.zeros(12, np.uint32))
     assert gpu["out"][8:].tolist() == want_out[8:]  # (the in-bounds division part)
     assert gpu["buf"].tolist() == want_buf
+
+
+LOOPS = """\
+@group(0) @binding(0) var<storage, read_write> out: array<i32>;
+@group(0) @binding(1) var<storage, read_write> bound: array<u32>;
+@group(0) @binding(2) var<uniform> n: u32;
+
+@compute @workgroup_size(1)
+fn main() {
+    var a = 0;
+    for (var i = -3; i <= 3; i++) {        // i32, inclusive, from a negative start
+        if (i == 0) { continue; }
+        a += i * i;
+    }
+    out[0] = a;
+    var b = 0;
+    for (var j = 0u; j < n; j += 1u) {     // a uniform bound
+        if (j == 5u) { break; }
+        b += i32(j);
+    }
+    out[1] = b;
+    var c = 0;
+    for (var k = 0u; k < 10u; k++) {       // the body steps k too: WGSL's own stepping
+        k += 2u;
+        c += 1;
+    }
+    out[2] = c;
+    var d = 0;
+    for (var m = 0u; m < bound[0]; m++) {  // a bound the loop itself lowers
+        bound[0] -= 1u;
+        d += 1;
+    }
+    out[3] = d;
+    var e = 0u;
+    for (var p = 4u; p < 2u; p++) { e += 1u; }   // no iteration
+    for (var q = 0u; q < 3u; q++) {
+        for (var r = q; r < 3u; r++) { e += q * 10u + r; }
+    }
+    out[4] = i32(e);
+}
+"""
+# -9-4-1 squared and 1+4+9 (0 skipped); 0+1+2+3+4 (break at 5 of n = 8); k = 0, 3, 6, 9;
+# d: bound 10 -> the loop stops when m reaches the lowered bound (m 0..4, bound 10..5);
+# sum over q <= r < 3 of 10q + r: (0+1+2) + (11+12) + 22
+WANT = [28, 10, 4, 5, 3 + 23 + 22]
+
+
+def test_counted_loops_step_and_stop_as_wgsl_says(gpu_device):
+    out, bound = np.zeros(5, np.int32), np.array([10], np.uint32)
+    ash.run(ash.load_wgsl(LOOPS)["main"], 1, out=out, bound=bound, n=ash.u32(8))
+    assert out.tolist() == WANT and bound.tolist() == [5]
+    gpu = wgsl_originals.run(gpu_device, LOOPS, "main", 1, out=np.zeros(5, np.int32),
+                             bound=np.array([10], np.uint32),
+                             n=np.array([8], np.uint32).tobytes())
+    assert gpu["out"].tolist() == WANT and gpu["bound"].tolist() == [5]
