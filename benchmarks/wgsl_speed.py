@@ -261,20 +261,21 @@ def main(argv: list[str] | None = None) -> None:
                   f"{rate['loaded'] / rate['hand']:>7.2f}")
     text = module_300_lines(0)
     lines = text.count("\n")
-    cold = []
+    cold, cpu = [], []
     for r in range(args.repeat):
         source = module_300_lines(time.perf_counter_ns() + r)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         ash.load_wgsl(source)
         cold.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
     ash.load_wgsl(text)
     t0 = time.perf_counter()
     for _ in range(100):
         ash.load_wgsl(text)
     cached = (time.perf_counter() - t0) / 100
     print(f"load_wgsl of a {lines}-line module: {1000 * min(cold):.1f} ms (best of "
-          f"{args.repeat} fresh texts; target < 200 ms), cached reload "
-          f"{1e6 * cached:.1f} us")
+          f"{args.repeat} fresh texts; {1000 * min(cpu):.1f} ms of CPU time; target < 200 "
+          f"ms), cached reload {1e6 * cached:.1f} us")
 
 
 if __name__ == "__main__":
