@@ -1,5 +1,6 @@
 """WGSL's shader-creation errors that the emitter sees with the types it infers: the same rules
-the decorators check in the source (:mod:`asyncshader.sanitizers.creation_checks`), for what
+the decorators check in the source (:mod:`asyncshader.sanitizers.creation_checks`), with the
+same predicates and words (:mod:`asyncshader.sanitizers.creation_rules`), for what
 the source alone did not show (a module constant bound after decoration, a local whose integer
 type only inference tells). Each names the line and the fix, as on the CPU."""
 
@@ -10,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ..sanitizers import creation_rules as rules
 from .wtypes import Unknown, scalar_of
 
 _SHIFTS = {ast.LShift: "<<", ast.RShift: ">>"}
@@ -19,27 +21,25 @@ _DIVISIONS = {ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%"}
 def check_operator(fx: Any, node: ast.AST, op: type, divisor: Any, t: Any) -> None:
     """A constant shift count outside [0, 32), or an integer division or remainder (result
     type ``t``) by a constant zero; ``divisor`` is the right operand (an ``E``)."""
-    if not divisor.has_const or isinstance(divisor.const, (bool, np.bool_)):
+    if not divisor.has_const:
         return
-    v = divisor.const
-    if op in _SHIFTS and isinstance(v, (int, np.integer)) and not 0 <= v < 32:
-        fx.fail_because(node, f"the shift `{_SHIFTS[op]} {int(v)}` by a constant count outside "
-                        "[0, 32) is a shader-creation error (WGSL's integers have 32 bits)",
-                        "shift by 0 to 31; write the result you mean for a larger count")
+    right = node.right if isinstance(node, ast.BinOp) else getattr(node, "value", None)
+    written = ast.unparse(right) if isinstance(right, ast.AST) else str(divisor.const)
+    found = None
+    if op in _SHIFTS:
+        found = rules.shift_count(_SHIFTS[op], written, divisor.const)
     s = scalar_of(fx.module.resolved(t))
-    if op in _DIVISIONS and v == 0 and s is not None and not isinstance(s, Unknown) \
-            and s.kind in "iu":
-        fx.fail_because(node, f"`{_DIVISIONS[op]} 0`: an integer division or remainder by a "
-                        "constant zero is a shader-creation error in WGSL",
-                        "divide by a value that is not zero")
+    if op in _DIVISIONS and s is not None and not isinstance(s, Unknown) and s.kind in "iu":
+        found = rules.division_by_zero(_DIVISIONS[op], written, divisor.const)
+    if found:
+        fx.fail_because(node, *found)
 
 
 def check_derivative(fx: Any, node: ast.Call, name: str, t: Any) -> None:
     """A derivative of an integer (WGSL's take f32 or vecN<f32>)."""
     s = scalar_of(t)
     if s is not None and not isinstance(t, Unknown) and s.kind in "iu":
-        fx.fail_because(node, f"{name}() of a {t.wgsl}: WGSL's derivatives take f32 or "
-                        "vecN<f32>", f"convert it: {name}(f32(...))")
+        fx.fail_because(node, *rules.derivative_of_integer(name, f"a {t.wgsl}"))
 
 
 def check_quads(fx: Any, node: ast.Call, name: str) -> None:
@@ -48,8 +48,6 @@ def check_quads(fx: Any, node: ast.Call, name: str) -> None:
     shader = fx.module.shader
     if fx.module.stage != "compute" or getattr(shader, "derivatives", None) is not None:
         return
-    n = int(np.prod(shader.workgroup_size))
-    if n % 4:
-        fx.fail_because(node, f"{name}() in a compute kernel of {n} invocations: a quad is 4 "
-                        "consecutive local invocation indices, so the workgroup must hold a "
-                        "multiple of 4", "make the workgroup size a multiple of 4 invocations")
+    found = rules.quads_not_whole(name, int(np.prod(shader.workgroup_size)))
+    if found:
+        fx.fail_because(node, *found)

@@ -21,7 +21,8 @@ vector's constructor, a parameter or local annotated with an integer type (a bui
 show (a helper defined after the shader, a value computed at run time) is checked where it
 runs: the CPU raises there, and ``to_wgsl`` when it emits.
 
-The checks read the shader and the functions of the user's it calls by name, as
+The rules' predicates and messages are :mod:`.creation_rules`, shared with ``to_wgsl``. The
+checks read the shader and the functions of the user's it calls by name, as
 :mod:`asyncshader.sanitizers.source_checks` does.
 """
 
@@ -38,9 +39,10 @@ from ..wgsl.memory import workgroup
 from ..wgsl.rewrite import _bound_names, _is_user_function
 from ..wgsl.source import Scope, parse, resolve
 from ..wgsl.types import Vec, _ScalarType
+from . import creation_rules as rules
 
-_SHIFTS = (ast.LShift, ast.RShift)
-_DIVISIONS = (ast.Div, ast.FloorDiv, ast.Mod)
+_SHIFTS = {ast.LShift: "<<", ast.RShift: ">>"}
+_DIVISIONS = {ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%"}
 
 
 def check_creation(fn: Any, stage: str, workgroup_size: tuple[int, int, int] | None = None,
@@ -49,13 +51,14 @@ def check_creation(fn: Any, stage: str, workgroup_size: tuple[int, int, int] | N
     function of the user's it calls by name) that breaks one of the rules above. Silently skips
     code without source."""
     n = int(np.prod(workgroup_size)) if workgroup_size is not None else 0
-    quads_ok = stage != "compute" or derivatives is not None or n % 4 == 0
-    _Checker(stage, derivatives, quads_ok, n).visit_function(fn)
+    _Checker(stage, derivatives, stage == "compute" and derivatives is None, n).visit_function(fn)
 
 
 class _Checker:
-    def __init__(self, stage: str, derivatives: str | None, quads_ok: bool, n: int) -> None:
-        self.stage, self.derivatives, self.quads_ok, self.n = stage, derivatives, quads_ok, n
+    def __init__(self, stage: str, derivatives: str | None, quads_layoutless: bool,
+                 n: int) -> None:
+        self.stage, self.derivatives, self.n = stage, derivatives, n
+        self.quads_layoutless = quads_layoutless  # (a compute kernel without a layout)
         self.seen: set[int] = set()
 
     def visit_function(self, fn: Any) -> None:
@@ -85,25 +88,15 @@ class _Checker:
 
     def operator(self, where: _Where, node: ast.BinOp | ast.AugAssign) -> None:
         right = node.right if isinstance(node, ast.BinOp) else node.value
-        op = node.op
-        if isinstance(op, _SHIFTS):
-            count = where.constant(right)
-            if isinstance(count, (int, np.integer)) and not 0 <= count < 32:
-                sym = "<<" if isinstance(op, ast.LShift) else ">>"
-                where.fail(node, f"the shift `{sym} {ast.unparse(right)}` by the constant "
-                           f"{int(count)}: WGSL's integers have 32 bits, and a constant shift "
-                           "count must be in [0, 32) (a shader-creation error)",
-                           "shift by 0 to 31; a shift by 32 or more of a 32-bit value is not "
-                           "defined, write the result you mean (0, or -1 for a negative i32 "
-                           "shifted right)")
-        elif isinstance(op, _DIVISIONS):
-            zero = where.constant(right)
-            if isinstance(zero, (int, np.integer)) and not isinstance(zero, bool) and zero == 0:
-                sym = {ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%"}[type(op)]
-                where.fail(node, f"`{sym} {ast.unparse(right)}`: an integer division or "
-                           "remainder by a constant zero (a shader-creation error in WGSL)",
-                           "divide by a value that is not zero; for a float division write "
-                           "the divisor as a float (0.0)")
+        op, written = type(node.op), ast.unparse(right)
+        if op in _SHIFTS:
+            found = rules.shift_count(_SHIFTS[op], written, where.constant(right))
+        elif op in _DIVISIONS:
+            found = rules.division_by_zero(_DIVISIONS[op], written, where.constant(right))
+        else:
+            found = None
+        if found:
+            where.fail(node, *found)
 
     def call(self, where: _Where, node: ast.Call) -> None:
         target = resolve(node.func, where.scope)
@@ -121,15 +114,12 @@ class _Checker:
                            "(VK_KHR_compute_shader_derivatives), or exchange the neighbours' "
                            "values with quad_swap_x / quad_swap_y and subtract")
             if node.args and where.is_integer(node.args[0]):
-                where.fail(node, f"{name}() of the integer `{ast.unparse(node.args[0])}` "
-                           "(WGSL's derivatives take f32 or vecN<f32>)",
-                           f"convert it: {name}(f32(...)) or {name}(vec2f(...))")
-        if getattr(target, "__ash_needs_quads__", False) and not self.quads_ok:
-            where.fail(node, f"{name}() in a compute kernel of {self.n} invocations: without a "
-                       "derivative layout a quad is 4 consecutive local invocation indices, "
-                       "so the workgroup must hold a multiple of 4", "make the workgroup size "
-                       "a multiple of 4 invocations, or declare derivatives=\"quads\" | "
-                       "\"linear\"")
+                where.fail(node, *rules.derivative_of_integer(
+                    name, f"the integer `{ast.unparse(node.args[0])}`"))
+        if getattr(target, "__ash_needs_quads__", False) and self.quads_layoutless:
+            found = rules.quads_not_whole(name, self.n)
+            if found:
+                where.fail(node, *found)
 
 
 class _Where:

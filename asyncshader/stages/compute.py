@@ -229,6 +229,11 @@ class ComputeKernel:
                 f"of 4 invocations, not {n}")
         return list(variables.values()), quad_ops, subgroup_ops, module
 
+    def resolve_bindings(self, given: dict[str, Any]) -> dict[str, Any]:
+        """The bindings a run binds by name, from those it was given (a front-end's kernel
+        resolves ``bindings={(group, binding): ...}`` and views buffers' bytes here)."""
+        return given
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"{self.fn.__qualname__} is a compute kernel; run it with "
                         f"asyncshader.run({self.fn.__name__}, workgroups=..., <bindings>) or "
@@ -308,6 +313,7 @@ class ComputeRun(SanitizedRun):
             "instruments", instruments, Instrument, "ash.Footprints()")
         self.wg_vars, quad_ops, subgroup_ops, module = kernel.scan()
         params = module_params(kernel.fn.__qualname__, kernel.params, module)
+        bindings = kernel.resolve_bindings(bindings)
         self.bindings = bind_resources(kernel.fn.__qualname__, params,
                                        set(kernel.builtins), bindings)
         self.max_live = max_live_workgroups

@@ -291,6 +291,7 @@ class FragmentRun(SanitizedRun):
         self.context_values = ((DERIVATIVE_KINDS, derivative_kinds(self.derivative_mode)),)
         self.options = options
         self.qw, self.qh = (self.width + 1) // 2, (self.height + 1) // 2
+        given = getattr(shader, "resolve_bindings", dict)(given)  # (a front-end's: bytes)
         self.inputs, resources = self._split_inputs(given)
         self.bindings = bind_resources(shader.fn.__qualname__, shader.params,
                                        {*shader.builtins, *self.inputs,

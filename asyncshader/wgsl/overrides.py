@@ -105,6 +105,9 @@ def override_context(shader: Any, given: Any) -> tuple:
     """What a dispatch of ``shader`` (a kernel or fragment shader) with ``overrides=given`` adds
     to its ``context_values``: the values its reads of overrides see; nothing when it reads no
     override and none is given."""
+    fixed = getattr(shader, "overrides_fixed", None)  # (a kernel made with its constants)
+    if given and fixed is not None:
+        raise DispatchError(fixed)
     used = getattr(shader.shader_fn, "__ash_overrides__", {})
     if not used and not given:
         return ()

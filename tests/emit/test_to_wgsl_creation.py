@@ -49,23 +49,23 @@ async def late_quad_helper(v):
 
 def test_a_constant_shift_count_of_32_is_refused_with_the_line():
     with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_creation.py:16: shifts_late: the "
-                       r"shift `<< 32` by a constant count outside \[0, 32\) is a "
-                       r"shader-creation error.*Fix: shift by 0 to 31"):
+                       r"shift `<< LATE_COUNT` by the constant 32: WGSL's integers have 32 "
+                       r"bits.*\(a shader-creation error\).*Fix: shift by 0 to 31"):
         to_wgsl(shifts_late)
 
 
 @pytest.mark.parametrize("kernel, line, sym", [(divides_late, 21, "%"),
                                                (divides_in_place_late, 27, "//")])
 def test_an_integer_division_by_a_constant_zero_is_refused_with_the_line(kernel, line, sym):
-    with pytest.raises(WGSLEmitError, match=rf"test_to_wgsl_creation.py:{line}: \w+: `{sym} 0`: "
-                       r"an integer division or remainder by a constant zero is a "
-                       r"shader-creation error"):
+    with pytest.raises(WGSLEmitError, match=rf"test_to_wgsl_creation.py:{line}: \w+: `{sym} "
+                       r"LATE_ZERO`: an integer division or remainder by a constant zero \(a "
+                       r"shader-creation error in WGSL\)"):
         to_wgsl(kernel)
 
 
 def test_a_derivative_of_an_integer_is_refused_with_the_line():
     with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_creation.py:34: integer_slope: "
-                       r"dpdx\(\) of a u32: WGSL's derivatives take f32.*dpdx\(f32\(...\)\)"):
+                       r"dpdx\(\) of a u32 \(WGSL's derivatives take f32.*dpdx\(f32\(...\)\)"):
         to_wgsl(integer_slope)
 
 

@@ -63,47 +63,16 @@ CASES = [
     Case(R + "wgpu_examples_src_boids_compute.wgsl", elements=64, ulps=16, atol=2.0 ** -21),
     Case(R + "wgpu_examples_src_timestamp_queries_shader.wgsl", "main_cs", workgroups=(16,),
          ints=(0, 2 ** 32 - 1)),
-    Case(R + "wgpu_tests_tests_shader_zero_init_workgroup_mem.wgsl", "write"),
 ]
 
 #: what load_wgsl refuses today, by case id: "not supported yet by load_wgsl: <this>"
 REFUSED = {
-    "webgpu-samples_computeBoids_updateSprites::main": "the type array<Particle>",
-    "webgpu-samples_gameOfLife_compute::main": "a workgroup size given by an override",
-    "dawn_benchmark_atan2-const-eval::main": "struct members with attributes",
-    "dawn_benchmark_cluster-lights::computeMain": "the type mat4x4f",
-    "dawn_benchmark_metaball-isosurface::computeMain": "the type array<f32>",
+    "dawn_benchmark_atan2-const-eval::main": "a var<storage> of type array<Output, 1000>",
     "dawn_benchmark_uniformity-analysis-pointer-parameters::main":
         "the parameter 'p0 : ptr<function, i32>'",
-    "dawn_samples_compute_boids::comp_main": "vertex and fragment entry points",
-    "dawn_vk-gl-cts_api_descriptor_set_descriptor_set_layout_binding_layout_binding_order_0"
-    "::main": "a var<storage> of type result",
-    "dawn_vk-gl-cts_binding_model_dynamic_offset_shader_reuse_differing_layout_compute_0"
-    "::main": "a var<storage> of type block0",
-    "dawn_vk-gl-cts_graphicsfuzz_dead-barriers-in-loops_0-opt::main":
-        "a var<storage> of type theSSBO",
-    "dawn_vk-gl-cts_graphicsfuzz_early-return-and-barrier_0::main":
-        "a var<storage> of type theSSBO",
-    "dawn_vk-gl-cts_graphicsfuzz_two-nested-for-loops-with-returns_0-opt::main":
-        "the type array<f32>",
-    "dawn_vk-gl-cts_non_robust_buffer_access_unexecuted_oob_overflow_0-opt::main":
-        "the declaration alias",
-    "dawn_vk-gl-cts_non_robust_buffer_access_unexecuted_oob_underflow_0-opt::main":
-        "the declaration alias",
-    "dawn_vk-gl-cts_spirv_arraylength_array-stride-larger-than-element-size_1::main":
-        "the type array<u32>",
-    **{f"dawn_vk-gl-cts_spirv_signed_{name}::main": "the type array<u32>" for name in (
-        "int_compare_uint_sgreaterthan_0", "int_compare_uint_sgreaterthanequal_0",
-        "int_compare_uint_slessthan_0", "int_compare_uint_slessthanequal_0",
-        "op_glsl_uint_sabs_0-opt", "op_glsl_uint_sclamp_0-opt", "op_glsl_uint_smax_0-opt",
-        "op_glsl_uint_smin_0-opt", "op_uint_sdiv_0-opt", "op_uint_snegate_0-opt")},
-    "dawn_vk-gl-cts_spirv_signed_op_glsl_int_uclamp_0-opt::main": "the type array<i32>",
+    "dawn_vk-gl-cts_graphicsfuzz_early-return-and-barrier_0::main": "the name 'x_32' here",
     "webgpu-samples_bitonicSort_atomicToZero::atomicToZero":
         "a var<storage> of type atomic<u32>",
-    "webgpu-samples_deferredRendering_lightUpdate::main": "the type array<LightData>",
-    "wgpu_examples_src_boids_compute::main": "a store into 'vPos.x'",
-    "wgpu_examples_src_timestamp_queries_shader::main_cs": "vertex and fragment entry points",
-    "wgpu_tests_tests_shader_zero_init_workgroup_mem::write": "the pointer '&w_mem.atom'",
 }
 
 #: entry points of these files not run on both, and why
@@ -114,6 +83,8 @@ EXCLUDED = {
     "wgpu_examples_src_hello_synchronization_shaders::hasty_main":
         "racy by design: invocation 0 reads the workgroup counter without a barrier, so the "
         "value depends on the schedule (the example's point)",
+    "wgpu_tests_tests_shader_zero_init_workgroup_mem::write":
+        "stores only into workgroup memory (to dirty it for `read`): no buffer to compare",
     "wgpu_tests_tests_shader_zero_init_workgroup_mem::read":
         "reads workgroup memory that lavapipe does not zero (asyncshader zeroes it as WGSL "
         "requires); wgpu's own test runs `write` first to dirty it",
@@ -140,9 +111,13 @@ def test_a_real_shader_agrees_with_lavapipe_on_the_same_bytes(case, gpu_device):
     gpu = run_lavapipe(gpu_device, case, entry, raw)
     assert ours.keys() == gpu.keys()
     assert differences(case, entry, ours, gpu) == []
-    for name, data in ours.items():  # (a run that wrote nothing would agree trivially)
-        assert case.id == "dawn_samples_function::ep" or data != bytes(raw[name]) or \
-            name in case.values, f"{case.id}: {name} unchanged"
+    # (a run that wrote nothing would agree trivially: some buffer must have changed)
+    changed = [name for name, data in ours.items() if data != bytes(raw[name])]
+    assert changed or case.id in WRITES_NOTHING, f"{case.id}: no buffer changed"
+
+
+#: entry points that store nothing (Dawn's sample calls a function and drops its value)
+WRITES_NOTHING = {"dawn_samples_function::ep"}
 
 
 def test_every_refusal_and_exclusion_names_a_case():

@@ -4,9 +4,10 @@ loaded by ``ash.load_wgsl`` and checked against the CTS's expected buffers
 (tests/data/compute_atomics_cases.json; tests/wgsl/test_atomics.py runs the same vectors as
 Python translations). The subgroup vectors' data-type sections (tests/data/subgroup_cases.json,
 ``add_data_types`` and ``mul_data_types``: ``outputs[lid] = OP(inputs[lid])``) run the same way
-at every subgroup size they list. The fragment-stage vectors (derivatives, quads:
-tests/data/derivative_cases.json, quad_cases.json) need fragment entry points, which the code
-generator refuses today: a strict xfail with the refusal.
+at every subgroup size they list, and the quad vectors' compute section
+(tests/data/quad_cases.json, ``compute_all_active``). The fragment-stage vectors (derivatives,
+tests/data/derivative_cases.json; quads' ``fragment_all_active``) are not run through WGSL
+here yet.
 
 CI runs the cases with at most 16 invocations a dispatch (both scalar types, every operation);
 ``ASH_CTS_FULL=1 python3 -m pytest tests/front/test_wgsl_cts.py`` runs all 32 cases."""
@@ -76,13 +77,9 @@ def _params():
             if not isinstance(spec, dict):
                 continue
             name = f"{t}-wg{size}-x{groups}-{key}"
-            marks = []
             if "exchange" in key and t != "u32":
                 continue  # (the harness's exchange tests are written for u32 ids)
-            if key.startswith("compare_exchange"):
-                marks = [pytest.mark.xfail(strict=True, raises=ash.ShaderCreationError,
-                                           reason=f"not supported yet by load_wgsl: {RESULT}")]
-            yield pytest.param(case, key, spec, id=name, marks=marks)
+            yield pytest.param(case, key, spec, id=name)
 
 
 #: the CTS writes the compare-exchange statement with C's ?: (its harness builds it so); in
@@ -90,7 +87,6 @@ def _params():
 COMPARE_EXCHANGE = ("let comp = select(id + 1u, id, id % 3u == 0u); "
                     "let r = atomicCompareExchangeWeak(&input[id], comp, map_id(id * 2u)); "
                     "output[id] = r.old_value; exchanged[id] = u32(r.exchanged)")
-RESULT = "a 'let' of type __atomic_compare_exchange_result_u32"
 
 
 def _dtype(t: str):
@@ -134,15 +130,31 @@ def test_a_cts_atomics_vector_through_wgsl_gives_the_cts_buffer(case, key, spec)
     assert out.tolist() == np.array(spec["expected"], np.int64).astype(_dtype(t)).tolist()
 
 
-@pytest.mark.xfail(strict=True, raises=ash.ShaderCreationError,
-                   reason="not supported yet by load_wgsl: vertex and fragment entry points")
-def test_the_derivative_and_quad_vectors_need_fragment_entry_points():
-    """derivative_cases.json and quad_cases.json are fragment-stage vectors: their WGSL
-    (a fragment entry point reading dpdx/quadSwapX of an input) loads once the generator
-    takes fragment entry points; then tests/collectives/test_derivatives.py's vectors can run
-    through it as test_wgsl_cts runs the atomics."""
-    ash.load_wgsl("@fragment\nfn main(@location(0) v: f32) -> @location(0) vec4f {\n"
-                  "    return vec4f(dpdx(v), dpdy(v), quadSwapX(v), 1.0);\n}\n")
+QUADS = json.loads((ROOT / "tests" / "data" / "quad_cases.json").read_text())
+QUAD_OPS = {"quadSwapX": "quadSwapX(lid)", "quadSwapY": "quadSwapY(lid)",
+            "quadSwapDiagonal": "quadSwapDiagonal(lid)",
+            **{f"quadBroadcast_{i}": f"quadBroadcast(lid, {i}u)" for i in range(4)}}
+QUAD_ALL_ACTIVE = """\
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> results: array<u32>;
+@compute @workgroup_size({n})
+fn main(@builtin(local_invocation_index) lid: u32) {{
+    results[lid] = {op};
+}}
+"""
+
+
+@pytest.mark.parametrize("case", QUADS["compute_all_active"][::3],
+                         ids=lambda c: f"{c['wg_threads']}-sg{c['model_subgroup_size']}")
+def test_the_cts_quad_vectors_through_wgsl_give_the_cts_results(case):
+    """quadBroadcast/quadSwap compute,all_active (tests/data/quad_cases.json): results[lid] =
+    OP(lid), quads being 4 consecutive invocations of a subgroup."""
+    n = case["wg_threads"]
+    for name, op in QUAD_OPS.items():
+        results = np.zeros(n, np.uint32)
+        ash.run(ash.load_wgsl(QUAD_ALL_ACTIVE.format(n=n, op=op))["main"], 1,
+                results=results, subgroup_size=case["model_subgroup_size"])
+        assert results.tolist() == case["results"][name], name
 
 
 SUBGROUPS = json.loads((ROOT / "tests" / "data" / "subgroup_cases.json").read_text())["tests"]

@@ -5,7 +5,8 @@ The inputs are made from the module's reflection (``reflect_wgsl``: each resourc
 least size and runtime-array stride): every scalar of every binding gets a seeded random value
 of its type (integers from a small range, so that the values a shader indexes with stay in
 bounds; floats in [-1, 1)), padding stays zero, and a case may give a binding's values itself.
-Each side gets its own copy of the same bytes. The outputs are compared scalar by scalar
+Each side gets its own copy of the same bytes (a ``bytearray``: ``load_wgsl`` views a binding's
+bytes through its WGSL type and layout, as a GPU does). The outputs are compared scalar by scalar
 (padding is not compared): integers exactly, floats within the case's ULP bound (WGSL's
 accuracy, docs/wgsl-testing.md "Execution agreement")."""
 
@@ -99,49 +100,6 @@ def fill(resource: Any, case: Case, rng: np.random.Generator) -> bytearray:
     return raw
 
 
-class Bound:
-    """A binding's bytes as ``ash.run`` takes them (a numpy view of ``raw`` in WGSL's layout,
-    or a copy written back by :meth:`bytes`)."""
-
-    def __init__(self, module: Any, resource: Any, raw: bytearray) -> None:
-        self.raw, self.t = raw, resource.type
-        self.copy_back: Any = None
-        t, uniform = resource.type, resource.kind == "uniform"
-        if uniform and isinstance(t, Struct):
-            self.value = np.frombuffer(raw, module[t.name].dtype, 1).reshape(())
-        elif uniform and isinstance(t, Scalar):
-            self.value = getattr(ash, t.name)(np.frombuffer(raw, _NP[t.name], 1)[0])
-        elif uniform and isinstance(t, Vector):
-            self.value = getattr(ash, f"vec{t.size}{t.scalar.name[0]}")(
-                *np.frombuffer(raw, _NP[t.scalar.name], t.size))
-        else:
-            self.value = self._array(module, t)
-
-    def _array(self, module: Any, t: Any) -> Any:
-        element = t.element if isinstance(t, Array) else t
-        scalar = getattr(element, "scalar", element)
-        if isinstance(element, Struct):
-            dtype = module[element.name].dtype
-            assert dtype.itemsize == stride_of(element), (element.name, dtype.itemsize)
-            return np.frombuffer(self.raw, dtype, len(self.raw) // dtype.itemsize)
-        flat = np.frombuffer(self.raw, _NP[scalar.name])
-        if isinstance(element, (Scalar, Atomic)):
-            return flat
-        if isinstance(element, Vector):
-            width = stride_of(element) // flat.itemsize
-            rows = flat.reshape(-1, width)
-            if width == element.size:
-                return rows
-            self.copy_back = rows
-            return rows[:, :element.size].copy()  # (vec3: 16-byte stride, 3 values)
-        raise TypeError(f"no binding form for {getattr(t, 'wgsl', t)} yet")
-
-    def bytes(self) -> bytes:
-        if self.copy_back is not None:
-            self.copy_back[:, :self.value.shape[1]] = self.value
-        return bytes(self.raw)
-
-
 def inputs(case: Case, seed: int = 0) -> tuple[Any, dict[str, bytearray]]:
     """The entry point's reflection and each binding's input bytes, by name."""
     entry = reflect_wgsl(case.text()).entry_points[case.entry]
@@ -152,10 +110,9 @@ def inputs(case: Case, seed: int = 0) -> tuple[Any, dict[str, bytearray]]:
 def run_asyncshader(case: Case, entry: Any, raw: dict[str, bytearray]) -> dict[str, bytes]:
     """``case`` run by ``ash.load_wgsl`` on copies of ``raw``: each writable buffer's bytes."""
     module = ash.load_wgsl(case.text())
-    bound = {r.name: Bound(module, r, bytearray(raw[r.name])) for r in entry.resources}
-    ash.run(module[case.entry], case.workgroups, sanitize="off",
-            **{name: b.value for name, b in bound.items()})
-    return {r.name: bound[r.name].bytes() for r in entry.resources if _written(r)}
+    copies = {r.name: bytearray(raw[r.name]) for r in entry.resources}  # (take the stores)
+    ash.run(module[case.entry], case.workgroups, sanitize="off", **copies)
+    return {r.name: bytes(copies[r.name]) for r in entry.resources if _written(r)}
 
 
 def run_lavapipe(device: Any, case: Case, entry: Any, raw: dict[str, bytearray]

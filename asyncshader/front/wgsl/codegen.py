@@ -18,19 +18,32 @@ import keyword
 from types import ModuleType
 from typing import Any
 
-from ...ir.types import Array, Atomic, Reference, Scalar, Struct, Vector, concretize, scalar_of
+from ...ir.types import (
+    Array,
+    Atomic,
+    Matrix,
+    Reference,
+    Scalar,
+    Struct,
+    Vector,
+    concretize,
+    scalar_of,
+)
 from ...stages.compute import COMPUTE_BUILTINS  # (passed by parameter name)
 from . import syntax as ast
+from .codegen_entry import fragment_helpers, fragment_parameters, struct_of_builtins
 from .codegen_exprs import Expressions, value_type
 from .codegen_fast import counted_loop, mark, never_negative
+from .codegen_values import PRIVATE, VALUE_SPACES, Values, is_value_type
 from .consteval import ConstError, fit, zero
+from .pipeline import workgroup_dimension
 from .source import Span, WGSLError, error_at
 
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "|=": "|",
              "^=": "^", "<<=": "<<", ">>=": ">>"}
 
 
-class Generator(Expressions):
+class Generator(Values, Expressions):
     """Generates one module; :meth:`module` gives the tree, :attr:`constants` the values the
     tree's names refer to and :attr:`entry_points` each compute entry point's workgroup
     size."""
@@ -43,9 +56,17 @@ class Generator(Expressions):
         self.used: set[str] = set()
         self.struct_names: set[str] = set()
         self.entry_points: dict[str, tuple[int, int, int]] = {}
+        self.fragments: dict[str, list] = {}  # fragment entry points' per-pixel inputs
         self.globals = {d.name for d in typed.resolved.module.decls if hasattr(d, "name")}
         self.current_return: Any = None
         self.synthetic: list[ast.Expr] = []  # nodes made here, evaluated by the checker
+        self.constant_names: dict[tuple, str] = {}  # (type, value) -> its name
+        self.late: list[py.stmt] = []  # constants holding structs, made as the module ends
+        self.late_names: dict[tuple, str] = {}
+        self.type_names: dict[Any, str] = {}  # array types, made once
+        self.privates = {d.name: d for d in typed.resolved.module.decls
+                         if isinstance(d, ast.VarDecl) and d.kind == "var" and
+                         checker.var_space(d)[0] == "private"}
 
     # --- positions and refusals -----------------------------------------------------------
 
@@ -86,6 +107,8 @@ class Generator(Expressions):
         for decl in decls:
             if not isinstance(decl, ast.Struct):
                 body += self.declaration(decl)
+        body += fragment_helpers(self)
+        body += self.late
         return py.fix_missing_locations(py.Module(body, type_ignores=[]))
 
     def source_span(self, name: str) -> Span:
@@ -95,8 +118,8 @@ class Generator(Expressions):
         return Span(0, 0)
 
     def declaration(self, decl: ast.Decl) -> list[py.stmt]:
-        if isinstance(decl, ast.ConstAssert):
-            return []  # (checked at load)
+        if isinstance(decl, (ast.ConstAssert, ast.Alias)):
+            return []  # (checked at load; an alias names a type the checker resolved)
         if isinstance(decl, ast.Struct):
             return [self.struct(decl)]
         if isinstance(decl, ast.VarDecl):
@@ -107,11 +130,10 @@ class Generator(Expressions):
 
     def struct(self, decl: ast.Struct) -> py.stmt:
         t = self.typed.structs[decl.name]
-        if any(a for a in t.attrs) or any(m.attributes for m in decl.members):
-            raise self.refuse(decl.span, "struct members with attributes (@align, @size ...)")
+        attrs = t.attrs or ("",) * len(t.fields)
         fields = [self.place(py.AnnAssign(py.Name(name, py.Store()),
-                                          self.type_expr(ft, m.span), None, 1), m.span)
-                  for (name, ft), m in zip(t.fields, decl.members)]
+                                          self.member_type_expr(ft, a, m.span), None, 1), m.span)
+                  for (name, ft), a, m in zip(t.fields, attrs, decl.members)]
         self.struct_names.add(decl.name)
         cls = py.ClassDef(decl.name, [], [], fields or [py.Pass()],
                           [self.ash_attr("struct")])
@@ -128,18 +150,25 @@ class Generator(Expressions):
                 except ConstError:  # (an abstract value past i32's range: kept abstract)
                     self.constants[decl.name] = value
             return []
-        if decl.kind == "override":
-            return []  # (a use of it is refused)
+        if decl.kind == "override" or decl.name in self.privates:
+            return []  # (a use of an override is refused; private: each invocation's own)
         space, access = self.checker.var_space(decl, t)
         attrs = {a.name: a for a in decl.attributes}
-        if space == "workgroup":
+        if space == "workgroup" and self.pipeline is not None and not self.pipeline.sized(t):
+            value = py.Constant(None)  # (its size has no value: what uses it is refused)
+        elif space == "workgroup":
             value = self.ash_call("workgroup", [self.type_expr(t, decl.span)])
-        elif space == "storage" and ((isinstance(t, Array) and t.length is None) or
-                                     isinstance(t, (Scalar, Vector))):
-            # (one scalar or vector: an array of one, read and stored as name[0])
+        elif space == "storage" and ((isinstance(t, Array) and t.length is None and
+                                      not isinstance(t.element, Array)) or
+                                     isinstance(t, (Scalar, Vector, Matrix))):
+            # (one scalar, vector or matrix: an array of one, read and stored as name[0])
             element = t.element if isinstance(t, Array) else t
             element = element.scalar if isinstance(element, Atomic) else element
             value = py.Call(self.ash_attr("storage"), [self.type_expr(element, decl.span)],
+                            [*self.binding_keywords(decl, attrs),
+                             py.keyword("access", py.Constant(access))])
+        elif space == "storage" and isinstance(t, Struct):
+            value = py.Call(self.ash_attr("storage"), [self.type_expr(t, decl.span)],
                             [*self.binding_keywords(decl, attrs),
                              py.keyword("access", py.Constant(access))])
         elif space == "uniform":
@@ -158,14 +187,17 @@ class Generator(Expressions):
     def function(self, fn: ast.Function) -> py.stmt:
         self.names, self.used = {}, set()
         attrs = {a.name: a for a in fn.attributes}
-        if "vertex" in attrs or "fragment" in attrs:
-            raise self.refuse(fn.span, "vertex and fragment entry points")
+        if "vertex" in attrs:  # (listed, refused when asked for: no vertex stage here)
+            return self.place(py.Pass(), fn.span)
         entry = "compute" in attrs
         args = py.arguments([], [], None, [], [], None, [])
         prologue: list[py.stmt] = []
         params, result = self.typed.signatures[fn.name]
         self.current_return = concretize(result) if result is not None else None
-        for p, t in zip(fn.params, params):
+        if "fragment" in attrs:
+            args, prologue, self.fragments[fn.name] = fragment_parameters(self, fn, params)
+        others = () if "fragment" in attrs else fn.params  # (a fragment's: just above)
+        for p, t in zip(others, params):
             builtin = next((a for a in p.attributes if a.name == "builtin"), None)
             if entry and builtin is not None and builtin.args[0].name in COMPUTE_BUILTINS:
                 runtime = builtin.args[0].name
@@ -176,23 +208,34 @@ class Generator(Expressions):
                 if name != runtime:
                     prologue.append(self.place(py.Assign([py.Name(name, py.Store())],
                                                          py.Name(runtime, py.Load())), p.span))
-            elif entry or not isinstance(t, (Scalar, Vector)):
+            elif entry and isinstance(t, Struct):  # (its members are built-in values)
+                prologue += struct_of_builtins(self, p, t, args)
+            elif entry or not is_value_type(t):
                 raise self.refuse(p.span, f"the parameter {self.text(p.span)!r}")
             else:
                 args.args.append(py.arg(self.local_name(p), None))
         if entry:
             self.entry_points[fn.name] = self.workgroup_size(attrs["workgroup_size"])
+        if self.privates and (entry or "fragment" in attrs):  # (an entry point's own)
+            prologue = self.private_prologue(fn.span) + prologue
+        elif self.privates:
+            args.args.insert(0, py.arg(PRIVATE, None))
         body = prologue + self.block(fn.body)
+        self.variant = None  # (a fragment entry point's helper calls: generated)
         node = py.AsyncFunctionDef(fn.name, args, body or [py.Pass()], [], None)
         return self.place(node, fn.span)
 
-    def workgroup_size(self, attr: ast.Attribute) -> tuple[int, int, int]:
+    def workgroup_size(self, attr: ast.Attribute) -> tuple[int, int, int] | None:
+        """The entry point's workgroup size (None: an override it reads has no value)."""
         sizes = []
         for a in attr.args:
-            if a.stage != "const":
+            if a.stage == "const":
+                sizes.append(int(self.checker.value(a)))
+            elif self.pipeline is None:
                 raise self.refuse(a.span, "a workgroup size given by an override")
-            sizes.append(int(self.checker.value(a)))
-        return tuple(sizes + [1] * (3 - len(sizes)))
+            else:
+                sizes.append(workgroup_dimension(self.pipeline, a))
+        return None if None in sizes else tuple(sizes + [1] * (3 - len(sizes)))
 
     def local_name(self, decl: ast.VarDecl | ast.Param) -> str:
         """A Python name for a WGSL local: its own unless Python or the module already uses
@@ -231,9 +274,9 @@ class Generator(Expressions):
         if decl.kind == "const":
             return []  # (its uses are const-expressions, evaluated at load)
         t = self.typed.type_of(decl)
-        if not isinstance(t, (Scalar, Vector)):
+        if not is_value_type(t):
             raise self.refuse(decl.span, f"a '{decl.kind}' of type {getattr(t, 'wgsl', t)}")
-        value = self.expr(decl.init, t) if decl.init is not None else \
+        value = self.value(decl.init, t) if decl.init is not None else \
             self.constant(zero(t), t, decl.span)
         return [py.Assign([py.Name(self.local_name(decl), py.Store())], value)]
 
@@ -245,8 +288,11 @@ class Generator(Expressions):
         if isinstance(inner, ast.Ident) and self.storage_value(inner):
             return py.Expr(mark(self.robust("store", [py.Name(inner.name, py.Load()),
                                                       py.Constant(0), value]), True))
+        if isinstance(inner, ast.Ident) and self.whole_memory(inner):
+            return py.Expr(py.Call(py.Name("__ash_store_whole", py.Load()),
+                                   [self.reference(inner), value], []))
         if isinstance(inner, ast.Ident):
-            load = self.expr(inner)
+            load = self.reference(inner)
             if isinstance(load, py.Name):
                 return py.Assign([py.Name(load.id, py.Store())], value)
             load.ctx = py.Store()
@@ -254,19 +300,20 @@ class Generator(Expressions):
         if isinstance(inner, ast.Index) and isinstance(inner.base, ast.Ident) and \
                 isinstance(inner.base.type, Reference) and \
                 isinstance(inner.base.type.store, Array) and \
+                inner.base.type.space not in VALUE_SPACES and \
                 (once or not any(isinstance(n, ast.Call) for n in _walk(inner.index))):
             index = self.expr(inner.index, self.want_for(inner.index, scalar_of(
                 value_type(inner.index.type)).concrete()))
             return py.Expr(mark(self.robust("store", [self.expr(inner.base), index, value]),
                                 never_negative(self.checker, inner.index)))
-        raise self.refuse(target.span, f"a store into {self.text(target.span)!r}")
+        return self.store_part(target, value, once)
 
     def s_Assign(self, s: ast.Assign) -> list[py.stmt]:
         if s.target is None:  # (`_ = e`: a const-expression has nothing to evaluate)
             return [py.Pass()] if s.value.stage == "const" else [py.Expr(self.expr(s.value))]
         t = concretize(value_type(s.target.type))
         if s.op == "=":
-            return [self.store(s.target, self.expr(s.value, t))]
+            return [self.store(s.target, self.value(s.value, t))]
         op = _COMPOUND[s.op]
         combined = ast.Binary(s.span, op, s.target, s.value, type=t, stage="runtime")
         return [self.store(s.target, self.expr(combined, t), once=False)]
@@ -284,7 +331,7 @@ class Generator(Expressions):
     def s_Return(self, s: ast.Return) -> list[py.stmt]:
         if s.value is None:
             return [py.Return(None)]
-        return [py.Return(self.expr(s.value, self.current_return))]
+        return [py.Return(self.value(s.value, self.current_return))]
 
     def s_If(self, s: ast.If) -> list[py.stmt]:
         orelse: list[py.stmt] = []
@@ -335,6 +382,8 @@ class Generator(Expressions):
             return [py.Break()]
         if s.kind == "continue":
             return [py.Continue()]
+        if s.kind == "discard":  # (WGSL's demote to helper: the invocation goes on)
+            return [py.Expr(self.ash_call("discard", []))]
         raise self.refuse(s.span, f"'{s.kind}'")
 
     def s_Switch(self, s: ast.Switch) -> list[py.stmt]:

@@ -13,6 +13,8 @@ from ...collectives import barriers, derivatives, quads, subgroups
 from ...ir.types import (
     Array,
     Atomic,
+    Matrix,
+    OverrideSize,
     Reference,
     Scalar,
     Struct,
@@ -24,8 +26,11 @@ from ...ir.types import Predeclared as PredeclaredStruct
 from ...wgsl import atomics, builtins, types
 from ...wgsl.spelling import snake
 from . import syntax as ast
+from .codegen_entry import helper_call
 from .codegen_fast import mark, never_negative, plain_division
+from .codegen_values import holds_struct, is_value_type
 from .consteval import UNKNOWN, ConstError, fit
+from .pipeline import MISSING
 from .predeclared import Predeclared
 
 #: where WGSL's built-in functions live in asyncshader, and whether a call is awaited
@@ -66,6 +71,13 @@ def value_type(t: Any) -> Any:
 class Expressions:
     """Python expressions for WGSL expressions; mixed into the generator."""
 
+    #: the override values of the pipeline being generated (:class:`.pipeline.Pipeline`);
+    #: None: overrides are refused
+    pipeline: Any = None
+    #: in a fragment entry point and its helpers' variants: (suffix, buffers, the helpers
+    #: reaching them) (:mod:`.codegen_entry`)
+    variant: Any = None
+
     # --- helpers that build Python syntax -------------------------------------------------
 
     def ash_attr(self, name: str) -> py.expr:
@@ -81,6 +93,9 @@ class Expressions:
             return self.ash_attr(_SCALARS[t.name])
         if isinstance(t, Vector) and t.scalar.name in _VEC_SUFFIX:
             return self.ash_attr(f"vec{t.size}{_VEC_SUFFIX[t.scalar.name]}")
+        if isinstance(t, Array) and isinstance(t.length, OverrideSize) and \
+                self.pipeline is not None:
+            t = Array(t.element, self.pipeline.length(t.length))
         if isinstance(t, Array) and isinstance(t.length, int):
             return self.ash_call("array", [self.type_expr(t.element, span),
                                            py.Constant(t.length)])
@@ -88,7 +103,7 @@ class Expressions:
             return self.ash_call("atomic", [self.type_expr(t.scalar, span)])
         if isinstance(t, Struct) and t.name in self.struct_names:
             return py.Name(t.name, py.Load())
-        raise self.refuse(span, f"the type {getattr(t, 'wgsl', t)}")
+        return self.composite_type_expr(t, span)
 
     def make_value(self, v: Any, t: Any, span: Any) -> Any:
         """The runtime value of the const value ``v`` of type ``t``."""
@@ -98,18 +113,22 @@ class Expressions:
             return runtime(v)
         if isinstance(t, Vector):
             return runtime(*v)
-        raise self.refuse(span, f"a constant of type {t.wgsl}")
+        return self.composite_value(v, t, span)
 
     def constant(self, value: Any, t: Any, span: Any) -> py.expr:
         """A name in the namespace holding the runtime value ``value`` of type ``t``, made
-        once at load."""
-        name = f"__k{len(self.constants)}"
+        once at load (one name per value and type)."""
         try:
             value = fit(value, t)
         except ConstError:
             raise self.refuse(span, f"this value as {t.wgsl} here") from None
-        self.constants[name] = self.make_value(value, t, span)
-        return py.Name(name, py.Load())
+        if holds_struct(t):
+            return self.late_constant(value, t, span)
+        key = (t, repr(value))
+        if key not in self.constant_names:
+            name = self.constant_names[key] = f"__k{len(self.constants)}"
+            self.constants[name] = self.make_value(value, t, span)
+        return py.Name(self.constant_names[key], py.Load())
 
     def want_for(self, e: ast.Expr, scalar: Any) -> Any:
         """The concrete type ``e`` is converted to: its own type, an abstract one taking the
@@ -126,12 +145,19 @@ class Expressions:
         """The Python expression computing ``e``'s value (converted to ``want``, a concrete
         type, where ``e`` is abstract)."""
         node = self.expr_node(e, want)
-        return self.place(node, e.span)
+        return self.loaded(e, self.place(node, e.span))
 
     def expr_node(self, e: ast.Expr, want: Any) -> py.expr:
         t = value_type(e.type)
-        if e.stage == "const" and isinstance(t, (Scalar, Vector)):
+        if e.stage == "const" and is_value_type(t) and not isinstance(t, PredeclaredStruct):
             value = self.checker.value(e)
+            if value is not UNKNOWN:
+                return self.constant(value, want or concretize(t), e.span)
+        if e.stage == "override" and self.pipeline is not None and \
+                isinstance(t, (Scalar, Vector)):
+            value = self.pipeline.value_of(e)  # (evaluated at pipeline creation)
+            if value is MISSING:  # (an entry point reaching it is refused: never runs)
+                return py.Name("__ash_override_without_value", py.Load())
             if value is not UNKNOWN:
                 return self.constant(value, want or concretize(t), e.span)
         method = getattr(self, "e_" + type(e).__name__, None)
@@ -145,14 +171,19 @@ class Expressions:
     def e_Ident(self, e: ast.Ident, want: Any) -> py.expr:
         target = e.target
         if isinstance(target, ast.VarDecl) and target.kind == "override":
-            raise self.refuse(e.span, f"the override '{e.name}'")
+            raise self.refuse(e.span, f"the override '{e.name}' here (its default is an "
+                              "override-expression calling a built-in function the loader "
+                              "does not evaluate)")
         if isinstance(target, ast.VarDecl) and target.kind == "const":
             raise self.refuse(e.span, f"a use of the const '{e.name}' of type "
                               f"{getattr(value_type(e.type), 'wgsl', e.type)}")
+        if isinstance(target, ast.VarDecl) and target.name in self.privates and \
+                self.is_global(target):
+            return self.private_load(e)
         if isinstance(target, ast.VarDecl) and self.is_global(target):
             name = py.Name(e.name, py.Load())
             if isinstance(e.type, Reference) and e.type.space == "workgroup" and \
-                    isinstance(e.type.store, (Scalar, Vector)):
+                    isinstance(e.type.store, (Scalar, Vector, Struct)):
                 return py.Attribute(name, "value", py.Load())
             if self.storage_value(e):
                 return mark(self.robust("load", [name, py.Constant(0)]), True)
@@ -162,24 +193,28 @@ class Expressions:
         raise self.refuse(e.span, f"the name '{e.name}' here")
 
     def storage_value(self, e: ast.Ident) -> bool:
-        """Whether ``e`` names a storage buffer of one scalar or vector (an array of one)."""
+        """Whether ``e`` names a storage buffer of one scalar, vector or matrix (an array of
+        one)."""
         return isinstance(e.type, Reference) and e.type.space == "storage" and \
-            isinstance(e.type.store, (Scalar, Vector))
+            isinstance(e.type.store, (Scalar, Vector, Matrix))
 
     def e_Member(self, e: ast.Member, want: Any) -> py.expr:
         base = value_type(e.base.type)
-        if not isinstance(base, (Vector, Struct)) or isinstance(base, PredeclaredStruct):
+        if not isinstance(base, (Vector, Struct)) or (isinstance(base, PredeclaredStruct)
+                                                      and base.convert):
             raise self.refuse(e.span, f"the member access '.{e.name}'")
         return py.Attribute(self.expr(e.base), e.name, py.Load())
 
     def e_Index(self, e: ast.Index, want: Any) -> py.expr:
         base = value_type(e.base.type)
-        if not isinstance(base, (Array, Vector)):
+        if not isinstance(base, (Array, Vector, Matrix)):
             raise self.refuse(e.span, "indexing this")
-        index = self.expr(e.index, want=self.want_for(e.index, scalar_of(
-            value_type(e.index.type)).concrete()))
-        return mark(self.robust("load", [self.expr(e.base), index]),
-                    never_negative(self.checker, e.index))
+        index = self.index_value(e.index)
+        helper = self.index_helper(e.base)
+        if not helper:
+            return py.Subscript(self.reference(e.base), index, py.Load())
+        return mark(self.robust(helper, [self.reference(e.base), index]),
+                    helper == "load" and never_negative(self.checker, e.index))
 
     def robust(self, name: str, args: list[py.expr]) -> py.expr:
         return py.Call(py.Name(f"__ash_{name}", py.Load()), args, [])
@@ -189,8 +224,8 @@ class Expressions:
         if e.op not in ops:
             raise self.refuse(e.span, f"the operator '{e.op}' here")
         t = concretize(value_type(e.type))
-        if e.op == "!" and not isinstance(t, Scalar):
-            raise self.refuse(e.span, "'!' on a vector")
+        if e.op == "!" and isinstance(t, Vector):
+            return self.vector_not(e, t)
         return py.UnaryOp(ops[e.op](), self.expr(e.operand, want=t))
 
     def e_Binary(self, e: ast.Binary, want: Any) -> py.expr:
@@ -199,8 +234,8 @@ class Expressions:
             op = py.And() if e.op == "&&" else py.Or()
             return py.BoolOp(op, [self.expr(e.left), self.expr(e.right)])
         if e.op in _COMPARE:
-            if not (isinstance(left_t, Scalar) and isinstance(right_t, Scalar)):
-                raise self.refuse(e.span, "a comparison of vectors")
+            if isinstance(left_t, Vector):
+                return self.vector_compare(e, left_t, right_t)
             scalar = left_t if not left_t.abstract else right_t
             left = self.expr(e.left, self.want_for(e.left, scalar.concrete()))
             right = self.expr(e.right, self.want_for(e.right, scalar.concrete()))
@@ -222,11 +257,14 @@ class Expressions:
         result = value_type(e.type)
         if isinstance(target, ast.Function):
             params, _ = self.typed.signatures[target.name]
-            args = [self.expr(a, concretize(p)) for a, p in zip(e.args, params)]
-            return py.Await(py.Call(py.Name(target.name, py.Load()), args, []))
+            args = [self.value(a, concretize(p)) for a, p in zip(e.args, params)]
+            return py.Await(helper_call(self, target.name, self.private_args() + args))
         if isinstance(target, (ast.Struct, ast.Alias)) or (
                 isinstance(target, Predeclared) and target.kind in ("type", "type-generator")):
             return self.construct(e, result)
+        if isinstance(target, Predeclared) and e.callee.name == "bitcast":
+            return py.Call(py.Subscript(self.ash_attr("bitcast"), self.type_expr(
+                concretize(result), e.span), py.Load()), [self.expr(e.args[0])], [])
         if isinstance(target, Predeclared) and e.callee.template is None:
             found = builtin_function(e.callee.name)
             if found is None:
@@ -243,19 +281,16 @@ class Expressions:
         raise self.refuse(e.span, f"the call of {e.callee.name}")
 
     def construct(self, e: ast.Call, t: Any) -> py.expr:
-        if not isinstance(t, (Scalar, Vector, Struct)):
+        if not is_value_type(t):
             raise self.refuse(e.span, f"a constructor of {getattr(t, 'wgsl', t)}")
-        scalar = t.scalar if isinstance(t, Vector) else t if isinstance(t, Scalar) else None
+        scalar = scalar_of(t) if isinstance(t, (Scalar, Vector, Matrix)) else None
         if isinstance(t, Struct):
-            for a in e.args:  # (a struct read from memory is a view of it, not a value)
-                if isinstance(value_type(a.type), Struct) and not (
-                        isinstance(a, ast.Call) and isinstance(a.callee.target, ast.Struct)):
-                    raise self.refuse(a.span, "a struct member given a struct that is not "
-                                      "a constructor")
-            args = [self.expr(a, concretize(ft)) for a, (_, ft) in zip(e.args, t.fields)]
+            args = [self.value(a, concretize(ft)) for a, (_, ft) in zip(e.args, t.fields)]
+        elif isinstance(t, Array):
+            args = [self.value(a, t.element) for a in e.args]
         else:
-            args = [self.expr(a, self.want_for(a, scalar)) for a in e.args]
-        return py.Call(self.type_expr(t, e.span), args, [])
+            args = [self.value(a, self.want_for(a, scalar)) for a in e.args]
+        return py.Call(self.type_name(t, e.span), args, [])
 
     def pointer_arg(self, e: ast.Unary) -> py.expr:
         """``&a[i]`` / ``&v`` as an argument of an atomic built-in: ``ash.ptr(a, i)``."""
@@ -266,4 +301,9 @@ class Expressions:
         if isinstance(inner, ast.Ident) and isinstance(inner.target, ast.VarDecl) and \
                 self.is_global(inner.target):
             return self.ash_call("ptr", [py.Name(inner.name, py.Load())])
+        if isinstance(inner, ast.Member) and isinstance(inner.type, Reference) and \
+                inner.type.space in ("storage", "workgroup"):
+            if isinstance(inner.type.store, Atomic):  # (a struct's atomic member)
+                return self.ash_call("ptr", [self.expr(inner)])
+            return self.expr(inner)  # (a struct's runtime-sized array: its reference)
         raise self.refuse(e.span, f"the pointer {self.text(e.span)!r}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...ir.types import Array, Matrix, Scalar, Struct, Vector
+from ...ir.types import Array, Matrix, Scalar, Struct, Vector, scalar_of
 from . import syntax as ast
 from .consteval import UNKNOWN, ConstError, binary, convert, fit, unary, zero
 from .conversions import common_type, leaf, loaded
@@ -32,7 +32,17 @@ def literal_value(e: ast.Literal) -> Any:
 
 
 class Evaluation:
-    """Evaluates const-expressions; mixed into the checker."""
+    """Evaluates const-expressions; mixed into the checker. (Pipeline creation evaluates
+    override-expressions with it too: :mod:`.pipeline` widens :attr:`phases` and gives the
+    overrides' values by :meth:`declared_value`.)"""
+
+    #: the evaluation phases whose expressions have a value here
+    phases: tuple[str, ...] = ("const",)
+
+    def declared_value(self, decl: object) -> Any:
+        """The value of a name bound to ``decl`` that is not a ``const`` (an override's at
+        pipeline creation); UNKNOWN here."""
+        return UNKNOWN
 
     def value(self, e: ast.Expr) -> Any:
         """The value of the typed const-expression ``e`` (UNKNOWN where the evaluator does not
@@ -58,7 +68,7 @@ class Evaluation:
             self.unevaluated = saved
 
     def _value(self, e: ast.Expr) -> Any:
-        if e.stage != "const":
+        if e.stage not in self.phases:
             return UNKNOWN
         if isinstance(e, ast.Literal):
             v = literal_value(e)
@@ -70,7 +80,7 @@ class Evaluation:
             if isinstance(decl, ast.VarDecl) and decl.kind == "const":
                 self.decl_type(decl)
                 return self.values.get(id(decl), UNKNOWN)
-            return UNKNOWN
+            return self.declared_value(decl)
         if isinstance(e, ast.Unary):
             return unary(e.op, self.value(e.operand), loaded(e.operand.type))
         if isinstance(e, ast.Binary):
@@ -173,6 +183,13 @@ class Evaluation:
                 else:
                     flat.append(convert(v, at, t.scalar))
             return tuple(flat)
+        if isinstance(t, Matrix):  # (columns, a matrix, or every component column by column)
+            flat = []
+            for v, at in zip(args, types):
+                parts = [x for c in v for x in c] if isinstance(at, Matrix) else \
+                    v if isinstance(at, Vector) else (v,)
+                flat += [convert(x, scalar_of(at), t.scalar) for x in parts]
+            return tuple(tuple(flat[i * t.rows:(i + 1) * t.rows]) for i in range(t.cols))
         if isinstance(t, Array):
             element = t.element
             return tuple(fit(v, element) if isinstance(element, (Scalar, Vector)) else v
