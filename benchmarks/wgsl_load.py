@@ -15,8 +15,11 @@ printed too (the issue's measure: at least 98% of them should load).
 
 Prints the share loaded of the eligible files per top-level folder, the refused constructs
 ("not supported yet by load_wgsl: ...") grouped by :func:`construct` with their counts, and
-every file that crashed the loader (any exception but a :class:`WGSLError`) or took longer
-than ``--limit`` seconds. The script checks itself: it exits non-zero if any file crashed.
+every file that crashed the loader (any exception but a ``ShaderCreationError``) or took
+longer than ``--limit`` seconds, and the files refused by the kernels' own decoration-time
+checks (a ``ShaderCreationError`` that is not a :class:`WGSLError`: a diagnostic naming the
+WGSL line, but not the front-end's ``file:line:col`` form). The script checks itself: it
+exits non-zero if any file crashed.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from typing import Any
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import asyncshader as ash
+from asyncshader.errors import ShaderCreationError
 from asyncshader.front.wgsl import WGSLError, check, resolve_wgsl
 
 #: a texture or sampler type named anywhere in the text (declared, or as a parameter)
@@ -116,6 +120,7 @@ def main(folder: Path, show: int = 0, limit: float = 20.0, naga: bool = False) -
     refused: collections.Counter[str] = collections.Counter()
     examples: dict[str, str] = {}
     crashes: list[str] = []
+    late: list[str] = []  # refused by the kernels' checks, not as a WGSLError
     counts = collections.Counter()
     accepts = _naga() if naga else None
     naga_counts = collections.Counter()
@@ -149,6 +154,11 @@ def main(folder: Path, show: int = 0, limit: float = 20.0, naga: bool = False) -
             what = construct(str(error))
             refused[what] += 1
             examples.setdefault(what, f"{path}\n{error}")
+        except ShaderCreationError as error:  # (the runtime's own decoration-time checks)
+            what = "kernel checks: " + str(error).split("\n")[0].split(": ", 2)[-1][:70]
+            refused[what] += 1
+            examples.setdefault(what, f"{path}\n{error}")
+            late.append(f"{path}: {str(error).splitlines()[0][:200]}")
         except _Slow:
             crashes.append(f"{path}: took over {limit} s")
         except Exception as error:  # a crash is what this script counts
@@ -159,7 +169,8 @@ def main(folder: Path, show: int = 0, limit: float = 20.0, naga: bool = False) -
     loaded = sum(r[0] for r in per_folder.values())
     eligible = sum(r[1] for r in per_folder.values())
     print(f"asyncshader load_wgsl: {loaded} of {eligible} eligible files loaded "
-          f"({100 * loaded / max(1, eligible):.1f}%), {len(crashes)} crashes; "
+          f"({100 * loaded / max(1, eligible):.1f}%), {len(crashes)} crashes, {len(late)} "
+          "refused by the kernels' checks rather than as a WGSLError; "
           f"{len(files)} files, {counts['textures']} use textures or samplers, "
           f"{counts['invalid']} do not type-check; {elapsed:.0f} s")
     if accepts is not None:
@@ -175,6 +186,8 @@ def main(folder: Path, show: int = 0, limit: float = 20.0, naga: bool = False) -
         print(f"  {count:5}  {what}")
     for what, _ in refused.most_common(show):
         print("\n" + examples[what])
+    for refusal in late:
+        print("NOT A WGSLError", refusal)
     for crash in crashes:
         print("CRASH", crash)
     return 1 if crashes else 0

@@ -86,3 +86,26 @@ def test_a_huge_const_array_is_not_materialised_and_its_use_is_a_diagnostic():
     module = ash.load_wgsl("@compute @workgroup_size(1)\nfn f() {\n"
                            "    for (var i0520 = array<i32, 636109182>()[ 0]; false;) {}\n}\n")
     assert module.entry_points == ["f"]
+
+
+def test_an_override_index_past_the_end_is_a_diagnostic_not_a_traceback():
+    """An index that is an override-expression is known at pipeline creation: past the end
+    it is an error at its place (it was an IndexError from inside the evaluator)."""
+    with pytest.raises(WGSLError, match=r":4:24: error: index 5 is out of bounds"):
+        ash.load_wgsl("override O = 5;\n@compute @workgroup_size(1)\nfn f() {\n"
+                      "    var v = vec2(0, 1)[O];\n}\n")
+
+
+def test_blocks_nested_past_pythons_limit_are_refused_at_their_line():
+    """Python compiles at most 20 nested loops (and try blocks); deeper WGSL is refused as a
+    construct, at the line, not a SyntaxError of the generated code."""
+    depth = 24
+    body = "".join("    " * k + f"for (var i{k} = 0u; i{k} < out[1]; i{k}++) {{\n"
+                   for k in range(1, depth + 1))
+    body += "    " * (depth + 1) + "out[0] = 1u;\n"
+    body += "".join("    " * k + "}\n" for k in range(depth, 0, -1))
+    wgsl = ("@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n"
+            "@compute @workgroup_size(1)\nfn f() {\n" + body + "}\n")
+    with pytest.raises(WGSLError, match="not supported yet by load_wgsl: too many statically "
+                                        "nested blocks"):
+        ash.load_wgsl(wgsl)

@@ -91,6 +91,9 @@ class Evaluation:
             base, i = self.value(e.base), self.value(e.index)
             if base is UNKNOWN or i is UNKNOWN:
                 return UNKNOWN
+            if not 0 <= i < len(base):  # (an override-expression's, known at pipeline creation)
+                raise self.error(e.index.span, f"index {i} is out of bounds: the value has "
+                                 f"{len(base)} elements (0..{len(base) - 1})")
             return base[i]
         if isinstance(e, ast.Call):
             return self.call_value(e)

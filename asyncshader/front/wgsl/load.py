@@ -149,7 +149,11 @@ def _load(source: Source, constants: dict) -> WGSLModule:
     gen.pipeline, gen.reflection = pipeline, reflection
     tree = fast_indexing(gen.module())
     namespace = {"ash": RUNTIME, **HELPERS, **INDEXING, **gen.constants}
-    compile_generated(tree, source.name, source.text, namespace)
+    try:
+        compile_generated(tree, source.name, source.text, namespace)
+    except SyntaxError as error:  # (CPython's limits: 20 nested blocks ...)
+        raise WGSLError(f"{source.name}:{error.lineno}: error: not supported yet by load_wgsl: "
+                        f"{error.msg} (a limit of Python's compiler)", source.name) from None
     refused = {name: _without_value(source.name, name, entry.overrides, reflection, named)
                for name, entry in reflection.entry_points.items()
                if any(not reflection.overrides[o].has_default and o not in named
