@@ -7,7 +7,8 @@ ranges, into the report a serial exploration gives: the same counts, outcomes, a
 failure with its trace, whatever the number of workers or their timing.
 
 Workers find the kernel, ``setup`` and ``check`` by module and qualified name (or by file, for
-a script's ``__main__``): they must be defined at module level. Any
+a script's ``__main__``): they must be defined at module level. A kernel loaded from WGSL
+travels as its source text and entry point, loaded once in each worker. Any
 ``concurrent.futures.Executor`` runs the tasks: by default a process pool of this machine's
 cores (kept for the next exploration), or ``distributed.Client(...).get_executor()`` for a Dask
 cluster, or Ray's executor.
@@ -44,7 +45,7 @@ from .runs import (
     stopped_with,
 )
 
-__all__ = ["Ref", "Task", "available_cores", "end_with_parent", "explore_seeded", "merge",
+__all__ = ["Recipe", "Ref", "Task", "available_cores", "end_with_parent", "explore_seeded", "merge",
            "reference", "run_task"]
 
 #: a chunk of runs takes about this long in a worker: long enough that the cost of a task
@@ -58,8 +59,17 @@ AUTO_PARALLEL_SECONDS = 2.0
 
 
 # ------------------------------------------------------------------------------ references
+class Recipe:
+    """What a task carries in place of an object: picklable, and :meth:`resolve` gives the
+    object in the worker. An object that neither imports by name nor pickles (a kernel
+    generated from WGSL text) offers its own as ``obj.__asyncshader_recipe__``."""
+
+    def resolve(self) -> Any:
+        raise NotImplementedError
+
+
 @dataclass(frozen=True)
-class Ref:
+class Ref(Recipe):
     """How a worker finds a module-level function or kernel: its module, qualified name, and
     file (to load it from when the module cannot be imported there, e.g. a script's
     ``__main__``)."""
@@ -111,13 +121,18 @@ def _lookup(module: Any, qualname: str) -> Any:
 
 
 def reference(obj: Any, role: str, workers: str) -> Any:
-    """What a task carries for ``obj`` (``role``: "kernel", "setup" or "check"): a :class:`Ref`
-    when the object is found again by module and qualified name, else the object itself when
-    it pickles (``functools.partial`` of such functions, an instance of a module-level class),
-    else an :class:`~asyncshader.OptionError` that says where the object is and how to fix it.
+    """What a task carries for ``obj`` (``role``: "kernel", "setup" or "check"): the object's
+    own :class:`Recipe` when it offers one (a kernel loaded from WGSL: by its source text), a
+    :class:`Ref` when the object is found again by module and qualified name, else the object
+    itself when it pickles (``functools.partial`` of such functions, an instance of a
+    module-level class), else an :class:`~asyncshader.OptionError` that says where the object
+    is and how to fix it.
     ``workers`` says what runs the tasks, for the message."""
     if obj is None:
         return None
+    recipe = getattr(obj, "__asyncshader_recipe__", None)
+    if isinstance(recipe, Recipe):
+        return recipe
     target = getattr(obj, "fn", obj) if role == "kernel" else obj
     module = getattr(target, "__module__", None)
     qualname = getattr(target, "__qualname__", None)
@@ -184,7 +199,7 @@ def run_task(task: Task) -> ExploreReport:
 
 
 def _resolved(obj: Any) -> Any:
-    return obj.resolve() if isinstance(obj, Ref) else obj
+    return obj.resolve() if isinstance(obj, Recipe) else obj
 
 
 def _picklable(exc: BaseException | None) -> Any:

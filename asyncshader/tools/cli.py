@@ -7,14 +7,15 @@ WebGPU adapter) and ``demo``. A kernel file defines the kernel, ``setup()`` retu
 bindings (resources and dispatch options such as ``workgroups=``) and optionally
 ``check(result)``, which raises or returns False on a bad outcome. A file with several kernels
 gives each its own as ``setup_KERNEL()`` / ``check_KERNEL()``, which win over ``setup()`` and
-``check()``. Exit codes: 0 no failure, 1 a failure found (or explore's workers died), 2 a
-usage error, 130 explore interrupted (Ctrl-C) before it found a failure.
+``check()``. ``FILE.wgsl::ENTRY`` runs an entry point of a WGSL file, its ``setup()`` and
+``check()`` in a Python file (``--setup FILE.py``, default: FILE.py beside it). Exit codes:
+0 no failure, 1 a failure found (or explore's workers died), 2 a usage error, 130 explore
+interrupted (Ctrl-C) before it found a failure.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import io
 import os
 import sys
@@ -22,57 +23,17 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
+from .targets import UsageError, origin
+from .targets import load_target as _load_target
+
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # Ctrl-C before any failure was found (the shells' 128 + SIGINT)
 
 
-class UsageError(Exception):
-    """A command-line mistake: exit code 2 with a message that names the fix."""
-
-
-def load_target(spec: str, need_setup: bool = True
+def load_target(spec: str, need_setup: bool = True, args: Any = None
                 ) -> tuple[Any, Callable, Callable | None, str, str]:
-    """``FILE::KERNEL`` -> (kernel, setup, check or None, absolute file, kernel name); setup is
-    None when the file has none and ``need_setup`` is false."""
-    if "::" not in spec:
-        raise UsageError(f"expected FILE::KERNEL (e.g. examples/lost_update.py::lost_update), "
-                         f"got {spec!r}")
-    path, name = spec.rsplit("::", 1)
-    path = os.path.abspath(path)
-    if not os.path.isfile(path):
-        raise UsageError(f"no such file: {path}")
-    module_name = os.path.splitext(os.path.basename(path))[0]
-    mod_spec = importlib.util.spec_from_file_location(module_name, path)
-    if mod_spec is None or mod_spec.loader is None:
-        raise UsageError(f"cannot import {path}: is it a Python file?")
-    module = importlib.util.module_from_spec(mod_spec)
-    sys.modules[module_name] = module
-    sys.path.insert(0, os.path.dirname(path))
-    try:
-        mod_spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(os.path.dirname(path))
-    kernel = getattr(module, name, None)
-    if kernel is None or getattr(kernel, "stage", None) not in ("compute", "fragment"):
-        found = [k for k, v in vars(module).items()
-                 if getattr(v, "stage", None) in ("compute", "fragment")]
-        raise UsageError(f"{os.path.basename(path)} has no kernel named {name!r}"
-                         + (f"; kernels there: {', '.join(found)}" if found else ""))
-    setup = _for_kernel(module, "setup", name)
-    if setup is None and need_setup:
-        raise UsageError(f"{os.path.basename(path)} must define setup() (or setup_{name}(), "
-                         f"for {name} alone) returning the bindings of one run, e.g. "
-                         "def setup(): return {'workgroups': 1, 'out': np.zeros(64, np.float32)}")
-    return kernel, setup, _for_kernel(module, "check", name), path, name
-
-
-def _for_kernel(module: Any, what: str, name: str) -> Callable | None:
-    """The file's ``setup_KERNEL`` (or ``check_KERNEL``), else its ``setup`` (``check``)."""
-    for attr in (f"{what}_{name}", what):
-        value = getattr(module, attr, None)
-        if callable(value):
-            return value
-    return None
+    """:func:`.targets.load_target` with the command's ``--setup`` file (for WGSL files)."""
+    return _load_target(spec, need_setup, getattr(args, "setup", None))
 
 
 def _strategy(args: argparse.Namespace) -> Any:
@@ -144,7 +105,7 @@ class _Progress:
 def cmd_run(args: argparse.Namespace, out: Callable) -> int:
     from ..exploration.explore import Recorded, _run_checked
 
-    kernel, setup, check, path, name = load_target(args.target)
+    kernel, setup, check, path, name = load_target(args.target, args=args)
     _check_outputs(args, "trace")
     rec = Recorded(_strategy(args))
     # with the race detector, as a plain dispatch (and `replay`) runs: WGSL's robust access
@@ -152,7 +113,7 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
     findings = result.findings if result is not None else []
     trace = result.trace if result is not None else rec.trace()
     if trace is not None:
-        trace.origin = {"file": path, "kernel": name}
+        trace.origin = origin(path, name)
     if result is not None:
         for key, value in result.outputs.items():
             out(f"{key} = {_short(value)}")
@@ -186,7 +147,7 @@ def cmd_timeline(args: argparse.Namespace, out: Callable) -> int:
     from ..views.access import access_diagram
     from ..views.timeline import Timeline
 
-    kernel, setup, _, _, _ = load_target(args.target)
+    kernel, setup, _, _, _ = load_target(args.target, args=args)
     _check_outputs(args, "html", "perfetto", "svg", "diagram")
     tl = Timeline(max_steps=args.max_steps)
     failure = None
@@ -257,7 +218,7 @@ def _print_failures(report: Any, path: str, name: str, out: Callable) -> None:
     """The first failures of an exploration, each with the command that replays it."""
     for f in report.failures[:3]:
         if f.trace is not None:
-            f.trace.origin = {"file": path, "kernel": name}
+            f.trace.origin = origin(path, name)
         out(f"run {f.run} failed: {f.error}")
         if f.trace is not None:
             out(f"  replay: asyncshader replay {f.trace.to_string()}")
@@ -268,7 +229,7 @@ def cmd_explore(args: argparse.Namespace, out: Callable) -> int:
     from ..exploration.explore import explore
     from ..exploration.shrink import shrink
 
-    kernel, setup, check, path, name = load_target(args.target)
+    kernel, setup, check, path, name = load_target(args.target, args=args)
     strategy = _strategy(args)
     progress = _Progress(args.runs, enabled=args.runs >= 200 and not args.quiet)
     try:
@@ -288,7 +249,7 @@ def cmd_explore(args: argparse.Namespace, out: Callable) -> int:
     _print_failures(report, path, name, out)
     if report.failures and args.shrink and report.failures[0].trace is not None:
         s = shrink(kernel, setup, report.failures[0].trace, check)
-        s.trace.origin = {"file": path, "kernel": name}
+        s.trace.origin = origin(path, name)
         out(f"shrunk: {s.before} -> {s.after}")
         out(f"  replay: asyncshader replay {s.trace.to_string()}")
     return EXIT_FAILURE if report.failures else EXIT_OK
@@ -324,7 +285,8 @@ def cmd_replay(args: argparse.Namespace, out: Callable) -> int:
             raise UsageError("the trace does not say which file holds the kernel (it was not "
                              "made by the CLI): pass --kernel FILE::KERNEL")
         target = f"{trace.origin['file']}::{trace.origin['kernel']}"
-    kernel, setup, check, _, _ = load_target(target)
+        args.setup = args.setup or trace.origin.get("setup")
+    kernel, setup, check, _, _ = load_target(target, args=args)
     try:
         result, outcome, failure, _ = _run_checked(kernel, setup, check, Replay(trace), [],
                                                    "report")  # as `run` ran it
@@ -359,7 +321,7 @@ def cmd_step(args: argparse.Namespace, out: Callable) -> int:
     from ..exploration.stepper import StepperError, stepper
     from ..schedules.strategies import Random
 
-    kernel, setup, check, path, name = load_target(args.target)
+    kernel, setup, check, path, name = load_target(args.target, args=args)
     if kernel.stage != "compute":
         raise UsageError(f"{name} is a {kernel.stage} shader; the stepper runs compute kernels")
     _check_outputs(args, "trace")
@@ -395,7 +357,7 @@ def cmd_step(args: argparse.Namespace, out: Callable) -> int:
         out(f"stopped after {s.steps} steps (not finished: no trace)")
         return EXIT_OK
     trace = s.trace
-    trace.origin = {"file": path, "kernel": name}
+    trace.origin = origin(path, name)
     if args.trace:
         trace.save(args.trace)
         out(f"trace saved to {args.trace}")
@@ -468,6 +430,7 @@ def cmd_wgsl(args: argparse.Namespace, out: Callable) -> int:
     from ..emit import WGSLEmitError, to_wgsl
     from ..exploration.runs import setup_bindings
 
+    _python_only(args.target, "is WGSL already")
     kernel, setup, _, _, _ = load_target(args.target, need_setup=False)
     given = setup_bindings(kernel, setup(), sized=False) if setup is not None else {}
     bindings = _shader_bindings(kernel, given)
@@ -485,6 +448,8 @@ def cmd_crosscheck(args: argparse.Namespace, out: Callable) -> int:
     from ..exploration.runs import setup_bindings
     from ..extra.gpu import CrosscheckError, GPUUnavailable, crosscheck, crosscheck_fragments
 
+    _python_only(args.target, "runs on a GPU as it is (crosscheck compares a Python kernel "
+                 "with its WGSL)")
     kernel, setup, _, _, _ = load_target(args.target)
     given = setup_bindings(kernel, setup())
     bindings = _shader_bindings(kernel, given)
@@ -504,6 +469,11 @@ def cmd_crosscheck(args: argparse.Namespace, out: Callable) -> int:
         return EXIT_USAGE
     out(report.describe())
     return EXIT_OK
+
+
+def _python_only(target: str, why: str) -> None:
+    if target.partition("::")[0].endswith((".wgsl", ".wesl")):
+        raise UsageError(f"{target.partition('::')[0]} {why}: this command takes FILE.py::KERNEL")
 
 
 def _shader_bindings(kernel: Any, given: dict) -> dict:
@@ -527,18 +497,25 @@ def _add_emit_commands(sub: Any) -> None:
                    help="leave a schedule-dependent buffer out (repeatable)")
 
 
+def _add_target(p: argparse.ArgumentParser) -> None:
+    p.add_argument("target", metavar="FILE::KERNEL", help="a kernel of a Python file, or "
+                   "FILE.wgsl::ENTRY, an entry point of a WGSL file")
+    p.add_argument("--setup", metavar="FILE.py", help="for FILE.wgsl: the Python file with "
+                   "setup() and check() (default: FILE.py beside it)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="asyncshader",
                                      description="Run GPU shaders on the CPU as coroutines.")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("demo", help="a racy counter: different seeds, different results; replay")
     p = sub.add_parser("run", help="run FILE::KERNEL once under one schedule")
-    p.add_argument("target", metavar="FILE::KERNEL")
+    _add_target(p)
     _add_strategy_options(p, "in_order")
     p.add_argument("--trace", metavar="OUT",
                    help="save the trace: JSON if OUT ends in .json, else the one-line string")
     p = sub.add_parser("explore", help="run FILE::KERNEL under many schedules")
-    p.add_argument("target", metavar="FILE::KERNEL")
+    _add_target(p)
     _add_strategy_options(p, "random")
     p.add_argument("--runs", type=int, default=1000, help="schedules to try (default: 1000)")
     p.add_argument("--time-budget", type=float, default=None, metavar="SECONDS")
@@ -551,9 +528,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("trace", metavar="TRACE")
     p.add_argument("--kernel", metavar="FILE::KERNEL",
                    help="where the kernel is (default: the file the trace names)")
+    p.add_argument("--setup", metavar="FILE.py", help="a WGSL kernel's setup() and check() "
+                   "(default: the file the trace names)")
     p = sub.add_parser("step", help="you are the scheduler: step FILE::KERNEL by hand "
                        "(commands on stdin)")
-    p.add_argument("target", metavar="FILE::KERNEL")
+    _add_target(p)
     p.add_argument("--trace", metavar="OUT.json", help="save the trace of the run taken")
     p = sub.add_parser("puzzle", help="puzzle N: its statement; --starter: a starter file; "
                        "FILE: check your solution")
@@ -561,7 +540,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", nargs="?", metavar="FILE", help="your solution")
     p.add_argument("--starter", action="store_true", help="print the starter file")
     p = sub.add_parser("timeline", help="run FILE::KERNEL once and draw what happened")
-    p.add_argument("target", metavar="FILE::KERNEL")
+    _add_target(p)
     _add_strategy_options(p, "in_order")
     p.add_argument("--html", metavar="OUT", help="a self-contained HTML timeline")
     p.add_argument("--perfetto", metavar="OUT", help="Chrome trace-event JSON (ui.perfetto.dev)")

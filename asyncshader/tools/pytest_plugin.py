@@ -17,6 +17,9 @@ saved under ``.asyncshader/`` and the failure report ends with one line that rep
 
 Works for ``async def`` tests under ``@pytest.mark.anyio`` too (the body is awaited ``runs``
 times). Fixtures are set up once per test, not per run: make fresh buffers in the body.
+
+It also collects WGSL test files (``test_*.wgsl``, ``*.test.wesl``: :mod:`.wgsl_items`), whose
+``@test`` functions run on the CPU in wgsl-test's conventions.
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ from ..schedules.strategies import (
     Strategy,
 )
 from ..schedules.trace import Trace
+from .wgsl_items import add_options as _wgsl_test_options
+from .wgsl_items import pytest_collect_file  # noqa: F401  (a hook: WGSL @test files)
 
 _STRATEGIES = ("random", "pct", "reverse", "in_order")
 
@@ -63,6 +68,7 @@ def pytest_addoption(parser: Any) -> None:
                     help="where failing schedules are stored and replayed first on the next "
                          "run (explore() and @pytest.mark.schedules tests): a folder, or off "
                          "(default: $ASYNCSHADER_STORE, else .asyncshader/failures)")
+    _wgsl_test_options(parser)
 
 
 def pytest_configure(config: Any) -> None:
@@ -74,6 +80,9 @@ def pytest_configure(config: Any) -> None:
         "schedules(runs=100, strategy='random', depth=3, seed=None, races=True): run the test's "
         "asyncshader dispatches (those with schedule=None) under `runs` schedules of "
         "`strategy` (random, pct, reverse, in_order)")
+    config.addinivalue_line(
+        "markers", "workgroup_size(x, y=1, z=1): a WGSL @test function runs as one workgroup "
+        "of this size (wgsl-test runs one invocation)")
 
 
 class _Provider:

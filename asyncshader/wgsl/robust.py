@@ -59,8 +59,9 @@ def _outside(memory: Any, index: Any) -> bool | None:
 
 
 def load(memory: Any, index: Any) -> Any:
-    """``memory[index]``, or zero of its element where the index is out of bounds."""
-    if _outside(memory, index):
+    """``memory[index]``, or zero of its element where the index is out of bounds (memory
+    that checks its indices itself, the race detector's views, gives zero and reports it)."""
+    if _outside(memory, index) and not getattr(memory, "_checks_indices", False):
         parts = index if isinstance(index, tuple) else (index,)
         if all(memory.shape):  # (the same form of index, so that a vector buffer gives a vector)
             return _zero(memory[tuple(0 for _ in parts) if isinstance(index, tuple) else 0])
@@ -69,8 +70,9 @@ def load(memory: Any, index: Any) -> Any:
 
 
 def store(memory: Any, index: Any, value: Any) -> None:
-    """``memory[index] = value``, dropped where the index is out of bounds."""
-    if not _outside(memory, index):
+    """``memory[index] = value``, dropped where the index is out of bounds (and reported by
+    memory that checks its indices itself)."""
+    if not _outside(memory, index) or getattr(memory, "_checks_indices", False):
         memory[index] = value
 
 

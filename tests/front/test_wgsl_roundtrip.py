@@ -50,7 +50,7 @@ KERNELS = {
     ("particles.py", "step"): None,
     ("median_filter.py", "median3x3"): None,
     ("boids.py", "update"): None,
-    ("speed_bins.py", "histogram"): "a var<storage> of type atomic<u32>",
+    ("speed_bins.py", "histogram"): None,
 }
 #: the examples' fragment shaders, run with run_fragments on both sides
 FRAGMENTS = {

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast as py
 import keyword
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -22,6 +23,7 @@ from ...ir.types import (
     Array,
     Atomic,
     Matrix,
+    Pointer,
     Reference,
     Scalar,
     Struct,
@@ -34,6 +36,7 @@ from . import syntax as ast
 from .codegen_entry import fragment_helpers, fragment_parameters, struct_of_builtins
 from .codegen_exprs import Expressions, value_type
 from .codegen_fast import counted_loop, mark, never_negative
+from .codegen_pointers import Pointers
 from .codegen_values import PRIVATE, VALUE_SPACES, Values, is_value_type
 from .consteval import ConstError, fit, zero
 from .pipeline import workgroup_dimension
@@ -43,7 +46,7 @@ _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "
              "^=": "^", "<<=": "<<", ">>=": ">>"}
 
 
-class Generator(Values, Expressions):
+class Generator(Pointers, Values, Expressions):
     """Generates one module; :meth:`module` gives the tree, :attr:`constants` the values the
     tree's names refer to and :attr:`entry_points` each compute entry point's workgroup
     size."""
@@ -160,8 +163,8 @@ class Generator(Values, Expressions):
             value = self.ash_call("workgroup", [self.type_expr(t, decl.span)])
         elif space == "storage" and ((isinstance(t, Array) and t.length is None and
                                       not isinstance(t.element, Array)) or
-                                     isinstance(t, (Scalar, Vector, Matrix))):
-            # (one scalar, vector or matrix: an array of one, read and stored as name[0])
+                                     isinstance(t, (Scalar, Vector, Matrix, Atomic))):
+            # (one scalar, vector, matrix or atomic: an array of one, read and stored as name[0])
             element = t.element if isinstance(t, Array) else t
             element = element.scalar if isinstance(element, Atomic) else element
             value = py.Call(self.ash_attr("storage"), [self.type_expr(element, decl.span)],
@@ -186,6 +189,7 @@ class Generator(Values, Expressions):
 
     def function(self, fn: ast.Function) -> py.stmt:
         self.names, self.used = {}, set()
+        self.find_cells(fn)
         attrs = {a.name: a for a in fn.attributes}
         if "vertex" in attrs:  # (listed, refused when asked for: no vertex stage here)
             return self.place(py.Pass(), fn.span)
@@ -210,7 +214,7 @@ class Generator(Values, Expressions):
                                                          py.Name(runtime, py.Load())), p.span))
             elif entry and isinstance(t, Struct):  # (its members are built-in values)
                 prologue += struct_of_builtins(self, p, t, args)
-            elif entry or not is_value_type(t):
+            elif entry or not (is_value_type(t) or isinstance(t, Pointer)):
                 raise self.refuse(p.span, f"the parameter {self.text(p.span)!r}")
             else:
                 args.args.append(py.arg(self.local_name(p), None))
@@ -274,17 +278,20 @@ class Generator(Values, Expressions):
         if decl.kind == "const":
             return []  # (its uses are const-expressions, evaluated at load)
         t = self.typed.type_of(decl)
-        if not is_value_type(t):
+        if not (is_value_type(t) or isinstance(t, Pointer)):
             raise self.refuse(decl.span, f"a '{decl.kind}' of type {getattr(t, 'wgsl', t)}")
         value = self.value(decl.init, t) if decl.init is not None else \
             self.constant(zero(t), t, decl.span)
-        return [py.Assign([py.Name(self.local_name(decl), py.Store())], value)]
+        return [py.Assign([py.Name(self.local_name(decl), py.Store())],
+                          self.cell_of(decl, value))]
 
     def store(self, target: ast.Expr, value: py.expr, once: bool = True) -> py.stmt:
         """A store of ``value`` into ``target``, whose index is evaluated before ``value``
         (left to right); ``once=False``: the target was also read (compound assignment), so
         an index that calls a function, which would run twice, is refused."""
         inner = target.inner if isinstance(target, ast.Paren) else target
+        if self.through_pointer(target):
+            return self.store_through(target, value, once)
         if isinstance(inner, ast.Ident) and self.storage_value(inner):
             return py.Expr(mark(self.robust("store", [py.Name(inner.name, py.Load()),
                                                       py.Constant(0), value]), True))
@@ -344,37 +351,41 @@ class Generator(Values, Expressions):
     def s_While(self, s: ast.While) -> list[py.stmt]:
         return [py.While(self.expr(s.condition), self.loop_body(s.body), [])]
 
-    def loop_body(self, body: ast.Block, prefix: list[py.stmt] = ()) -> list[py.stmt]:
-        return list(prefix) + self.block(body) or [py.Pass()]
+    def loop_body(self, body: ast.Block) -> list[py.stmt]:
+        return self.block(body) or [py.Pass()]
 
     def continuing_loop(self, condition: ast.Expr | None, body: ast.Block,
-                        continuing: list[py.stmt]) -> list[py.stmt]:
+                        continuing: Callable[[], list[py.stmt]]) -> list[py.stmt]:
         """``while True`` whose continuing part runs before each iteration but the first,
-        so that ``continue`` runs it too, as WGSL's does."""
+        so that ``continue`` runs it too, as WGSL's does. The continuing part is generated
+        after the body, whose declarations it may use."""
         flag = f"__first{id(body)}"
         head: list[py.stmt] = []
-        if continuing:
-            head.append(py.If(py.UnaryOp(py.Not(), py.Name(flag, py.Load())), continuing, []))
-            head.append(py.Assign([py.Name(flag, py.Store())], py.Constant(False)))
         if condition is not None:
             head.append(self.place(py.If(py.UnaryOp(py.Not(), self.expr(condition)),
                                          [py.Break()], []), condition.span))
-        start = [py.Assign([py.Name(flag, py.Store())], py.Constant(True))] if continuing \
-            else []
-        return [*start, py.While(py.Constant(True), self.loop_body(body, head), [])]
+        stmts = self.block(body)
+        after = continuing()
+        if after:
+            head[:0] = [py.If(py.UnaryOp(py.Not(), py.Name(flag, py.Load())), after, []),
+                        py.Assign([py.Name(flag, py.Store())], py.Constant(False))]
+        start = [py.Assign([py.Name(flag, py.Store())], py.Constant(True))] if after else []
+        return [*start, py.While(py.Constant(True), head + stmts or [py.Pass()], [])]
 
     def s_For(self, s: ast.For) -> list[py.stmt]:
         if (counted := counted_loop(self, s)) is not None:
             return counted
         init = self.statement(s.init) if s.init is not None else []
-        update = self.statement(s.update) if s.update is not None else []
-        return init + self.continuing_loop(s.condition, s.body, update)
+        return init + self.continuing_loop(
+            s.condition, s.body, lambda: self.statement(s.update) if s.update else [])
 
     def s_Loop(self, s: ast.Loop) -> list[py.stmt]:
-        continuing = self.block(s.continuing) if s.continuing is not None else []
-        if s.break_if is not None:
-            continuing.append(self.place(py.If(self.expr(s.break_if), [py.Break()], []),
-                                         s.break_if.span))
+        def continuing() -> list[py.stmt]:
+            stmts = self.block(s.continuing) if s.continuing is not None else []
+            if s.break_if is not None:
+                stmts.append(self.place(py.If(self.expr(s.break_if), [py.Break()], []),
+                                        s.break_if.span))
+            return stmts
         return self.continuing_loop(None, s.body, continuing)
 
     def s_Jump(self, s: ast.Jump) -> list[py.stmt]:

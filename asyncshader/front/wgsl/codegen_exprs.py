@@ -15,6 +15,7 @@ from ...ir.types import (
     Atomic,
     Matrix,
     OverrideSize,
+    Pointer,
     Reference,
     Scalar,
     Struct,
@@ -271,7 +272,7 @@ class Expressions:
                 raise self.refuse(e.span, f"the built-in function {e.callee.name}")
             name, awaited = found
             scalar = scalar_of(concretize(result)) if result is not None else None
-            args = [self.pointer_arg(a) if isinstance(a, ast.Unary) and a.op == "&"
+            args = [self.pointer_arg(a) if isinstance(a.type, Pointer)
                     else self.expr(a, self.want_for(a, _like(a, scalar))) for a in e.args]
             if name.startswith("atomic") and len(e.args) > 1:
                 atom = value_type(e.args[0].type)
@@ -292,18 +293,3 @@ class Expressions:
             args = [self.value(a, self.want_for(a, scalar)) for a in e.args]
         return py.Call(self.type_name(t, e.span), args, [])
 
-    def pointer_arg(self, e: ast.Unary) -> py.expr:
-        """``&a[i]`` / ``&v`` as an argument of an atomic built-in: ``ash.ptr(a, i)``."""
-        inner = e.operand.inner if isinstance(e.operand, ast.Paren) else e.operand
-        if isinstance(inner, ast.Index) and isinstance(inner.base, ast.Ident):
-            index = self.expr(inner.index, self.want_for(inner.index, Scalar("u32")))
-            return self.ash_call("ptr", [py.Name(inner.base.name, py.Load()), index])
-        if isinstance(inner, ast.Ident) and isinstance(inner.target, ast.VarDecl) and \
-                self.is_global(inner.target):
-            return self.ash_call("ptr", [py.Name(inner.name, py.Load())])
-        if isinstance(inner, ast.Member) and isinstance(inner.type, Reference) and \
-                inner.type.space in ("storage", "workgroup"):
-            if isinstance(inner.type.store, Atomic):  # (a struct's atomic member)
-                return self.ash_call("ptr", [self.expr(inner)])
-            return self.expr(inner)  # (a struct's runtime-sized array: its reference)
-        raise self.refuse(e.span, f"the pointer {self.text(e.span)!r}")

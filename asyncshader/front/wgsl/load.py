@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from ...collectives import barriers, derivatives, quads, subgroups
+from ...exploration.parallel import Recipe
 from ...stages import fragment
 from ...wgsl import atomics, builtins, memory, module_bindings, operators, robust, structs, types
 from ...wgsl.generated import compile_generated
@@ -133,7 +135,26 @@ def load_source(source: Source, *, constants: dict | None = None) -> WGSLModule:
                                                   for k, v in constants.items())))
     if key not in _CACHE:
         _CACHE[key] = _load(source, constants)
+        for entry, kernel in _CACHE[key].kernels.items():  # (parallel explore sends these)
+            kernel.__asyncshader_recipe__ = KernelRecipe(source.name, source.text, entry,
+                                                         tuple(constants.items()))
     return _CACHE[key]
+
+
+@dataclass(frozen=True)
+class KernelRecipe(Recipe):
+    """A loaded kernel by reference to its source (generated code does not pickle): what
+    ``explore(workers=N)`` sends to a worker, which loads the text once (cached) and takes
+    the entry point."""
+
+    name: str
+    text: str
+    entry: str
+    constants: tuple = ()
+
+    def resolve(self) -> Any:
+        module = load_source(Source(self.text, self.name), constants=dict(self.constants))
+        return module.kernels[self.entry]
 
 
 def _load(source: Source, constants: dict) -> WGSLModule:

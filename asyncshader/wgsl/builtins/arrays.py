@@ -23,10 +23,11 @@ def array_length(p: Any) -> np.uint32:
     buffer shaped ``(n, m)`` is WGSL's ``array<array<E, m>>`` (``array<vec4<f32>>`` for
     ``(n, 4)``) and its length is ``n``, the outer, runtime-sized dimension. Workgroup arrays
     and uniforms are fixed-size in WGSL, so they are refused, as ``arrayLength`` refuses them.
-    A runtime-sized array as the last member of a struct is ``array_length(buf.data)`` (WGSL's
-    ``arrayLength(&buf.data)``).
+    A runtime-sized array as the last member of a struct is ``array_length(buf.data)`` or
+    ``array_length(ptr(buf.data))`` (WGSL's ``arrayLength(&buf.data)``).
     """
-    length = getattr(p, "_ash_array_length", None)  # a struct's runtime-sized member
+    member = p.memory if isinstance(p, Ptr) and p.index == () else p
+    length = getattr(member, "_ash_array_length", None)  # a struct's runtime-sized member
     if length is not None:
         return U32(length())
     memory = p
@@ -36,9 +37,6 @@ def array_length(p: Any) -> np.uint32:
                             "pointer to the whole runtime-sized array: write array_length(buf) "
                             "or array_length(ptr(buf))")
         memory = p.memory
-        length = getattr(memory, "_ash_array_length", None)  # ptr(struct buffer)
-        if length is not None:
-            return U32(length())
     if isinstance(memory, WorkgroupVar):
         raise TypeError(f"array_length({memory.var_name}): a workgroup array has a fixed size "
                         "(WGSL's arrayLength takes a runtime-sized array in a storage buffer "

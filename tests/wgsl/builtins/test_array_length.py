@@ -88,3 +88,19 @@ def test_a_pointer_to_a_struct_buffer_gives_its_length():
     """)
     ash.run(module["main"], 1, seen=np.zeros(7, module["P"].dtype), out=out)
     assert out[0] == 7
+
+
+def test_a_pointer_to_a_structs_runtime_sized_member_has_its_length():
+    @ash.struct
+    class Buf:
+        count: u32
+        data: ash.runtime_array(f32)
+
+    @ash.compute(workgroup_size=1)
+    async def k(b):
+        b.count = array_length(ptr(b.data)) * 10 + array_length(b.data)  # &b.data, b.data
+
+    b = Buf.zeros(length=6)
+    ash.run(k, 1, b=b)
+    assert np.frombuffer(b.tobytes(), np.uint32)[0] == 66
+
