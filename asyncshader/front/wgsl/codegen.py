@@ -133,6 +133,9 @@ class Generator(Pointers, Values, Expressions):
 
     def struct(self, decl: ast.Struct) -> py.stmt:
         t = self.typed.structs[decl.name]
+        for (name, ft), m in zip(t.fields, decl.members):
+            if _holds_bool(ft):  # (@ash.struct classes are host-shareable: no bool member)
+                raise self.refuse(m.span, f"a struct member of type {ft.wgsl} ('{name}')")
         attrs = t.attrs or ("",) * len(t.fields)
         fields = [self.place(py.AnnAssign(py.Name(name, py.Store()),
                                           self.member_type_expr(ft, a, m.span), None, 1), m.span)
@@ -445,3 +448,11 @@ def _walk(node: Any):
 def generate(checker: Any, typed: Any, runtime: ModuleType) -> Generator:
     """A generator for ``typed`` (run :meth:`Generator.module` for the tree)."""
     return Generator(checker, typed, runtime)
+
+
+def _holds_bool(t: Any) -> bool:
+    """Whether a struct member of type ``t`` holds a bool of its own (a nested struct's are
+    refused at that struct)."""
+    while isinstance(t, Array):
+        t = t.element
+    return getattr(scalar_of(t), "name", None) == "bool" and not isinstance(t, Struct)
