@@ -1,7 +1,10 @@
 """Literals and module-scope constants denote what WGSL says they do: a hex integer's ``f``
 digits are digits, not a suffix (``0x1f`` is 31, ``0xffffffff`` is 2**32 - 1); a ``const``
 whose abstract value leaves i32's range is valid WGSL and loads (Dawn's test/tint/bug/tint/
-1713.wgsl). Checked in const-evaluation, in a loaded kernel and against lavapipe."""
+1713.wgsl). Checked in const-evaluation, in a loaded kernel and against lavapipe. And what
+made the loader crash on Dawn's corpus (benchmarks/wgsl_load.py) is a diagnostic at its
+place: a huge const array, an override index past the end, nesting past Python's limit, a
+struct with a bool member."""
 
 import re
 
