@@ -305,10 +305,15 @@ from .exploration.store import DirectoryStore, set_failure_store
 # isort: split
 # WGSL source run on the runtime: the WGSL front-end and its code generator (front/)
 from .front.wgsl.load import load_wgsl
+from .front.wgsl.uniformity import WGSLWarning
 
 # isort: split
 # The shader on a GPU: its WGSL (emit/); crosscheck(), below, runs it there (extra/gpu.py)
 from .emit import WGSLEmitError, to_wgsl
+
+# isort: split
+# Lockstep: dispatches as numpy arrays over lanes, compiled from the typed IR (lockstep/)
+from .lockstep import Lockstep
 
 
 def crosscheck(*args: Any, **kwargs: Any) -> Any:
@@ -368,6 +373,7 @@ __all__ = [
     "Input",
     "Instrument",
     "InvocationView",
+    "Lockstep",
     "Matrix",
     "ModfResult",
     "ModuleBinding",
@@ -400,6 +406,7 @@ __all__ = [
     "Uniform",
     "WGSLEmitError",
     "WGSLIndeterminateWarning",
+    "WGSLWarning",
     "WebGPULimitWarning",
     "WorkgroupVar",
     "abs",

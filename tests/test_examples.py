@@ -35,6 +35,14 @@ KEY_LINES = {
     "median_filter.py": ["3x3 median of a 24x16 image: same values as numpy: yes",
                          "the copy taken before the sort is the image: yes"],
     "boids.py": ["96 boids, 4 steps: same positions and velocities as numpy: yes"],
+    "webgpu_reverse.py": ["without the barrier: same values as numpy: no",
+                          "the device found 1 race(s)",
+                          "submit 1, dispatch 0 of pass 0 'reverse': entry point 'main' of "
+                          "reverse.wgsl",
+                          "Read-write data race on workgroup memory tile",
+                          "reverse.wgsl:10: reversed[id.x] = tile[15u - i];",
+                          ".wgsl:8: tile[i] = values[id.x];",
+                          "with the barrier: same values as numpy: yes, 0 finding(s)"],
     "quad_downsample.py": ["111x79 -> 56x40 (191 helper invocations", "same values as numpy: yes",
                            "box filter 0.500 (grey), point sampling (quadBroadcast id 0) 0.000"],
 }

@@ -30,6 +30,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("front", ("asyncshader.front",)),
     ("emit", ("asyncshader.emit",)),
     ("extra", ("asyncshader.extra",)),
+    ("lockstep", ("asyncshader.lockstep",)),
+    ("webgpu", ("asyncshader.webgpu",)),
     ("api", ("asyncshader",)),
     ("puzzles", ("asyncshader.puzzles",)),
     ("tools", ("asyncshader.tools",)),

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._core.validation import check_int, option_error
-from ..errors import OptionError
+from ..errors import OptionError, TraceError
 from .exhaustive import Exhaustive
 from .strategies import DEFAULT_SCHEDULE, PCT, InOrder, Random, Replay, Reverse, Strategy
 from .trace import _STRING_RE, Trace
@@ -86,7 +86,18 @@ def as_strategy(schedule: Any) -> Strategy:
             hint=f"; did you mean {close[0]!r}?" if close else
             "; no file of that name exists")
     if isinstance(schedule, (Trace, str, os.PathLike)):
-        return Replay(schedule)
+        replay = Replay(schedule)
+        recorded = replay.trace.strategy
+        if recorded.get("name") == "lockstep":  # (it has no decisions to follow)
+            raise TraceError(
+                "this trace is a Lockstep run's: it holds no scheduling decisions to replay. "
+                "Lockstep is deterministic: run it again with schedule=ash.Lockstep("
+                f"max_lanes={recorded.get('max_lanes')}) for the same memory")
+        return replay
+    if hasattr(schedule, "run_dispatch"):  # (Lockstep: it runs compute dispatches itself)
+        raise option_error("schedule", schedule, "a Strategy here: this schedule runs compute "
+                           "dispatches only (ash.run and ash.dispatch of a @compute kernel)",
+                           hint="")
     if isinstance(schedule, type) and issubclass(schedule, Strategy):
         raise option_error("schedule", schedule, "a Strategy instance, not a class",
                            hint=f"; pass an instance, e.g. schedule={schedule.__name__}()")

@@ -519,6 +519,10 @@ def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedul
     values for this dispatch, by name or id (WebGPU's pipeline ``constants``; docs/wgsl.md).
     Returns a :class:`~asyncshader.DispatchResult`.
     """
+    if hasattr(schedule, "run_dispatch"):  # a schedule that runs the dispatch (Lockstep)
+        return _run_by(schedule, kernel, workgroups, bindings, sanitize=sanitize,
+                       instruments=instruments, allow_races=allow_races, overrides=overrides,
+                       subgroup_size=subgroup_size)
     job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings,
                    max_points_per_invocation, derivatives, sanitize, allow_races, watchdog,
                    subgroup_size, subgroup_reduction, overrides)
@@ -538,11 +542,23 @@ async def dispatch(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1,
     It yields to the host event loop every few thousand steps, so ``anyio.fail_after`` and
     cancel scopes can stop a long dispatch.
     """
+    if hasattr(schedule, "run_dispatch"):
+        return _run_by(schedule, kernel, workgroups, bindings, sanitize=sanitize,
+                       instruments=instruments, allow_races=allow_races, overrides=overrides,
+                       subgroup_size=subgroup_size)
     job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings,
                    max_points_per_invocation, derivatives, sanitize, allow_races, watchdog,
                    subgroup_size, subgroup_reduction, overrides)
     await drive_async(job)
     return job.result()
+
+
+def _run_by(schedule: Any, kernel: Any, workgroups: Any, bindings: dict[str, Any],
+            **options: Any) -> DispatchResult:
+    """A dispatch run by its schedule object rather than the scheduler: a back-end in a layer
+    above this one (``ash.Lockstep``) carries ``run_dispatch`` (docs/design.md, "Lockstep")."""
+    refuse_nested(kernel)
+    return schedule.run_dispatch(kernel, workgroups, bindings, options)
 
 
 def _prepare(kernel: Any, workgroups: Any, schedule: Any, max_live: int, instruments: Any,

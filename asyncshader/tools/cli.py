@@ -23,6 +23,7 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
+from .cli_lockstep import run_lockstep, short
 from .targets import UsageError, origin
 from .targets import load_target as _load_target
 
@@ -105,6 +106,8 @@ class _Progress:
 def cmd_run(args: argparse.Namespace, out: Callable) -> int:
     from ..exploration.explore import Recorded, _run_checked
 
+    if args.schedule == "lockstep":  # (tools/cli_lockstep.py)
+        return run_lockstep(args, load_target(args.target, args=args), out, UsageError)
     kernel, setup, check, path, name = load_target(args.target, args=args)
     _check_outputs(args, "trace")
     rec = Recorded(_strategy(args))
@@ -116,7 +119,7 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
         trace.origin = origin(path, name)
     if result is not None:
         for key, value in result.outputs.items():
-            out(f"{key} = {_short(value)}")
+            out(f"{key} = {short(value)}")
         c = result.counters
         out(f"{c.invocations} invocations, {c.steps} steps, {c.decisions} decisions, "
             f"outcome {outcome}")
@@ -401,11 +404,6 @@ def cmd_puzzle(args: argparse.Namespace, out: Callable) -> int:
     return EXIT_OK if verdict.passed else EXIT_FAILURE
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 120 else text[:117] + "..."
-
-
 def _add_strategy_options(p: argparse.ArgumentParser, default: str) -> None:
     from ..schedules.names import STRATEGY_NAMES
 
@@ -512,6 +510,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="run FILE::KERNEL once under one schedule")
     _add_target(p)
     _add_strategy_options(p, "in_order")
+    p.add_argument("--schedule", choices=["lockstep"], help="numpy lanes (docs/lockstep.md)")
     p.add_argument("--trace", metavar="OUT",
                    help="save the trace: JSON if OUT ends in .json, else the one-line string")
     p = sub.add_parser("explore", help="run FILE::KERNEL under many schedules")

@@ -317,3 +317,15 @@ def crosscheck(wgsl_device: Any) -> _Crosscheck:
     difference): ``crosscheck(kernel, 4, buf=arr)``, ``crosscheck.fragments(shader, 16, 16,
     uv=grid)``."""
     return _Crosscheck(wgsl_device)
+
+
+# ---- asyncshader.webgpu: a WebGPU device on the CPU ---------------------------------------------
+@pytest.fixture
+def webgpu_device() -> Any:
+    """A fresh :mod:`asyncshader.webgpu` device (wgpu-py's API on asyncshader) in strict mode:
+    a race or out-of-bounds access in any dispatch raises at the submit, naming the dispatch
+    and the WGSL line. Under ``@pytest.mark.schedules`` its dispatches take the marker's
+    schedules."""
+    from ..webgpu import gpu
+
+    return gpu.request_adapter_sync().request_device_sync(strict=True)

@@ -522,6 +522,10 @@ def _member_property(cls: Any, m: Any) -> property:
     return property(get, set_, doc=f"member {name}: {_type_name(t)} at offset {moff}")
 
 
+#: each array member type's element stride (by identity: the struct's layout holds the type)
+_STRIDES: dict[Any, int] = {}
+
+
 class ArrayRef:
     """A reference to an array member (``p[i].history``): indexing loads and stores
     elements; ``len()`` is its length (for a runtime-sized array, what the buffer holds)."""
@@ -530,7 +534,10 @@ class ArrayRef:
 
     def __init__(self, blk: Block, offset: int, t: Any, path: str) -> None:
         self._b, self._o, self.type, self.path = blk, offset, t, path
-        self.stride = stride_of(t.element)
+        stride = _STRIDES.get(t)
+        if stride is None:  # (made once per array type: a member read makes a reference)
+            stride = _STRIDES[t] = stride_of(t.element)
+        self.stride = stride
         if isinstance(t, ArrayType):
             self.length = t.length
         else:

@@ -63,6 +63,8 @@ def _to_u32(x: Any) -> np.uint32:
     if isinstance(x, (float, np.floating)):  # WGSL: truncate toward zero, then clamp to the range
         high = _U32_MAX_FROM.get(type(x), 4294967295.0)
         return np.uint32(int(min(max(float(x), 0.0), high))) if x == x else np.uint32(0)
+    if isinstance(x, np.ndarray) and x.ndim == 0:  # (a 0-d array: its value, not its truth)
+        return _to_u32(x[()])
     return np.uint32(1 if x else 0)
 
 
@@ -73,6 +75,8 @@ def _to_i32(x: Any) -> np.int32:
         high = _I32_MAX_FROM.get(type(x), 2147483647.0)
         return np.int32(int(min(max(float(x), -2147483648.0), high))) if x == x \
             else np.int32(0)
+    if isinstance(x, np.ndarray) and x.ndim == 0:  # (a 0-d array: its value, not its truth)
+        return _to_i32(x[()])
     return np.int32(1 if x else 0)
 
 

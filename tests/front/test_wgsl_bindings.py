@@ -286,3 +286,16 @@ fn main() {
     s_gpu, u_gpu = buffers()
     gpu = wgsl_originals.run(gpu_device, wgsl, "main", 1, s=s_gpu, u=u_gpu)
     assert gpu["s"].tolist() == s.tolist()
+
+
+def test_a_scalar_uniform_from_bytes_is_its_value():
+    wgsl = """\
+@group(0) @binding(0) var<uniform> offset: i32;
+@group(0) @binding(1) var<storage, read_write> out: array<i32>;
+@compute @workgroup_size(1)
+fn main() { out[0] = offset * 2; }
+"""
+    out = np.zeros(1, np.int32)
+    ash.run(ash.load_wgsl(wgsl)["main"], 1,
+            bindings={(0, 0): np.array([-7], np.int32).view(np.uint8), (0, 1): out})
+    assert out.tolist() == [-14]  # (the bytes of -7, not the truth of a 0-d array: 1)

@@ -278,13 +278,15 @@ class TestDeclarations:
         prelude = """@group(0) @binding(0) var t: texture_2d<f32>;
                      @group(0) @binding(1) var s: sampler;
                      @group(0) @binding(2) var d: texture_depth_2d;
-                     @group(0) @binding(3) var o: texture_storage_2d<rgba8uint, write>;"""
+                     @group(0) @binding(3) var o: texture_storage_2d<rgba8uint, read>;"""
         assert type_of("t", prelude) == Reference("handle", Opaque("texture_2d", ("f32",)),
                                                   "read")
         assert type_of("textureSample(t, s, vec2f())", prelude) == Vector(4, F32)
         assert type_of("textureSample(d, s, vec2f())", prelude) == F32
         assert type_of("textureDimensions(t)", prelude) == Vector(2, U32)
-        assert type_of("textureLoad(o, vec2u(), 0)", prelude) == Vector(4, U32)
+        assert type_of("textureLoad(o, vec2u())", prelude) == Vector(4, U32)
+        assert "takes (t, coords), not 3 arguments" in error_in("_ = textureLoad(o, vec2u(), "
+                                                                 "0);", prelude)
 
     def test_statements(self):
         assert "an if condition must be a bool, not i32" in error_in("if 1i { }")

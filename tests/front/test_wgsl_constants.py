@@ -6,8 +6,6 @@ made the loader crash on Dawn's corpus (benchmarks/wgsl_load.py) is a diagnostic
 place: a huge const array, an override index past the end, nesting past Python's limit, a
 struct with a bool member."""
 
-import re
-
 import numpy as np
 import pytest
 from ports import wgsl_originals
@@ -116,14 +114,12 @@ def test_blocks_nested_past_pythons_limit_are_refused_at_their_line():
         ash.load_wgsl(wgsl)
 
 
-@pytest.mark.parametrize("member, shown", [("b: bool", "bool ('b')"),
-                                           ("f: vec3<bool>", "vec3<bool> ('f')"),
-                                           ("a: array<bool, 2>", "array<bool, 2> ('a')")])
-def test_a_struct_with_a_bool_member_is_refused_at_the_member(member, shown):
+@pytest.mark.parametrize("member", ["b: bool", "f: vec3<bool>", "a: array<bool, 2>"])
+def test_a_struct_with_a_bool_member_is_refused_at_the_member(member):
     """Valid WGSL (a struct outside memory may hold bools: Dawn's types/struct_members.wgsl),
-    but a loaded struct is an @ash.struct class, which is host-shareable: refused at the
+    but a loaded struct is an @ash.struct class, which has a memory layout: refused at the
     member (it was a TypeError from the class's creation)."""
     with pytest.raises(WGSLError, match=r":1:12: error: not supported yet by load_wgsl: a "
-                                        f"struct member of type {re.escape(shown)}"):
+                                        "struct with a bool member"):
         ash.load_wgsl(f"struct S {{ {member}, x: u32 }}\n@compute @workgroup_size(1)\n"
                       "fn f() {\n    var s: S;\n    s.x = 1u;\n}\n")

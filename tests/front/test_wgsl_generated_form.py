@@ -11,8 +11,10 @@ import numpy as np
 import asyncshader as ash
 from asyncshader.wgsl.source import GENERATED
 
+# (subgroup operations in lane-dependent branches, on purpose: WGSL's uniformity analysis
+# rejects them unless filtered off, as the first line does)
 AWAITS = """\
-enable subgroups;
+enable subgroups; diagnostic(off, subgroup_uniformity);
 @group(0) @binding(0) var<storage, read_write> out: array<u32>;
 var<workgroup> hits: atomic<u32>;
 

@@ -119,6 +119,20 @@ class TestExpressions:
 
 
 class TestStatements:
+    def test_the_attributes_of_case_bodies_loop_bodies_and_continuing_blocks_are_kept(self):
+        # (diagnostic filters on them change what the uniformity analysis reports)
+        switch, loop = body_of("""
+            switch 1 { case 1 @diagnostic(off, derivative_uniformity) { } default { } }
+            loop @diagnostic(info, derivative_uniformity) {
+                continuing @diagnostic(warning, derivative_uniformity) { break if true; }
+            }""")
+        found = [switch.cases[0].body.attributes, loop.body.attributes,
+                 loop.continuing.attributes]
+        assert [[(a.name, [x.name for x in a.args]) for a in attrs] for attrs in found] == [
+            [("diagnostic", ["off", "derivative_uniformity"])],
+            [("diagnostic", ["info", "derivative_uniformity"])],
+            [("diagnostic", ["warning", "derivative_uniformity"])]]
+
     def test_every_statement_kind(self):
         statements = body_of("""
             var a: array<f32, 6>;

@@ -16,6 +16,12 @@ def test_scalar_constructors_convert_like_wgsl():
     assert isinstance(np.uint32(3), u32) and not isinstance(3, u32)
 
 
+def test_a_zero_dimensional_array_converts_by_its_value():
+    # (a uniform i32 viewed from a buffer's bytes is such an array: -7, not its truth 1)
+    assert i32(np.array(-7, np.int32)) == -7 and u32(np.array(5, np.uint32)) == 5
+    assert u32(np.array(-1, np.int32)) == 4294967295 and i32(np.array(-2.9, np.float32)) == -2
+
+
 def test_u32_and_i32_arithmetic_wraps_inside_a_dispatch():
     @ash.compute(workgroup_size=1)
     async def wraps(out: ash.Storage, sout: ash.Storage, *, local_invocation_index: u32):

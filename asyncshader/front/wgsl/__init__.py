@@ -18,6 +18,7 @@ from .parser import parse
 from .reflect import Reflection, reflect
 from .resolve import Resolved, resolve
 from .source import Source, Span, WGSLError
+from .uniformity import WGSLWarning
 
 
 def parse_wgsl(text: str, name: str = "<wgsl>") -> syntax.Module:
@@ -61,6 +62,7 @@ def reflect_wgsl(text: str, name: str = "<wgsl>") -> Reflection:
     return reflect(checker)
 
 
-__all__ = ["Reflection", "Resolved", "Source", "Span", "Typed", "WGSLError", "check_wgsl",
+__all__ = ["Reflection", "Resolved", "Source", "Span", "Typed", "WGSLError", "WGSLWarning",
+           "check_wgsl",
            "check_wgsl_file", "parse_wgsl", "parse_wgsl_file", "reflect_wgsl", "resolve_wgsl",
            "resolve_wgsl_file", "syntax"]

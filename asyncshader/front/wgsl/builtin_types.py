@@ -34,6 +34,7 @@ from ...ir.types import (
     result_struct_name,
 )
 from .conversions import common_type, converts, describe, leaf, with_leaf
+from .texture_args import check_arguments
 
 
 class BuiltinError(Exception):
@@ -309,6 +310,10 @@ def _texel(t: Opaque) -> Any:
 
 def _texture_args(name: str, t: Opaque, rest: list[Any]) -> None:
     """A texture built-in's sampler, coordinates and stored value (§ Texture built-ins)."""
+    try:
+        check_arguments(name, t, rest)
+    except ValueError as error:
+        raise BuiltinError(str(error)) from None
     n = _dimension(t)
     if name.startswith(("textureSample", "textureGather")):
         comparison = "Compare" in name

@@ -14,8 +14,11 @@ type rules reject is a diagnostic at the place, with the fix where there is one.
   sizes, ``@align``/``@size``, ``const_assert``, constant indices, switch selectors, the
   values of ``const`` declarations), with WGSL's errors.
 
+Last, the uniformity analysis (:mod:`.uniformity`) checks that barriers, derivatives and
+subgroup operations run in uniform control flow.
+
 Not checked here yet: entry-point interfaces (``@builtin``/``@location`` types), address-space
-layout constraints of uniform and storage buffers, uniformity analysis.
+layout constraints of uniform and storage buffers.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ from .interface import Interfaces
 from .resolve import Resolved
 from .source import Span, WGSLError, error_at
 from .typenames import TypeNames
+from .uniformity import check_uniformity
 
 
 @dataclass
@@ -92,6 +96,8 @@ class Checker(TypeNames, Expressions, Evaluation, Interfaces):
         self.current = ""  # the function being checked
         self.uses: dict[str, dict] = {}  # the module-scope variables each function names
         self.discards: dict[str, Span] = {}  # the functions with a 'discard', and where
+        #: what a uniformity error is: "error" (as compilers), "warning" or "off" (.uniformity)
+        self.uniformity = "error"
         self.required = {name for d in resolved.module.directives if d.kind == "requires"
                          for name in d.names}
         self.enabled = {name for d in resolved.module.directives if d.kind == "enable"
@@ -122,6 +128,7 @@ class Checker(TypeNames, Expressions, Evaluation, Interfaces):
                 self.function(decl)
         self.per_entry_point()
         self.override_ids()
+        check_uniformity(self)
         return Typed(self.resolved, self.types, self.values, self.structs, self.signatures)
 
     # --- declarations ---------------------------------------------------------------------

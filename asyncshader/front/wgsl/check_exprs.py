@@ -35,6 +35,7 @@ from .consteval import UNKNOWN
 from .conversions import common_type, converts, describe, leaf, loaded
 from .predeclared import FUNCTION, GENERATOR, TYPE
 from .predeclared import Predeclared as Name
+from .texture_args import argument_roles, offset_error
 
 _STAGES = ("const", "override", "runtime")
 _VERBS = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "%": "take the "
@@ -352,7 +353,29 @@ class Expressions:
             raise self.error(e.span, str(error)) from None
         if result is not None and is_abstract(result) and stage != "const":
             result = concretize(result)
+        if name.startswith(("textureSample", "textureGather")):
+            self.texture_constants(e, types)
         return result, ("runtime" if name in NOT_CONST else stage)
+
+    def texture_constants(self, e: ast.Call, types: list[Any]) -> None:
+        """A texture offset is a const-expression in -8..7 per component; textureGather's
+        component a const-expression in 0..3 (§ Texture Built-in Functions)."""
+        first = 1 if isinstance(types[0], Scalar) else 0  # textureGather(component, t, ...)
+        if first and (e.args[0].stage != "const" or self.value(e.args[0]) not in (
+                0, 1, 2, 3, UNKNOWN)):
+            raise self.error(e.args[0].span, "textureGather's component is a const-expression "
+                             "in 0..3")
+        found = argument_roles(e.callee.name, types[first], len(e.args) - first - 1) or []
+        if "offset" not in found:
+            return
+        offset = e.args[first + 1 + found.index("offset")]
+        if offset.stage != "const":
+            raise self.error(offset.span, f"the offset of {e.callee.name} must be a "
+                             "const-expression (its value is fixed when the shader is built)")
+        value = self.value(offset)
+        problem = None if value is UNKNOWN else offset_error(value)
+        if problem:
+            raise self.error(offset.span, problem)
 
     def buffer_view(self, e: ast.Call, types: list[Any]) -> Any:
         """``bufferView<T>(p, offset)``, ``bufferArrayView<T>(p, offset, count)`` and

@@ -23,6 +23,7 @@ from ...ir.types import (
     Array,
     Atomic,
     Matrix,
+    OverrideSize,
     Pointer,
     Reference,
     Scalar,
@@ -38,7 +39,7 @@ from .codegen_exprs import Expressions, value_type
 from .codegen_fast import counted_loop, mark, never_negative
 from .codegen_pointers import Pointers
 from .codegen_values import PRIVATE, VALUE_SPACES, Values, is_value_type
-from .consteval import ConstError, fit, zero
+from .consteval import UNKNOWN, ConstError, fit, zero
 from .pipeline import workgroup_dimension
 from .source import Span, WGSLError, error_at
 
@@ -96,7 +97,8 @@ class Generator(Pointers, Values, Expressions):
 
     def module(self) -> py.Module:
         body: list[py.stmt] = []
-        for name in ("ash", "int"):  # (the names generated code calls)
+        for name in ("ash", "int", "True", "False", "None"):  # (the names generated code
+            # calls; Python's constants, which no Python name can be)
             if name in self.globals:
                 raise self.refuse(self.source_span(name), f"a module-scope name '{name}'")
         decls = self.typed.resolved.module.decls
@@ -133,10 +135,16 @@ class Generator(Pointers, Values, Expressions):
 
     def struct(self, decl: ast.Struct) -> py.stmt:
         t = self.typed.structs[decl.name]
-        for (name, ft), m in zip(t.fields, decl.members):
-            if _holds_bool(ft):  # (@ash.struct classes are host-shareable: no bool member)
-                raise self.refuse(m.span, f"a struct member of type {ft.wgsl} ('{name}')")
         attrs = t.attrs or ("",) * len(t.fields)
+        for m, (_, ft) in zip(decl.members, t.fields):
+            if keyword.iskeyword(m.name):  # (a Python class has no such attribute)
+                raise self.refuse(m.span, f"a struct member named '{m.name}' (a Python "
+                                  "keyword)")
+            while isinstance(ft, Array):
+                ft = ft.element
+            if isinstance(ft, (Scalar, Vector)) and scalar_of(ft).name == "bool":
+                raise self.refuse(m.span, "a struct with a bool member (asyncshader's "
+                                  "structs have a memory layout, and bool has none)")
         fields = [self.place(py.AnnAssign(py.Name(name, py.Store()),
                                           self.member_type_expr(ft, a, m.span), None, 1), m.span)
                   for (name, ft), a, m in zip(t.fields, attrs, decl.members)]
@@ -153,8 +161,10 @@ class Generator(Pointers, Values, Expressions):
                 t = concretize(t)  # (module["N"] of `const N = 4;` is an i32)
                 try:
                     self.constants[decl.name] = self.make_value(fit(value, t), t, decl.span)
-                except ConstError:  # (an abstract value past i32's range: kept abstract)
+                except ConstError:  # (an abstract value no i32 holds: Python's number)
                     self.constants[decl.name] = value
+            elif value is not UNKNOWN and is_value_type(t):
+                self.module_constant(decl, concretize(t), value)
             return []
         if decl.kind == "override" or decl.name in self.privates:
             return []  # (a use of an override is refused; private: each invocation's own)
@@ -164,10 +174,10 @@ class Generator(Pointers, Values, Expressions):
             value = py.Constant(None)  # (its size has no value: what uses it is refused)
         elif space == "workgroup":
             value = self.ash_call("workgroup", [self.type_expr(t, decl.span)])
-        elif space == "storage" and ((isinstance(t, Array) and t.length is None and
-                                      not isinstance(t.element, Array)) or
+        elif space == "storage" and ((isinstance(t, Array) and not isinstance(t.element, Array)
+                                      and not isinstance(t.length, OverrideSize)) or
                                      isinstance(t, (Scalar, Vector, Matrix, Atomic))):
-            # (one scalar, vector, matrix or atomic: an array of one, read and stored as name[0])
+            # (one scalar, vector, matrix or atomic: an array of one, used as name[0])
             element = t.element if isinstance(t, Array) else t
             element = element.scalar if isinstance(element, Atomic) else element
             value = py.Call(self.ash_attr("storage"), [self.type_expr(element, decl.span)],
@@ -319,21 +329,25 @@ class Generator(Pointers, Values, Expressions):
         return self.store_part(target, value, once)
 
     def s_Assign(self, s: ast.Assign) -> list[py.stmt]:
-        if s.target is None:  # (`_ = e`: a const-expression has nothing to evaluate)
-            return [py.Pass()] if s.value.stage == "const" else [py.Expr(self.expr(s.value))]
+        if s.target is None:
+            if s.value.stage == "const":
+                return []  # (`_ = e` of a const-expression: evaluated at load, no effect)
+            return [py.Expr(self.expr(s.value))]
         t = concretize(value_type(s.target.type))
         if s.op == "=":
             return [self.store(s.target, self.value(s.value, t))]
         op = _COMPOUND[s.op]
-        combined = ast.Binary(s.span, op, s.target, s.value, type=t, stage="runtime")
-        return [self.store(s.target, self.expr(combined, t), once=False)]
+        first, target = self.hoist_indices(s.target)
+        combined = ast.Binary(s.span, op, target, s.value, type=t, stage="runtime")
+        return [*first, self.store(target, self.expr(combined, t), once=False)]
 
     def s_IncDec(self, s: ast.IncDec) -> list[py.stmt]:
         t = concretize(value_type(s.target.type))
         one = ast.Literal(s.span, "int", "1", "", type=t, stage="const")
         self.synthetic.append(one)  # (the evaluator memoizes by id: keep it alive)
-        combined = ast.Binary(s.span, s.op[0], s.target, one, type=t, stage="runtime")
-        return [self.store(s.target, self.expr(combined, t), once=False)]
+        first, target = self.hoist_indices(s.target)
+        combined = ast.Binary(s.span, s.op[0], target, one, type=t, stage="runtime")
+        return [*first, self.store(target, self.expr(combined, t), once=False)]
 
     def s_CallStmt(self, s: ast.CallStmt) -> list[py.stmt]:
         return [py.Expr(self.expr(s.call))]
@@ -363,6 +377,8 @@ class Generator(Pointers, Values, Expressions):
         so that ``continue`` runs it too, as WGSL's does. The continuing part is generated
         after the body, whose declarations it may use."""
         flag = f"__first{id(body)}"
+        stmts = self.block(body)
+        after = continuing()
         head: list[py.stmt] = []
         if condition is not None:
             head.append(self.place(py.If(py.UnaryOp(py.Not(), self.expr(condition)),
@@ -402,15 +418,17 @@ class Generator(Pointers, Values, Expressions):
 
     def s_Switch(self, s: ast.Switch) -> list[py.stmt]:
         t = concretize(value_type(s.selector.type))
-        cases, default = [], None
+        cases, default, continues = [], None, False
+        flag = f"__continue{id(s)}"
         for case in s.cases:
             body = case.body.body
             if body and isinstance(body[-1], ast.Jump) and body[-1].kind == "break":
                 body = body[:-1]  # (WGSL's switch does not fall through)
-            for inner in body:
-                if any(isinstance(n, ast.Jump) and n.kind == "break" for n in _walk(inner)):
-                    raise self.refuse(case.span, "'break' inside a switch clause")
             stmts = self.block(ast.Block(case.body.span, body)) or [py.Pass()]
+            if any(isinstance(n, ast.Jump) and n.kind == "break"
+                   for inner in body for n in _walk(inner)):
+                stmts, more = _breakable(stmts, flag)
+                continues = continues or more
             if None in case.selectors:
                 default = py.match_case(py.MatchAs(), None, stmts)
                 continue
@@ -419,7 +437,36 @@ class Generator(Pointers, Values, Expressions):
             pattern = patterns[0] if len(patterns) == 1 else py.MatchOr(patterns)
             cases.append(py.match_case(pattern, None, stmts))
         subject = py.Call(py.Name("int", py.Load()), [self.expr(s.selector, t)], [])
-        return [py.Match(subject, cases + ([default] if default else []))]
+        match = py.Match(subject, cases + ([default] if default else []))
+        if not continues:
+            return [match]
+        return [py.Assign([py.Name(flag, py.Store())], py.Constant(False)), match,
+                py.If(py.Name(flag, py.Load()), [py.Continue()], [])]
+
+
+def _breakable(body: list[py.stmt], flag: str) -> tuple[list[py.stmt], bool]:
+    """A switch clause's statements with a ``break`` inside: in a loop run once, which the
+    ``break`` leaves (Python's ``break`` in a ``match`` case would leave the loop around the
+    switch); a ``continue`` of the loop around the switch sets ``flag`` and leaves it too.
+    Returns the statements and whether a ``continue`` was so rewritten."""
+    continues = []
+
+    def rewrite(stmts: list[py.stmt]) -> list[py.stmt]:
+        out: list[py.stmt] = []
+        for stmt in stmts:
+            if isinstance(stmt, py.Continue):
+                continues.append(stmt)
+                out += [py.Assign([py.Name(flag, py.Store())], py.Constant(True)), py.Break()]
+                continue
+            if isinstance(stmt, py.If):  # (not into loops: their continue is their own)
+                stmt.body, stmt.orelse = rewrite(stmt.body), rewrite(stmt.orelse)
+            for case in getattr(stmt, "cases", ()):
+                case.body = rewrite(case.body)
+            out.append(stmt)
+        return out
+
+    loop = py.While(py.Constant(True), [*rewrite(body), py.Break()], [])
+    return [loop], bool(continues)
 
 
 def _struct_uses(t: Struct) -> set[str]:
@@ -448,11 +495,3 @@ def _walk(node: Any):
 def generate(checker: Any, typed: Any, runtime: ModuleType) -> Generator:
     """A generator for ``typed`` (run :meth:`Generator.module` for the tree)."""
     return Generator(checker, typed, runtime)
-
-
-def _holds_bool(t: Any) -> bool:
-    """Whether a struct member of type ``t`` holds a bool of its own (a nested struct's are
-    refused at that struct)."""
-    while isinstance(t, Array):
-        t = t.element
-    return getattr(scalar_of(t), "name", None) == "bool" and not isinstance(t, Struct)

@@ -23,7 +23,6 @@ from ...ir.types import (
     concretize,
     scalar_of,
 )
-from ...ir.types import Predeclared as PredeclaredStruct
 from ...wgsl import atomics, builtins, types
 from ...wgsl.spelling import snake
 from . import syntax as ast
@@ -150,7 +149,7 @@ class Expressions:
 
     def expr_node(self, e: ast.Expr, want: Any) -> py.expr:
         t = value_type(e.type)
-        if e.stage == "const" and is_value_type(t) and not isinstance(t, PredeclaredStruct):
+        if e.stage == "const" and is_value_type(t):
             value = self.checker.value(e)
             if value is not UNKNOWN:
                 return self.constant(value, want or concretize(t), e.span)
@@ -176,8 +175,9 @@ class Expressions:
                               "override-expression calling a built-in function the loader "
                               "does not evaluate)")
         if isinstance(target, ast.VarDecl) and target.kind == "const":
-            raise self.refuse(e.span, f"a use of the const '{e.name}' of type "
-                              f"{getattr(value_type(e.type), 'wgsl', e.type)}")
+            # (a value the evaluator does not compute, a frexp result: its initializer, a
+            # const-expression, computed here; it has no effects)
+            return self.expr_node(target.init, want)
         if isinstance(target, ast.VarDecl) and target.name in self.privates and \
                 self.is_global(target):
             return self.private_load(e)
@@ -201,8 +201,7 @@ class Expressions:
 
     def e_Member(self, e: ast.Member, want: Any) -> py.expr:
         base = value_type(e.base.type)
-        if not isinstance(base, (Vector, Struct)) or (isinstance(base, PredeclaredStruct)
-                                                      and base.convert):
+        if not isinstance(base, (Vector, Struct)):
             raise self.refuse(e.span, f"the member access '.{e.name}'")
         return py.Attribute(self.expr(e.base), e.name, py.Load())
 

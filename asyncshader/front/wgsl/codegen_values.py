@@ -12,7 +12,7 @@ types what each name holds:
   (:func:`.value_helpers.value_of`); locals always hold values, never references;
 - a store into a part of a ``var`` (``v.x = e``, ``s.a[i].y = e``) makes a new value:
   ``v = __ash_store_part(v, "x", e)``; a store into a part of memory (``p[i].pos = e``,
-  ``buf[i].xz = w``, ``s.a[i] = e``) stores through the reference;
+  ``buf[i].x = e``, ``s.a[i] = e``) stores through the reference;
 - a ``var<private>`` is an attribute of a namespace made by each invocation's entry point
   and handed to every function of the module as its first parameter, ``__p``.
 """
@@ -21,13 +21,25 @@ from __future__ import annotations
 
 import ast as py
 import re
+from dataclasses import replace
 from typing import Any
 
-from ...ir.types import Array, Matrix, Predeclared, Reference, Scalar, Struct, Vector, scalar_of
+from ...ir.types import (
+    Array,
+    Matrix,
+    Predeclared,
+    Reference,
+    Scalar,
+    Struct,
+    Vector,
+    concretize,
+    scalar_of,
+)
 from . import syntax as ast
 from .consteval import fit, zero
 
 _COMPONENT = {c: i for names in ("xyzw", "rgba") for i, c in enumerate(names)}
+_RESULTS = {"frexp": "FrexpResult", "modf": "ModfResult"}  # (by __frexp_result_... names)
 _LAYOUT = re.compile(r"@(align|size)\((\d+)\)")
 _MATRIX_SUFFIX = {"f32": "f", "f16": "h"}
 #: the address spaces whose names hold values in generated code (the others hold memory)
@@ -43,9 +55,7 @@ def is_value_type(t: Any) -> bool:
         return True
     if isinstance(t, Array):
         return isinstance(t.length, int) and is_value_type(t.element)
-    if isinstance(t, Predeclared):
-        return not t.convert
-    if isinstance(t, Struct):
+    if isinstance(t, Struct):  # (a built-in's result struct too: frexp, modf)
         return all(is_value_type(m) for _, m in t.fields)
     return False
 
@@ -71,16 +81,15 @@ def _chain(target: ast.Expr) -> tuple[ast.Expr, list[ast.Expr]]:
             return node, path[::-1]
 
 
-def _has_call(node: ast.Expr) -> bool:
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, ast.Call):
+def _has_call(node: Any) -> bool:
+    """Whether the expression ``node`` calls something."""
+    if isinstance(node, ast.Call):
+        return True
+    for name in getattr(node, "__slots__", ()):
+        value = getattr(node, name, None)
+        if any(isinstance(c, ast.Expr) and _has_call(c)
+               for c in (value if isinstance(value, list) else [value])):
             return True
-        todo += [getattr(n, f) for f in getattr(n, "__slots__", ())
-                 if isinstance(getattr(n, f, None), ast.Expr)]
-        todo += [a for f in ("args",) for a in getattr(n, f, None) or ()
-                 if isinstance(a, ast.Expr)]
     return False
 
 
@@ -156,11 +165,25 @@ class Values:
         if isinstance(t, Array) and isinstance(t.length, int):
             return py.Call(self.type_name(t, span),
                            [self.value_expr(x, t.element, span) for x in v], [])
-        if isinstance(t, Struct) and not isinstance(t, Predeclared):
-            return py.Call(self.type_expr(t, span),
-                           [self.value_expr(x, ft, span) for x, (_, ft) in zip(v, t.fields)],
-                           [])
+        if isinstance(t, Struct):
+            cls = self.type_expr(t, span) if not isinstance(t, Predeclared) else None
+            kind = t.name.split("_")[2] if cls is None else ""  # (__frexp_result_f32: frexp)
+            if kind in _RESULTS:  # (frexp's and modf's results: their runtime classes)
+                cls = self.ash_attr(_RESULTS[kind])
+            if cls is not None:
+                return py.Call(cls, [self.value_expr(x, ft, span)
+                                     for x, (_, ft) in zip(v, t.fields)], [])
         raise self.refuse(span, f"a constant of type {getattr(t, 'wgsl', t)}")
+
+    def module_constant(self, decl: ast.VarDecl, t: Any, v: Any) -> None:
+        """A module-scope ``const`` of a composite type, reachable as ``module["NAME"]``: its
+        runtime value under its own name (made as the module ends if it holds a struct)."""
+        if not holds_struct(t):
+            self.constants[decl.name] = self.make_value(fit(v, t), t, decl.span)
+            return
+        self.late.append(self.place(py.Assign([py.Name(decl.name, py.Store())],
+                                              self.late_constant(fit(v, t), t, decl.span)),
+                                    decl.span))
 
     # --- values ---------------------------------------------------------------------------
 
@@ -271,6 +294,29 @@ class Values:
             return py.Expr(py.Call(py.Name("__ash_setattr", py.Load()),
                                    [base, py.Constant(last.name), value], []))
         return py.Assign([py.Attribute(base, last.name, py.Store())], value)
+
+    def hoist_indices(self, target: ast.Expr) -> tuple[list[py.stmt], ast.Expr]:
+        """For ``e1 op= e2`` and ``e1++``, which evaluate ``e1`` once: each index of ``e1``
+        that calls a function computed first into a local of its own (in order), and
+        ``e1`` with those locals for indices (read and stored through them)."""
+        if isinstance(target, ast.Paren):
+            return self.hoist_indices(target.inner)
+        if not isinstance(target, (ast.Member, ast.Index)):
+            return [], target
+        first, base = self.hoist_indices(target.base)
+        if isinstance(target, ast.Member):
+            return first, replace(target, base=base)
+        index = target.index
+        if _has_call(index):
+            decl = ast.VarDecl(index.span, "let", "__index", index.span, None, None)
+            name = self.local_name(decl)
+            first.append(self.place(py.Assign([py.Name(name, py.Store())],
+                                              self.index_value(index)), index.span))
+            t = index.type.store if isinstance(index.type, Reference) else index.type
+            index = ast.Ident(index.span, "__index", target=decl, type=concretize(t),
+                              stage="runtime")
+            self.synthetic += [decl, index]  # (the checker's memos are by id: keep them)
+        return first, replace(target, base=base, index=index)
 
     # --- private variables ----------------------------------------------------------------
 

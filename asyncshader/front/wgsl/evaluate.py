@@ -5,6 +5,7 @@ a shift out of range) is a diagnostic at the expression."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ...ir.types import Array, Matrix, Scalar, Struct, Vector, scalar_of
@@ -14,6 +15,16 @@ from .conversions import common_type, leaf, loaded
 
 _BUILTIN_KERNELS = {"abs": abs, "min": min, "max": max, "select": None, "all": None,
                     "any": None, "clamp": lambda x, lo, hi: min(max(x, lo), hi)}
+
+
+def _split(f: Any, v: Any) -> Any:
+    """``frexp``'s (fract, exp) or ``modf``'s (fract, whole) of a scalar or a vector (``f``:
+    Python's math.frexp or math.modf, which split as WGSL does), as the result struct's
+    members."""
+    if isinstance(v, tuple):
+        parts = [f(x) for x in v]
+        return tuple(p[0] for p in parts), tuple(p[1] for p in parts)
+    return f(v)
 
 
 def literal_value(e: ast.Literal) -> Any:
@@ -129,6 +140,8 @@ class Evaluation:
         name = e.callee.name
         kernel = _BUILTIN_KERNELS.get(name, UNKNOWN)
         args = [self.value(a) for a in e.args]
+        if name in ("frexp", "modf") and len(args) == 1 and args[0] is not UNKNOWN:
+            return _split(math.frexp if name == "frexp" else math.modf, args[0])
         if kernel is UNKNOWN or UNKNOWN in args:
             return UNKNOWN
         types = [loaded(a.type) for a in e.args]

@@ -68,6 +68,7 @@ class WGSLModule:
         #: the pipeline constants this module was made with, by override name
         self.constants = constants
         self.refused = refused  # entry point -> why it does not run
+        self.uniformity = "error"  # what a uniformity failure was at load (load_wgsl's)
 
     @property
     def entry_points(self) -> list[str]:
@@ -80,7 +81,8 @@ class WGSLModule:
         override name or ``@id``) and ``by_name``; loaded once per distinct set."""
         given = pipeline_constants(self.name, self.reflection.overrides,
                                    {**(constants or {}), **by_name})
-        return load_source(self.source, constants={**self.constants, **given})
+        return load_source(self.source, constants={**self.constants, **given},
+                           uniformity=self.uniformity)
 
     def __getitem__(self, name: str) -> Any:
         if name in self.kernels:
@@ -96,7 +98,8 @@ class WGSLModule:
         return f"<WGSL module {self.name}: {', '.join(self.entry_points)}>"
 
 
-def load_wgsl(source_or_path: str | Path, *, constants: dict | None = None) -> WGSLModule:
+def load_wgsl(source_or_path: str | Path, *, constants: dict | None = None,
+              name: str | None = None, uniformity: str = "error") -> WGSLModule:
     """Loads a WGSL module (its text, or the path of a ``.wgsl`` file) into kernels that run as
     Python kernels do: ``ash.run(module["main"], workgroups, **bindings)``, bindings by their
     WGSL variable names or ``bindings={(group, binding): array}``, each buffer any numpy
@@ -104,11 +107,19 @@ def load_wgsl(source_or_path: str | Path, *, constants: dict | None = None) -> W
     as a WGSL compiler does it; a construct outside the supported slice
     (docs/wgsl-testing.md) is a :class:`WGSLError` at its ``file:line:col``. Reports of a run
     (races, tracebacks) name the .wgsl file's lines: a text given as a string is named
-    ``<wgsl HASH>.wgsl`` (a name per text). ``constants`` gives overrides their values as
-    WebGPU's pipeline ``constants`` do (keyed by name or ``@id``); override-expressions, an
+    ``name`` (``"scan.wgsl"``), by default ``<wgsl HASH>.wgsl`` (a name per text).
+    ``constants`` gives overrides their values as WebGPU's pipeline ``constants`` do (keyed
+    by name or ``@id``); override-expressions, an
     ``@workgroup_size`` and the element count of a workgroup array among them, are evaluated
     with them at load (pipeline creation); :meth:`WGSLModule.with_constants` makes another
-    pipeline of the same text. Loads are cached by source text and constants."""
+    pipeline of the same text. Loads are cached by name, source text and constants. A
+    barrier, derivative or subgroup operation in non-uniform control flow is rejected as
+    WGSL's uniformity analysis rejects it (:mod:`.uniformity`); ``uniformity="warning"``
+    reports it as a :class:`~.uniformity.WGSLWarning` and loads the module anyway (to watch
+    the divergence at run time), ``"off"`` skips the analysis."""
+    if uniformity not in ("error", "warning", "off"):
+        raise ValueError(f"load_wgsl: uniformity is 'error', 'warning' or 'off', not "
+                         f"{uniformity!r}")
     if isinstance(source_or_path, Path) or (
             isinstance(source_or_path, str) and source_or_path.endswith(".wgsl")
             and "\n" not in source_or_path):  # (WGSL text never ends so: a path)
@@ -117,27 +128,28 @@ def load_wgsl(source_or_path: str | Path, *, constants: dict | None = None) -> W
         source = Source.read(source_or_path)
     elif isinstance(source_or_path, str):
         digest = hashlib.sha1(source_or_path.encode("utf-8")).hexdigest()[:12]
-        source = Source(source_or_path, f"<wgsl {digest}>.wgsl")
+        source = Source(source_or_path, name or f"<wgsl {digest}>.wgsl")
     else:
         raise TypeError(f"load_wgsl takes WGSL text or a .wgsl path, not "
                         f"{type(source_or_path).__name__}")
     if constants is not None and not isinstance(constants, dict):
         raise TypeError(f"load_wgsl(constants=...) takes a dict of override name or @id: "
                         f"value, not {type(constants).__name__}")
-    return load_source(source, constants=constants)
+    return load_source(source, constants=constants, uniformity=uniformity)
 
 
-def load_source(source: Source, *, constants: dict | None = None) -> WGSLModule:
+def load_source(source: Source, *, constants: dict | None = None,
+                uniformity: str = "error") -> WGSLModule:
     """:func:`load_wgsl` of a :class:`Source` (a text and the file name its reports show),
-    cached by name, text and constants."""
+    cached by name, text, constants and ``uniformity``."""
     constants = constants or {}
     key = (source.name, source.text, tuple(sorted((str(k), repr(v))
-                                                  for k, v in constants.items())))
+                                                  for k, v in constants.items())), uniformity)
     if key not in _CACHE:
-        _CACHE[key] = _load(source, constants)
+        _CACHE[key] = _load(source, constants, uniformity)
         for entry, kernel in _CACHE[key].kernels.items():  # (parallel explore sends these)
             kernel.__asyncshader_recipe__ = KernelRecipe(source.name, source.text, entry,
-                                                         tuple(constants.items()))
+                                                         tuple(constants.items()), uniformity)
     return _CACHE[key]
 
 
@@ -151,14 +163,17 @@ class KernelRecipe(Recipe):
     text: str
     entry: str
     constants: tuple = ()
+    uniformity: str = "error"
 
     def resolve(self) -> Any:
-        module = load_source(Source(self.text, self.name), constants=dict(self.constants))
+        module = load_source(Source(self.text, self.name), constants=dict(self.constants),
+                             uniformity=self.uniformity)
         return module.kernels[self.entry]
 
 
-def _load(source: Source, constants: dict) -> WGSLModule:
+def _load(source: Source, constants: dict, uniformity: str = "error") -> WGSLModule:
     checker = Checker(resolve(parse(source), source))
+    checker.uniformity = uniformity
     typed = checker.run()
     reflection = reflect(checker)
     named = pipeline_constants(source.name, reflection.overrides, constants)
@@ -205,7 +220,9 @@ def _load(source: Source, constants: dict) -> WGSLModule:
                 pipeline.override(decl) not in (MISSING, UNKNOWN):
             namespace[decl.name] = gen.make_value(pipeline.override(decl),
                                                   checker.decl_type(decl), decl.span)
-    return WGSLModule(source, kernels, namespace, reflection, named, refused)
+    module = WGSLModule(source, kernels, namespace, reflection, named, refused)
+    module.uniformity = uniformity
+    return module
 
 
 def _without_value(file: str, entry: str, used: tuple[str, ...], reflection: Reflection,

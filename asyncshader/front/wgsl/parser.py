@@ -337,7 +337,7 @@ class _Parser(ExpressionParser):
     def switch(self, attributes: list[ast.Attribute], start: Span) -> ast.Switch:
         self.next()
         selector = self.expression()
-        self.attributes()
+        attributes = attributes + self.attributes()  # the switch body's (same effect here)
         self.expect("{", "'{' after the switch's selector")
         cases = []
         while not self.at("}"):
@@ -354,11 +354,13 @@ class _Parser(ExpressionParser):
                 raise self.error(case_start, "expected 'case', 'default' or '}' in the "
                                  f"switch, found {case_start.describe()}")
             self.accept(":")
-            self.attributes()
+            body_attributes = self.attributes()
             if not self.at("{"):
                 raise self.error(self.peek, "expected '{' to start the case's body (WGSL "
                                  f"cases are blocks), found {self.peek.describe()}")
-            cases.append(ast.Case(selectors, self.block(), self.span_from(case_start.span)))
+            body = self.block()
+            body.attributes = body_attributes
+            cases.append(ast.Case(selectors, body, self.span_from(case_start.span)))
         self.next()
         if not cases:
             raise self.error(self.tokens[self.pos - 1], "a switch needs at least one clause, "
@@ -367,7 +369,7 @@ class _Parser(ExpressionParser):
 
     def loop(self, attributes: list[ast.Attribute], start: Span) -> ast.Loop:
         self.next()
-        self.attributes()
+        body_attributes = self.attributes()
         open_brace = self.expect("{", "'{' after 'loop'")
         self.nest()
         body, continuing, break_if = [], None, None
@@ -376,7 +378,7 @@ class _Parser(ExpressionParser):
                 raise self.error(open_brace, "this loop's '{' is never closed")
             if self.at("continuing"):
                 continuing_start = self.next()
-                self.attributes()
+                continuing_attributes = self.attributes()
                 brace = self.expect("{", "'{' after 'continuing'")
                 self.nest()
                 statements = []
@@ -397,7 +399,8 @@ class _Parser(ExpressionParser):
                         statements.append(statement)
                 self.next()
                 self.depth -= 1
-                continuing = ast.Block(self.span_from(continuing_start.span), statements)
+                continuing = ast.Block(self.span_from(continuing_start.span), statements,
+                                       continuing_attributes)
                 if not self.at("}"):
                     raise self.error(self.peek, "the 'continuing' block must be the last "
                                      "statement of the loop")
@@ -407,7 +410,8 @@ class _Parser(ExpressionParser):
                 body.append(statement)
         self.next()
         self.depth -= 1
-        return ast.Loop(self.span_from(start), ast.Block(self.span_from(open_brace.span), body),
+        return ast.Loop(self.span_from(start), ast.Block(self.span_from(open_brace.span), body,
+                                                         body_attributes),
                         continuing, break_if, attributes)
 
     def for_statement(self, attributes: list[ast.Attribute], start: Span) -> ast.For:

@@ -17,6 +17,7 @@ import numpy as np
 
 from ...wgsl import layout, matrices
 from ...wgsl.layout import RuntimeArrayType
+from ...wgsl.struct_buffers import StructView
 from ...wgsl.struct_refs import ArrayRef, _Ref
 from ...wgsl.values import put
 
@@ -25,12 +26,13 @@ __all__ = ["VALUE_HELPERS", "VALUE_RUNTIME", "element", "store_part", "store_who
 
 def value_of(x: Any, frame: Any = None) -> Any:
     """``x`` as a value (WGSL's load rule): a struct or array in memory (a reference) is loaded
-    whole, its loads reported at the caller's line (``frame``: the shader's frame); a numpy
-    array (workgroup memory) becomes a list of its elements; a value is itself."""
+    whole, its loads reported at the caller's line (``frame``: the shader's frame); an array
+    in memory (a numpy array, a view of a struct buffer) becomes a list of its elements' values;
+    a value is itself."""
     cls = x.__class__
     if issubclass(cls, (_Ref, ArrayRef)):
         return x.load(frame or _getframe(1))
-    if issubclass(cls, np.ndarray) and x.ndim:
+    if (issubclass(cls, np.ndarray) and x.ndim) or cls is StructView:
         frame = frame or _getframe(1)  # (elements by index: a workgroup struct array's are
         # references, and its iterator does not stop)
         return [value_of(x[i], frame) for i in range(len(x))]

@@ -1,0 +1,171 @@
+"""Lockstep against InOrder (both ``sanitize="off"``) and lavapipe, on the same kernels:
+webgpu-samples' compute boids (its WGSL, through load_wgsl), a boids step in Python
+(examples/boids.py: struct buffers, each invocation looping over every boid), the
+256-wide tree reduction (benchmarks/reduce.py), the tiled matmul (examples/matmul.py) and
+a 3x3 blur (benchmarks/detector_kernels.py's, written here with loops WGSL has). Each row
+checks that Lockstep leaves the same bits as InOrder, then prints both times and their ratio,
+measured in this run, and lavapipe's time for the same WGSL (``to_wgsl``) where wgpu is
+installed: one dispatch with its pipeline, buffer uploads and read-back, best of ``--repeat``
+(at least 3).
+
+    python benchmarks/lockstep.py [--boids 1024] [--groups 64] [--repeat 3] [--no-gpu]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "examples"))
+sys.path.insert(0, os.path.dirname(__file__))
+
+import boids  # examples/boids.py
+import matmul as tiled  # examples/matmul.py
+import reduce as reduction
+
+import asyncshader as ash
+
+H = W = 64
+
+
+@ash.compute(workgroup_size=(8, 8))
+async def blur(src: ash.Storage, dst: ash.Storage, *, global_invocation_id: ash.vec3u):
+    """3x3 box blur with clamped edges (benchmarks/detector_kernels.py's, in loops WGSL
+    writes)."""
+    x, y = ash.i32(global_invocation_id.x), ash.i32(global_invocation_id.y)
+    s = ash.f32(0.0)
+    for dy in range(-1, 2):
+        for dx in range(-1, 2):
+            yy = min(max(y + dy, 0), H - 1)
+            xx = min(max(x + dx, 0), W - 1)
+            s += src[yy * W + xx]
+    dst[y * W + x] = s / 9.0
+
+
+def _bits(a: np.ndarray) -> list[bytes]:
+    if a.dtype.names:
+        return [np.ascontiguousarray(a[n]).tobytes() for n in a.dtype.names]
+    return [a.tobytes()]
+
+
+def _best(fn, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def _lavapipe(kernel, groups, bindings, repeat: int) -> float | None:
+    try:
+        from asyncshader.emit import emit
+        from asyncshader.extra.gpu import _device, _run_compute
+        dev = _device()
+    except Exception:  # (no wgpu, no adapter: the column stays empty)
+        return None
+    code = _loaded(kernel) or emit(kernel, **bindings)
+    size = groups if isinstance(groups, tuple) else (groups, 1, 1)
+    size = tuple(size) + (1,) * (3 - len(size))
+    _run_compute(dev, code, size, bindings)  # (the first: the device's start-up)
+    return _best(lambda: _run_compute(dev, code, size, bindings), max(repeat, 3))
+
+
+SAMPLES_BOIDS = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "ports",
+                             "webgpu-samples_computeBoids_updateSprites.wgsl")
+
+
+def samples_boids(n: int) -> tuple:
+    """webgpu-samples' compute boids, its WGSL as published (load_wgsl), on ``n`` particles
+    (a multiple of its workgroup size, 64)."""
+    module = ash.load_wgsl(SAMPLES_BOIDS)
+    particle, params = module["Particle"], module["SimParams"]
+    rng = np.random.default_rng(0)
+    a = particle.zeros(n)
+    a["pos"] = rng.random((n, 2)) * 2 - 1
+    a["vel"] = (rng.random((n, 2)) * 2 - 1) * 0.1
+    values = params(deltaT=0.04, rule1Distance=0.1, rule2Distance=0.025, rule3Distance=0.025,
+                    rule1Scale=0.02, rule2Scale=0.05, rule3Scale=0.005)
+    return (f"webgpu-samples boids {n} (WGSL)", module["main"], n // 64,
+            dict(params=values, particlesA=a, particlesB=particle.zeros(n)), "particlesB")
+
+
+def _loaded(kernel):
+    """A loaded WGSL kernel's own module, as the emitter's result (None for a Python kernel)."""
+    import linecache
+
+    from asyncshader.emit.module import Binding, Emitted
+    from asyncshader.front.wgsl import reflect_wgsl
+
+    filename = kernel.fn.__code__.co_filename
+    if not filename.endswith(".wgsl"):
+        return None
+    text = "".join(linecache.getlines(filename))
+    entry = reflect_wgsl(text).entry_points[kernel.fn.__name__]
+    bindings = [Binding(r.name, r.binding, "read" if r.access == "read" else r.kind, r.type,
+                        r.name, r.group) for r in entry.resources]
+    return Emitted(text, kernel.fn.__name__, "compute", kernel.workgroup_size, bindings)
+
+
+def cases(n_boids: int, groups: int) -> list[tuple[str, object, object, dict, str]]:
+    """(title, kernel, workgroups, bindings, output name) per benchmark."""
+    rng = np.random.default_rng(5)
+    size = 64
+    a, b = rng.random(size * size, dtype=np.float32), rng.random(size * size, dtype=np.float32)
+    image = rng.random(H * W, dtype=np.float32)
+    return [
+        samples_boids(max(64, n_boids // 64 * 64)),
+        (f"boids {n_boids} (examples/boids.py)", boids.update, -(-n_boids // boids.GROUP),
+         dict(boids_in=boids.start(n_boids), boids_out=boids.Boid.zeros(n_boids),
+              params=boids.sim_params()), "boids_out"),
+        (f"reduce 256-wide x {groups} groups", reduction.reduce256, groups,
+         dict(inp=rng.random(256 * groups, dtype=np.float32),
+              out=np.zeros(groups, np.float32)), "out"),
+        (f"tiled matmul {size}^3 (examples/matmul.py)", tiled.matmul_tiled,
+         (size // tiled.TILE, size // tiled.TILE),
+         dict(a=a, b=b, c=np.zeros_like(a), m=size, n=size, k=size), "c"),
+        (f"3x3 blur {H}x{W}", blur, (W // 8, H // 8),
+         dict(src=image, dst=np.zeros_like(image)), "dst"),
+    ]
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--boids", type=int, default=1024)
+    ap.add_argument("--groups", type=int, default=64)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--inorder-repeat", type=int, default=1,
+                    help="InOrder runs per kernel (the slow side: boids 1024 takes 20-100 s)")
+    ap.add_argument("--no-gpu", action="store_true", help="leave lavapipe out")
+    args = ap.parse_args(argv)
+    print(f"{'kernel':40s} {'InOrder':>10s} {'Lockstep':>10s} {'speed-up':>9s} "
+          f"{'lavapipe':>10s} {'Lockstep/lavapipe':>18s}")
+    for title, kernel, groups, given, out in cases(args.boids, args.groups):
+        memory = {}
+
+        def run(schedule, given=given, kernel=kernel, groups=groups, memory=memory):
+            copies = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in given.items()}
+            ash.run(kernel, groups, schedule=schedule, sanitize="off", **copies)
+            memory[type(schedule).__name__] = copies
+        ash.run(kernel, groups, schedule=ash.Lockstep(), sanitize="off",  # (compiles once)
+                **{k: v.copy() if isinstance(v, np.ndarray) else v for k, v in given.items()})
+        slow = _best(lambda: run(ash.InOrder()), args.inorder_repeat)
+        fast = _best(lambda: run(ash.Lockstep()), args.repeat)
+        same = _bits(memory["InOrder"][out]) == _bits(memory["Lockstep"][out])
+        if not same:
+            raise SystemExit(f"{title}: Lockstep's memory differs from InOrder's")
+        gpu = None if args.no_gpu else _lavapipe(kernel, groups, given, args.repeat)
+        gpu_cols = (f"{gpu * 1e3:8.1f}ms {fast / gpu:17.1f}x" if gpu is not None
+                    else f"{'-':>10s} {'-':>18s}")
+        print(f"{title:40s} {slow:9.3f}s {fast * 1e3:8.1f}ms {slow / fast:8.0f}x {gpu_cols}",
+              flush=True)
+    print("same memory as InOrder (sanitize=off) in every row: yes")
+
+
+if __name__ == "__main__":
+    main()
