@@ -5,6 +5,12 @@ files are Tint's outputs and are skipped), parsed, its names resolved and its ty
 
     python benchmarks/wgsl_corpus.py DAWN/test/tint [--show 5]
     python benchmarks/wgsl_corpus.py tests/data/tint        # the fixed sample CI parses
+    python benchmarks/wgsl_corpus.py DAWN/test/tint --load  # what ash.load_wgsl runs
+
+With ``--load`` each file that type-checks and uses no textures or samplers goes on through
+``ash.load_wgsl`` (code generation and compilation): it prints the share loaded per folder
+and the constructs refused ("not supported yet by load_wgsl: ...", grouped as
+:func:`wgsl_load.construct` names them), and counts any other exception as a crash.
 
 Prints the counts parsed, resolved and typed, the share read (all three) per top-level folder,
 the diagnostics grouped by
@@ -32,7 +38,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path)
     parser.add_argument("--show", type=int, default=0, help="print N diagnostics in full")
+    parser.add_argument("--load", action="store_true",
+                        help="also load each texture-free file with ash.load_wgsl")
     args = parser.parse_args()
+    if args.load:
+        from wgsl_load import main as load_main
+        return load_main(args.folder, args.show)
     files = sorted(p for p in args.folder.rglob("*.wgsl") if ".expected." not in p.name)
     per_folder: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
     messages: collections.Counter[str] = collections.Counter()

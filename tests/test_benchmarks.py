@@ -30,6 +30,8 @@ SMALL = {
     "textures.py": ["--loads", "5", "--repeat", "1"],
     "wgsl_corpus.py": ["tests/data/tint/access"],
     "generated.py": ["--groups", "2", "--repeat", "1"],
+    "wgsl_load.py": ["tests/data/tint/loops"],
+    "wgsl_speed.py": ["--groups", "1", "--bodies", "64", "--repeat", "1"],
     "lockstep.py": ["--boids", "64", "--groups", "2", "--repeat", "1", "--no-gpu"],
     "webgpu_submit.py": ["--n", "64", "--number", "2", "--repeat", "1"],
     "wgsl_values.py": ["--groups", "1", "--repeat", "1"],

@@ -37,6 +37,7 @@ from ...stages.compute import COMPUTE_BUILTINS  # (passed by parameter name)
 from . import syntax as ast
 from .codegen_entry import fragment_helpers, fragment_parameters, struct_of_builtins
 from .codegen_exprs import Expressions, value_type
+from .codegen_fast import counted_loop, mark, never_negative
 from .codegen_pointers import Pointers
 from .codegen_textures import check_compute_stage, handle_binding
 from .codegen_values import PRIVATE, VALUE_SPACES, Values, is_value_type
@@ -314,8 +315,8 @@ class Generator(Pointers, Values, Expressions):
         if self.through_pointer(target):
             return self.store_through(target, value, once)
         if isinstance(inner, ast.Ident) and self.storage_value(inner):
-            return py.Expr(self.robust("store", [py.Name(inner.name, py.Load()),
-                                                 py.Constant(0), value]))
+            return py.Expr(mark(self.robust("store", [py.Name(inner.name, py.Load()),
+                                                      py.Constant(0), value]), True))
         if isinstance(inner, ast.Ident) and self.whole_memory(inner):
             return py.Expr(py.Call(py.Name("__ash_store_whole", py.Load()),
                                    [self.reference(inner), value], []))
@@ -332,7 +333,8 @@ class Generator(Pointers, Values, Expressions):
                 (once or not any(isinstance(n, ast.Call) for n in _walk(inner.index))):
             index = self.expr(inner.index, self.want_for(inner.index, scalar_of(
                 value_type(inner.index.type)).concrete()))
-            return py.Expr(self.robust("store", [self.expr(inner.base), index, value]))
+            return py.Expr(mark(self.robust("store", [self.expr(inner.base), index, value]),
+                                never_negative(self.checker, inner.index)))
         return self.store_part(target, value, once)
 
     def s_Assign(self, s: ast.Assign) -> list[py.stmt]:
@@ -399,6 +401,8 @@ class Generator(Pointers, Values, Expressions):
         return [*start, py.While(py.Constant(True), head + stmts or [py.Pass()], [])]
 
     def s_For(self, s: ast.For) -> list[py.stmt]:
+        if (counted := counted_loop(self, s)) is not None:
+            return counted
         init = self.statement(s.init) if s.init is not None else []
         return init + self.continuing_loop(
             s.condition, s.body, lambda: self.statement(s.update) if s.update else [])

@@ -27,6 +27,7 @@ from ...wgsl import atomics, builtins, types
 from ...wgsl.spelling import snake
 from . import syntax as ast
 from .codegen_entry import helper_call
+from .codegen_fast import mark, never_negative, plain_division
 from .codegen_textures import is_texture_builtin, texture_call
 from .codegen_values import holds_struct, is_value_type
 from .consteval import UNKNOWN, ConstError, fit
@@ -187,7 +188,7 @@ class Expressions:
                     isinstance(e.type.store, (Scalar, Vector, Struct)):
                 return py.Attribute(name, "value", py.Load())
             if self.storage_value(e):
-                return self.robust("load", [name, py.Constant(0)])
+                return mark(self.robust("load", [name, py.Constant(0)]), True)
             return name
         if isinstance(target, (ast.VarDecl, ast.Param)) and id(target) in self.names:
             return py.Name(self.names[id(target)], py.Load())
@@ -213,7 +214,8 @@ class Expressions:
         helper = self.index_helper(e.base)
         if not helper:
             return py.Subscript(self.reference(e.base), index, py.Load())
-        return self.robust(helper, [self.reference(e.base), index])
+        return mark(self.robust(helper, [self.reference(e.base), index]),
+                    helper == "load" and never_negative(self.checker, e.index))
 
     def robust(self, name: str, args: list[py.expr]) -> py.expr:
         return py.Call(py.Name(f"__ash_{name}", py.Load()), args, [])
@@ -245,6 +247,8 @@ class Expressions:
         right = self.expr(e.right, self.want_for(e.right, right_scalar))
         if e.op in _ARITH:
             return py.BinOp(left, _ARITH[e.op](), right)
+        if (plain := plain_division(self.checker, e, result)) is not None:
+            return py.BinOp(left, plain, right)
         if e.op in _CALLED:
             return py.Call(py.Name(f"__ash_{_CALLED[e.op]}", py.Load()), [left, right], [])
         raise self.refuse(e.span, f"the operator '{e.op}'")

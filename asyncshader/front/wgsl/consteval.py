@@ -209,6 +209,11 @@ def unary(op: str, a: Any, t: Any) -> Any:
     return UNKNOWN
 
 
+#: the most elements a const-expression's array value is held with (``array<i32,
+#: 636109182>()`` is valid WGSL: a tuple of it would take gigabytes)
+LARGEST_VALUE = 1 << 16
+
+
 def zero(t: Any) -> Any:
     """The zero value of a constructible type."""
     if isinstance(t, Scalar):
@@ -218,6 +223,8 @@ def zero(t: Any) -> Any:
     if isinstance(t, Matrix):
         return (zero(t.column),) * t.cols
     if isinstance(t, Array) and isinstance(t.length, int):
+        if t.length > LARGEST_VALUE:  # (not held: a use of it is evaluated where it runs)
+            return UNKNOWN
         return (zero(t.element),) * t.length
     if isinstance(t, Struct):
         return tuple(zero(m) for _, m in t.fields)

@@ -13,7 +13,6 @@ from . import syntax as ast
 from .consteval import UNKNOWN, ConstError, binary, convert, fit, unary, zero
 from .conversions import common_type, leaf, loaded
 
-_PARSE_SUFFIX = "iufh"
 _BUILTIN_KERNELS = {"abs": abs, "min": min, "max": max, "select": None, "all": None,
                     "any": None, "clamp": lambda x, lo, hi: min(max(x, lo), hi)}
 
@@ -32,14 +31,11 @@ def literal_value(e: ast.Literal) -> Any:
     """The value a literal denotes (its digits, without the suffix)."""
     if e.kind == "bool":
         return e.text == "true"
-    text = e.text.rstrip(_PARSE_SUFFIX) if not e.text.lower().startswith("0x") or \
-        e.kind == "int" else e.text
+    text = e.text[:len(e.text) - len(e.suffix)]  # (the f of 0x1f is a digit, no suffix)
     if e.kind == "int":
         return int(text, 16) if text.lower().startswith("0x") else int(text)
     if text.lower().startswith("0x"):
         body = text[2:]
-        if body[-1:] in "fh" and "p" in body.lower():
-            body = body[:-1]
         if "p" not in body.lower():
             body += "p0"
         return float.fromhex("0x" + body)
@@ -106,6 +102,9 @@ class Evaluation:
             base, i = self.value(e.base), self.value(e.index)
             if base is UNKNOWN or i is UNKNOWN:
                 return UNKNOWN
+            if not 0 <= i < len(base):  # (an override-expression's, known at pipeline creation)
+                raise self.error(e.index.span, f"index {i} is out of bounds: the value has "
+                                 f"{len(base)} elements (0..{len(base) - 1})")
             return base[i]
         if isinstance(e, ast.Call):
             return self.call_value(e)

@@ -17,6 +17,8 @@ from ...wgsl import atomics, builtins, memory, module_bindings, operators, robus
 from ...wgsl.generated import compile_generated
 from .check import Checker
 from .codegen import generate
+from .codegen_fast import NAMES as INDEXING
+from .codegen_fast import fast_indexing
 from .codegen_textures import TEXTURE_RUNTIME
 from .consteval import UNKNOWN
 from .kernels import WGSLComputeKernel, WGSLFragmentShader
@@ -183,9 +185,13 @@ def _load(source: Source, constants: dict, uniformity: str = "error") -> WGSLMod
             pipeline.override(decl)
     gen = generate(checker, typed, RUNTIME)
     gen.pipeline, gen.reflection = pipeline, reflection
-    tree = gen.module()
-    namespace = {"ash": RUNTIME, **HELPERS, **gen.constants}
-    compile_generated(tree, source.name, source.text, namespace)
+    tree = fast_indexing(gen.module())
+    namespace = {"ash": RUNTIME, **HELPERS, **INDEXING, **gen.constants}
+    try:
+        compile_generated(tree, source.name, source.text, namespace)
+    except SyntaxError as error:  # (CPython's limits: 20 nested blocks ...)
+        raise WGSLError(f"{source.name}:{error.lineno}: error: not supported yet by load_wgsl: "
+                        f"{error.msg} (a limit of Python's compiler)", source.name) from None
     refused = {name: _without_value(source.name, name, entry.overrides, reflection, named)
                for name, entry in reflection.entry_points.items()
                if any(not reflection.overrides[o].has_default and o not in named

@@ -60,6 +60,36 @@ def test_fixed_size_arrays_and_element_pointers_are_refused():
         array_length(np.zeros((), np.float32))
 
 
+@ash.struct
+class Pair:
+    a: f32
+    b: f32
+
+
+@ash.compute(workgroup_size=1)
+async def struct_lengths(pairs: ash.Storage[Pair], seen: ash.ReadOnly[Pair], out: ash.Storage):
+    out[0] = array_length(pairs)
+    out[1] = array_length(ptr(pairs))  # WGSL's arrayLength(&pairs) of an array<Pair>
+    out[2] = array_length(ptr(seen))
+
+
+def test_a_pointer_to_a_struct_buffer_gives_its_length():
+    out = np.zeros(3, np.uint32)
+    for sanitize in ("report", "off"):
+        ash.run(struct_lengths, pairs=Pair.zeros(5), seen=Pair.zeros(2), out=out,
+                sanitize=sanitize)
+        assert out.tolist() == [5, 5, 2]
+    module = ash.load_wgsl("""
+        struct P { a: f32, b: f32 }
+        @group(0) @binding(0) var<storage, read> seen: array<P>;
+        @group(0) @binding(1) var<storage, read_write> out: array<u32>;
+        @compute @workgroup_size(1)
+        fn main() { out[0] = arrayLength(&seen); }
+    """)
+    ash.run(module["main"], 1, seen=np.zeros(7, module["P"].dtype), out=out)
+    assert out[0] == 7
+
+
 def test_a_pointer_to_a_structs_runtime_sized_member_has_its_length():
     @ash.struct
     class Buf:
