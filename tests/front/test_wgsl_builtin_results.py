@@ -40,3 +40,26 @@ def test_frexp_and_modf_results_of_f16_and_f32_are_values_with_members():
     o = np.zeros(8, np.float32)
     ash.run(ash.load_wgsl(RESULTS)["main"], 1, o=o)
     assert o.tolist() == [0.75, 3.0, -0.625, 6.0, 60.5, 3.0, 4.75, 1.25]
+
+
+ABSTRACT_ARGUMENTS = """\
+const LEVELS = 9;
+@group(0) @binding(0) var<storage, read_write> o: array<f32>;
+
+@compute @workgroup_size(1)
+fn main() {
+    let rho = o[0];
+    o[1] = clamp(log2(rho), 0.0, LEVELS - 1);
+    o[2] = max(rho, 2);
+    o[3] = ldexp(rho, 2);
+    o[4] = select(0, rho, rho > 1.0);
+}
+"""
+
+
+def test_an_abstract_integer_argument_takes_a_float_overload_s_type():
+    """WGSL's overload resolution converts ``LEVELS - 1`` to f32 in ``clamp(f32, ...)``; an
+    integer parameter of a float overload (ldexp's exponent) keeps it an integer."""
+    o = np.array([1024.0, 0, 0, 0, 0], np.float32)
+    ash.run(ash.load_wgsl(ABSTRACT_ARGUMENTS)["main"], 1, o=o)
+    assert o.tolist() == [1024.0, 8.0, 1024.0, 4096.0, 1024.0]   # log2(1024) = 10 -> 8

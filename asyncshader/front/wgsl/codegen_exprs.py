@@ -55,13 +55,28 @@ def builtin_function(wgsl_name: str) -> tuple[str, bool] | None:
     return None
 
 
-def _like(e: ast.Expr, scalar: Any) -> Any:
-    """``scalar`` (a built-in's result scalar) where an abstract argument ``e`` converts to it:
-    when both are floats or both integers; otherwise None (the argument's own concrete type)."""
+#: the built-ins with a float overload whose parameter at these positions is an integer
+#: (every other parameter of a float overload takes the result's float type)
+_INTEGER_PARAMETERS = {"ldexp": {1}, "quadBroadcast": {1}, "subgroupBroadcast": {1},
+                       "subgroupShuffle": {1}, "subgroupShuffleXor": {1},
+                       "subgroupShuffleUp": {1}, "subgroupShuffleDown": {1}}
+
+
+def _like(e: ast.Expr, scalar: Any, function: str = "", index: int = 0) -> Any:
+    """``scalar`` (a built-in's result scalar) where an abstract argument ``e`` (the
+    ``index``-th of ``function``) converts to it: when both are floats or both integers, and
+    an abstract integer where the overload's parameter is a float (``clamp(x, 0.0, N - 1)``
+    with ``x: f32`` converts ``N - 1`` to f32, as WGSL's overload resolution does); otherwise
+    None (the argument's own concrete type)."""
     own = scalar_of(value_type(e.type))
-    if scalar is None or own is None or (own.kind == "f") != (scalar.kind == "f"):
+    if scalar is None or own is None:
         return None
-    return scalar
+    if (own.kind == "f") == (scalar.kind == "f"):
+        return scalar
+    if own.abstract and own.kind != "f" and scalar.kind == "f" and \
+            index not in _INTEGER_PARAMETERS.get(function, ()):
+        return scalar
+    return None
 
 
 def value_type(t: Any) -> Any:
@@ -274,8 +289,9 @@ class Expressions:
                 raise self.refuse(e.span, f"the built-in function {e.callee.name}")
             name, awaited = found
             scalar = scalar_of(concretize(result)) if result is not None else None
-            args = [self.pointer_arg(a) if isinstance(a.type, Pointer)
-                    else self.expr(a, self.want_for(a, _like(a, scalar))) for a in e.args]
+            args = [self.pointer_arg(a) if isinstance(a.type, Pointer) else self.expr(
+                        a, self.want_for(a, _like(a, scalar, e.callee.name, i)))
+                    for i, a in enumerate(e.args)]
             if name.startswith("atomic") and len(e.args) > 1:
                 atom = value_type(e.args[0].type)
                 args[1:] = [self.expr(a, self.want_for(a, atom.store.scalar))
