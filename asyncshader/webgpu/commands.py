@@ -123,6 +123,13 @@ class GPUCommandEncoder(_Recorder):
         ``rows_per_image``)."""
         self._texel_copy(source, destination, copy_size, False)
 
+    def copy_texture_to_texture(self, source: dict, destination: dict, copy_size: Any) -> None:
+        """Refused: copy through a buffer (``copy_texture_to_buffer`` then
+        ``copy_buffer_to_texture``)."""
+        raise NotImplementedError("asyncshader.webgpu does not copy texture to texture: copy "
+                                  "through a buffer (copy_texture_to_buffer, then "
+                                  "copy_buffer_to_texture)")
+
     def _texel_copy(self, texture: dict, buffer: dict, size: Any, into: bool) -> None:
         bytes_per_row = int(buffer["bytes_per_row"])
         if bytes_per_row % 256:  # (wgpu-py checks WebGPU's row alignment in the call)

@@ -252,3 +252,13 @@ def test_copies_of_a_mip_level_of_layers_with_row_and_image_strides_match_lavapi
     words[64], words[128] = 107, 109
     assert mine.tolist() == words.tolist()
     assert mine.tobytes() == programs.layered_round_trip(wgpu, gpu_device).tobytes()
+
+
+def test_a_texture_to_texture_copy_is_refused_saying_how_to_copy():
+    device = ours.gpu.request_adapter_sync().request_device_sync()
+    usage = ours.TextureUsage.COPY_SRC | ours.TextureUsage.COPY_DST
+    a = device.create_texture(size=(4, 4, 1), format="rgba8unorm", usage=usage)
+    b = device.create_texture(size=(4, 4, 1), format="rgba8unorm", usage=usage)
+    encoder = device.create_command_encoder()
+    with pytest.raises(NotImplementedError, match="copy through a buffer"):
+        encoder.copy_texture_to_texture({"texture": a}, {"texture": b}, (4, 4, 1))
