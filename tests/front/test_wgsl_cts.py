@@ -6,8 +6,7 @@ Python translations). The subgroup vectors' data-type sections (tests/data/subgr
 ``add_data_types`` and ``mul_data_types``: ``outputs[lid] = OP(inputs[lid])``) run the same way
 at every subgroup size they list, and the quad vectors' compute section
 (tests/data/quad_cases.json, ``compute_all_active``). The fragment-stage vectors (derivatives,
-tests/data/derivative_cases.json; quads' ``fragment_all_active``) are not run through WGSL
-here yet.
+quads' ``fragment_all_active``) run in tests/front/test_wgsl_cts_fragment.py.
 
 CI runs the cases with at most 16 invocations a dispatch (both scalar types, every operation);
 ``ASH_CTS_FULL=1 python3 -m pytest tests/front/test_wgsl_cts.py`` runs all 32 cases."""
