@@ -36,6 +36,7 @@ from .struct_buffers import as_struct_binding, write_value
 from .structs import is_struct, struct_of
 from .textures.annotations import bind_texture, is_texture_binding
 from .types import ArrayType, AtomicType, Vec, _ScalarType
+from .vec_arrays import vector_view
 
 _STORAGE_DTYPES = (np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.uint32),
                    np.dtype(np.float16))
@@ -268,6 +269,9 @@ def _convert(kernel: str, name: str, ann: Any, value: Any) -> Any:
     if isinstance(value, np.ndarray):
         value = value.copy()
         value.flags.writeable = False
+        if isinstance(ann, ArrayType) and isinstance(ann.element, type) and \
+                issubclass(ann.element, Vec) and value.ndim == 2:
+            return vector_view(value, ann.element)  # (u[i] is a vector, as in storage)
     return value
 
 

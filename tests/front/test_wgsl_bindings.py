@@ -299,3 +299,18 @@ fn main() { out[0] = offset * 2; }
     ash.run(ash.load_wgsl(wgsl)["main"], 1,
             bindings={(0, 0): np.array([-7], np.int32).view(np.uint8), (0, 1): out})
     assert out.tolist() == [-14]  # (the bytes of -7, not the truth of a 0-d array: 1)
+
+
+UNIFORM_VECTORS = """\
+@group(0) @binding(0) var<uniform> u: array<vec4u, 2>;
+@group(0) @binding(1) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(1)
+fn main() { let i = o[0]; o[1] = u[i].y; o[2] = u[1].w; o[3] = u[0].x + u[i][2]; }
+"""
+
+
+@pytest.mark.parametrize("sanitize", ["off", "report"])
+def test_an_element_of_a_uniform_array_of_vectors_is_a_vector(sanitize):
+    u, o = np.arange(8, dtype=np.uint32), np.array([1, 0, 0, 0], np.uint32)
+    ash.run(ash.load_wgsl(UNIFORM_VECTORS)["main"], 1, u=u, o=o, sanitize=sanitize)
+    assert o.tolist() == [1, 5, 7, 0 + 6]

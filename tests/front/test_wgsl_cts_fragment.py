@@ -16,8 +16,7 @@ their quad. An ``"any"`` interval accepts everything; the ``*_bits`` fields are 
 
 Every vector is run (the scalar forms, ``vectorize`` undefined): the whole file takes about a
 second; the fwidth vectors are the data's ``subset`` and ``edge`` sections (the file holds no
-other). The ``discard.spec.ts`` derivatives vector (``discard_derivatives_case``) is a strict
-xfail: its shader's ``uniformValues[uidx].x`` raises in a loaded module."""
+other), and the ``discard.spec.ts`` derivatives vector (``discard_derivatives_case``)."""
 
 import json
 
@@ -160,10 +159,6 @@ fn main(@builtin(position) pos: vec4f) -> @location(0) vec2f {
 """
 
 
-@pytest.mark.xfail(strict=True, raises=ash.ShaderError, reason=(
-    "a swizzle of a uniform array's vector element (uniformValues[uidx].x) raises "
-    "AttributeError: 'numpy.ndarray' object has no attribute 'x' (storage arrays and "
-    "uniformValues[uidx][0] work)"))
 def test_the_cts_discard_derivatives_vector_through_wgsl():
     case = DERIV["discard_derivatives_case"]
     values = np.zeros((5, 4), np.uint32)
