@@ -91,3 +91,27 @@ def test_constants_are_names_made_once_not_calls_at_each_use():
     ash.run(module["main"], 1, out=out)
     per_lap = sum((k % 4) * 2.5 + 64.0 + k % 4 for k in range(64))
     assert out.tolist() == [per_lap * (i + 1) for i in range(4)]
+
+
+def test_a_loop_body_is_generated_once_however_deep_the_nesting(monkeypatch):
+    """Each WGSL statement is generated once: nested loops with continuing parts cost their
+    size, not two to the power of their depth."""
+    from asyncshader.front.wgsl.codegen import Generator
+
+    visits = []
+    statement = Generator.statement
+    monkeypatch.setattr(Generator, "statement",
+                        lambda self, s: visits.append(type(s).__name__) or statement(self, s))
+    depth = 8
+    # (a bound read from memory at each test: not a counted loop, which is a Python for)
+    loops = "".join(f"for (var i{d} = 0u; i{d} < out[0]; i{d}++) {{ " for d in range(depth))
+    module = ash.load_wgsl(f"""
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(1)
+fn main() {{
+    {loops} out[1] += 1u; {"}" * depth}
+}}""")
+    assert visits.count("Assign") == 1   # (the body's store, once; 2**8 times if doubled)
+    out = np.array([2, 0], np.uint32)
+    ash.run(module["main"], 1, out=out)
+    assert out.tolist() == [2, 2 ** depth]

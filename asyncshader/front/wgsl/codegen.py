@@ -386,8 +386,6 @@ class Generator(Pointers, Values, Expressions):
         so that ``continue`` runs it too, as WGSL's does. The continuing part is generated
         after the body, whose declarations it may use."""
         flag = f"__first{id(body)}"
-        stmts = self.block(body)
-        after = continuing()
         head: list[py.stmt] = []
         if condition is not None:
             head.append(self.place(py.If(py.UnaryOp(py.Not(), self.expr(condition)),
