@@ -2,7 +2,8 @@
 type-checks (asyncshader.front.wgsl) and uses no textures or samplers (the texture shaders
 have their own corpus, tests/data/wgsl_textures) is loaded (code generation and compilation
 into kernels). Dawn's ``test/tint`` (11,638 programs; its ``*.expected.*`` files are Tint's
-outputs and are skipped) is the reference corpus; docs/wgsl-testing.md ("Coverage") records its table.
+outputs and are skipped) is the reference corpus; docs/wgsl-testing.md ("Coverage")
+records its table.
 
     python benchmarks/wgsl_load.py DAWN/test/tint [--show 3]
     python benchmarks/wgsl_corpus.py DAWN/test/tint --load      # the same
