@@ -11,7 +11,6 @@ the pipelines whose entry point uses it)."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -155,20 +154,7 @@ class Pipeline(Evaluation):
 def _counts(module: Any) -> dict[int, ast.Expr]:
     """Every syntax expression of ``module``, by ``id`` (an override-sized array type keeps
     its count expression's id)."""
-    found: dict[int, ast.Expr] = {}
-    todo = [module]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, list):
-            todo.extend(n)
-        elif dataclasses.is_dataclass(n) and not isinstance(n, type):
-            if isinstance(n, ast.Expr):
-                found[id(n)] = n
-            for f in dataclasses.fields(n):
-                if f.name not in ("span", "name_span") and not (
-                        f.name in ("target", "type") and isinstance(n, ast.Expr)):
-                    todo.append(getattr(n, f.name))
-    return found
+    return {id(n): n for n in ast.walk(module) if isinstance(n, ast.Expr)}
 
 
 def workgroup_dimension(pipeline: Pipeline, e: ast.Expr) -> int | None:

@@ -6,7 +6,6 @@ WebGPU device builds its automatic bind group layouts from it."""
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -179,21 +178,8 @@ def _reached(calls: dict[str, list[str]], name: str) -> set[str]:
 def _idents(node: Any) -> set[str]:
     """The names of the identifiers bound to module-scope declarations under ``node`` (its
     attributes included)."""
-    found: set[str] = set()
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, list):
-            todo.extend(n)
-        elif dataclasses.is_dataclass(n) and not isinstance(n, type):
-            if isinstance(n, ast.Ident) and n.target is not None and hasattr(n.target, "name"):
-                found.add(n.target.name)
-            for f in dataclasses.fields(n):  # (not into what the resolver and
-                # checker set on an expression: its declaration, its IR type)
-                if f.name not in ("span", "name_span") and not (
-                        f.name in ("target", "type") and isinstance(n, ast.Expr)):
-                    todo.append(getattr(n, f.name))
-    return found
+    return {n.target.name for n in ast.walk(node) if isinstance(n, ast.Ident)
+            and n.target is not None and hasattr(n.target, "name")}
 
 
 def _overrides_reached(names: set[str], globals_: dict[str, Any],

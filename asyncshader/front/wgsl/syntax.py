@@ -8,6 +8,8 @@ arguments are expressions; resolution decides what a name with a template list m
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .source import Span
@@ -300,3 +302,20 @@ class Jump(Stmt):
 @dataclass(slots=True)
 class AssertStmt(Stmt):
     expr: Expr
+
+
+def walk(node: object) -> Iterator[object]:
+    """Every syntax node under ``node``, itself included (lists entered), without following
+    what resolution and checking set on an expression: its ``target`` declaration and its
+    ``type``."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, list):
+            todo.extend(n)
+        elif dataclasses.is_dataclass(n) and not isinstance(n, type):
+            yield n
+            skip = ("span", "name_span", "target", "type") if isinstance(n, Expr) else (
+                "span", "name_span")
+            todo.extend(getattr(n, f.name) for f in dataclasses.fields(n)
+                        if f.name not in skip)
