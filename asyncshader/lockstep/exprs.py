@@ -517,25 +517,14 @@ class Expressions:
             code = (f"_l.load({ref.mem}.{_VIEW[t.scalar.name]}, "
                     f"_l.vector_at({ref.at}, {t.size}), {ref.ok})")
             return f"({code} != 0)" if t.scalar.name == "bool" else code
-        if isinstance(t, Matrix) and dtype_of(t) is np.float32:
-            stride = stride_of(t.column) // 4
-            columns = [self.load(Ref(ref.mem, f"({ref.at} + {c * stride})", ref.ok, t.column),
-                                 span) for c in range(t.cols)]
-            return f"_l.array_from([{', '.join(columns)}], L)"
+        parts = _parts(ref, t)
+        if parts is None:
+            raise self.refuse(span, f"a load of {getattr(t, 'wgsl', t)} from memory")
         if isinstance(t, Struct):
-            members = []
-            for m, (name, mt) in zip(struct_layout(t).members, t.fields):
-                if isinstance(mt, Array) and mt.length is None:
-                    raise self.refuse(span, "a load of a struct with a runtime-sized array")
-                inner = Ref(ref.mem, f"({ref.at} + {m.offset // 4})", ref.ok, mt)
-                members.append(f"{name!r}: {self.load(inner, span)}")
-            return "{" + ", ".join(members) + "}"
-        if isinstance(t, Array) and isinstance(t.length, int):
-            stride = stride_of(t.element) // 4
-            items = [self.load(Ref(ref.mem, f"({ref.at} + {k * stride})", ref.ok, t.element),
-                               span) for k in range(t.length)]
-            return f"_l.array_from([{', '.join(items)}], L)"
-        raise self.refuse(span, f"a load of {getattr(t, 'wgsl', t)} from memory")
+            if any(isinstance(p.type, Array) and p.type.length is None for _, p in parts):
+                raise self.refuse(span, "a load of a struct with a runtime-sized array")
+            return "{" + ", ".join(f"{key!r}: {self.load(p, span)}" for key, p in parts) + "}"
+        return f"_l.array_from([{', '.join(self.load(p, span) for _, p in parts)}], L)"
 
     def store_memory(self, ref: Ref, value: str, span: Any) -> list[str]:
         """Statements storing ``value`` (code) into ``ref`` in the current mask's lanes."""
@@ -546,27 +535,31 @@ class Expressions:
         if isinstance(t, Vector) and t.scalar.name in _VIEW:
             return [f"_l.store_vector({ref.mem}.{_VIEW[t.scalar.name]}, {ref.at}, {ref.ok}, "
                     f"{self.mask}, {value}, {t.size}, L)"]
-        if isinstance(t, Matrix) and dtype_of(t) is np.float32:
-            temp = self.temp()
-            out = [f"{temp} = {value}"]
-            stride = stride_of(t.column) // 4
-            for c in range(t.cols):
-                inner = Ref(ref.mem, f"({ref.at} + {c * stride})", ref.ok, t.column)
-                out += self.store_memory(inner, f"{temp}[{c}]", span)
-            return out
-        if isinstance(t, Struct):
-            temp = self.temp()
-            out = [f"{temp} = {value}"]
-            for m, (name, mt) in zip(struct_layout(t).members, t.fields):
-                inner = Ref(ref.mem, f"({ref.at} + {m.offset // 4})", ref.ok, mt)
-                out += self.store_memory(inner, f"{temp}[{name!r}]", span)
-            return out
-        if isinstance(t, Array) and isinstance(t.length, int):
-            temp = self.temp()
-            out = [f"{temp} = {value}"]
-            stride = stride_of(t.element) // 4
-            for k in range(t.length):
-                inner = Ref(ref.mem, f"({ref.at} + {k * stride})", ref.ok, t.element)
-                out += self.store_memory(inner, f"{temp}[{k}]", span)
-            return out
-        raise self.refuse(span, f"a store of {getattr(t, 'wgsl', t)} into memory")
+        parts = _parts(ref, t)
+        if parts is None:
+            raise self.refuse(span, f"a store of {getattr(t, 'wgsl', t)} into memory")
+        temp = self.temp()
+        out = [f"{temp} = {value}"]
+        for key, inner in parts:
+            out += self.store_memory(inner, f"{temp}[{key!r}]", span)
+        return out
+
+
+def _parts(ref: Ref, t: Any) -> list[tuple[Any, Ref]] | None:
+    """The parts of a composite ``t`` in memory at ``ref``, each with its key in the value
+    (a column or element index, a member name) and its place: an f32 matrix's columns, a
+    struct's members, a fixed-size array's elements; None for any other type."""
+    if isinstance(t, Matrix) and dtype_of(t) is np.float32:
+        words, keys, types = stride_of(t.column) // 4, range(t.cols), [t.column] * t.cols
+        offsets = [c * words for c in keys]
+    elif isinstance(t, Struct):
+        keys = [name for name, _ in t.fields]
+        types = [mt for _, mt in t.fields]
+        offsets = [m.offset // 4 for m in struct_layout(t).members]
+    elif isinstance(t, Array) and isinstance(t.length, int):
+        words, keys = stride_of(t.element) // 4, range(t.length)
+        types, offsets = [t.element] * t.length, [k * words for k in keys]
+    else:
+        return None
+    return [(key, Ref(ref.mem, f"({ref.at} + {offset})", ref.ok, part))
+            for key, offset, part in zip(keys, offsets, types)]
