@@ -192,34 +192,34 @@ def resolve_bindings(kernel: str, entry: EntryPoint, given: dict[str, Any],
     out = dict(given)
     slots = out.pop("bindings", None)
     resources = {r.name: r for r in entry.resources if r.min_size is not None}
-    listing = _listing(kernel, entry)
     if slots is not None:
         if not isinstance(slots, Mapping):
             raise BindingError(f"{kernel}: bindings= takes a dict {{(group, binding): array}}, "
-                               f"not {type(slots).__name__}\n{listing}")
+                               f"not {type(slots).__name__}\n{_listing(kernel, entry)}")
         for slot, value in slots.items():
             if not (isinstance(slot, tuple) and len(slot) == 2 and
                     all(isinstance(v, (int, np.integer)) for v in slot)):
                 raise BindingError(f"{kernel}: bindings= is keyed by (group, binding), not "
-                                   f"{slot!r}\n{listing}")
+                                   f"{slot!r}\n{_listing(kernel, entry)}")
             r = next((r for r in entry.resources if (r.group, r.binding) == tuple(slot)), None)
             if r is None:
                 raise BindingError(f"{kernel}: bindings= gives @group({slot[0]}) "
                                    f"@binding({slot[1]}), which {entry.name} does not use"
-                                   f"\n{listing}")
+                                   f"\n{_listing(kernel, entry)}")
             if r.name in out:
                 raise BindingError(f"{kernel}: {describe_resource(r)} is given twice, by "
                                    f"name and by bindings=; give it once")
             out[r.name] = value
     for name in out:
         if name not in resources and not any(r.name == name for r in entry.resources):
-            raise BindingError(f"{kernel}: {entry.name} uses no binding {name!r}\n{listing}")
+            raise BindingError(f"{kernel}: {entry.name} uses no binding {name!r}\n"
+                               f"{_listing(kernel, entry)}")
     for name, r in resources.items():
         if name not in out:
             raise BindingError(
                 f"{kernel}: missing binding {name!r} ({describe_resource(r)}, "
                 f"{_needs(r)}): pass {name}=<array> or bindings={{({r.group}, {r.binding}): "
-                f"<array>}}\n{listing}")
+                f"<array>}}\n{_listing(kernel, entry)}")
         if isinstance(out[name], (bytes, bytearray, memoryview)):  # (a bytearray: writable)
             out[name] = np.frombuffer(out[name], np.uint8)
         if isinstance(out[name], np.ndarray):
@@ -233,7 +233,8 @@ def resolve_bindings(kernel: str, entry: EntryPoint, given: dict[str, Any],
         elif r.min_size is None:
             raise BindingError(f"{kernel}: missing binding {r.name!r} ({describe_resource(r)})"
                                f": pass {r.name}=<ash.{_HANDLE_KIND.get(r.kind, 'Texture')}> "
-                               f"or bindings={{({r.group}, {r.binding}): ...}}\n{listing}")
+                               f"or bindings={{({r.group}, {r.binding}): ...}}\n"
+                               f"{_listing(kernel, entry)}")
     return out
 
 
