@@ -212,10 +212,33 @@ def store(view: np.ndarray, at: Any, ok: Any, m: Any, value: Any, L: int) -> Non
         lanes = np.broadcast_to(ok, (L,)) if lanes is None else lanes & ok
     at = np.broadcast_to(at, (L,))
     value = np.broadcast_to(np.asarray(value, view.dtype), (L,))
-    if lanes is None:
-        view[at] = value
-    else:
-        view[at[lanes]] = value[lanes]
+    if lanes is not None:
+        at, value = at[lanes], value[lanes]
+    scatter(view, at, value)
+
+
+def scatter(view: np.ndarray, at: np.ndarray, value: np.ndarray) -> None:
+    """``view[at] = value`` where ``at`` and ``value`` are in lane order: where lanes share an
+    address the highest lane's value stays. numpy leaves the order of a fancy assignment with
+    repeated indices unspecified, so repeated addresses are reduced to their last lane first.
+    Addresses that strictly increase (one word per lane in lane order) are checked in one
+    pass, addresses within a short span by counting them; only the rest are sorted."""
+    n = at.size
+    if n > 1 and not (at[1:] > at[:-1]).all():
+        if at.strides[0] == 0:  # (one address for every lane: a uniform store)
+            at, value = at[-1:], value[-1:]
+        elif _repeats(at, n):
+            keep = n - 1 - np.unique(at[::-1], return_index=True)[1]
+            at, value = at[keep], value[keep]
+    view[at] = value
+
+
+def _repeats(at: np.ndarray, n: int) -> bool:
+    """Whether an address occurs twice in ``at``."""
+    low, high = int(at.min()), int(at.max())
+    if high - low < 8 * n:  # (a count per address costs less than a sort)
+        return bool(np.bincount(at - low).max() > 1)
+    return np.unique(at).size < n
 
 
 def vector_at(at: Any, n: int) -> Any:
