@@ -36,6 +36,7 @@ from ..stages.dispatch import Counters, DispatchResult
 from ..wgsl.overrides import pipeline_constants
 from ..wgsl.source import GENERATED
 from . import atomics, builtins, lanes, matrices, subgroups
+from .buffers import word_view
 from .builtins import dtype_of
 from .compile import Compiler, Program
 
@@ -70,7 +71,10 @@ class Lockstep:
         self.max_lanes, self.max_iterations = max_lanes, max_iterations
 
     def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "max_lanes": self.max_lanes}
+        """What its traces record as the schedule: everything that decides a run's memory
+        and errors (docs/lockstep.md, "Its trace")."""
+        return {"name": self.name, "max_lanes": self.max_lanes,
+                "max_iterations": self.max_iterations}
 
     def __repr__(self) -> str:
         return f"Lockstep(max_lanes={self.max_lanes}, max_iterations={self.max_iterations})"
@@ -86,19 +90,32 @@ class Lockstep:
                               "local ids (derivatives='quads'); Lockstep runs compute quads as "
                               "4 consecutive local invocation indices only")
         groups = _size3(workgroups)
+        if "bindings" in bindings:  # (by (group, binding): the WebGPU device binds so)
+            bindings = kernel.resolve_bindings(bindings)
         program, names = program_of(kernel, bindings)
         constants = _constants(kernel, options.get("overrides"))
-        size = options.get("subgroup_size") or kernel.subgroup_size or DEFAULT_SUBGROUP_SIZE
-        run_program(program, names, groups, bindings, self.max_lanes, self.max_iterations,
-                    constants, check_subgroup_size(size))
+        size = check_subgroup_size(options.get("subgroup_size") or kernel.subgroup_size
+                                   or DEFAULT_SUBGROUP_SIZE)
         config = {"stage": "compute", "workgroups": list(groups),
-                  "workgroup_size": list(program.workgroup_size)}
+                  "workgroup_size": list(program.workgroup_size), "subgroup_size": size}
         trace = Trace(kernel=kernel.identity, dispatch=config, strategy=self.describe())
+        self.starting(kernel, config)
+        try:
+            run_program(program, names, groups, bindings, self.max_lanes, self.max_iterations,
+                        constants, size)
+        except Exception as exc:  # (explore keeps it with a failing run: it replays the run)
+            exc.asyncshader_trace = trace  # type: ignore[attr-defined]
+            raise
         total = int(np.prod(groups)) * int(np.prod(program.workgroup_size))
         outputs = {k: v for k, v in bindings.items()
                    if isinstance(v, np.ndarray) and v.flags.writeable}
         return DispatchResult(outputs=outputs, trace=trace,
                               counters=Counters(invocations=total))
+
+
+    def starting(self, kernel: ComputeKernel, config: dict[str, Any]) -> None:
+        """Called before a dispatch runs, with its trace's configuration (a replay checks
+        that it is the recorded one: :mod:`.replay`)."""
 
 
 def _check_options(options: dict[str, Any]) -> None:
@@ -188,6 +205,10 @@ def _memories(program: Program, names: dict[str, str], bindings: dict[str, Any]
             raise DispatchError(f"the kernel's {space} variable {name!r} is not bound: pass "
                                 f"{name}=... to the dispatch")
         value = by_wgsl[name]
+        direct = word_view(value, t, access) if space == "storage" else None
+        if direct is not None:  # (its bytes are WGSL's: stores land in it, no copy back)
+            memories[name] = lanes.Words(direct)
+            continue
         if space == "uniform":
             data = _uniform_bytes(value, t)
         else:
@@ -295,7 +316,10 @@ def _execute(program: Program, groups: tuple[int, int, int], memories: dict,
         ns.update(_builtin_values(program.builtins, first, count, n, (sx, sy, sz), groups,
                                   subgroup_size))
         exec(program.code, ns)
-        ns["entry"](None)
+        try:
+            ns["entry"](None)
+        finally:  # (its functions hold the namespace: a cycle, else kept until a collection)
+            ns.clear()
 
 
 def _builtin_values(used: set[str], first: int, count: int, n: int,
