@@ -25,9 +25,6 @@ from ..collectives.subgroups import DEFAULT_SUBGROUP_SIZE, check_subgroup_size
 from ..emit import emit
 from ..emit.buffers import from_gpu, struct_bytes, to_gpu
 from ..errors import BindingError, DispatchError, OptionError
-from ..front.wgsl.check import Checker
-from ..front.wgsl.parser import parse
-from ..front.wgsl.resolve import resolve
 from ..front.wgsl.source import Source
 from ..ir.types import Array, Struct, Vector
 from ..schedules.trace import Trace
@@ -39,6 +36,7 @@ from . import atomics, builtins, lanes, matrices, subgroups
 from .buffers import word_view
 from .builtins import dtype_of
 from .compile import Compiler, Program
+from .typed import checked_tree
 
 #: the most iterations one loop may run (all its lanes together) before it is an error
 MAX_ITERATIONS = 1 << 20
@@ -170,12 +168,7 @@ def program_of(kernel: ComputeKernel, bindings: dict[str, Any]) -> tuple[Program
         source, entry, names = wgsl_of(kernel, bindings)
         key = (source.name, source.text, entry)
         if key not in _PROGRAMS:
-            checker = Checker(resolve(parse(source), source))
-            # (no uniformity analysis: a loaded module had it at load, with its own setting,
-            # and a barrier reached by part of a workgroup is a run-time error here as in
-            # the coroutine schedules)
-            checker.uniformity = "off"
-            _PROGRAMS[key] = Compiler(checker, checker.run()).compile(entry)
+            _PROGRAMS[key] = Compiler(*checked_tree(kernel, source)).compile(entry)
         per_kernel[signature] = (_PROGRAMS[key], names)
     return per_kernel[signature]
 

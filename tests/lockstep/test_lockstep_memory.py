@@ -1,6 +1,7 @@
 """What a Lockstep dispatch holds in memory: a buffer already in WGSL's layout is the
 memory itself (no copy), and each chunk's arrays are freed when the chunk ends (not kept
-until Python's cycle collector runs). benchmarks/lockstep_memory.py measures the peaks."""
+until Python's cycle collector runs); a loaded kernel is compiled from the tree load_wgsl
+checked, not from its text again. benchmarks/lockstep_memory.py measures the peaks."""
 
 import gc
 
@@ -92,3 +93,21 @@ fn main(@builtin(global_invocation_id) gid: vec3u) { out[gid.x] = gid.x * 2u; }
         gc.enable()
     assert left == 0
     assert out.tolist() == [2 * k for k in range(256)]
+
+
+def test_a_loaded_kernel_is_compiled_from_load_wgsls_checked_tree(monkeypatch):
+    from asyncshader.lockstep import typed
+
+    module = ash.load_wgsl("""
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(4)
+fn main(@builtin(global_invocation_id) gid: vec3u) { out[gid.x] = gid.x + 7u; }
+""", name="carried_tree.wgsl")
+    assert module["main"].checked is not None
+
+    def no_second_parse(*args):
+        raise AssertionError("the loaded module's text was parsed again")
+    monkeypatch.setattr(typed, "parse", no_second_parse)
+    out = np.zeros(8, np.uint32)
+    ash.run(module["main"], 2, out=out, schedule=ash.Lockstep(), sanitize="off")
+    assert out.tolist() == [k + 7 for k in range(8)]

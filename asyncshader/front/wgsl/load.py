@@ -200,6 +200,8 @@ def _load(source: Source, constants: dict, uniformity: str = "error") -> WGSLMod
         name: WGSLComputeKernel(namespace[name], size, source.name,
                                 reflection.entry_points[name], namespace)
         for name, size in gen.entry_points.items() if name not in refused}
+    for kernel in kernels.values():
+        kernel.checked = (checker, typed)
     for name, inputs in gen.fragments.items():
         if name not in refused:
             try:
