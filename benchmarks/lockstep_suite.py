@@ -1,16 +1,17 @@
-"""What a test suite would gain from running its dispatches in lockstep: every kernel of the
-examples that have a ``setup()`` (the sizes their tests use), run as a test runs it, once,
-under the suite's default (``InOrder`` with the race detector), ``InOrder`` without it, and
-``Lockstep()``; the first run (what a suite pays: Lockstep compiles the kernel then) and a
-second one, each (file, schedule) in a fresh process. Prints per kernel the times and
-whether Lockstep ran it and agreed with the check, then the totals over the kernels Lockstep
-runs.
+"""What a test suite would gain from running its dispatches in lockstep: every kernel and
+fragment shader of the examples that have a ``setup()`` (at the sizes their tests use), run
+as a test runs it, once, under the suite's default (``InOrder`` with the race detector),
+``InOrder`` without it, and ``Lockstep()``; the first run (what a suite pays: Lockstep
+compiles the kernel then) and a second one, each (file, schedule) in a fresh process. Prints
+per kernel the times and whether Lockstep ran it and agreed with the check, then the totals
+over the kernels Lockstep runs.
 
-    python benchmarks/lockstep_suite.py
+    python benchmarks/lockstep_suite.py [--files NAME,...]
 """
 
 from __future__ import annotations
 
+import argparse
 import glob
 import json
 import os
@@ -29,8 +30,9 @@ from asyncshader.exploration.runs import _run_checked
 from asyncshader.tools.targets import load_target
 path, mode = {path!r}, {mode!r}
 module = load_target.__globals__["_import"](path)
-names = [k for k, v in vars(module).items() if getattr(v, "stage", None) == "compute"
-         and getattr(v, "fn", None) is not None and v.fn.__module__ == module.__name__]
+names = [k for k, v in vars(module).items()
+         if isinstance(v, (ash.ComputeKernel, ash.FragmentShader))
+         and v.fn.__module__ == module.__name__]
 rows = []
 for name in names:
     try:
@@ -65,9 +67,16 @@ def measure(path: str, mode: str) -> list[dict]:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def main() -> None:
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--files", default=None,
+                    help="only these examples (names without .py, comma-separated)")
+    args = ap.parse_args(argv)
     files = sorted(p for p in glob.glob(os.path.join(ROOT, "examples", "*.py"))
                    if "\ndef setup" in open(p, encoding="utf-8").read())
+    if args.files:
+        chosen = set(args.files.split(","))
+        files = [p for p in files if os.path.basename(p)[:-3] in chosen]
     print(f"{'kernel':34s} {'InOrder+detector':>18s} {'InOrder off':>14s} "
           f"{'Lockstep':>14s}  (first run / second run, ms)  Lockstep")
     totals = {m: [0.0, 0.0] for m in MODES}
@@ -96,7 +105,8 @@ def main() -> None:
             print(f"{kernel:34s} {cells[0]:>18s} {cells[1]:>14s} {cells[2]:>14s}  {note}",
                   flush=True)
     print(f"\n{ran} kernels Lockstep runs, {refused} it refuses; totals over those it runs "
-          "(first run / second run):")
+          "(first run / second run; InOrder+detector is sanitize=\"report\", the others "
+          "sanitize=\"off\"):")
     for m, label in zip(MODES, ("InOrder+detector", "InOrder off", "Lockstep")):
         first, second = totals[m]
         print(f"  {label:18s} {first * 1e3:9.1f} ms / {second * 1e3:9.1f} ms")

@@ -57,6 +57,10 @@ def test_its_trace_records_lockstep_and_its_options():
     assert result.trace.decision_count == 0
 
 
+def fresh():
+    return {"workgroups": 4, "total": np.zeros(1, np.uint32)}
+
+
 def counted(schedule):
     total = np.zeros(1, np.uint32)
     result = ash.run(count_up, 4, total=total, schedule=schedule, sanitize="off")
@@ -85,7 +89,10 @@ def test_a_lockstep_trace_is_replayed_by_lockstep_not_by_the_coroutine_scheduler
     _, result = counted(ash.Lockstep(max_lanes=64))
     assert isinstance(ash.schedules.names.dispatcher(result.trace), LockstepReplay)
     with pytest.raises(TraceError, match="Lockstep replays it.*steps, shrinks"):
-        ash.schedules.names.as_strategy(ash.Replay(result.trace))
+        ash.shrink(count_up, fresh, result.trace, lambda r: r.outputs["total"][0] == 4)
+    stepper = ash.Stepper(count_up, 4, total=np.zeros(1, np.uint32))
+    with pytest.raises(TraceError, match="Lockstep replays it.*steps, shrinks"):
+        stepper.run_with(result.trace)
 
 
 def test_a_lockstep_trace_replays_only_its_own_dispatch():
@@ -105,10 +112,6 @@ def test_a_damaged_lockstep_option_in_a_trace_is_named():
     result.trace.strategy["max_lanes"] = "many"
     with pytest.raises(TraceError, match="Lockstep options are damaged.*max_lanes"):
         scaled(result.trace, sanitize="off")
-
-
-def fresh():
-    return {"workgroups": 4, "total": np.zeros(1, np.uint32)}
 
 
 def test_explore_with_lockstep_is_one_run_and_its_failure_replays():
