@@ -205,3 +205,32 @@ def test_the_webgpu_device_runs_its_dispatches_in_lockstep_and_replays_them():
     again = adapter.request_device_sync(schedule=traces, sanitize="off")
     assert submit(again, words).tolist() == want
     assert again.asyncshader.traces() == traces
+
+
+def test_a_webgpu_device_block_and_a_host_exploration_take_lockstep():
+    from asyncshader.webgpu import explore, gpu
+
+    words = np.arange(128, dtype=np.uint32)
+    want = (words * 3 + 5 + np.arange(128)).tolist()
+    device = gpu.request_adapter_sync().request_device_sync()
+    with device.options(schedule=ash.Lockstep(), sanitize="off"):
+        assert submit(device, words).tolist() == want
+    assert submit(device, words).tolist() == want  # (after the block: the default again)
+    assert [t.strategy["name"] for t in device.asyncshader.traces()] == ["lockstep",
+                                                                         "in_order"]
+
+    def host(device):
+        assert submit(device, words).tolist() == want
+
+    report = explore(host, runs=20, strategy="lockstep", sanitize="off")
+    assert report.runs == 1 and report.ok
+
+    def wrong(device):
+        assert submit(device, words).tolist() == want[::-1]
+
+    failure = explore(wrong, runs=20, strategy="lockstep", sanitize="off").failures[0]
+    assert [t.strategy["name"] for t in failure.traces] == ["lockstep"]
+    again = failure.device(sanitize="off")
+    with pytest.raises(AssertionError):
+        wrong(again)
+    assert again.asyncshader.traces() == failure.traces  # (replayed in lockstep)
