@@ -222,8 +222,8 @@ class FragmentDispatch:
         for first in range(0, quads, per_chunk):
             count = min(per_chunk, quads - first)
             L = 4 * count
-            keys = np.arange(4 * first, 4 * (first + count))
-            q, k = keys >> 2, keys & 3
+            keys = slice(4 * first, 4 * (first + count))
+            q, k = np.divmod(np.arange(keys.start, keys.stop, dtype=np.int32), 4)
             px = 2 * (q % self.qw) + (k & 1)
             py = 2 * (q // self.qw) + (k >> 1)
             helper = (px >= self.width) | (py >= self.height)
@@ -257,14 +257,15 @@ class FragmentDispatch:
 
     def _builtins(self, used: set[str], px: np.ndarray, py: np.ndarray, L: int) -> dict:
         values: dict[str, Any] = {}
-        if "position" in used:
-            values["position"] = np.stack([
-                (px + 0.5).astype(np.float32), (py + 0.5).astype(np.float32),
-                np.full(L, self.z, np.float32), np.full(L, self.w, np.float32)])
+        if "position" in used:  # (pixel centres: exact in f32)
+            position = values["position"] = np.empty((4, L), np.float32)
+            position[0], position[1], position[2], position[3] = px, py, self.z, self.w
+            position[:2] += np.float32(0.5)
+        if "subgroup_invocation_id" in used:  # (a chunk starts a subgroup)
+            values["subgroup_invocation_id"] = (np.arange(L, dtype=np.uint32)
+                                                % np.uint32(self.subgroup_size))
         values.update(front_facing=self.front, sample_index=np.uint32(0),
-                      sample_mask=np.uint32(1), subgroup_size=np.uint32(self.subgroup_size),
-                      subgroup_invocation_id=(np.arange(L) % self.subgroup_size
-                                              ).astype(np.uint32))
+                      sample_mask=np.uint32(1), subgroup_size=np.uint32(self.subgroup_size))
         return {f"bi_{k}": values[k] for k in used}
 
     def _inputs(self, program: FragmentProgram, px: np.ndarray, py: np.ndarray) -> dict:
@@ -293,7 +294,7 @@ class FragmentDispatch:
             values[f"in_{location}"] = np.ascontiguousarray(arr.T).astype(dtype_of(t))
         return values
 
-    def _file(self, t: Any, value: Any, keys: np.ndarray, shaded: np.ndarray) -> None:
+    def _file(self, t: Any, value: Any, keys: slice, shaded: np.ndarray) -> None:
         """Files a chunk's returned value (zero where no fragment was shaded)."""
         if t is None:
             return
@@ -334,7 +335,7 @@ def _allocate(total: int, t: Any) -> np.ndarray:
     return np.zeros((total, t.size) if isinstance(t, Vector) else (total,), dtype)
 
 
-def _put(out: np.ndarray, value: Any, keys: np.ndarray, shaded: np.ndarray) -> None:
-    v = lanes.lane_array(np.asarray(value), len(keys))
+def _put(out: np.ndarray, value: Any, keys: slice, shaded: np.ndarray) -> None:
+    v = lanes.lane_array(np.asarray(value), len(shaded))
     v = v.T if out.ndim == 2 else v
     out[keys] = np.where(shaded.reshape(-1, *([1] * (out.ndim - 1))), v, 0)
