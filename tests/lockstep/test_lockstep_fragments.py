@@ -192,6 +192,29 @@ def test_examples_give_inorder_s_bits():
                                                   derivatives=mode).output)
 
 
+@ash.fragment
+async def subgroup_sums(t: ash.Input, *, position: vec4f, subgroup_invocation_id: u32,
+                        subgroup_size: u32):
+    if u32(position.x) == 3:
+        ash.discard()  # (a helper still takes part in subgroup operations)
+    total = await ash.subgroup_add(t)
+    last = await ash.subgroup_max(f32(subgroup_invocation_id))
+    return vec4f(total, last, f32(subgroup_size), await ash.dpdx(t))
+
+
+@pytest.mark.parametrize("size", [4, 8, 32])
+def test_subgroups_are_consecutive_quads_as_in_the_coroutine_path(size):
+    t = np.random.default_rng(size).random((7, 9)).astype(np.float32)
+    r = assert_same(subgroup_sums, 9, 7, t=t, subgroup_size=size)
+    assert r.output[0, 0, 2] == size
+    if size == 4:  # a subgroup is one quad: the f32 sum of its quad ids in order, id 3 last
+        assert r.output[0, 0, 0] == ((t[0, 0] + t[0, 1]) + t[1, 0]) + t[1, 1]
+        assert (r.output[r.mask][:, 1] == 3).all()
+    small = ash.run_fragments(subgroup_sums, 9, 7, t=t, subgroup_size=size, sanitize="off",
+                              schedule=ash.Lockstep(max_lanes=8))  # (a chunk: one subgroup)
+    assert small.output.tobytes() == r.output.tobytes()
+
+
 # --- loaded WGSL ----------------------------------------------------------------------------
 
 STRUCTS = """\
@@ -256,6 +279,23 @@ fn fs(@builtin(position) p: vec4f) -> @location(0) f32 {
                                           "fragment (1,1) [quad id 3]"]
 
 
+@ash.fragment
+async def early_return(*, position: vec4f):
+    if u32(position.x) == 1 and u32(position.y) == 0:
+        return f32(0)
+    return await ash.dpdx(position.x)
+
+
+def test_a_python_shader_s_early_return_before_a_derivative_names_the_quad_and_line():
+    with pytest.raises(DerivativeUniformityError) as info:
+        ash.run_fragments(early_return, 4, 2, schedule=ash.Lockstep(), sanitize="off")
+    message = str(info.value)
+    assert "quad at (0,0): quad id 0, 2, 3 reach dpdxCoarse at <to_wgsl " in message
+    assert "quad id 1 do not" in message and "non-uniform control flow" in message
+    assert "return dpdx(position.x);" in ash.to_wgsl(early_return).splitlines()[
+        int(message.split(".wgsl:")[1].split(":")[0]) - 1]  # (the line it names)
+
+
 def test_chunks_of_a_few_quads_give_the_same_bits():
     t = np.random.default_rng(9).random((9, 13)).astype(np.float32)
     whole = ash.run_fragments(every_derivative, 13, 9, t=t, schedule=ash.Lockstep(),
@@ -295,3 +335,15 @@ def test_quad_differences_fine_and_coarse_over_lanes():
     assert dy.tolist() == [4] * 4 + [20] * 4
     vec = np.stack([v, 2 * v])  # a vec2f over lanes: component-wise
     assert quad_differences(vec, 8, fine=False)[0][1].tolist() == [2] * 4 + [18] * 4
+
+
+def test_the_command_line_runs_a_fragment_shader_file_in_lockstep():
+    from asyncshader.tools.cli import main
+
+    lines = []
+    assert main(["run", "examples/fwidth_ring.py::ring", "--schedule", "lockstep"],
+                out=lines.append) == 0
+    assert any(line.startswith("aa = array(") for line in lines)
+    # setup(): 21 x 19 pixels, in 11 x 10 quads of 4 invocations
+    assert "440 invocations in lockstep" in " ".join(lines)
+    assert lines[-1].startswith("ok")
