@@ -250,6 +250,20 @@ def test_a_loaded_entry_point_with_struct_input_and_output_and_discard():
     assert r.output["d"][r.mask].tolist() == (uv[..., 0] * np.float32(0.5))[r.mask].tolist()
 
 
+def test_the_fragment_built_in_values():
+    module = ash.load_wgsl("""\
+@fragment
+fn fs(@builtin(sample_index) si: u32, @builtin(sample_mask) sm: u32,
+      @builtin(front_facing) ff: bool, @builtin(position) p: vec4f) -> @location(0) vec4u {
+    return vec4u(si, sm, u32(ff), u32(p.z * 10.0 + p.w * 100.0));
+}
+""")
+    r = assert_same(module["fs"], 3, 3, position_z=0.5, position_w=2.0)
+    assert r.output.reshape(9, 4).tolist() == [[0, 1, 1, 205]] * 9  # front_facing: True
+    r = assert_same(module["fs"], 3, 3, front_facing=False)
+    assert r.output.reshape(9, 4).tolist() == [[0, 1, 0, 100]] * 9  # z 0 and w 1 by default
+
+
 def test_the_cts_derivative_shader_with_discard_matches_inorder():
     from front.test_wgsl_cts_fragment import DERIVATIVE_SHADER, DISCARD
     values = np.array([int(b, 16) for b in json.loads(
