@@ -349,6 +349,9 @@ def test_quad_differences_fine_and_coarse_over_lanes():
     assert dy.tolist() == [4] * 4 + [20] * 4
     vec = np.stack([v, 2 * v])  # a vec2f over lanes: component-wise
     assert quad_differences(vec, 8, fine=False)[0][1].tolist() == [2] * 4 + [18] * 4
+    assert quad_differences(v, 8, fine=True)[0].dtype == np.float32  # in the value's dtype
+    wide = quad_differences(v.astype(np.float64) / 3, 8, fine=True)[0]
+    assert wide.dtype == np.float64 and wide[0] == 1 / 3 - 0 / 3
 
 
 def test_the_command_line_runs_a_fragment_shader_file_in_lockstep():
