@@ -174,6 +174,21 @@ def test_coverage_runs_covered_quads_only_with_their_uncovered_pixels_as_helpers
     assert r.output[~cover].tolist() == [[0, 0, 0, 0]] * 21
 
 
+def test_a_callable_input_is_called_at_the_pixels_of_the_quads_that_run_only():
+    cover = np.zeros((4, 6), bool)
+    cover[0, 0] = cover[3, 5] = True  # quads at (0,0) and (4,2)
+    calls = []
+
+    def t(x, y):
+        calls.append((x, y))
+        return f32(10 * x + y)
+    r = ash.run_fragments(neighbour, 6, 4, t=t, coverage=cover, schedule=ash.Lockstep(),
+                          sanitize="off")
+    assert sorted(calls) == [(0, 0), (0, 1), (1, 0), (1, 1), (4, 2), (4, 3), (5, 2), (5, 3)]
+    assert r.output[0, 0] == 10 and r.output[3, 5] == 43  # (1, 0) and (4, 3): its neighbours
+    assert_same(neighbour, 6, 4, t=t, coverage=cover)
+
+
 def test_examples_give_inorder_s_bits():
     ring = load_example("fwidth_ring.py")
     assert_same(ring.ring, 21, 19, uv=ring.uv_grid(21, 19))
