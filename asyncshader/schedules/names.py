@@ -100,10 +100,10 @@ def as_strategy(schedule: Any) -> Strategy:
         replay = Replay(schedule)
         _refuse_back_end(replay.trace)
         return replay
-    if hasattr(schedule, "run_dispatch"):  # (Lockstep: it runs compute dispatches itself)
-        raise option_error("schedule", schedule, "a Strategy here: this schedule runs compute "
-                           "dispatches only (ash.run and ash.dispatch of a @compute kernel)",
-                           hint="")
+    if hasattr(schedule, "run_dispatch"):  # (Lockstep: it runs whole dispatches itself)
+        raise option_error("schedule", schedule, "a Strategy here: this schedule runs whole "
+                           "dispatches itself (ash.run, ash.dispatch, ash.run_fragments, "
+                           "ash.dispatch_fragments), not step by step", hint="")
     if isinstance(schedule, type) and issubclass(schedule, Strategy):
         raise option_error("schedule", schedule, "a Strategy instance, not a class",
                            hint=f"; pass an instance, e.g. schedule={schedule.__name__}()")
@@ -116,14 +116,14 @@ def _refuse_back_end(trace: Trace) -> None:
     """A back-end's trace reaching the coroutine scheduler: it holds none of its decisions."""
     name = trace.strategy.get("name")
     if name == "lockstep":
-        where = ("this dispatch runs on the coroutine scheduler (a fragment shader, or a tool "
-                 "that steps, shrinks or draws a schedule: they take coroutine schedules "
-                 "only)" if name in BACK_ENDS else "asyncshader.lockstep is not imported here: "
-                 "import asyncshader (or asyncshader.lockstep) before replaying it")
+        where = ("this run is the coroutine scheduler's (a tool that steps, shrinks or "
+                 "draws a schedule takes coroutine schedules only)" if name in BACK_ENDS
+                 else "asyncshader.lockstep is not imported here: import asyncshader (or "
+                 "asyncshader.lockstep) before replaying it")
         raise TraceError(f"this trace is a Lockstep run's: Lockstep replays it, with "
-                         f"schedule=<the trace> in ash.run or ash.dispatch of a @compute "
-                         f"kernel (it holds no decisions of the coroutine scheduler), and "
-                         f"{where}")
+                         f"schedule=<the trace> in ash.run, ash.dispatch or "
+                         f"ash.run_fragments (it holds no decisions of the coroutine "
+                         f"scheduler), and {where}")
 
 
 def dispatcher(schedule: Any) -> Any:

@@ -234,3 +234,21 @@ def test_a_webgpu_device_block_and_a_host_exploration_take_lockstep():
     with pytest.raises(AssertionError):
         wrong(again)
     assert again.asyncshader.traces() == failure.traces  # (replayed in lockstep)
+
+
+@ash.fragment
+async def gradient(*, position: ash.vec4f) -> ash.vec4f:
+    return ash.vec4f(position.x / 4.0, position.y / 2.0, 0.0, 1.0)
+
+
+def test_a_lockstep_fragment_runs_trace_replays_through_lockstep():
+    first = ash.run_fragments(gradient, 4, 2, schedule=ash.Lockstep(), sanitize="off")
+    assert first.trace.strategy["name"] == "lockstep"
+    # pixel (x, y) has its centre at (x + 0.5, y + 0.5)
+    assert first.output[1, 3].tolist() == [3.5 / 4, 1.5 / 2, 0.0, 1.0]
+    again = ash.run_fragments(gradient, 4, 2, schedule=first.trace.to_string(),
+                              sanitize="off")
+    assert again.output.tobytes() == first.output.tobytes()
+    assert again.trace == first.trace
+    with pytest.raises(ReplayMismatchError, match="size=.4, 2.*size=.2, 2"):
+        ash.run_fragments(gradient, 2, 2, schedule=first.trace, sanitize="off")
