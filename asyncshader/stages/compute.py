@@ -45,7 +45,7 @@ from ..collectives.subgroups import (
 )
 from ..errors import BindingError, DispatchError, OptionError
 from ..sanitizers.creation_checks import check_creation
-from ..sanitizers.races import DEFAULT_SANITIZE, SanitizedRun
+from ..sanitizers.races import SanitizedRun, default_off
 from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
 from ..schedules.names import as_strategy, dispatcher
 from ..schedules.strategies import Strategy
@@ -562,8 +562,7 @@ def _run_by(schedule: Any, kernel: Any, workgroups: Any, bindings: dict[str, Any
     """A dispatch run by its schedule object rather than the scheduler: a back-end in a layer
     above this one (``ash.Lockstep``) carries ``run_dispatch`` (docs/design.md, "Lockstep")."""
     refuse_nested(kernel)
-    if options.get("sanitize") is None and DEFAULT_SANITIZE.get() == "off":
-        options["sanitize"] = "off"  # (the pytest marker's races=False)
+    options["sanitize"] = default_off(options.get("sanitize"))  # (the marker's races=False)
     return schedule.run_dispatch(kernel, workgroups, bindings, options)
 
 

@@ -51,7 +51,7 @@ from ..collectives.derivatives import DERIVATIVE_KINDS, derivative_kinds
 from ..collectives.quads import QUAD
 from ..collectives.subgroups import SUBGROUP, join_subgroup, subgroup_options
 from ..sanitizers.creation_checks import check_creation
-from ..sanitizers.races import SanitizedRun
+from ..sanitizers.races import SanitizedRun, default_off
 from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
 from ..schedules.names import as_strategy, dispatcher
 from ..schedules.strategies import Strategy
@@ -509,6 +509,7 @@ def _run_by(schedule: Any, shader: Any, width: int, height: int, derivatives: st
                    sanitize=inputs.pop("sanitize", None),
                    allow_races=inputs.pop("allow_races", ()),
                    overrides=inputs.pop("overrides", None))
+    options["sanitize"] = default_off(options["sanitize"])  # (the marker's races=False)
     return schedule.run_fragment_dispatch(shader, width, height, inputs, options)
 
 

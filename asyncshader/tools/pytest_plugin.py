@@ -115,8 +115,14 @@ class _Kept:
         self.kept: Trace | None = None
 
     def run_dispatch(self, *args: Any) -> Any:
+        return self._kept(self.inner.run_dispatch, args)
+
+    def run_fragment_dispatch(self, *args: Any) -> Any:
+        return self._kept(self.inner.run_fragment_dispatch, args)
+
+    def _kept(self, run: Any, args: tuple) -> Any:
         try:
-            result = self.inner.run_dispatch(*args)
+            result = run(*args)
         except Exception as exc:
             self.kept = getattr(exc, "asyncshader_trace", None)
             raise

@@ -79,3 +79,21 @@ fn adds() {
     out = result.stdout.str()
     assert "test_counts.wgsl: a WGSL @test function cannot run in lockstep" in out
     assert "Use strategy='in_order'" in out
+
+
+def test_the_lockstep_marker_runs_a_tests_fragment_dispatches_in_lockstep(pytester):
+    pytester.makepyfile(test_shade='''
+import pytest
+import asyncshader as ash
+
+@ash.fragment
+async def gradient(*, position: ash.vec4f) -> ash.vec4f:
+    return ash.vec4f(position.x / 4.0, 0.0, 0.0, 1.0)
+
+@pytest.mark.schedules(strategy="lockstep", races=False)
+def test_shades():
+    result = ash.run_fragments(gradient, 4, 1)
+    assert result.trace.strategy["name"] == "lockstep"
+    assert result.output[0, :, 0].tolist() == [0.125, 0.375, 0.625, 0.875]
+''')
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=1)
