@@ -64,6 +64,7 @@ def strategy_from_name(name: str, seed: int = 0, depth: int = 3,
         raise option_error("strategy", name, f"a strategy name ({_names()})")
     key = normalize_name(name)
     if key is None:
+        _refuse_back_end_name(name, "strategy")
         close = difflib.get_close_matches(name.lower(), list(STRATEGY_NAMES), n=1)
         raise OptionError(f"unknown strategy {name!r}: use {_names()}"
                           + (f" (did you mean {close[0]!r}?)" if close else ""))
@@ -90,6 +91,7 @@ def as_strategy(schedule: Any) -> Strategy:
     if isinstance(schedule, str) and normalize_name(schedule) is not None:
         return strategy_from_name(schedule)
     if isinstance(schedule, str) and not _looks_like_a_trace(schedule):
+        _refuse_back_end_name(schedule, "schedule")
         close = difflib.get_close_matches(schedule.strip().lower(), list(STRATEGY_NAMES), n=1)
         raise option_error(
             "schedule", schedule, f"a strategy name ({_names()}), a Strategy, a Trace, a "
@@ -110,6 +112,14 @@ def as_strategy(schedule: Any) -> Strategy:
     raise option_error("schedule", schedule, "a Strategy (InOrder(), Random(seed), "
                        f"Replay(trace)), a strategy name ({_names()}), a Trace, a trace "
                        "string or the path of a trace file", hint="")
+
+
+def _refuse_back_end_name(name: str, option: str) -> None:
+    """A back-end named where a strategy name is taken: it is an object, not a name."""
+    if name.strip().lower() in BACK_ENDS:
+        raise OptionError(f"{option}={name!r}: Lockstep is not a strategy of the coroutine "
+                          f"scheduler but a schedule object that runs the dispatch itself: "
+                          f"pass {option}=ash.Lockstep()")
 
 
 def _refuse_back_end(trace: Trace) -> None:

@@ -252,3 +252,11 @@ def test_a_lockstep_fragment_runs_trace_replays_through_lockstep():
     assert again.trace == first.trace
     with pytest.raises(ReplayMismatchError, match="size=.4, 2.*size=.2, 2"):
         ash.run_fragments(gradient, 2, 2, schedule=first.trace, sanitize="off")
+
+
+def test_lockstep_by_name_where_strategy_names_are_taken_is_refused_with_the_object():
+    with pytest.raises(ash.OptionError, match="schedule='lockstep'.*pass "
+                                              r"schedule=ash.Lockstep\(\)"):
+        counted("lockstep")
+    with pytest.raises(ash.OptionError, match=r"strategy='Lockstep'.*strategy=ash.Lockstep\(\)"):
+        ash.explore(count_up, fresh, strategy="Lockstep", store=None)
