@@ -329,3 +329,90 @@ def test_storage_texture_stores_convert_and_write_back_bit_identically(fmt, dim)
     image = texture.view("2d-array") if dim == "2d_array" else texture
     twin_run(ash.load_wgsl(storage_case(fmt, dim))["main"], 1, values=values, img=image)
     assert np.count_nonzero(host)  # (written into the caller's array)
+
+
+# --- the webgpu-samples compute shader -----------------------------------------------------
+
+def test_image_blur_with_a_workgroup_tile_agrees_with_inorder_and_numpy():
+    # webgpu-samples imageBlur (tests/data/wgsl_textures): textureSampleLevel into a
+    # workgroup tile, a workgroupBarrier, a box filter, textureStore into rgba8unorm; both
+    # directions (flip)
+    module = ash.load_wgsl((DATA / "imageBlur_blur.wgsl").read_text())
+    rng = np.random.default_rng(1)
+    image = rng.integers(0, 256, (40, 40, 4), dtype=np.uint8)
+    smp = ash.Sampler(mag_filter="linear", min_filter="linear")
+    params = np.array([(5, 124)], [("filterDim", "<i4"), ("blockDim", "<u4")])
+    f = image.astype(np.float64) / 255
+    cols = np.clip(np.arange(40)[:, None] + np.arange(-2, 3)[None, :], 0, 39)
+    for flip, want in ((0, f[:, cols, :3].mean(axis=2)),
+                       (1, f[cols, :, :3].mean(axis=1))):
+        out = ash.Texture([np.zeros((40, 40, 4), np.uint8)])
+        twin_run(module["main"], (1, 10), samp=smp, params=params,
+                 inputTex=ash.Texture([image]), outputTex=out,
+                 flip=np.array([(flip,)], [("value", "<u4")]))
+        got = out.levels[0].astype(int)
+        assert np.abs(got[..., :3] - np.round(want * 255)).max() <= 1
+        assert (got[..., 3] == 255).all()
+
+
+# --- errors ----------------------------------------------------------------------------------
+
+SAMPLED = """\
+@group(0) @binding(0) var<storage, read_write> out: array<vec4f>;
+@group(0) @binding(1) var tex: texture_2d<f32>;
+@group(0) @binding(2) var smp: sampler;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) {
+  out[i] = textureSampleLevel(tex, smp, vec2f(0.5), 0.0)
+         + vec4f(vec2f(textureDimensions(tex, i)), 0.0, 0.0);
+}
+"""
+
+
+def lockstep(kernel, groups=1, **bindings):
+    return ash.run(kernel, groups, schedule=ash.Lockstep(), sanitize="off", **bindings)
+
+
+def small():
+    return ash.Texture([np.zeros((4, 4, 4), np.uint8), np.zeros((2, 2, 4), np.uint8)])
+
+
+@pytest.mark.parametrize("given, words", [
+    (dict(smp=ash.Sampler(compare="less")),
+     ["binding 'smp' is a sampler but got a comparison sampler", "drop compare="]),
+    (dict(tex=ash.Texture([np.zeros((2, 2, 1), np.uint32)], "r32uint")),
+     ["binding 'tex' is a texture_2d<f32>", "read as u32", "Fix: declare [u32]"]),
+    (dict(tex=ash.Texture([np.zeros((2, 4, 4, 1), np.uint8)], "r8unorm")),
+     ["binding 'tex' is a texture_2d<f32> (view dimension '2d') but got a 2d-array view",
+      "texture.view(dimension='2d')"]),
+    (dict(tex=ash.Sampler()), ["binding 'tex' is a texture_2d<f32>", "got a Sampler"]),
+    (dict(tex=None), ["handle variable 'tex' is not bound: pass tex=..."]),
+])
+def test_a_texture_or_sampler_of_the_wrong_kind_is_a_binding_error_naming_it(given, words):
+    bindings = {**dict(tex=small(), smp=ash.Sampler()), **given}
+    with pytest.raises(ash.AsyncShaderError) as info:
+        lockstep(ash.load_wgsl(SAMPLED)["main"], out=np.zeros((4, 4), np.float32),
+                 **{k: v for k, v in bindings.items() if v is not None})
+    for w in words:
+        assert w in str(info.value)
+
+
+def test_a_level_past_the_chain_in_texture_dimensions_names_the_line():
+    # lanes 2 and 3 ask for levels 2 and 3 of a two-level texture
+    with pytest.raises(ValueError, match=r"\.wgsl:7:\d+: textureDimensions\(tex, 2\): the "
+                       r"level is outside the view's 2 mip levels.*Fix: pass a level below "
+                       r"textureNumLevels\(\)"):
+        lockstep(ash.load_wgsl(SAMPLED)["main"], out=np.zeros((4, 4), np.float32),
+                 tex=small(), smp=ash.Sampler())
+
+
+def test_implicit_lod_sampling_in_compute_is_refused_with_its_line():
+    @ash.compute(workgroup_size=4, derivatives="linear")
+    async def k(out: ash.Storage[ash.f32], tex: ash.Texture2D[ash.f32], smp: ash.Sampler, *,
+                local_invocation_index: ash.u32):
+        uv = ash.vec2f(ash.f32(local_invocation_index) * 0.25, 0.5)
+        out[local_invocation_index] = (await ash.texture_sample(tex, smp, uv)).x
+
+    with pytest.raises(ash.WGSLError, match=r"\.wgsl:\d+:\d+: error: not supported by "
+                       r"Lockstep: textureSample .*Fix: textureSampleLevel"):
+        lockstep(k, out=np.zeros(4, np.float32), tex=small(), smp=ash.Sampler())

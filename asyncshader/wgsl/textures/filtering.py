@@ -35,6 +35,11 @@ _COMPARE = {"never": lambda r, d: np.zeros(np.broadcast(r, d).shape, bool),
             "always": lambda r, d: np.ones(np.broadcast(r, d).shape, bool)}
 
 
+#: NaN and infinite coordinates and texels are values here as in the scalar path (a NaN
+#: coordinate takes texel 0, an infinite texel weighted by 0 gives NaN): no warnings
+_quiet = np.errstate(invalid="ignore", divide="ignore", over="ignore")
+
+
 class Texels:
     """A bound texture view's levels decoded once for a run of many points: ``level(k)`` is
     the view's level ``k`` (relative to the view) as a (layers or depth, height, width, 4)
@@ -100,6 +105,7 @@ def linear_taps(u: np.ndarray, n: int, mode: str, offset: int = 0) -> tuple:
     return wrap(i, n, mode), 1.0 - a, wrap(i + 1, n, mode), a
 
 
+@_quiet
 def cube_faces(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> tuple:
     """The face (0..5: +X, -X, +Y, -Y, +Z, -Z) each direction selects and its (s, t)
     coordinates (:func:`.sampling.cube_face`)."""
@@ -136,6 +142,13 @@ def _compared(texel: np.ndarray, compare: tuple) -> np.ndarray:
     return np.repeat(v[:, None], 4, axis=1)
 
 
+def fetch(data: np.ndarray, z: Any, y: Any, x: Any) -> np.ndarray:
+    """The texels ``data[z, y, x]`` (one row per point) of a (layers or depth, height,
+    width, 4) level, gathered by flat index."""
+    _, h, w, _ = data.shape
+    return np.take(data.reshape(-1, 4), (np.asarray(z) * h + y) * w + x, axis=0)
+
+
 def filter_level(texels: Texels, sampler: Sampler, uvw: list, layer: np.ndarray, level: int,
                  linear: bool, offset: Sequence[int] = (), compare: Any = None) -> np.ndarray:
     """The filtered texels (one row of 4 per point) of the view's level ``level``
@@ -150,13 +163,14 @@ def filter_level(texels: Texels, sampler: Sampler, uvw: list, layer: np.ndarray,
         x = nearest_tap(uvw[0], w, modes[0], off[0])
         y = nearest_tap(uvw[1], h, modes[1], off[1]) if len(uvw) > 1 else 0
         z = nearest_tap(uvw[2], d, modes[2], off[2]) if len(uvw) > 2 else layer
-        texel = data[z, y, x]
+        texel = fetch(data, z, y, x)
         return _compared(texel, compare) if compare else texel
     taps = [linear_taps(uvw[k], sizes[k], modes[k], off[k]) for k in range(len(uvw))]
     if len(uvw) == 2 and not compare:  # bilinear, in sampling.py's order
         (x0, a0, x1, a1), (y0, b0, y1, b1) = taps
-        t00, t10 = data[layer, y0, x0], data[layer, y0, x1]
-        t01, t11 = data[layer, y1, x0], data[layer, y1, x1]
+        row0, row1 = (layer * h + y0) * w, (layer * h + y1) * w
+        t00, t10 = fetch(data, 0, 0, row0 + x0), fetch(data, 0, 0, row0 + x1)
+        t01, t11 = fetch(data, 0, 0, row1 + x0), fetch(data, 0, 0, row1 + x1)
         w00, w10, w01, w11 = a0 * b0, a1 * b0, a0 * b1, a1 * b1
         return (w00[:, None] * t00 + w10[:, None] * t10 + w01[:, None] * t01
                 + w11[:, None] * t11)
@@ -170,7 +184,7 @@ def filter_level(texels: Texels, sampler: Sampler, uvw: list, layer: np.ndarray,
         for y, wy in ys:
             for x, wx in xs:
                 weight = np.broadcast_to(np.asarray(wz * wy) * wx, acc.shape[:1])
-                t = data[z, y, x]
+                t = fetch(data, z, y, x)
                 if compare:
                     t = _compared(t, compare)
                 acc = np.where((weight != 0)[:, None], acc + weight[:, None] * t, acc)
@@ -196,6 +210,7 @@ def _by_groups(texels: Texels, sampler: Sampler, uvw: list, layer: np.ndarray,
     return out
 
 
+@_quiet
 def sample(texels: Texels, sampler: Sampler, coords: Sequence[np.ndarray],
            layer: np.ndarray, lod: np.ndarray, offset: Sequence[int] = (),
            compare: Any = None) -> np.ndarray:
@@ -233,6 +248,7 @@ def sample(texels: Texels, sampler: Sampler, coords: Sequence[np.ndarray],
     return out
 
 
+@_quiet
 def gather(texels: Texels, sampler: Sampler, coords: Sequence[np.ndarray], layer: np.ndarray,
            component: int, offset: Sequence[int] = (), compare: Any = None) -> np.ndarray:
     """WGSL textureGather over points: component ``component`` of the four texels of each
@@ -289,6 +305,7 @@ def lod_from_gradients(view: TextureView, ddx: Sequence[np.ndarray],
     return np.array(lods, np.float64)[where.reshape(-1)]
 
 
+@_quiet
 def quad_lods(view: TextureView, coords: Sequence[np.ndarray], layer: np.ndarray,
               fine: bool) -> np.ndarray:
     """The implicit level of detail of each point, the points being 2x2 quads (4 consecutive

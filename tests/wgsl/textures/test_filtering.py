@@ -1,0 +1,74 @@
+"""Filtering over arrays of points (asyncshader/wgsl/textures/filtering.py) against the
+scalar path it mirrors (sampling.py, and the quad rendezvous of textureSample): the same
+bits point by point, the level of detail from quad differences included."""
+
+import numpy as np
+import pytest
+
+import asyncshader as ash
+from asyncshader.collectives.textures import _lods
+from asyncshader.wgsl.textures import filtering, sampling
+from asyncshader.wgsl.textures.annotations import bind_texture
+
+rng = np.random.default_rng(11)
+
+
+def chain(layers=1, size=16, levels=5):
+    shape = (layers,) if layers > 1 else ()
+    return ash.Texture([rng.integers(0, 256, (*shape, size >> k, size >> k, 4),
+                                     dtype=np.uint8) for k in range(levels)])
+
+
+def points(n, axes):
+    p = rng.uniform(-0.3, 1.3, (axes, n))
+    p[:, :3] = np.array([[np.nan] * axes, [-0.0] * axes, [np.inf] * axes]).T
+    return p.astype(np.float32).astype(np.float64)
+
+
+@pytest.mark.parametrize("sampler", [
+    ash.Sampler(mag_filter="linear", min_filter="linear", mipmap_filter="linear",
+                address_mode_u="repeat", address_mode_v="mirror-repeat"),
+    ash.Sampler(mag_filter="nearest", min_filter="linear", mipmap_filter="nearest",
+                lod_min_clamp=0.5, lod_max_clamp=3.25)])
+@pytest.mark.parametrize("dimension", ["2d", "cube"])
+def test_sample_at_per_point_levels_gives_the_scalar_paths_bits(dimension, sampler):
+    texture = chain(6 if dimension == "cube" else 1)
+    view = texture.view(dimension=dimension)
+    n = 200
+    coords = points(n, 3 if dimension == "cube" else 2)
+    lod = rng.uniform(-2, 6, n)  # (each point its own level and filter: grouped)
+    lod[:2] = [np.nan, -np.inf]
+    got = filtering.sample(filtering.Texels(view), sampler, list(coords), np.zeros(n, int),
+                           lod)
+    want = [sampling.sample(view, sampler, coords[:, k].tolist(), 0, float(lod[k]))
+            for k in range(n)]
+    assert got.astype(np.float32).tobytes() == np.array(want, np.float32).tobytes()
+
+
+@pytest.mark.parametrize("fine", [False, True])
+@pytest.mark.parametrize("dimension", ["2d", "cube"])
+def test_quad_lods_are_the_quad_rendezvous_levels(dimension, fine):
+    # 16 quads of points, each quad a small patch (its derivatives differ quad to quad)
+    texture = chain(6 if dimension == "cube" else 1)
+    view = texture.view(dimension=dimension)
+    axes = 3 if dimension == "cube" else 2
+    centre = rng.uniform(-1, 1, (axes, 16, 1))
+    spread = rng.uniform(-0.05, 0.05, (axes, 16, 4)) * rng.uniform(0, 1, (1, 16, 1))
+    coords = (centre + spread).reshape(axes, 64).astype(np.float32).astype(np.float64)
+    got = filtering.quad_lods(view, list(coords), np.zeros(64, int), fine)
+    bound = bind_texture("k", "tex", None, view)
+    want = []
+    for q in range(16):
+        members = [(bound, None, list(coords[:, 4 * q + m]), 0) for m in range(4)]
+        want += _lods(members, fine)
+    assert got.tolist() == want
+    assert len(set(want)) > 8  # (levels that differ: the test tells quads apart)
+
+
+def test_lod_from_float32_gradients_is_computed_in_float32_as_the_scalar_path():
+    view = chain().view()
+    dx = rng.uniform(-0.2, 0.2, (2, 100)).astype(np.float32)
+    dy = rng.uniform(-0.2, 0.2, (2, 100)).astype(np.float32)
+    got = filtering.lod_from_gradients(view, list(dx), list(dy))
+    want = [sampling.implicit_lod(view, list(dx[:, k]), list(dy[:, k])) for k in range(100)]
+    assert got.tolist() == want
