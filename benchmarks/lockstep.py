@@ -2,13 +2,16 @@
 webgpu-samples' compute boids (its WGSL, through load_wgsl), a boids step in Python
 (examples/boids.py: struct buffers, each invocation looping over every boid), the
 256-wide tree reduction (benchmarks/reduce.py), the tiled matmul (examples/matmul.py) and
-a 3x3 blur (benchmarks/detector_kernels.py's, written here with loops WGSL has). Each row
-checks that Lockstep leaves the same bits as InOrder, then prints both times and their ratio,
-measured in this run, and lavapipe's time for the same WGSL (``to_wgsl``) where wgpu is
-installed: one dispatch with its pipeline, buffer uploads and read-back, best of ``--repeat``
-(at least 3).
+a 3x3 blur (benchmarks/detector_kernels.py's, written here with loops WGSL has), and a
+bilinear textureSampleLevel of a 256x256 rgba8unorm texture at each of 256x256 invocations
+(WGSL, through load_wgsl) beside the same kernel loading a vec4f storage buffer instead.
+Each row checks that Lockstep leaves the same bits as InOrder, then prints both times and
+their ratio, measured in this run, and lavapipe's time for the same WGSL (``to_wgsl``) where
+wgpu is installed: one dispatch with its pipeline, buffer (and texture) uploads and
+read-back, best of ``--repeat`` (at least 3).
 
-    python benchmarks/lockstep.py [--boids 1024] [--groups 64] [--repeat 3] [--no-gpu]
+    python benchmarks/lockstep.py [--boids 1024] [--groups 64] [--rows 256] [--repeat 3]
+                                  [--no-gpu]
 """
 
 from __future__ import annotations
@@ -63,6 +66,8 @@ def _best(fn, repeat: int) -> float:
 
 
 def _lavapipe(kernel, groups, bindings, repeat: int) -> float | None:
+    if any(isinstance(v, (ash.Texture, ash.Sampler)) for v in bindings.values()):
+        return _lavapipe_textures(kernel, groups, bindings, repeat)
     try:
         from asyncshader.emit import emit
         from asyncshader.extra.gpu import _device, _run_compute
@@ -74,6 +79,69 @@ def _lavapipe(kernel, groups, bindings, repeat: int) -> float | None:
     size = tuple(size) + (1,) * (3 - len(size))
     _run_compute(dev, code, size, bindings)  # (the first: the device's start-up)
     return _best(lambda: _run_compute(dev, code, size, bindings), max(repeat, 3))
+
+
+def _lavapipe_textures(kernel, groups, bindings, repeat: int) -> float | None:
+    """lavapipe's time for a loaded WGSL kernel with textures (group 0, 1-d dispatch)."""
+    try:
+        from asyncshader.extra.textures import run_compute
+        from asyncshader.front.wgsl import reflect_wgsl
+    except Exception:
+        return None
+    code = _loaded(kernel)
+    entry = reflect_wgsl(code.source).entry_points[code.entry]
+    resources = {r.binding: bindings[r.name] for r in entry.resources}
+    try:
+        run_compute(code.source, resources, groups, code.entry)  # (the device's start-up)
+    except Exception:  # (no wgpu, no adapter: the column stays empty)
+        return None
+    return _best(lambda: run_compute(code.source, resources, groups, code.entry),
+                 max(repeat, 3))
+
+
+SAMPLE_BILINEAR = """\
+@group(0) @binding(0) var<storage, read_write> out: array<vec4f>;
+@group(0) @binding(1) var tex: texture_2d<f32>;
+@group(0) @binding(2) var smp: sampler;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  let i = g.x;
+  let uv = (vec2f(f32(i % 256u), f32(i / 256u)) + vec2f(0.3, 0.7)) / 256.0;
+  out[i] = textureSampleLevel(tex, smp, uv, 0.0);
+}
+"""
+
+
+BUFFER_LOAD = """\
+@group(0) @binding(0) var<storage, read_write> out: array<vec4f>;
+@group(0) @binding(1) var<storage, read> inp: array<vec4f>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  let i = g.x;
+  let uv = (vec2f(f32(i % 256u), f32(i / 256u)) + vec2f(0.3, 0.7)) / 256.0;
+  out[i] = inp[u32(uv.y * 256.0) * 256u + u32(uv.x * 256.0)];
+}
+"""
+
+
+def buffer_load(size: int) -> tuple:
+    """The bilinear row's kernel with a vec4f storage buffer load in place of the sample
+    (the cost a sample is measured against)."""
+    n = size * 256
+    inp = np.random.default_rng(3).random((256 * 256, 4), dtype=np.float32)
+    return (f"vec4f buffer load {size}x256", ash.load_wgsl(BUFFER_LOAD)["main"], n // 64,
+            dict(out=np.zeros((n, 4), np.float32), inp=inp), "out")
+
+
+def bilinear(size: int) -> tuple:
+    """A bilinear textureSampleLevel per invocation, ``size`` x 256 invocations (256 x 256
+    by default) over a 256x256 rgba8unorm texture."""
+    rng = np.random.default_rng(3)
+    n = size * 256
+    texture = ash.Texture([rng.integers(0, 256, (256, 256, 4), dtype=np.uint8)])
+    smp = ash.Sampler(mag_filter="linear", min_filter="linear")
+    return (f"bilinear textureSampleLevel {size}x256", ash.load_wgsl(SAMPLE_BILINEAR)["main"],
+            n // 64, dict(out=np.zeros((n, 4), np.float32), tex=texture, smp=smp), "out")
 
 
 SAMPLES_BOIDS = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "ports",
@@ -112,7 +180,8 @@ def _loaded(kernel):
     return Emitted(text, kernel.fn.__name__, "compute", kernel.workgroup_size, bindings)
 
 
-def cases(n_boids: int, groups: int) -> list[tuple[str, object, object, dict, str]]:
+def cases(n_boids: int, groups: int, rows: int = 256
+          ) -> list[tuple[str, object, object, dict, str]]:
     """(title, kernel, workgroups, bindings, output name) per benchmark."""
     rng = np.random.default_rng(5)
     size = 64
@@ -131,6 +200,8 @@ def cases(n_boids: int, groups: int) -> list[tuple[str, object, object, dict, st
          dict(a=a, b=b, c=np.zeros_like(a), m=size, n=size, k=size), "c"),
         (f"3x3 blur {H}x{W}", blur, (W // 8, H // 8),
          dict(src=image, dst=np.zeros_like(image)), "dst"),
+        buffer_load(rows),
+        bilinear(rows),
     ]
 
 
@@ -138,6 +209,8 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boids", type=int, default=1024)
     ap.add_argument("--groups", type=int, default=64)
+    ap.add_argument("--rows", type=int, default=256,
+                    help="rows of 256 invocations of the bilinear sampling row")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--inorder-repeat", type=int, default=1,
                     help="InOrder runs per kernel (the slow side: boids 1024 takes 20-100 s)")
@@ -145,7 +218,7 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     print(f"{'kernel':40s} {'InOrder':>10s} {'Lockstep':>10s} {'speed-up':>9s} "
           f"{'lavapipe':>10s} {'Lockstep/lavapipe':>18s}")
-    for title, kernel, groups, given, out in cases(args.boids, args.groups):
+    for title, kernel, groups, given, out in cases(args.boids, args.groups, args.rows):
         memory = {}
 
         def run(schedule, given=given, kernel=kernel, groups=groups, memory=memory):
