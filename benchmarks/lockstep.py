@@ -1,17 +1,19 @@
 """Lockstep against InOrder (both ``sanitize="off"``) and lavapipe, on the same kernels:
 webgpu-samples' compute boids (its WGSL, through load_wgsl), a boids step in Python
 (examples/boids.py: struct buffers, each invocation looping over every boid), the
-256-wide tree reduction (benchmarks/reduce.py), the tiled matmul (examples/matmul.py) and
-a 3x3 blur (benchmarks/detector_kernels.py's, written here with loops WGSL has), and a
+256-wide tree reduction (benchmarks/reduce.py), the tiled matmul (examples/matmul.py), a 3x3
+blur (benchmarks/detector_kernels.py's, written here with loops WGSL has), the 256x256
+fragment dispatch of benchmarks/fragments.py (dpdx and dpdy in every fragment), and a
 bilinear textureSampleLevel of a 256x256 rgba8unorm texture at each of 256x256 invocations
 (WGSL, through load_wgsl) beside the same kernel loading a vec4f storage buffer instead.
-Each row checks that Lockstep leaves the same bits as InOrder, then prints both times and
-their ratio, measured in this run, and lavapipe's time for the same WGSL (``to_wgsl``) where
-wgpu is installed: one dispatch with its pipeline, buffer (and texture) uploads and
-read-back, best of ``--repeat`` (at least 3).
+Each row checks that Lockstep leaves the same bits as InOrder (memory, or the fragments'
+output), then prints both times and their ratio, measured in this run, and lavapipe's time
+for the same WGSL (``to_wgsl``) where wgpu is installed: one dispatch (a draw for the
+fragments) with its pipeline, buffer (and texture) uploads and read-back, best of
+``--repeat`` (at least 3).
 
-    python benchmarks/lockstep.py [--boids 1024] [--groups 64] [--rows 256] [--repeat 3]
-                                  [--no-gpu]
+    python benchmarks/lockstep.py [--boids 1024] [--groups 64] [--fragments 256]
+                                  [--rows 256] [--repeat 3] [--no-gpu]
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "examples"))
 sys.path.insert(0, os.path.dirname(__file__))
 
 import boids  # examples/boids.py
+import fragments  # benchmarks/fragments.py
 import matmul as tiled  # examples/matmul.py
 import reduce as reduction
 
@@ -205,9 +208,45 @@ def cases(n_boids: int, groups: int, rows: int = 256
     ]
 
 
+def _lavapipe_fragments(shader, size: int, repeat: int) -> float | None:
+    try:
+        from asyncshader.extra.gpu import _buffers, _device
+        from asyncshader.extra.harness import fragment_harness, read_pixels
+        dev = _device()
+    except Exception:  # (no wgpu, no adapter: the column stays empty)
+        return None
+    harness = fragment_harness(shader, size, size, {})
+    read_pixels(dev, harness, size, size, {}, _buffers)  # (the device's start-up)
+    return _best(lambda: read_pixels(dev, harness, size, size, {}, _buffers), max(repeat, 3))
+
+
+def fragment_row(size: int, args) -> tuple[str, float, float, float | None]:
+    """The 256x256 fragment dispatch of benchmarks/fragments.py (its ``shade``: dpdx and dpdy
+    of position.x * position.y): (title, InOrder's time, Lockstep's, lavapipe's)."""
+    outputs = {}
+
+    def run(schedule):
+        outputs[type(schedule).__name__] = ash.run_fragments(
+            fragments.shade, size, size, schedule=schedule, sanitize="off").output
+    run(ash.Lockstep())  # (compiles once)
+    slow = _best(lambda: run(ash.InOrder()), args.inorder_repeat)
+    fast = _best(lambda: run(ash.Lockstep()), args.repeat)
+    if outputs["InOrder"].tobytes() != outputs["Lockstep"].tobytes():
+        raise SystemExit("fragments: Lockstep's output differs from InOrder's")
+    gpu = None if args.no_gpu else _lavapipe_fragments(fragments.shade, size, args.repeat)
+    return f"fragments {size}x{size}, dpdx + dpdy", slow, fast, gpu
+
+
+def _row(title: str, slow: float, fast: float, gpu: float | None) -> str:
+    gpu_cols = (f"{gpu * 1e3:8.1f}ms {fast / gpu:17.1f}x" if gpu is not None
+                else f"{'-':>10s} {'-':>18s}")
+    return f"{title:40s} {slow:9.3f}s {fast * 1e3:8.1f}ms {slow / fast:8.0f}x {gpu_cols}"
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boids", type=int, default=1024)
+    ap.add_argument("--fragments", type=int, default=256, help="the fragment grid's side")
     ap.add_argument("--groups", type=int, default=64)
     ap.add_argument("--rows", type=int, default=256,
                     help="rows of 256 invocations of the bilinear sampling row")
@@ -233,11 +272,9 @@ def main(argv=None) -> None:
         if not same:
             raise SystemExit(f"{title}: Lockstep's memory differs from InOrder's")
         gpu = None if args.no_gpu else _lavapipe(kernel, groups, given, args.repeat)
-        gpu_cols = (f"{gpu * 1e3:8.1f}ms {fast / gpu:17.1f}x" if gpu is not None
-                    else f"{'-':>10s} {'-':>18s}")
-        print(f"{title:40s} {slow:9.3f}s {fast * 1e3:8.1f}ms {slow / fast:8.0f}x {gpu_cols}",
-              flush=True)
-    print("same memory as InOrder (sanitize=off) in every row: yes")
+        print(_row(title, slow, fast, gpu), flush=True)
+    print(_row(*fragment_row(args.fragments, args)), flush=True)
+    print("same memory (and fragment output) as InOrder (sanitize=off) in every row: yes")
 
 
 if __name__ == "__main__":

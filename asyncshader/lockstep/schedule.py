@@ -35,7 +35,7 @@ from ..stages.compute import ComputeKernel
 from ..stages.dispatch import Counters, DispatchResult
 from ..wgsl.overrides import pipeline_constants
 from ..wgsl.source import GENERATED
-from . import atomics, builtins, lanes, matrices, subgroups, textures
+from . import atomics, builtins, fragments, lanes, matrices, subgroups, textures
 from .builtins import dtype_of
 from .compile import Compiler, Program
 
@@ -100,6 +100,20 @@ class Lockstep:
         return DispatchResult(outputs=outputs, trace=trace,
                               counters=Counters(invocations=total))
 
+    def run_fragment_dispatch(self, shader: Any, width: int, height: int,
+                              given: dict[str, Any], options: dict[str, Any]) -> Any:
+        """Runs a fragment dispatch (``ash.run_fragments``' arguments) in lockstep: the
+        pixels are the lanes, in 2x2 quads (:mod:`.fragments`)."""
+        _check_options(options)
+        job = fragments.FragmentDispatch(shader, width, height, given, options)
+        program, names = program_of(shader, job.given, fragments.FragmentCompiler)
+        memories, back = _memories(program, names, job.resources)
+        values = _override_values(program, _constants(shader, options.get("overrides")))
+        with np.errstate(all="ignore"):
+            job.execute(program, {**memories, **values}, self.max_lanes, self.max_iterations)
+        write_back(back)
+        return job.result(self.describe())
+
 
 def _check_options(options: dict[str, Any]) -> None:
     sanitize = options.get("sanitize")
@@ -144,9 +158,11 @@ def wgsl_of(kernel: ComputeKernel, bindings: dict[str, Any]) -> tuple[Source, st
     return Source(code.source, f"<to_wgsl {kernel.identity['name']}>.wgsl"), code.entry, names
 
 
-def program_of(kernel: ComputeKernel, bindings: dict[str, Any]) -> tuple[Program, dict]:
-    """The compiled entry point of ``kernel`` and the binding names: cached per kernel and
-    binding types (what ``to_wgsl`` reads of the bindings), and by WGSL text."""
+def program_of(kernel: Any, bindings: dict[str, Any], compiler: type = Compiler
+               ) -> tuple[Program, dict]:
+    """The compiled entry point of ``kernel`` (by ``compiler``: its stage's) and the binding
+    names: cached per kernel and binding types (what ``to_wgsl`` reads of the bindings), and
+    by WGSL text."""
     per_kernel = _BY_KERNEL.setdefault(kernel, {})
     signature = tuple(sorted((k, _type_key(v)) for k, v in bindings.items()))
     if signature not in per_kernel:
@@ -158,7 +174,7 @@ def program_of(kernel: ComputeKernel, bindings: dict[str, Any]) -> tuple[Program
             # and a barrier reached by part of a workgroup is a run-time error here as in
             # the coroutine schedules)
             checker.uniformity = "off"
-            _PROGRAMS[key] = Compiler(checker, checker.run()).compile(entry)
+            _PROGRAMS[key] = compiler(checker, checker.run()).compile(entry)
         per_kernel[signature] = (_PROGRAMS[key], names)
     return per_kernel[signature]
 
@@ -271,6 +287,12 @@ def run_program(program: Program, names: dict[str, str], groups: tuple[int, int,
     with np.errstate(all="ignore"):
         _execute(program, groups, {**memories, **values}, max_lanes, max_iterations,
                  subgroup_size)
+    write_back(back)
+
+
+def write_back(back: dict) -> None:
+    """Copies the storage buffers' words (:func:`_memories`' second result) back into the
+    caller's arrays."""
     for words, t, value in back.values():
         restored = from_gpu(words.tobytes(), t, value if value.dtype != np.bool_
                             else value.astype(np.uint32))

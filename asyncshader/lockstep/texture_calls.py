@@ -5,9 +5,11 @@ texture's type selects (:func:`asyncshader.front.wgsl.texture_args.argument_role
 the const arguments (a gather's component, an offset) as Python constants.
 
 The implicit-LOD built-ins (``textureSample``, ``textureSampleBias``,
-``textureSampleCompare``) take their level of detail from a quad's derivatives: the compute
-stage has none (WGSL allows them in fragment shaders only), and they are refused with the
-construct and its line."""
+``textureSampleCompare``) take their level of detail from a quad's derivatives: in a fragment
+entry point (:mod:`.fragments`) from the quad differences of the coordinates, fine or coarse
+as the dispatch's ``derivatives=`` says; the compute stage has no quads for them (WGSL allows
+them in fragment shaders only), and there they are refused with the construct and its
+line."""
 
 from __future__ import annotations
 
@@ -62,12 +64,18 @@ class TextureCalls:
         if name == "textureStore":
             value = self.texture_arg(given["value"])
             return f"_t.store({texture}, {coords}, {layer}, {value}, {self.mask}, L)"
-        if name in IMPLICIT_LOD:
-            raise self.refuse(e.span, f"{name} (its level of detail comes from a fragment "
-                              "quad's derivatives; WGSL allows it in fragment shaders only). "
-                              "Fix: textureSampleLevel(t, s, coords, level) with an explicit "
-                              "level")
         sampler = self.expr(given["sampler"])
+        if name in IMPLICIT_LOD:
+            if self.stage != "fragment":
+                raise self.refuse(e.span, f"{name} in a {self.stage} entry point (its level "
+                                  "of detail comes from a fragment quad's derivatives; WGSL "
+                                  "allows it in fragment shaders only). Fix: "
+                                  "textureSampleLevel(t, s, coords, level) with an explicit "
+                                  "level")
+            extra = self.texture_arg(given.get("bias", given.get("depth_ref")))
+            return (f"_t.sample_implicit({name!r}, {texture}, {sampler}, {coords}, {layer}, "
+                    f"{extra}, {self.offset(given.get('offset'))}, {self.mask}, L, DF, "
+                    f"{self.where(e.span)!r}, Q)")
         if name == "textureSampleBaseClampToEdge":
             return f"_t.sample_base_clamp_to_edge({texture}, {sampler}, {coords}, L)"
         offset = self.offset(given.get("offset"))

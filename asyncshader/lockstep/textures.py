@@ -23,6 +23,7 @@ from ..front.wgsl.codegen_textures import annotation_class
 from ..wgsl.textures import filtering
 from ..wgsl.textures.annotations import BoundTexture, bind_texture
 from ..wgsl.textures.resources import Sampler
+from .derivatives import whole
 from .lanes import lane_array
 
 _DTYPES = {"f32": np.float32, "i32": np.int32, "u32": np.uint32}
@@ -257,6 +258,29 @@ def sample_base_clamp_to_edge(h: Handle, s: Sampler, coords: Any, L: int) -> np.
     return _result(h, filtering.sample(h.texels, s, c, np.zeros(L, np.int64), np.zeros(L)))
 
 
+def sample_implicit(name: str, h: Handle, s: Sampler, coords: Any, layer: Any, extra: Any,
+                    offset: tuple, m: Any, L: int, fine: bool, where: str, quads: Any
+                    ) -> np.ndarray:
+    """``textureSample``, ``textureSampleBias`` (``extra``: the bias, clamped to [-16,
+    15.99]) and ``textureSampleCompare`` (``extra``: the depth reference) in a fragment
+    shader: the level of detail of each lane from the quad differences of the normalized
+    coordinates (:func:`~asyncshader.wgsl.textures.filtering.quad_lods`), as the coroutine
+    path's quad rendezvous takes it. The four lanes of a quad reach it together, or none
+    does (a :class:`~asyncshader.DerivativeUniformityError` otherwise)."""
+    whole(m, L, where, name, quads)
+    c, at = _coords(h, coords, L), _one(layer, L)
+    lod = filtering.quad_lods(h.view, c, at, fine)
+    if name == "textureSampleCompare":
+        rows = filtering.sample(h.texels, s, c, at, lod, offset, _compare(s, extra, L))
+        return _f32(rows[:, 0])
+    if name == "textureSampleBias":
+        bias = _lanes(extra, L, np.float64)[0]
+        lod = lod + np.minimum(np.maximum(bias, -16.0), 15.99)
+    else:
+        lod = lod + 0.0
+    return _result(h, filtering.sample(h.texels, s, c, at, lod, offset))
+
+
 __all__ = ["Handle", "bind", "dimensions", "gather", "gather_compare", "load", "num_layers",
            "num_levels", "num_samples", "sample_base_clamp_to_edge", "sample_compare_level",
-           "sample_grad", "sample_level", "store"]
+           "sample_grad", "sample_implicit", "sample_level", "store"]

@@ -128,8 +128,13 @@ def cube_faces(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> tuple:
 def normalized(view: TextureView, coords: Sequence[np.ndarray], layer: np.ndarray
                ) -> tuple[list, np.ndarray]:
     """The per-axis normalized coordinates and the absolute layer (a cube's face layer) of
-    each point (:func:`.sampling.normalized`)."""
-    if view.dimension in ("cube", "cube-array"):
+    each point (:func:`.sampling.normalized`). An array index outside the view's layers (or
+    cubes) is clamped into them, as Vulkan's sampling takes the layer (``clamp(a, 0,
+    d - 1)``)."""
+    cubes = view.dimension in ("cube", "cube-array")
+    count = view.array_layer_count // 6 if cubes else view.array_layer_count
+    layer = np.clip(layer, 0, count - 1)
+    if cubes:
         face, s, t = cube_faces(*coords)
         return [s, t], view.base_array_layer + 6 * layer + face
     return list(coords), view.base_array_layer + layer
