@@ -97,6 +97,7 @@ class Lockstep:
         total = int(np.prod(groups)) * int(np.prod(program.workgroup_size))
         outputs = {k: v for k, v in bindings.items()
                    if isinstance(v, np.ndarray) and v.flags.writeable}
+        outputs.update(textures.written(program.variables, names, bindings))
         return DispatchResult(outputs=outputs, trace=trace,
                               counters=Counters(invocations=total))
 

@@ -22,7 +22,7 @@ from ..errors import BindingError
 from ..front.wgsl.codegen_textures import annotation_class
 from ..wgsl.textures import filtering
 from ..wgsl.textures.annotations import BoundTexture, bind_texture
-from ..wgsl.textures.resources import Sampler
+from ..wgsl.textures.resources import Sampler, Texture, TextureView, as_view
 from .derivatives import whole
 from .lanes import lane_array
 
@@ -54,6 +54,20 @@ def bind(kernel: str, name: str, t: Any, value: Any) -> Any:
                            f"({name!r})")
     bound = bind_texture(kernel, name, ann, value)
     return bound if isinstance(bound, Sampler) else Handle(bound)
+
+
+def written(variables: dict, names: dict[str, str], bindings: dict[str, Any]) -> dict:
+    """The storage textures a dispatch may write (access write or read_write), by the name
+    the dispatch binds them: the written level of each, as its (layers or depth, height,
+    width, C) block, as a coroutine dispatch's outputs hold them."""
+    out = {}
+    for key, value in bindings.items():
+        space, _, t = variables.get(names.get(key, key), (None, None, None))
+        if space == "handle" and t.name.startswith("texture_storage") and \
+                (*t.params, "write")[1] != "read" and isinstance(value, (Texture, TextureView)):
+            view = as_view(value)
+            out[key] = view.texture.block(view.base_mip_level)
+    return out
 
 
 def _lanes(v: Any, L: int, dtype: Any) -> list[np.ndarray]:
@@ -283,4 +297,4 @@ def sample_implicit(name: str, h: Handle, s: Sampler, coords: Any, layer: Any, e
 
 __all__ = ["Handle", "bind", "dimensions", "gather", "gather_compare", "load", "num_layers",
            "num_levels", "num_samples", "sample_base_clamp_to_edge", "sample_compare_level",
-           "sample_grad", "sample_implicit", "sample_level", "store"]
+           "sample_grad", "sample_implicit", "sample_level", "store", "written"]

@@ -625,3 +625,14 @@ fn main(@builtin(local_invocation_index) i: u32) {
     lockstep(module["main"], out=out, t=texture.view(dimension="2d-array"), s=ash.Sampler())
     want = np.float32(np.array([10, 10, 30, 30]) / 255)
     assert out[:, 0].tolist() == want.tolist() and out[:, 1].tolist() == want.tolist()
+
+
+def test_a_written_storage_texture_is_among_the_dispatchs_outputs_as_under_inorder():
+    module = ash.load_wgsl(storage_case("rgba8unorm", "2d"))
+    values = np.full((32, 4), 0.5, np.float32)
+    results = [ash.run(module["main"], 1, values=values, sanitize="off", schedule=schedule,
+                       img=ash.Texture([np.zeros((4, 8, 4), np.uint8)]))
+               for schedule in (None, ash.Lockstep())]
+    assert "img" in results[0].outputs and "img" in results[1].outputs
+    assert same_bits(results[0].outputs["img"], results[1].outputs["img"])
+    assert results[1].outputs["img"].shape == (1, 4, 8, 4)
