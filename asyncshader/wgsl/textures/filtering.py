@@ -19,6 +19,8 @@ points: top-left, top-right, bottom-left, bottom-right), fine or coarse, and
 
 from __future__ import annotations
 
+import math
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -275,11 +277,11 @@ def gather(texels: Texels, sampler: Sampler, coords: Sequence[np.ndarray], layer
     return np.stack([t[:, component] for t in texels4], axis=1)
 
 
-def _scalars(row: np.ndarray) -> list:
-    """A row's values as the scalar path holds them: Python floats for float64 (the
-    coordinates it converts with ``float``), numpy float32 scalars for float32 (a WGSL
-    ``vecNf``'s components), so that its arithmetic runs at the same precision."""
-    return row.tolist() if row.dtype == np.float64 else list(row)
+#: Python's ``x ** 2`` and ``math.log2`` over arrays of Python floats: the C library's
+#: ``pow`` and ``log2``, which the scalar path calls and numpy's own differ from in the last
+#: bit for about one value in a thousand
+_POW = np.frompyfunc(operator.pow, 2, 1)
+_LOG2 = np.frompyfunc(math.log2, 1, 1)
 
 
 def lod_from_gradients(view: TextureView, ddx: Sequence[np.ndarray],
@@ -287,27 +289,38 @@ def lod_from_gradients(view: TextureView, ddx: Sequence[np.ndarray],
                        ) -> np.ndarray:
     """The level of detail of each point from the derivatives of its coordinates (one array
     per axis): Vulkan's isotropic rho, the larger of the two gradient lengths scaled by the
-    view's base level size. A cube's derivatives are of its direction ``coords`` and become
-    derivatives of the face coordinates first. Each distinct set of values goes to the
-    scalar path's definition (:func:`.sampling.implicit_lod`, the cube projection of
-    textureSampleGrad), at the precision of the arrays' dtype (the scalar path takes
-    float32 derivatives in float32): its ``x ** 2`` and ``log2`` are the C library's, which
-    numpy's need not match to the last bit."""
+    view's base level size (:func:`.sampling.implicit_lod`, computed as the scalar path
+    computes it). float64 derivatives (of normalized coordinates, which the scalar path holds
+    as Python floats) are computed over the arrays, with the C library's ``pow`` and
+    ``log2``; float32 ones (a WGSL ``vecNf``'s components, whose arithmetic the scalar path
+    runs in numpy's float32 scalars) and a cube's (``coords`` given: its derivatives are of
+    the direction and become derivatives of the face coordinates first) go to the scalar
+    path's own functions once per distinct set of values."""
     parts = [np.asarray(a) for a in (*ddx, *ddy)]
     dtype = np.result_type(*parts)
-    rows = np.stack([a.astype(dtype) for a in parts], axis=1)
-    if len(coords):
-        rows = np.concatenate([np.stack([np.asarray(c, dtype) for c in coords], axis=1),
-                               rows], axis=1)
-    distinct, where = np.unique(rows, axis=0, return_inverse=True)
+    if dtype == np.float64 and not len(coords):
+        size = view.size(0)
+        rx, ry = (np.sqrt(sum(_POW((np.asarray(a, np.float64) * n).astype(object), 2)
+                              .astype(np.float64) for a, n in zip(d, size)))
+                  for d in (ddx, ddy))
+        rho = np.where(ry > rx, ry, rx)  # (Python's max(rx, ry), NaN included)
+        lod = np.full(rho.shape, -math.inf)
+        positive = rho > 0
+        lod[positive] = _LOG2(rho[positive].astype(object)).astype(np.float64)
+        return lod
+    scalar = float if dtype == np.float64 else np.dtype(dtype).type
+    columns = [np.asarray(c, dtype).tolist() for c in coords] + \
+        [a.astype(dtype).tolist() for a in parts]
+    keys = list(zip(*columns))
     k, c = len(ddx), len(coords)
-    lods = []
-    for row in distinct:
-        dx, dy = _scalars(row[c:c + k]), _scalars(row[c + k:])
+    lods: dict[tuple, float] = dict.fromkeys(keys)
+    for key in lods:
+        dx = [scalar(v) for v in key[c:c + k]]
+        dy = [scalar(v) for v in key[c + k:]]
         if c:
-            dx, dy = _cube_gradients(row[:c].tolist(), dx, dy)
-        lods.append(implicit_lod(view, dx, dy))
-    return np.array(lods, np.float64)[where.reshape(-1)]
+            dx, dy = _cube_gradients(list(key[:c]), dx, dy)
+        lods[key] = implicit_lod(view, dx, dy)
+    return np.array([lods[key] for key in keys], np.float64)
 
 
 @_quiet
@@ -325,7 +338,8 @@ def quad_lods(view: TextureView, coords: Sequence[np.ndarray], layer: np.ndarray
         row, col = point & 2, point & 1
         dx = [(q[:, row + 1] - q[:, row]).reshape(-1) for q in quads]
         dy = [(q[:, col + 2] - q[:, col]).reshape(-1) for q in quads]
-    else:
-        dx = [np.repeat(q[:, 1] - q[:, 0], 4) for q in quads]
-        dy = [np.repeat(q[:, 2] - q[:, 0], 4) for q in quads]
+    else:  # (one level per quad, for its four points)
+        dx = [q[:, 1] - q[:, 0] for q in quads]
+        dy = [q[:, 2] - q[:, 0] for q in quads]
+        return np.repeat(lod_from_gradients(view, dx, dy), 4)
     return lod_from_gradients(view, dx, dy)
