@@ -3,7 +3,8 @@ webgpu-samples' compute boids (its WGSL, through load_wgsl), a boids step in Pyt
 (examples/boids.py: struct buffers, each invocation looping over every boid), the
 256-wide tree reduction (benchmarks/reduce.py), the tiled matmul (examples/matmul.py), a 3x3
 blur (benchmarks/detector_kernels.py's, written here with loops WGSL has), the 256x256
-fragment dispatch of benchmarks/fragments.py (dpdx and dpdy in every fragment), and a
+fragment dispatch of benchmarks/fragments.py (dpdx and dpdy in every fragment) and of
+examples/textured_floor.py's textureSample (its level of detail from the quads), and a
 bilinear textureSampleLevel of a 256x256 rgba8unorm texture at each of 256x256 invocations
 (WGSL, through load_wgsl) beside the same kernel loading a vec4f storage buffer instead.
 Each row checks that Lockstep leaves the same bits as InOrder (memory, or the fragments'
@@ -33,6 +34,7 @@ import boids  # examples/boids.py
 import fragments  # benchmarks/fragments.py
 import matmul as tiled  # examples/matmul.py
 import reduce as reduction
+import textured_floor  # examples/textured_floor.py
 
 import asyncshader as ash
 
@@ -237,6 +239,31 @@ def fragment_row(size: int, args) -> tuple[str, float, float, float | None]:
     return f"fragments {size}x{size}, dpdx + dpdy", slow, fast, gpu
 
 
+def textured_row(size: int, args) -> tuple[str, float, float, None]:
+    """examples/textured_floor.py's fragment shader (``textureSample``: each quad's level of
+    detail from its derivatives) over a ``size`` x ``size`` floor: (title, InOrder's time,
+    Lockstep's, no lavapipe time)."""
+    y, x = np.mgrid[0:size, 0:size]
+    below = y + 0.5 - textured_floor.HORIZON
+    uv = np.stack([(x + 0.5 - size / 2) * textured_floor.HEIGHT_OVER_TILE / below,
+                   textured_floor.HEIGHT_OVER_TILE * textured_floor.FOCAL / below],
+                  -1).astype(np.float32)
+    given = dict(uv=uv, tex=textured_floor.tinted_chain(),
+                 smp=ash.Sampler(address_mode_u="repeat", address_mode_v="repeat"))
+    outputs = {}
+
+    def run(schedule):
+        outputs[type(schedule).__name__] = ash.run_fragments(
+            textured_floor.textured_floor, size, size, schedule=schedule, sanitize="off",
+            **given).output
+    run(ash.Lockstep())  # (compiles once)
+    slow = _best(lambda: run(ash.InOrder()), args.inorder_repeat)
+    fast = _best(lambda: run(ash.Lockstep()), args.repeat)
+    if outputs["InOrder"].tobytes() != outputs["Lockstep"].tobytes():
+        raise SystemExit("textured fragments: Lockstep's output differs from InOrder's")
+    return f"textureSample fragments {size}x{size}", slow, fast, None
+
+
 def _row(title: str, slow: float, fast: float, gpu: float | None) -> str:
     gpu_cols = (f"{gpu * 1e3:8.1f}ms {fast / gpu:17.1f}x" if gpu is not None
                 else f"{'-':>10s} {'-':>18s}")
@@ -274,6 +301,7 @@ def main(argv=None) -> None:
         gpu = None if args.no_gpu else _lavapipe(kernel, groups, given, args.repeat)
         print(_row(title, slow, fast, gpu), flush=True)
     print(_row(*fragment_row(args.fragments, args)), flush=True)
+    print(_row(*textured_row(args.fragments, args)), flush=True)
     print("same memory (and fragment output) as InOrder (sanitize=off) in every row: yes")
 
 
