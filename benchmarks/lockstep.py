@@ -210,16 +210,19 @@ def cases(n_boids: int, groups: int, rows: int = 256
     ]
 
 
-def _lavapipe_fragments(shader, size: int, repeat: int) -> float | None:
+def _lavapipe_fragments(shader, size: int, repeat: int, bindings: dict | None = None
+                        ) -> float | None:
     try:
         from asyncshader.extra.gpu import _buffers, _device
         from asyncshader.extra.harness import fragment_harness, read_pixels
         dev = _device()
     except Exception:  # (no wgpu, no adapter: the column stays empty)
         return None
-    harness = fragment_harness(shader, size, size, {})
-    read_pixels(dev, harness, size, size, {}, _buffers)  # (the device's start-up)
-    return _best(lambda: read_pixels(dev, harness, size, size, {}, _buffers), max(repeat, 3))
+    bindings = bindings or {}
+    harness = fragment_harness(shader, size, size, bindings)
+    read_pixels(dev, harness, size, size, bindings, _buffers)  # (the device's start-up)
+    return _best(lambda: read_pixels(dev, harness, size, size, bindings, _buffers),
+                 max(repeat, 3))
 
 
 def fragment_row(size: int, args) -> tuple[str, float, float, float | None]:
@@ -239,10 +242,10 @@ def fragment_row(size: int, args) -> tuple[str, float, float, float | None]:
     return f"fragments {size}x{size}, dpdx + dpdy", slow, fast, gpu
 
 
-def textured_row(size: int, args) -> tuple[str, float, float, None]:
+def textured_row(size: int, args) -> tuple[str, float, float, float | None]:
     """examples/textured_floor.py's fragment shader (``textureSample``: each quad's level of
     detail from its derivatives) over a ``size`` x ``size`` floor: (title, InOrder's time,
-    Lockstep's, no lavapipe time)."""
+    Lockstep's, lavapipe's)."""
     y, x = np.mgrid[0:size, 0:size]
     below = y + 0.5 - textured_floor.HORIZON
     uv = np.stack([(x + 0.5 - size / 2) * textured_floor.HEIGHT_OVER_TILE / below,
@@ -261,7 +264,9 @@ def textured_row(size: int, args) -> tuple[str, float, float, None]:
     fast = _best(lambda: run(ash.Lockstep()), args.repeat)
     if outputs["InOrder"].tobytes() != outputs["Lockstep"].tobytes():
         raise SystemExit("textured fragments: Lockstep's output differs from InOrder's")
-    return f"textureSample fragments {size}x{size}", slow, fast, None
+    gpu = None if args.no_gpu else _lavapipe_fragments(textured_floor.textured_floor, size,
+                                                       args.repeat, given)
+    return f"textureSample fragments {size}x{size}", slow, fast, gpu
 
 
 def _row(title: str, slow: float, fast: float, gpu: float | None) -> str:
