@@ -35,6 +35,7 @@ from ..stages.compute import ComputeKernel
 from ..stages.dispatch import Counters, DispatchResult
 from ..wgsl.overrides import pipeline_constants
 from ..wgsl.source import GENERATED
+from ..wgsl.textures.resources import Sampler, Texture, TextureView
 from . import atomics, builtins, fragments, lanes, matrices, subgroups, textures
 from .builtins import dtype_of
 from .compile import Compiler, Program
@@ -182,9 +183,11 @@ def program_of(kernel: Any, bindings: dict[str, Any], compiler: type = Compiler
 
 def _type_key(value: Any) -> Any:
     """What the emitted WGSL can depend on in a bound value: its type, an array's dtype and
-    the shape of one element."""
+    the shape of one element, a texture's WGSL type (an unannotated parameter takes it)."""
     if isinstance(value, np.ndarray):
         return ("array", value.dtype, value.shape[1:])
+    if isinstance(value, (Texture, TextureView, Sampler)):
+        return textures.type_key(value)
     return (type(value).__module__, type(value).__qualname__, np.shape(value))
 
 

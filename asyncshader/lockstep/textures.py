@@ -56,6 +56,15 @@ def bind(kernel: str, name: str, t: Any, value: Any) -> Any:
     return bound if isinstance(bound, Sampler) else Handle(bound)
 
 
+def type_key(value: Texture | TextureView | Sampler) -> tuple:
+    """What ``to_wgsl`` reads of a bound texture or sampler (an unannotated parameter's WGSL
+    type): a view's dimension, format and samples; whether a sampler compares."""
+    if isinstance(value, Sampler):
+        return ("sampler", value.is_comparison)
+    view = as_view(value)
+    return ("texture", view.dimension, view.format.name, view.texture.sample_count)
+
+
 def written(variables: dict, names: dict[str, str], bindings: dict[str, Any]) -> dict:
     """The storage textures a dispatch may write (access write or read_write), by the name
     the dispatch binds them: the written level of each, as its (layers or depth, height,
@@ -297,4 +306,4 @@ def sample_implicit(name: str, h: Handle, s: Sampler, coords: Any, layer: Any, e
 
 __all__ = ["Handle", "bind", "dimensions", "gather", "gather_compare", "load", "num_layers",
            "num_levels", "num_samples", "sample_base_clamp_to_edge", "sample_compare_level",
-           "sample_grad", "sample_implicit", "sample_level", "store", "written"]
+           "sample_grad", "sample_implicit", "sample_level", "store", "type_key", "written"]

@@ -448,3 +448,20 @@ def test_a_written_storage_texture_is_among_the_dispatchs_outputs_as_under_inord
     assert "img" in results[0].outputs and "img" in results[1].outputs
     assert same_bits(results[0].outputs["img"], results[1].outputs["img"])
     assert results[1].outputs["img"].shape == (1, 4, 8, 4)
+
+
+@ash.compute(workgroup_size=1)
+async def levels_of_any(out: ash.Storage[ash.f32], tex):
+    out[0] = ash.f32(ash.texture_num_levels(tex))
+
+
+def test_an_unannotated_texture_parameter_is_compiled_again_for_another_kind_of_texture():
+    # to_wgsl takes an unannotated parameter's type from the bound texture: a 3d texture
+    # after a 2d one is another WGSL module, not a binding error
+    flat = ash.Texture([np.zeros((4, 4, 4), np.uint8)])
+    volume = ash.Texture([np.zeros((4, 4, 4, 1), np.float32),
+                          np.zeros((2, 2, 2, 1), np.float32)], "r32float", "3d")
+    for texture, levels in ((flat, 1), (volume, 2)):
+        out = np.zeros(1, np.float32)
+        lockstep(levels_of_any, out=out, tex=texture)
+        assert out[0] == levels
