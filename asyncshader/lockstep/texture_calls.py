@@ -61,9 +61,10 @@ class TextureCalls:
         if name == "textureLoad":
             level = given.get("level", given.get("sample_index"))
             return f"_t.load({texture}, {coords}, {layer}, {self.texture_arg(level)}, L)"
-        if name == "textureStore":
+        if name == "textureStore":  # (a fragment's helper lanes write nothing: H[0])
             value = self.texture_arg(given["value"])
-            return f"_t.store({texture}, {coords}, {layer}, {value}, {self.mask}, L)"
+            mask = f"_l.minus({self.mask}, H[0])" if self.stage == "fragment" else self.mask
+            return f"_t.store({texture}, {coords}, {layer}, {value}, {mask}, L)"
         sampler = self.expr(given["sampler"])
         if name in IMPLICIT_LOD:
             if self.stage != "fragment":

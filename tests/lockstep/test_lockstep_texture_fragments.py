@@ -239,3 +239,22 @@ def test_the_textured_floor_example_renders_the_same_bits_under_lockstep(derivat
                          uv=module.floor_uv, tex=module.tinted_chain(), smp=smp,
                          derivatives=derivatives)
     assert len(set(module.levels_of(out).ravel().tolist())) >= 8  # (the bands of the floor)
+
+
+def test_helper_invocations_store_nothing_into_a_storage_texture():
+    # each shaded pixel writes its own texel; the helpers (uncovered pixels of covered quads,
+    # discarded ones) write nothing (WGSL: a helper invocation's writes have no effect)
+    module = ash.load_wgsl("""\
+@group(0) @binding(0) var img: texture_storage_2d<r32float, write>;
+@fragment fn main(@builtin(position) p: vec4f) -> @location(0) vec4f {
+  if (p.x > 6.0 && p.y < 2.0) { discard; }
+  textureStore(img, vec2i(p.xy), vec4f(p.x * 10.0 + p.y));
+  return vec4f(1.0);
+}
+""")
+    y, x = np.mgrid[0:8, 0:8]
+    image = ash.Texture([np.full((8, 8, 1), -1.0, np.float32)], "r32float")
+    ash.run_fragments(module["main"], 8, 8, img=image, coverage=x > y,
+                      schedule=ash.Lockstep(), sanitize="off")
+    want = np.where((x > y) & ~((x + 0.5 > 6) & (y + 0.5 < 2)), (x + 0.5) * 10 + y + 0.5, -1)
+    assert image.levels[0][..., 0].tolist() == want.tolist()
