@@ -10,19 +10,22 @@ import inspect
 import numpy as np
 import pytest
 from helpers import load_example
-from test_lockstep_textures import DATA, borrowed, copied, same_bits, small
+from test_lockstep_textures import DATA, borrowed, copied, memory_of, same_bits, small
 
 import asyncshader as ash
 
 
 def twin_fragments(shader, width, height, **given):
-    """run_fragments under InOrder and Lockstep (copies of the bindings); the outputs (and
-    masks) must be bit-identical; returns InOrder's output."""
+    """run_fragments under InOrder and Lockstep (copies of the bindings); the outputs, masks,
+    buffers and textures must end bit-identical; returns InOrder's output."""
     mine = {k: copied(v) for k, v in given.items()}
     ours = ash.run_fragments(shader, width, height, sanitize="off", **given)
     fast = ash.run_fragments(shader, width, height, schedule=ash.Lockstep(), sanitize="off",
                              **mine)
     assert_same_output(ours, fast)
+    for name in given:
+        for a, b in zip(memory_of(given[name]), memory_of(mine[name])):
+            assert same_bits(a, b), name
     return ours.output
 
 
@@ -253,6 +256,9 @@ def test_helper_invocations_store_nothing_into_a_storage_texture():
 }
 """)
     y, x = np.mgrid[0:8, 0:8]
+    every = ash.Texture([np.full((6, 6, 1), -1.0, np.float32)], "r32float")
+    twin_fragments(module["main"], 6, 6, img=every)  # (no helper: as InOrder)
+    assert (every.levels[0] > 0).all()
     image = ash.Texture([np.full((8, 8, 1), -1.0, np.float32)], "r32float")
     ash.run_fragments(module["main"], 8, 8, img=image, coverage=x > y,
                       schedule=ash.Lockstep(), sanitize="off")
