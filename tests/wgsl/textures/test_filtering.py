@@ -9,6 +9,7 @@ import asyncshader as ash
 from asyncshader.collectives.textures import _lods
 from asyncshader.wgsl.textures import filtering, sampling
 from asyncshader.wgsl.textures.annotations import bind_texture
+from asyncshader.wgsl.textures.resources import ADDRESS_MODES, COMPARE_FUNCTIONS, FILTERS
 
 rng = np.random.default_rng(11)
 
@@ -88,3 +89,86 @@ def test_lod_from_float64_gradients_has_the_c_librarys_pow_and_log2_bits():
         plain = np.log2(np.maximum(np.sqrt((g[0] * 16) ** 2 + (g[1] * 16) ** 2),
                                    np.sqrt((g[2] * 16) ** 2 + (g[3] * 16) ** 2)))
     assert (plain[4:] != got[4:]).any()  # (would not do)
+
+
+SAMPLED_FORMATS = ["rgba8unorm", "rgba8unorm-srgb", "bgra8unorm", "bgra8unorm-srgb",
+                   "rgba8snorm", "rg8unorm", "r8snorm", "rgba16float", "r16float",
+                   "rgba32float", "r32float", "rg16unorm", "rgba16snorm", "depth16unorm",
+                   "depth32float", "rgb10a2unorm"]
+
+
+def random_texture(r, fmt, dimension):
+    f = ash.wgsl.textures.formats.texel_format(fmt)
+    w, h = int(r.integers(1, 12)), int(r.integers(1, 12))
+    d = int(r.integers(1, 5)) if dimension == "3d" else 6 * int(r.integers(1, 3)) \
+        if dimension.startswith("cube") else int(r.integers(1, 4))
+    if dimension.startswith("cube"):
+        h = w
+    levels = int(r.integers(1, max(w, h, d if dimension == "3d" else 1).bit_length() + 1))
+    out = []
+    for k in range(levels):
+        shape = (max(1, d >> k) if dimension == "3d" else d, max(1, h >> k), max(1, w >> k),
+                 f.channels)
+        if f.dtype.kind == "f":
+            a = r.uniform(-3, 3, shape).astype(f.dtype)
+        else:
+            info = np.iinfo(f.dtype)
+            a = r.integers(info.min, int(info.max) + 1, shape).astype(f.dtype)
+            if fmt == "rgb10a2unorm":
+                a = (a.astype(np.int64) % np.array([1024, 1024, 1024, 4])).astype(f.dtype)
+        out.append(a)
+    texture = ash.Texture(out, fmt, "3d" if dimension == "3d" else "2d")
+    return texture.view(dimension=dimension)
+
+
+def random_sampler(r, compare):
+    def pick(options):
+        return options[int(r.integers(len(options)))]
+
+    low = float(r.choice([0.0, 0.0, 0.5, 1.25]))
+    return ash.Sampler(
+        address_mode_u=pick(ADDRESS_MODES), address_mode_v=pick(ADDRESS_MODES),
+        address_mode_w=pick(ADDRESS_MODES), mag_filter=pick(FILTERS),
+        min_filter=pick(FILTERS), mipmap_filter=pick(FILTERS),
+        lod_min_clamp=low, lod_max_clamp=low + float(r.choice([0.0, 0.75, 2.5, 32.0])),
+        compare=pick(COMPARE_FUNCTIONS) if compare else None)
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_random_textures_samplers_and_points_give_the_scalar_paths_bits(seed):
+    # a random format, view dimension, size and chain, sampler and points: sample (with a
+    # depth comparison for depth formats, half the time), gather, against the scalar path
+    r = np.random.default_rng(1000 + seed)
+    fmt = SAMPLED_FORMATS[seed % len(SAMPLED_FORMATS)]
+    dimension = ["2d", "2d-array", "3d", "cube", "cube-array"][seed % 5]
+    depth = fmt.startswith("depth")
+    if depth and dimension == "3d":
+        dimension = "2d"
+    view = random_texture(r, fmt, dimension)
+    compare = depth and seed % 2 == 0
+    sampler = random_sampler(r, compare)
+    n = 60
+    axes = 3 if dimension in ("3d", "cube", "cube-array") else 2
+    coords = r.uniform(-1.7, 1.7, (axes, n)).astype(np.float32).astype(np.float64)
+    layers = view.array_layer_count // (6 if dimension.startswith("cube") else 1)
+    layer = r.integers(0, layers, n) if "array" in dimension else np.zeros(n, int)
+    lod = r.uniform(-2, 6, n).astype(np.float32).astype(np.float64)
+    ref = r.uniform(0, 1, n).astype(np.float32).astype(np.float64)
+    offset = () if dimension.startswith("cube") else \
+        tuple(int(v) for v in r.integers(-8, 8, axes))
+    op = sampling.compare_op(sampler) if compare else None
+    texels = filtering.Texels(view)
+    got = filtering.sample(texels, sampler, list(coords), layer, lod, offset,
+                           (sampler.compare, ref) if compare else None)
+    want = [sampling.sample(view, sampler, coords[:, k].tolist(), int(layer[k]),
+                            float(lod[k]), offset, (op, float(ref[k])) if compare else None)
+            for k in range(n)]
+    assert got.astype(np.float32).tobytes() == np.array(want, np.float32).tobytes()
+    if dimension in ("3d",):
+        return
+    gathered = filtering.gather(texels, sampler, list(coords), layer, seed % 4 if not depth
+                                else 0, offset, (sampler.compare, ref) if compare else None)
+    want = [sampling.gather(view, sampler, coords[:, k].tolist(), int(layer[k]),
+                            seed % 4 if not depth else 0, offset,
+                            (op, float(ref[k])) if compare else None) for k in range(n)]
+    assert gathered.astype(np.float32).tobytes() == np.array(want, np.float32).tobytes()
