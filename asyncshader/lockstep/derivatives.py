@@ -35,10 +35,11 @@ _FIX = ("Fix: call derivatives and quad operations in uniform control flow: all 
 
 
 def quad_differences(v: Any, L: int, fine: bool) -> tuple[np.ndarray, np.ndarray]:
-    """``(dpdx, dpdy)`` of ``v``, an f32 or vecNf value over ``L`` lanes (``(L,)`` or
+    """``(dpdx, dpdy)`` of ``v``, a scalar or vector value over ``L`` lanes (``(L,)`` or
     ``(N, L)``, or a uniform value that broadcasts to it), each lane getting its quad's
-    difference: fine or coarse. The results have ``v``'s full shape over lanes."""
-    full = lane_array(np.asarray(v, np.float32), L)
+    difference, fine or coarse, in ``v``'s dtype (f32 for WGSL's derivatives; a texture
+    sample's coordinates may be float64). The results have ``v``'s full shape over lanes."""
+    full = lane_array(np.asarray(v), L)
     p = full.reshape(*full.shape[:-1], L // 4, 4)
     if fine:
         dx = np.repeat(p[..., 1::2] - p[..., 0::2], 2, axis=-1)       # rows: (1-0, 3-2)

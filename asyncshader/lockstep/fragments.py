@@ -243,7 +243,7 @@ class FragmentDispatch:
             for name, words in memories.items():
                 ns[name if name.startswith(("o_", "h_")) else f"g_{name}"] = words
             ns.update(self._builtins(program.builtins, px, py, L))
-            ns.update(self._inputs(program, px, py))
+            ns.update(self._inputs(program, px, py, run))
             for name, members in program.structs.items():
                 ns[name] = {m: ns[code] for m, code in members.items()}
             exec(program.code, ns)
@@ -269,9 +269,11 @@ class FragmentDispatch:
                       sample_mask=np.uint32(1), subgroup_size=np.uint32(self.subgroup_size))
         return {f"bi_{k}": values[k] for k in used}
 
-    def _inputs(self, program: FragmentProgram, px: np.ndarray, py: np.ndarray) -> dict:
+    def _inputs(self, program: FragmentProgram, px: np.ndarray, py: np.ndarray,
+                run: np.ndarray | None) -> dict:
         """Each ``@location`` input's value over lanes (``in_N``), by its name or
-        ``location_N``, as the entry point's type."""
+        ``location_N``, as the entry point's type; a callable is called at the pixels of the
+        quads that run (``run``: those lanes, None for all), the others hold 0."""
         values = {}
         for name, location, t in program.inputs:
             key = name if name in self.inputs else f"location_{location}"
@@ -282,8 +284,12 @@ class FragmentDispatch:
                     " an array (height, width[, n]) or a callable (x, y) -> value")
             source = self.inputs[key]
             if callable(source):
-                got = [source(int(x), int(y)) for x, y in zip(px, py)]
-                arr = np.array([list(v) if isinstance(v, Vec) else v for v in got])
+                lanes_run = range(len(px)) if run is None else np.flatnonzero(run)
+                got = [source(int(px[j]), int(py[j])) for j in lanes_run]
+                some = np.array([list(v) if isinstance(v, Vec) else v for v in got])
+                arr = some if run is None else np.zeros((len(px), *some.shape[1:]), some.dtype)
+                if run is not None:
+                    arr[run] = some
             else:
                 arr = source[0][py, px]
             size = t.size if isinstance(t, Vector) else 1

@@ -174,6 +174,21 @@ def test_coverage_runs_covered_quads_only_with_their_uncovered_pixels_as_helpers
     assert r.output[~cover].tolist() == [[0, 0, 0, 0]] * 21
 
 
+def test_a_callable_input_is_called_at_the_pixels_of_the_quads_that_run_only():
+    cover = np.zeros((4, 6), bool)
+    cover[0, 0] = cover[3, 5] = True  # quads at (0,0) and (4,2)
+    calls = []
+
+    def t(x, y):
+        calls.append((x, y))
+        return f32(10 * x + y)
+    r = ash.run_fragments(neighbour, 6, 4, t=t, coverage=cover, schedule=ash.Lockstep(),
+                          sanitize="off")
+    assert sorted(calls) == [(0, 0), (0, 1), (1, 0), (1, 1), (4, 2), (4, 3), (5, 2), (5, 3)]
+    assert r.output[0, 0] == 10 and r.output[3, 5] == 43  # (1, 0) and (4, 3): its neighbours
+    assert_same(neighbour, 6, 4, t=t, coverage=cover)
+
+
 def test_examples_give_inorder_s_bits():
     ring = load_example("fwidth_ring.py")
     assert_same(ring.ring, 21, 19, uv=ring.uv_grid(21, 19))
@@ -248,6 +263,20 @@ def test_a_loaded_entry_point_with_struct_input_and_output_and_discard():
     assert r.mask.tolist() == (k != 2).tolist()
     assert r.output["side"][r.mask].tolist() == [7] * int(r.mask.sum())
     assert r.output["d"][r.mask].tolist() == (uv[..., 0] * np.float32(0.5))[r.mask].tolist()
+
+
+def test_the_fragment_built_in_values():
+    module = ash.load_wgsl("""\
+@fragment
+fn fs(@builtin(sample_index) si: u32, @builtin(sample_mask) sm: u32,
+      @builtin(front_facing) ff: bool, @builtin(position) p: vec4f) -> @location(0) vec4u {
+    return vec4u(si, sm, u32(ff), u32(p.z * 10.0 + p.w * 100.0));
+}
+""")
+    r = assert_same(module["fs"], 3, 3, position_z=0.5, position_w=2.0)
+    assert r.output.reshape(9, 4).tolist() == [[0, 1, 1, 205]] * 9  # front_facing: True
+    r = assert_same(module["fs"], 3, 3, front_facing=False)
+    assert r.output.reshape(9, 4).tolist() == [[0, 1, 0, 100]] * 9  # z 0 and w 1 by default
 
 
 def test_the_cts_derivative_shader_with_discard_matches_inorder():
@@ -335,6 +364,9 @@ def test_quad_differences_fine_and_coarse_over_lanes():
     assert dy.tolist() == [4] * 4 + [20] * 4
     vec = np.stack([v, 2 * v])  # a vec2f over lanes: component-wise
     assert quad_differences(vec, 8, fine=False)[0][1].tolist() == [2] * 4 + [18] * 4
+    assert quad_differences(v, 8, fine=True)[0].dtype == np.float32  # in the value's dtype
+    wide = quad_differences(v.astype(np.float64) / 3, 8, fine=True)[0]
+    assert wide.dtype == np.float64 and wide[0] == 1 / 3 - 0 / 3
 
 
 def test_the_command_line_runs_a_fragment_shader_file_in_lockstep():
