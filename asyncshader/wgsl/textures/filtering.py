@@ -45,9 +45,10 @@ _quiet = np.errstate(invalid="ignore", divide="ignore", over="ignore")
 class Texels:
     """A bound texture view's levels decoded once for a run of many points: ``level(k)`` is
     the view's level ``k`` (relative to the view) as a (layers or depth, height, width, 4)
-    array of shader values (g, b = 0 and a = 1 where the format has fewer channels), float64
-    for float formats, uint32 or int32 for integer ones. A storage texture's levels are
-    decoded on every read (``fresh=True``): a store earlier in the run shows."""
+    array of shader values (g, b = 0 and a = 1 where the format has fewer channels), float32
+    for float formats (the texels' values; the filtering's arithmetic with them is float64),
+    uint32 or int32 for integer ones. A storage texture's levels are decoded on every read
+    (``fresh=True``): a store earlier in the run shows."""
 
     def __init__(self, view: TextureView, fresh: bool = False) -> None:
         self.view, self.fresh = view, fresh
@@ -64,10 +65,8 @@ class Texels:
 
 def decode_block(view: TextureView, block: np.ndarray) -> np.ndarray:
     """Host texels ``block`` (last axis the format's channels) as shader values padded to 4
-    channels; float formats as float64 (exact: they decode to f32)."""
+    channels."""
     v = view.format.decode(block)
-    if v.dtype == np.float32:
-        v = v.astype(np.float64)
     if v.shape[-1] < 4:
         pad = np.zeros((*v.shape[:-1], 4 - v.shape[-1]), v.dtype)
         pad[..., -1] = 1
@@ -250,7 +249,7 @@ def sample(texels: Texels, sampler: Sampler, coords: Sequence[np.ndarray],
     second = _by_groups(texels, sampler, [u[blend] for u in uvw], layer[blend],
                         np.minimum(lo[blend] + 1, q), linear[blend], offset, sub)
     dl = delta[blend][:, None]
-    out = first.copy()
+    out = first.astype(np.float64)
     out[blend] = (1.0 - dl) * first[blend] + dl * second
     return out
 
