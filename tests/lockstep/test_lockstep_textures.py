@@ -465,3 +465,28 @@ def test_an_unannotated_texture_parameter_is_compiled_again_for_another_kind_of_
         out = np.zeros(1, np.float32)
         lockstep(levels_of_any, out=out, tex=texture)
         assert out[0] == levels
+
+
+def test_textures_passed_to_a_helper_function_and_a_read_write_texture_around_a_barrier():
+    # tests/front/test_wgsl_textures.py's BUILTINS: gather through a helper taking the
+    # texture and sampler, grad, an offset, depth comparisons, queries, integer loads, a
+    # read_write storage texture read and written around textureBarrier
+    spec = importlib.util.spec_from_file_location("front_textures",
+                                                  TESTS / "front" / "test_wgsl_textures.py")
+    front = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(front)
+    rng = np.random.default_rng(7)
+    image = ash.Texture([np.arange(4, dtype=np.float32).reshape(1, 4, 1)], "r32float")
+    out = np.zeros((32, 4), np.float32)
+    twin_run(ash.load_wgsl(front.BUILTINS)["main"], 1, out=out, img=image,
+             layers=ash.Texture([rng.integers(0, 256, (2, 8, 8, 4), dtype=np.uint8),
+                                 rng.integers(0, 256, (2, 4, 4, 4), dtype=np.uint8)]),
+             smp=ash.Sampler(mag_filter="linear", min_filter="linear",
+                             mipmap_filter="linear", address_mode_u="repeat"),
+             depth=ash.Texture([rng.integers(0, 65536, (4, 4, 1), dtype=np.uint16)],
+                               "depth16unorm"),
+             cmp=ash.Sampler(compare="less", mag_filter="linear", min_filter="linear"),
+             ints=ash.Texture([rng.integers(0, 1000, (4, 4, 4)).astype(np.uint32)],
+                              "rgba32uint"))
+    assert image.levels[0].ravel().tolist() == [1.0, 3.0, 5.0, 7.0]  # 2x + 1
+    assert out.reshape(4, 8, 4)[:, 6, 0].tolist() == [7.0, 5.0, 3.0, 1.0]  # after the barrier
