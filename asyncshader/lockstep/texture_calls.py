@@ -54,7 +54,7 @@ class TextureCalls:
             return f"_t.{_QUERIES[name]}({texture})"
         if name == "textureDimensions":
             level = given.get("level")
-            return f"_t.dimensions({texture}, {self.texture_arg(level)}, L, " \
+            return f"_t.dimensions({texture}, {self.texture_arg(level)}, {self.mask}, L, " \
                    f"{self.where(e.span)!r})"
         coords = self.texture_arg(given["coords"])
         layer = self.texture_arg(given.get("array_index"))

@@ -23,10 +23,9 @@ from ..front.wgsl.codegen_textures import annotation_class
 from ..wgsl.textures import filtering
 from ..wgsl.textures.annotations import BoundTexture, bind_texture
 from ..wgsl.textures.resources import Sampler, Texture, TextureView, as_view
+from .builtins import DTYPES
 from .derivatives import whole
 from .lanes import lane_array
-
-_DTYPES = {"f32": np.float32, "i32": np.int32, "u32": np.uint32}
 
 
 class Handle:
@@ -41,7 +40,7 @@ class Handle:
 
     @property
     def dtype(self) -> Any:
-        return np.float32 if self.bound.kind.depth else _DTYPES[self.view.format.sample_type]
+        return np.float32 if self.bound.kind.depth else DTYPES[self.view.format.sample_type]
 
 
 def bind(kernel: str, name: str, t: Any, value: Any) -> Any:
@@ -108,9 +107,10 @@ def _f32(v: np.ndarray) -> np.ndarray:
 
 # --- queries -------------------------------------------------------------------------------
 
-def dimensions(h: Handle, level: Any, L: int, where: str) -> Any:
+def dimensions(h: Handle, level: Any, m: Any, L: int, where: str) -> Any:
     """``textureDimensions(t[, level])``: u32 for 1d, vec2u, vec3u for 3d (per lane where the
-    level is)."""
+    level is). A level past the view's chain in an active lane (mask ``m``) is an error, as
+    in the coroutine path."""
     view = h.view
     sizes = np.array([view.size(k) for k in range(view.mip_level_count)], np.uint32)
     n = {"1d": 1, "3d": 3}.get(view.dimension, 2)
@@ -119,13 +119,15 @@ def dimensions(h: Handle, level: Any, L: int, where: str) -> Any:
         return got[0] if n == 1 else got.reshape(n, 1)
     k = np.asarray(level).astype(np.int64)
     bad = (k < 0) | (k >= view.mip_level_count)
+    if m is not None and k.ndim:
+        bad &= lane_array(m, L) if m is not False else False
     if bad.any():
         first = int(np.reshape(k[bad] if k.ndim else k, -1)[0])
         raise ValueError(f"{where}: textureDimensions({h.bound.name}, {first}): the level is "
                          f"outside the view's {view.mip_level_count} mip levels (WGSL: the "
                          "result is indeterminate). Fix: pass a level below "
                          "textureNumLevels()")
-    got = sizes[k][..., :n]
+    got = sizes[np.clip(k, 0, view.mip_level_count - 1)][..., :n]  # (inactive lanes: any)
     if k.ndim == 0:
         return got[0] if n == 1 else got.reshape(n, 1)
     return got[:, 0] if n == 1 else np.ascontiguousarray(got.T)

@@ -490,3 +490,17 @@ def test_textures_passed_to_a_helper_function_and_a_read_write_texture_around_a_
                               "rgba32uint"))
     assert image.levels[0].ravel().tolist() == [1.0, 3.0, 5.0, 7.0]  # 2x + 1
     assert out.reshape(4, 8, 4)[:, 6, 0].tolist() == [7.0, 5.0, 3.0, 1.0]  # after the barrier
+
+
+def test_texture_dimensions_of_a_level_past_the_chain_in_an_inactive_lane_is_no_error():
+    module = ash.load_wgsl("""\
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@group(0) @binding(1) var tex: texture_2d<f32>;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) {
+  if (i < 2u) { out[i] = textureDimensions(tex, i).x; }
+}
+""")
+    out = np.zeros(4, np.uint32)
+    twin_run(module["main"], 1, out=out, tex=small())
+    assert out.tolist() == [4, 2, 0, 0]
