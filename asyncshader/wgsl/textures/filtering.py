@@ -237,14 +237,15 @@ def sample(texels: Texels, sampler: Sampler, coords: Sequence[np.ndarray],
     d = np.minimum(np.maximum(lam, 0.0), float(q))
     if sampler.mipmap_filter == "nearest":
         level = (np.ceil(d + 0.5) - 1).astype(np.int64)
-        return _by_groups(texels, sampler, uvw, layer, level, linear, offset, compare)
+        return _by_groups(texels, sampler, uvw, layer, level, linear, offset,
+                          compare).astype(np.float64, copy=False)
     lo = np.floor(d)
     delta = d - lo
     lo = lo.astype(np.int64)
     first = _by_groups(texels, sampler, uvw, layer, lo, linear, offset, compare)
     blend = np.flatnonzero(delta != 0)
     if not blend.size:
-        return first
+        return first.astype(np.float64, copy=False)
     sub = compare and (compare[0], np.broadcast_to(compare[1], (n,))[blend])
     second = _by_groups(texels, sampler, [u[blend] for u in uvw], layer[blend],
                         np.minimum(lo[blend] + 1, q), linear[blend], offset, sub)
