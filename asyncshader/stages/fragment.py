@@ -415,6 +415,7 @@ class FragmentRun(SanitizedRun):
 
     # ------------------------------------------------------------------------------- outputs
     def _image(self, by_key: np.ndarray) -> np.ndarray:
+        """An array indexed by key (quad, then quad id) as an image (height, width, ...)."""
         return image_of(by_key, self.width, self.height)
 
     def gather(self) -> None:
@@ -542,7 +543,8 @@ def run_fragments(shader: FragmentShader, width: int, height: int, *, schedule: 
     on by default: fragments writing one storage element race). Other keywords are per-pixel
     inputs, storage buffers and uniforms. ``max_points_per_invocation`` and ``watchdog`` bound a
     spin as in :func:`~asyncshader.run`, ``subgroup_size``, ``subgroup_reduction`` and
-    ``overrides`` too."""
+    ``overrides`` too. ``schedule=ash.Lockstep()`` (with ``sanitize="off"``) shades the grid
+    as numpy arrays over pixels, with the same outputs (docs/lockstep.md)."""
     if hasattr(schedule, "run_fragment_dispatch"):  # a schedule that runs it (Lockstep)
         return _run_by(schedule, shader, width, height, derivatives, instruments, inputs)
     job = _prepare(shader, width, height, schedule, derivatives, max_live_quads, instruments,
