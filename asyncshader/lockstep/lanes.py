@@ -219,18 +219,27 @@ def store(view: np.ndarray, at: Any, ok: Any, m: Any, value: Any, L: int) -> Non
 
 def scatter(view: np.ndarray, at: np.ndarray, value: np.ndarray) -> None:
     """``view[at] = value`` where ``at`` and ``value`` are in lane order: where lanes share an
-    address the highest lane's value stays. numpy leaves the order of a fancy assignment with
-    repeated indices unspecified, so repeated addresses are reduced to their last lane first.
-    Addresses that strictly increase (one word per lane in lane order) are checked in one
-    pass, addresses within a short span by counting them; only the rest are sorted."""
-    n = at.size
-    if n > 1 and not (at[1:] > at[:-1]).all():
-        if at.strides[0] == 0:  # (one address for every lane: a uniform store)
-            at, value = at[-1:], value[-1:]
-        elif _repeats(at, n):
-            keep = n - 1 - np.unique(at[::-1], return_index=True)[1]
-            at, value = at[keep], value[keep]
+    address the highest lane's value stays (:func:`last_lanes`)."""
+    keep = last_lanes(at)
+    if keep is not None:
+        at, value = at[keep], value[keep]
     view[at] = value
+
+
+def last_lanes(at: np.ndarray) -> np.ndarray | None:
+    """The positions in ``at`` (addresses in lane order) of the last lane at each address, or
+    None when no address repeats. numpy leaves the order of a fancy assignment with repeated
+    indices unspecified, so a scatter keeps only these. Addresses that strictly increase
+    (one word per lane in lane order) are checked in one pass, addresses within a short span
+    by counting them; only the rest are sorted."""
+    n = at.size
+    if n < 2 or (at[1:] > at[:-1]).all():
+        return None
+    if at.strides[0] == 0:  # (one address for every lane: a uniform store)
+        return np.array([n - 1])
+    if not _repeats(at, n):
+        return None
+    return n - 1 - np.unique(at[::-1], return_index=True)[1]
 
 
 def _repeats(at: np.ndarray, n: int) -> bool:

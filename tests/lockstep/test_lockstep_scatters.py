@@ -78,3 +78,32 @@ def test_racy_stores_of_a_dispatch_keep_the_highest_invocations_value(max_lanes)
     assert one.tolist() == [255]
     # word w holds the odd lanes x with (x // 8) % 4 == w: the highest is 255 - 8 * (3 - w)
     assert odd.tolist() == [231, 239, 247, 255]
+
+
+class UniqueTexels(np.ndarray):
+    """A texture level that refuses a fancy assignment with a texel repeated."""
+
+    def __setitem__(self, index, value):
+        if isinstance(index, tuple) and len(index) == 3:
+            flat = np.ravel_multi_index(tuple(np.asarray(i) for i in index), self.shape[:3])
+            assert np.unique(flat).size == flat.size, f"repeated texels {flat.tolist()}"
+        super().__setitem__(index, value)
+
+
+def test_lanes_storing_to_one_texel_keep_the_highest_lanes_value(monkeypatch):
+    # (lanes 4k..4k+3 store to texel k of row 0; every lane of row 1 to texel 0)
+    module = ash.load_wgsl("""
+@group(0) @binding(0) var img: texture_storage_2d<r32uint, write>;
+@compute @workgroup_size(16)
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  textureStore(img, vec2u(g.x / 4u, 0u), vec4u(g.x, 0u, 0u, 0u));
+  textureStore(img, vec2u(0u, 1u), vec4u(100u + g.x, 0u, 0u, 0u));
+}
+""")
+    host = np.zeros((2, 4, 1), np.uint32)
+    texture = ash.Texture([host], "r32uint")
+    block = type(texture).block
+    monkeypatch.setattr(type(texture), "block",
+                        lambda self, level: block(self, level).view(UniqueTexels))
+    ash.run(module["main"], 1, img=texture, schedule=ash.Lockstep(), sanitize="off")
+    assert host[..., 0].tolist() == [[3, 7, 11, 15], [115, 0, 0, 0]]
