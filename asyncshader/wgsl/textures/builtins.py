@@ -21,8 +21,9 @@ import numpy as np
 
 from ..._core.context import current_run
 from ...errors import ShaderTypeError
-from ..types import Vec, f32, u32, vec2u, vec3u, vec4f, vec4i, vec4u
+from ..types import Vec, f32, u32, vec2f, vec2u, vec3u, vec4f, vec4i, vec4u
 from .annotations import BoundTexture
+from .prepared import prepare
 from .resources import Sampler
 from .sampling import compare_op, cube_face, gather, implicit_lod, sample
 
@@ -224,10 +225,41 @@ def _accessed(t: BoundTexture, block: np.ndarray, where: tuple, kind: str) -> No
         run.texture_access(block, where, kind, t.name)
 
 
-def texture_sample_level(t: Any, s: Any, coords: Any, *args: Any) -> Any:
+def prepared_sampler(t: Any, s: Any) -> Any:
+    """The prepared sampler (:mod:`.prepared`) of bound texture ``t`` with sampler ``s``, made
+    on first use and kept with the texture; None where there is none (the general path, and
+    its checks, take the call)."""
+    try:
+        return t.prepared[s]
+    except KeyError:
+        pass
+    except (AttributeError, TypeError):  # (not a bound texture, not a sampler)
+        return None
+    if not isinstance(s, Sampler):
+        return None
+    fn = t.prepared[s] = None if t.kind.storage or t.kind.multisampled else \
+        prepare(t.view, s, t.kind.depth)
+    return fn
+
+
+#: an argument not given (the built-ins on the sampling path take their optional arguments as
+#: parameters with this default rather than ``*args``: Python calls such a function quicker)
+_ABSENT: Any = object()
+
+
+def texture_sample_level(t: Any, s: Any, coords: Any, arg3: Any = _ABSENT,
+                         arg4: Any = _ABSENT, arg5: Any = _ABSENT) -> Any:
     """WGSL ``textureSampleLevel(t, s, coords[, array_index], level[, offset])``: sampled at
     mip level ``level`` (f32, fractional levels blend with mipmap_filter='linear'; i32 for
     depth textures)."""
+    if coords.__class__ is vec2f and arg4 is _ABSENT:  # (a 2d view, no offset: prepared)
+        try:
+            fn = t.prepared[s]
+        except (AttributeError, KeyError, TypeError):
+            fn = prepared_sampler(t, s)
+        if fn is not None and arg3 is not _ABSENT:
+            return fn(coords.x, coords.y, arg3)
+    args = tuple(a for a in (arg3, arg4, arg5) if a is not _ABSENT)
     t = texture_arg("texture_sample_level", t)
     s = sampler_arg("texture_sample_level", s, False)
     c = coords_arg("texture_sample_level", t, coords)

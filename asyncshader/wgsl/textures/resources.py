@@ -62,6 +62,8 @@ class Texture:
         else:
             self._check_chain()
         self._decoded: dict[int, list] = {}
+        self._decoded_from: dict[int, np.ndarray] = {}  # (the host values each was made from)
+        self._prepared: dict[tuple, dict] = {}
 
     def _check_level(self, k: int, a: Any) -> np.ndarray:
         fmt = self.format
@@ -117,9 +119,11 @@ class Texture:
 
     def decoded(self, level: int) -> list:
         """Level ``level`` decoded to shader values, padded to 4 channels (g, b = 0, a = 1) as
-        nested lists [layer][y][x] -> 4-tuple (cached until a texture_store)."""
+        nested lists [layer][y][x] -> 4-tuple (kept until the texture changes: a
+        texture_store, or a host write that :meth:`refresh` sees)."""
         got = self._decoded.get(level)
         if got is None:
+            self._decoded_from[level] = self._blocks[level].copy()
             v = self.format.decode(self._blocks[level])
             if v.shape[-1] < 4:
                 pad = np.zeros((*v.shape[:-1], 4 - v.shape[-1]), v.dtype)
@@ -130,8 +134,29 @@ class Texture:
         return got
 
     def changed(self) -> None:
-        """Forget the decoded levels (the host arrays were written)."""
+        """Forget the decoded levels and the prepared samplers (the host arrays were
+        written)."""
         self._decoded.clear()
+        self._decoded_from.clear()
+        for prepared in self._prepared.values():
+            prepared.clear()  # (in place: bound textures hold these dicts)
+
+    def refresh(self) -> None:
+        """Forget what was decoded from host arrays that have been written since (a run
+        binding the texture calls this, so that a write into ``levels`` between runs
+        shows)."""
+        for level, was in self._decoded_from.items():
+            if not np.array_equal(was, self._blocks[level],
+                                  equal_nan=was.dtype.kind == "f"):
+                self.changed()
+                return
+
+    def prepared_for(self, view: TextureView) -> dict:
+        """The prepared samplers of ``view`` (:mod:`.prepared`), by sampler: a dict the
+        texture empties when it changes."""
+        key = (view.dimension, view.base_mip_level, view.mip_level_count,
+               view.base_array_layer, view.array_layer_count)
+        return self._prepared.setdefault(key, {})
 
     def default_view_dimension(self) -> str:
         if self.dimension != "2d":
@@ -283,6 +308,14 @@ class Sampler:
         self.mipmap_filter = mipmap_filter
         self.lod_min_clamp, self.lod_max_clamp = float(lod_min_clamp), float(lod_max_clamp)
         self.compare, self.max_anisotropy, self.label = compare, int(max_anisotropy), label
+        self._frozen = True
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if getattr(self, "_frozen", False):  # (prepared samplers are kept per sampler)
+            raise AttributeError(f"a Sampler cannot be changed (WebGPU's GPUSampler is "
+                                 f"immutable): make a new one, e.g. ash.Sampler(**{{"
+                                 f"**old.descriptor(), {name!r}: {value!r}}})")
+        object.__setattr__(self, name, value)
 
     @property
     def is_comparison(self) -> bool:

@@ -1,0 +1,178 @@
+"""Prepared samplers: the sampling of one 2d view with one sampler, made once into a function
+``f(u, v, lod)`` that returns the shader's value, for the common case of the texture built-ins
+(``texture_sample_level``, and ``texture_sample`` once the quad has its level of detail).
+
+A sampler's filtering is pure Python in the coroutine path (:mod:`.sampling`), and most of a
+sample's cost there is not the arithmetic but what surrounds it: the argument checks, the
+per-call lookups of the sampler's modes, the view's sizes and the decoded level, the lists of
+taps. A prepared sampler does those once per (view, sampler), as a GPU's descriptor does: it
+closes over the decoded planes (nested lists of Python floats, :meth:`Texture.decoded`), the
+sizes and the modes, and per call computes only the taps, the weighted sum and the ``vec4f``.
+
+The arithmetic is :func:`.sampling.sample`'s, expression for expression (double, rounded once to
+f32 at the end), so a prepared sampler returns bit-identical values; tests compare the two on
+every address mode, filter and mip setting. The cases it takes: a "2d" view (not arrays, cubes,
+1d or 3d), an f32 sample type (or a depth texture, which samples to one f32), a plain sampler
+(no comparison), no offset; anything else goes through the general path. The prepared functions
+are kept per texture (:meth:`Texture.prepared_for`) and forgotten with the decoded levels
+whenever the texture's memory changes (a ``texture_store``, a host write).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..types import vec4f
+from .resources import Sampler, TextureView
+from .sampling import wrap
+
+#: ``_F32 * x`` is ``x`` (a Python float) rounded to f32, as a ``numpy.float32``: numpy 2
+#: converts the Python float to the scalar's type (NEP 50) and multiplies by one, exactly; it
+#: is several times quicker than calling ``np.float32(x)``
+_F32 = np.float32(1.0)
+_MAKE4 = vec4f._make
+_new = object.__new__
+_INF = math.inf
+_floor = math.floor
+
+Level = Callable[[Any, Any], Any]
+
+
+def prepare(view: TextureView, sampler: Sampler, depth: bool) -> Callable[..., Any] | None:
+    """``f(u, v, lod)``: the sampled value (a ``vec4f``; an ``f32`` when ``depth``) of ``view``
+    at normalized ``(u, v)`` with level of detail ``lod`` (bias added), as
+    :func:`.sampling.sample` with the built-in's result conversion gives it; None where the
+    view or sampler is not one a prepared sampler takes (see the module docstring)."""
+    if view.dimension != "2d" or sampler.compare is not None or \
+            view.format.sample_type != "f32":
+        return None
+    planes = [view.texture.decoded(view.base_mip_level + k)[view.base_array_layer]
+              for k in range(view.mip_level_count)]
+    linear = sampler.mag_filter == "linear"
+    if len(planes) == 1 and linear == (sampler.min_filter == "linear"):
+        w, h, _ = view.size(0)  # (one level, one filter: the level of detail changes nothing)
+        return _level(planes[0], w, h, sampler, linear, depth, True)
+    levels = [(_level(p, *view.size(k)[:2], sampler, False, depth, False),
+               _level(p, *view.size(k)[:2], sampler, True, depth, False))
+              for k, p in enumerate(planes)]
+    return _mipmapped(levels, sampler, depth)
+
+
+def _mipmapped(levels: list[tuple[Level, Level]], sampler: Sampler,
+               depth: bool) -> Callable[..., Any]:
+    """The level selection and mip blending of :func:`.sampling.sample` over per-level filters
+    (each returning 4 floats), then the result conversion."""
+    lo_clamp, hi_clamp = sampler.lod_min_clamp, sampler.lod_max_clamp
+    magnify, minify = (int(sampler.mag_filter == "linear"), int(sampler.min_filter == "linear"))
+    last = len(levels) - 1
+    q = float(last)
+    nearest_mip = sampler.mipmap_filter == "nearest"
+
+    def sample_2d(u: Any, v: Any, lod: Any) -> Any:
+        lod = float(lod)
+        lam = min(max(lod, lo_clamp), hi_clamp) if lod == lod else lo_clamp
+        linear = magnify if lam <= 0 else minify
+        d = min(max(lam, 0.0), q)
+        if nearest_mip:
+            r, g, b, a = levels[math.ceil(d + 0.5) - 1][linear](u, v)
+        else:
+            lo = _floor(d)
+            delta = d - lo
+            r, g, b, a = levels[lo][linear](u, v)
+            if delta != 0:
+                r2, g2, b2, a2 = levels[min(lo + 1, last)][linear](u, v)
+                keep = 1.0 - delta
+                r, g, b, a = (keep * r + delta * r2, keep * g + delta * g2,
+                              keep * b + delta * b2, keep * a + delta * a2)
+        return _F32 * r if depth else _MAKE4(_F32 * r, _F32 * g, _F32 * b, _F32 * a)
+    return sample_2d
+
+
+def _wrapped(mode: str, n: int) -> Callable[[int], tuple[int, int]]:
+    """The wrapped texel indices ``(i, i + 1)`` of an axis of ``n`` texels, for an ``i`` at the
+    edge or outside (inside, they are ``i`` and ``i + 1`` in every mode)."""
+    return lambda i: (wrap(i, n, mode), wrap(i + 1, n, mode))
+
+
+def _tap(x: float) -> tuple[int, float]:
+    """The texel index and weight of coordinate ``x`` in texels (0 and 0.0 when not finite)."""
+    return (_floor(x), x - _floor(x)) if -_INF < x < _INF else (0, 0.0)
+
+
+def _level(plane: list, w: int, h: int, sampler: Sampler, linear: bool, depth: bool,
+           finish: bool) -> Callable[..., Any]:
+    """The filter of one level's plane (nested lists [y][x] -> 4 floats): ``f(u, v)`` -> 4
+    floats, or with ``finish`` ``f(u, v, lod)`` -> the result (``lod`` not read: with one level
+    and one filter it changes nothing). Inside the level a texel's neighbour is the next one
+    along each axis whatever the address mode; at the edges and outside, the mode wraps."""
+    mode_u, mode_v = sampler.address_mode_u, sampler.address_mode_v
+    wrap_u, wrap_v = _wrapped(mode_u, w), _wrapped(mode_v, h)
+    wl, hl = w - 1, h - 1
+
+    if not linear:
+        def nearest(u: Any, v: Any, lod: Any = 0.0) -> Any:
+            x = float(u) * w
+            y = float(v) * h
+            try:
+                i = _floor(x)
+                j = _floor(y)
+            except (OverflowError, ValueError):  # (infinite or NaN: texel 0)
+                i, j = _tap(x)[0], _tap(y)[0]
+            if not 0 <= i < w:
+                i = wrap(i, w, mode_u)
+            if not 0 <= j < h:
+                j = wrap(j, h, mode_v)
+            if not finish:
+                return plane[j][i]
+            r, g, b, a = plane[j][i]
+            return _F32 * r if depth else _MAKE4(_F32 * r, _F32 * g, _F32 * b, _F32 * a)
+        return nearest
+
+    def bilinear(u: Any, v: Any, lod: Any = 0.0) -> Any:
+        x = float(u) * w - 0.5
+        y = float(v) * h - 0.5
+        try:
+            i = _floor(x)
+            j = _floor(y)
+        except (OverflowError, ValueError):  # (infinite or NaN: texel 0, weight 0)
+            (i, a1), (j, b1) = _tap(x), _tap(y)
+        else:
+            a1, b1 = x - i, y - j
+        if 0 <= i < wl:
+            i0 = i
+            i1 = i + 1
+        else:
+            i0, i1 = wrap_u(i)
+        if 0 <= j < hl:
+            row0 = plane[j]
+            row1 = plane[j + 1]
+        else:
+            j0, j1 = wrap_v(j)
+            row0, row1 = plane[j0], plane[j1]
+        a0, b0 = 1.0 - a1, 1.0 - b1
+        r00, g00, b00, al00 = row0[i0]
+        r10, g10, b10, al10 = row0[i1]
+        r01, g01, b01, al01 = row1[i0]
+        r11, g11, b11, al11 = row1[i1]
+        w00 = a0 * b0
+        w10 = a1 * b0
+        w01 = a0 * b1
+        w11 = a1 * b1
+        if finish:  # (the result: each channel rounded to f32)
+            if depth:
+                return _F32 * (w00 * r00 + w10 * r10 + w01 * r01 + w11 * r11)
+            out = _new(vec4f)  # (vec4f._make, written out: a call less)
+            out.x = _F32 * (w00 * r00 + w10 * r10 + w01 * r01 + w11 * r11)
+            out.y = _F32 * (w00 * g00 + w10 * g10 + w01 * g01 + w11 * g11)
+            out.z = _F32 * (w00 * b00 + w10 * b10 + w01 * b01 + w11 * b11)
+            out.w = _F32 * (w00 * al00 + w10 * al10 + w01 * al01 + w11 * al11)
+            return out
+        return (w00 * r00 + w10 * r10 + w01 * r01 + w11 * r11,
+                w00 * g00 + w10 * g10 + w01 * g01 + w11 * g11,
+                w00 * b00 + w10 * b10 + w01 * b01 + w11 * b11,
+                w00 * al00 + w10 * al10 + w01 * al01 + w11 * al11)
+    return bilinear
