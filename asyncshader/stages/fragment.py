@@ -95,10 +95,10 @@ from .fragment_io import (
     _put_output,
     _quad_maker,
     _shape_of,
-    check_coverage,
     corner,
     input_value,
     quad_subgroup,
+    run_coverage,
     storage_classes,
     storage_views,
     subgroup_inputs,
@@ -294,7 +294,6 @@ class FragmentRun(SanitizedRun):
         self.context_values = ((DERIVATIVE_KINDS, derivative_kinds(self.derivative_mode)),)
         self.options = options
         self.qw, self.qh = (self.width + 1) // 2, (self.height + 1) // 2
-        self.coverage = check_coverage(options.pop("coverage"), self.width, self.height)
         given = getattr(shader, "resolve_bindings", dict)(given)  # (a front-end's: bytes)
         self.inputs, resources = self._split_inputs(given)
         self.bindings = bind_resources(shader.fn.__qualname__, shader.params,
@@ -305,6 +304,7 @@ class FragmentRun(SanitizedRun):
         self.uniforms = {k: v for k, v in self.bindings.items() if k not in self.storage}
         self.config = {"stage": "fragment", "size": [self.width, self.height],
                        "max_live_quads": max_live_quads, "derivatives": self.derivative_mode}
+        self.coverage = run_coverage(self, options.pop("coverage"))
         self.subgroups = subgroups = shader.subgroup_ops
         subgroup_options(self, subgroup_size, subgroup_reduction, subgroups or bool(
             shader.subgroup_builtins))
