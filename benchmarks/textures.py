@@ -10,8 +10,8 @@ per operation (the loop and the run's own cost on both sides); the cost of the o
 (the kernel's time less the empty loop's, per iteration) is printed too. Each dispatch is timed
 in turns with the others, ``--repeat`` rounds, in CPU time of the process
 (``time.process_time``: waiting for the CPU on a shared machine does not count), the least of
-the rounds counts. Both with the race detector off (the fastest loads) and with the default
-``sanitize="report"``.
+the rounds counts. Python kernels with the race detector off (the fastest loads) and with the
+default ``sanitize="report"``; the same loops in WGSL through ``load_wgsl``, detector off.
 
     python benchmarks/textures.py [--loads 200] [--repeat 7]
 """
@@ -22,6 +22,7 @@ import argparse
 import os
 import sys
 import time
+from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -61,6 +62,33 @@ async def bilinear(out: ash.Storage[f32], t: ash.Texture2D[f32], s: ash.Sampler,
     out[local_invocation_index] = acc
 
 
+#: the same three loops in WGSL, run through load_wgsl (the loaded-WGSL path)
+WGSL = """
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@group(0) @binding(1) var<storage, read> buf: array<f32>;
+@group(0) @binding(2) var t: texture_2d<f32>;
+@group(0) @binding(3) var s: sampler;
+override LOADS: u32 = 200;
+@compute @workgroup_size(64) fn empty(@builtin(local_invocation_index) i: u32) {
+  var acc = 0.0;
+  let one = buf[0];
+  for (var j = 0u; j < LOADS; j++) { acc += one; }
+  out[i] = acc;
+}
+@compute @workgroup_size(64) fn buffer_load(@builtin(local_invocation_index) i: u32) {
+  var acc = 0.0;
+  for (var j = 0u; j < LOADS; j++) { acc += buf[j]; }
+  out[i] = acc;
+}
+@compute @workgroup_size(64) fn bilinear(@builtin(local_invocation_index) i: u32) {
+  var acc = 0.0;
+  let uv = vec2f(f32(i) / 64 + 0.003, 0.4);
+  for (var j = 0u; j < LOADS; j++) { acc += textureSampleLevel(t, s, uv, 0.0).x; }
+  out[i] = acc;
+}
+"""
+
+
 def expected_samples(texels: np.ndarray) -> np.ndarray:
     """Each invocation's red channel at its uv, bilinear by hand (numpy, clamp-to-edge): x =
     u * 64 - 0.5 = i - 0.308, y = 0.4 * 64 - 0.5 = 25.1."""
@@ -74,8 +102,10 @@ def expected_samples(texels: np.ndarray) -> np.ndarray:
     return (1 - a) * rows[c0] + a * rows[c1]
 
 
-def measure(sanitize: str, loads: int, repeat: int) -> dict[str, float]:
-    """Nanoseconds per iteration of each kernel (least of ``repeat`` rounds)."""
+def measure(sanitize: str, loads: int, repeat: int, kernels: Any) -> dict[str, float]:
+    """Nanoseconds per iteration of each kernel (least of ``repeat`` rounds); ``kernels``:
+    the empty, buffer and sample kernels by name."""
+    empty, buffer_load, bilinear = (kernels[k] for k in ("empty", "buffer_load", "bilinear"))
     buf = np.ones(loads, np.float32)
     texels = np.random.default_rng(31).integers(0, 256, (64, 64, 4), dtype=np.uint8)
     tex = ash.Texture([texels])
@@ -104,10 +134,13 @@ def main() -> None:
     LOADS[0] = args.loads
     print(f"asyncshader textures: {args.loads} iterations x 64 invocations, least of "
           f"{args.repeat} rounds, CPU time")
-    for sanitize in ("off", "report"):
-        per = measure(sanitize, args.loads, args.repeat)
+    python = {"empty": empty, "buffer_load": buffer_load, "bilinear": bilinear}
+    wgsl = ash.load_wgsl(WGSL, name="textures.wgsl", constants={"LOADS": args.loads})
+    for label, kernels, sanitize in (("Python", python, "off"), ("Python", python, "report"),
+                                     ("loaded WGSL", wgsl, "off")):
+        per = measure(sanitize, args.loads, args.repeat, kernels)
         load, sample = per["buffer"] - per["empty"], per["sample"] - per["empty"]
-        print(f" sanitize={sanitize!r}")
+        print(f" {label} kernels, sanitize={sanitize!r}")
         print(f"  whole run per load            {per['buffer']:8.0f} ns")
         print(f"  whole run per bilinear sample {per['sample']:8.0f} ns")
         print(f"  ratio sample / load           {per['sample'] / per['buffer']:8.1f}x  "
