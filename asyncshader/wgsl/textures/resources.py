@@ -54,7 +54,7 @@ class Texture:
         #: shaped (samples, height, width, C))
         self.sample_count = _check_samples(sample_count, dimension, self.levels)
         self.layered = dimension == "2d" and self.levels[0].ndim == 4 and sample_count == 1
-        self._blocks = [a.reshape((1,) * (4 - a.ndim) + a.shape) for a in self.levels]
+        self._blocks = _blocks(self.levels)
         base = self._blocks[0].shape
         self.depth_or_array_layers, self.height, self.width = base[0], base[1], base[2]
         if sample_count > 1:
@@ -141,6 +141,18 @@ class Texture:
         for prepared in self._prepared.values():
             prepared.clear()  # (in place: bound textures hold these dicts)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The texture without what it keeps for speed (decoded levels, prepared samplers:
+        closures, which do not pickle) and without its 4d views of the levels, which a copy
+        makes again over its own arrays (:meth:`__setstate__`)."""
+        state = {**self.__dict__, "_decoded": {}, "_decoded_from": {}, "_prepared": {}}
+        del state["_blocks"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._blocks = _blocks(self.levels)
+
     def refresh(self) -> None:
         """Forget what was decoded from host arrays that have been written since (a run
         binding the texture calls this, so that a write into ``levels`` between runs
@@ -176,6 +188,12 @@ class Texture:
         samples = f", {self.sample_count} samples" if self.sample_count > 1 else ""
         return (f"Texture({self.format.name}, {self.dimension}, {self.width}x{self.height}x"
                 f"{self.depth_or_array_layers}, {self.mip_level_count} levels{samples})")
+
+
+def _blocks(levels: list[np.ndarray]) -> list[np.ndarray]:
+    """Each level as a 4d view of its array (leading axes of 1 added): what texture_store
+    writes through and what the caller sees."""
+    return [a.reshape((1,) * (4 - a.ndim) + a.shape) for a in levels]
 
 
 def _check_samples(sample_count: int, dimension: str, levels: list[np.ndarray]) -> int:

@@ -5,8 +5,10 @@ infinite and NaN; and the texture built-ins take it where it applies. The genera
 values are checked by hand and against lavapipe in test_builtins.py and
 tests/extra/test_textures_on_gpu.py."""
 
+import copy
 import itertools
 import math
+import pickle
 
 import numpy as np
 import pytest
@@ -130,3 +132,17 @@ def test_a_sampler_cannot_be_changed_after_it_is_made():
     with pytest.raises(AttributeError, match="GPUSampler is immutable"):
         smp.mag_filter = "linear"
     assert smp.mag_filter == "nearest"
+
+
+def test_a_texture_that_was_sampled_pickles_and_copies_without_what_it_keeps_for_speed():
+    tex = ash.Texture([np.full((4, 4, 4), 51, np.uint8), np.full((2, 2, 4), 102, np.uint8)])
+    smp = ash.Sampler(min_filter="linear", mipmap_filter="linear")
+    bt = bind_texture("k", "t", Texture2D[f32], tex)
+    assert ash.texture_sample_level(bt, smp, vec2f(0.5, 0.5), 0.5).x == np.float32(0.3)
+    again = pickle.loads(pickle.dumps(tex))
+    copied = copy.deepcopy(tex)
+    copied.levels[0][...] = 0  # (its own arrays: the original's samples do not change)
+    for t, want in ((again, 0.3), (copied, 0.2), (tex, 0.3)):
+        bound = bind_texture("k", "t", Texture2D[f32], t)
+        assert ash.texture_sample_level(bound, smp, vec2f(0.5, 0.5), 0.5).x == np.float32(want)
+    assert np.shares_memory(again.block(1), again.levels[1])  # (a store shows in its levels)
