@@ -341,4 +341,7 @@ def texture_sample_base_clamp_to_edge(t: Any, s: Any, coords: Any) -> Any:
     w, h, _ = t.view.size(0)
     c = [min(max(float(c[0]), 0.5 / w), 1 - 0.5 / w), min(max(float(c[1]), 0.5 / h),
                                                            1 - 0.5 / h)]
+    prepared = prepared_sampler(t, s)
+    if prepared is not None:
+        return prepared(c[0], c[1], 0.0)
     return result_value(t, sample(t.view, s, c, 0, 0.0))
