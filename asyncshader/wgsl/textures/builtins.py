@@ -21,12 +21,17 @@ import numpy as np
 
 from ..._core.context import current_run
 from ...errors import ShaderTypeError
-from ..types import Vec, f32, u32, vec2f, vec2u, vec3u, vec4f, vec4i, vec4u
+from ..types import Vec, f32, u32, vec2f, vec2i, vec2u, vec3u, vec4f, vec4i, vec4u
 from .annotations import BoundTexture
-from .prepared import prepare
+from .prepared import prepare, prepare_load
 from .resources import Sampler
 from .sampling import compare_op, cube_face, gather, implicit_lod, sample
 
+#: an argument not given (the built-ins on the hot paths take their optional arguments as
+#: parameters with this default rather than ``*args``: Python calls such a function quicker)
+_ABSENT: Any = object()
+#: the key of the prepared loader among a view's prepared samplers
+_LOADER = "texture_load"
 _ARRAYED = ("2d-array", "cube-array")
 _NO_OFFSET = ("1d", "cube", "cube-array")
 _RESULT = {"f32": vec4f, "i32": vec4i, "u32": vec4u}
@@ -148,10 +153,31 @@ def _texel_index(t: BoundTexture, coords: list, layer: int, level: int) -> tuple
     return v.base_array_layer + layer, xyz[1], xyz[0]
 
 
-def texture_load(t: Any, coords: Any, *args: Any) -> Any:
+def texture_load(t: Any, coords: Any, arg2: Any = _ABSENT, arg3: Any = _ABSENT) -> Any:
     """WGSL ``textureLoad(t, coords[, array_index][, level])``: the texel at integer
     ``coords`` of level ``level``, without a sampler; storage textures (access read or
     read_write) take no level. Out of bounds: zero."""
+    if arg3 is _ABSENT and (coords.__class__ is vec2i or coords.__class__ is vec2u):
+        try:  # (a 2d view of a sampled texture: the prepared loader)
+            fn = t.prepared[_LOADER]
+        except (AttributeError, KeyError):
+            fn = prepared_loader(t)
+        if fn is not None and arg2 is not _ABSENT:
+            return fn(coords, arg2)
+    return load_texel(t, coords, tuple(a for a in (arg2, arg3) if a is not _ABSENT))
+
+
+def prepared_loader(t: Any) -> Any:
+    """The prepared ``texture_load`` (:func:`.prepared.prepare_load`) of bound texture ``t``,
+    made on first use and kept with the texture; None where there is none."""
+    if not isinstance(t, BoundTexture):
+        return None
+    fn = t.prepared[_LOADER] = prepare_load(t.view, t.kind)
+    return fn
+
+
+def load_texel(t: Any, coords: Any, args: tuple) -> Any:
+    """``texture_load`` of any texture: ``args`` the arguments after the coordinates."""
     t = texture_arg("texture_load", t)
     c = coords_arg("texture_load", t, coords)
     kind = t.kind
@@ -240,11 +266,6 @@ def prepared_sampler(t: Any, s: Any) -> Any:
     fn = t.prepared[s] = None if t.kind.storage or t.kind.multisampled else \
         prepare(t.view, s, t.kind.depth)
     return fn
-
-
-#: an argument not given (the built-ins on the sampling path take their optional arguments as
-#: parameters with this default rather than ``*args``: Python calls such a function quicker)
-_ABSENT: Any = object()
 
 
 def texture_sample_level(t: Any, s: Any, coords: Any, arg3: Any = _ABSENT,

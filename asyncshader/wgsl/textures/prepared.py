@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from ..types import vec4f
+from ..types import vec4f, vec4i, vec4u
 from .resources import Sampler, TextureView
 from .sampling import wrap
 
@@ -60,6 +60,40 @@ def prepare(view: TextureView, sampler: Sampler, depth: bool) -> Callable[..., A
                _level(p, *view.size(k)[:2], sampler, True, depth, False))
               for k, p in enumerate(planes)]
     return _mipmapped(levels, sampler, depth)
+
+
+def prepare_load(view: TextureView, kind: Any) -> Callable[[Any, Any], Any] | None:
+    """``f(coords, level)``: WGSL ``textureLoad`` of a 2d view of a sampled texture (``kind``
+    its annotation) at integer ``coords`` (a ``vec2i`` or ``vec2u``) of level ``level``, zero
+    out of bounds, as the general ``texture_load`` gives it; None for other views and for
+    storage and multisampled textures (a storage texture reads its memory, as the race detector
+    must see)."""
+    if view.dimension != "2d" or kind.storage or kind.multisampled:
+        return None
+    planes = [view.texture.decoded(view.base_mip_level + k)[view.base_array_layer]
+              for k in range(view.mip_level_count)]
+    sizes = [view.size(k)[:2] for k in range(view.mip_level_count)]
+    finish = _FINISH["depth" if kind.depth else view.format.sample_type]
+    count = len(planes)
+
+    def load_2d(coords: Any, level: Any) -> Any:
+        x, y, k = int(coords.x), int(coords.y), int(level)
+        if 0 <= k < count:
+            w, h = sizes[k]
+            if 0 <= x < w and 0 <= y < h:
+                return finish(*planes[k][y][x])
+        return finish(0, 0, 0, 0)
+    return load_2d
+
+
+#: a texel's decoded values (Python numbers) as the shader's value, by sample type: numpy 2
+#: converts a Python number to the scalar's type (NEP 50), so ``_I32 + v`` is ``np.int32(v)``
+_I32, _U32 = np.int32(0), np.uint32(0)
+_FINISH: dict[str, Callable[..., Any]] = {
+    "f32": lambda r, g, b, a: _MAKE4(_F32 * r, _F32 * g, _F32 * b, _F32 * a),
+    "i32": lambda r, g, b, a: vec4i._make(_I32 + r, _I32 + g, _I32 + b, _I32 + a),
+    "u32": lambda r, g, b, a: vec4u._make(_U32 + r, _U32 + g, _U32 + b, _U32 + a),
+    "depth": lambda r, g, b, a: _F32 * r}
 
 
 def _mipmapped(levels: list[tuple[Level, Level]], sampler: Sampler,

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 import asyncshader as ash
-from asyncshader import f32, vec2f
+from asyncshader import f32, i32, u32, vec2f, vec2i, vec2u
 from asyncshader.wgsl.textures.annotations import Texture2D, TextureDepth2D, bind_texture
-from asyncshader.wgsl.textures.builtins import prepared_sampler, result_value
-from asyncshader.wgsl.textures.prepared import prepare
+from asyncshader.wgsl.textures.builtins import load_texel, prepared_sampler, result_value
+from asyncshader.wgsl.textures.prepared import prepare, prepare_load
 from asyncshader.wgsl.textures.sampling import sample
 
 MODES = ("clamp-to-edge", "repeat", "mirror-repeat")
@@ -28,10 +28,11 @@ LODS = [0.0, -1.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.9, 7.0, -math.inf, math.inf, mat
 
 
 def _bits(x) -> object:
-    """A result as its f32 bit patterns (so that -0.0 and NaN payloads compare too)."""
-    if isinstance(x, np.float32):
-        return int(np.array(x).view(np.uint32))
-    return tuple(int(np.array(c).view(np.uint32)) for c in x)
+    """A result as its components' types and 32-bit patterns (so that -0.0 and NaN payloads
+    compare too)."""
+    if isinstance(x, np.generic):
+        return type(x), int(np.array(x).view(np.uint32))
+    return type(x), tuple((type(c), int(np.array(c).view(np.uint32))) for c in x)
 
 
 def _chain(rng: np.random.Generator, fmt: str, w: int, h: int, levels: int) -> ash.Texture:
@@ -146,3 +147,30 @@ def test_a_texture_that_was_sampled_pickles_and_copies_without_what_it_keeps_for
         bound = bind_texture("k", "t", Texture2D[f32], t)
         assert ash.texture_sample_level(bound, smp, vec2f(0.5, 0.5), 0.5).x == np.float32(want)
     assert np.shares_memory(again.block(1), again.levels[1])  # (a store shows in its levels)
+
+
+@pytest.mark.parametrize("fmt,annotation", [
+    ("rgba8unorm", Texture2D[f32]), ("bgra8unorm-srgb", Texture2D[f32]),
+    ("r16float", Texture2D[f32]), ("rg32uint", Texture2D[u32]), ("rgba8sint", Texture2D[i32]),
+    ("r32sint", Texture2D[i32]), ("depth16unorm", TextureDepth2D),
+    ("depth32float", Texture2D[f32])])
+def test_a_prepared_texture_load_is_bit_identical_to_the_general_one(fmt, annotation):
+    tex = _chain(np.random.default_rng(7), fmt, 6, 5, 3)
+    bt = bind_texture("k", "t", annotation, tex)
+    fn = prepare_load(bt.view, bt.kind)
+    checked = 0
+    for x, y, level in itertools.product(range(-2, 8), range(-1, 7), range(-1, 4)):
+        for coords in (vec2i(x, y), vec2u(x, y)):
+            for lv in (i32(level), u32(level)):
+                got, want = fn(coords, lv), load_texel(bt, coords, (lv,))
+                assert _bits(got) == _bits(want), (coords, lv, got, want)
+                checked += 1
+    assert checked == 10 * 8 * 5 * 4
+    assert ash.texture_load(bt, vec2i(1, 2), 0) == load_texel(bt, vec2i(1, 2), (0,))
+    assert bt.prepared["texture_load"] is not None  # (the built-in made and kept it)
+
+
+def test_a_storage_texture_has_no_prepared_loader():
+    st = ash.Texture([np.zeros((2, 2, 1), np.float32)], "r32float")
+    bt = bind_texture("k", "t", ash.StorageTexture2D["r32float", "read"], st)
+    assert prepare_load(bt.view, bt.kind) is None
