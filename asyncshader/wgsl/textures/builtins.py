@@ -157,7 +157,7 @@ def texture_load(t: Any, coords: Any, arg2: Any = _ABSENT, arg3: Any = _ABSENT) 
     """WGSL ``textureLoad(t, coords[, array_index][, level])``: the texel at integer
     ``coords`` of level ``level``, without a sampler; storage textures (access read or
     read_write) take no level. Out of bounds: zero."""
-    if arg3 is _ABSENT and (coords.__class__ is vec2i or coords.__class__ is vec2u):
+    if arg3 is _ABSENT and isinstance(coords, (vec2i, vec2u)):
         try:  # (a 2d view of a sampled texture: the prepared loader)
             fn = t.prepared[_LOADER]
         except (AttributeError, KeyError):
@@ -273,7 +273,7 @@ def texture_sample_level(t: Any, s: Any, coords: Any, arg3: Any = _ABSENT,
     """WGSL ``textureSampleLevel(t, s, coords[, array_index], level[, offset])``: sampled at
     mip level ``level`` (f32, fractional levels blend with mipmap_filter='linear'; i32 for
     depth textures)."""
-    if coords.__class__ is vec2f and arg4 is _ABSENT:  # (a 2d view, no offset: prepared)
+    if isinstance(coords, vec2f) and arg4 is _ABSENT:  # (a 2d view, no offset: prepared)
         try:
             fn = t.prepared[s]
         except (AttributeError, KeyError, TypeError):

@@ -174,3 +174,22 @@ def test_a_storage_texture_has_no_prepared_loader():
     st = ash.Texture([np.zeros((2, 2, 1), np.float32)], "r32float")
     bt = bind_texture("k", "t", ash.StorageTexture2D["r32float", "read"], st)
     assert prepare_load(bt.view, bt.kind) is None
+
+
+@ash.compute(workgroup_size=8)
+async def sample_at(out: ash.Storage[ash.vec4f], uvs: ash.Storage[vec2f], t: Texture2D[f32],
+                    s: ash.Sampler, *, local_invocation_index: u32):
+    out[local_invocation_index] = ash.texture_sample_level(t, s, uvs[local_invocation_index],
+                                                           0.0)
+
+
+def test_coordinates_read_from_a_buffer_take_the_prepared_sampler():
+    tex = _chain(np.random.default_rng(3), "rgba8unorm", 8, 8, 1)
+    smp = ash.Sampler(mag_filter="linear", min_filter="linear", address_mode_u="repeat")
+    uvs = np.random.default_rng(4).uniform(-0.5, 1.5, (8, 2)).astype(np.float32)
+    out = np.zeros((8, 4), np.float32)
+    ash.run(sample_at, 1, out=out, uvs=uvs, t=tex, s=smp, sanitize="off")
+    assert tex.prepared_for(tex.view())[smp] is not None  # (a vector bound to memory too)
+    bt = bind_texture("k", "t", Texture2D[f32], tex)
+    want = [list(_general(bt, smp, float(u), float(v), 0.0)) for u, v in uvs]
+    assert out.tolist() == np.array(want, np.float32).tolist()
