@@ -13,9 +13,10 @@ The arithmetic is :func:`.sampling.sample`'s, expression for expression (double,
 f32 at the end), so a prepared sampler returns bit-identical values; tests compare the two on
 every address mode, filter and mip setting. The cases it takes: a "2d" view (not arrays, cubes,
 1d or 3d), an f32 sample type (or a depth texture, which samples to one f32), a plain sampler
-(no comparison), no offset; anything else goes through the general path. The prepared functions
-are kept per texture (:meth:`Texture.prepared_for`) and forgotten with the decoded levels
-whenever the texture's memory changes (a ``texture_store``, a host write).
+(no comparison), no offset; anything else goes through the general path. ``texture_load`` of a
+2d view of a sampled texture is prepared the same way (:func:`prepare_load`). The prepared
+functions are kept per texture (:meth:`Texture.prepared_for`) and forgotten with the decoded
+levels whenever the texture's memory changes (a ``texture_store``, a host write).
 """
 
 from __future__ import annotations
@@ -196,17 +197,18 @@ def _level(plane: list, w: int, h: int, sampler: Sampler, linear: bool, depth: b
         w10 = a1 * b0
         w01 = a0 * b1
         w11 = a1 * b1
-        if finish:  # (the result: each channel rounded to f32)
-            if depth:
-                return _F32 * (w00 * r00 + w10 * r10 + w01 * r01 + w11 * r11)
-            out = _new(vec4f)  # (vec4f._make, written out: a call less)
-            out.x = _F32 * (w00 * r00 + w10 * r10 + w01 * r01 + w11 * r11)
-            out.y = _F32 * (w00 * g00 + w10 * g10 + w01 * g01 + w11 * g11)
-            out.z = _F32 * (w00 * b00 + w10 * b10 + w01 * b01 + w11 * b11)
-            out.w = _F32 * (w00 * al00 + w10 * al10 + w01 * al01 + w11 * al11)
-            return out
-        return (w00 * r00 + w10 * r10 + w01 * r01 + w11 * r11,
-                w00 * g00 + w10 * g10 + w01 * g01 + w11 * g11,
-                w00 * b00 + w10 * b10 + w01 * b01 + w11 * b11,
-                w00 * al00 + w10 * al10 + w01 * al01 + w11 * al11)
+        r = w00 * r00 + w10 * r10 + w01 * r01 + w11 * r11
+        g = w00 * g00 + w10 * g10 + w01 * g01 + w11 * g11
+        b = w00 * b00 + w10 * b10 + w01 * b01 + w11 * b11
+        a = w00 * al00 + w10 * al10 + w01 * al01 + w11 * al11
+        if not finish:
+            return r, g, b, a
+        if depth:
+            return _F32 * r
+        out = _new(vec4f)  # (vec4f._make written out, a call less; each channel to f32)
+        out.x = _F32 * r
+        out.y = _F32 * g
+        out.z = _F32 * b
+        out.w = _F32 * a
+        return out
     return bilinear
