@@ -90,6 +90,31 @@ def test_a_replay_with_another_coverage_is_refused_saying_where_it_differs():
         ash.run_fragments(square_slope, 4, 4, coverage=cov, schedule=whole.trace)
 
 
+R32_WRITE = ash.StorageTexture2D["r32float", "write"]
+
+
+@ash.fragment
+async def stamp(img: R32_WRITE, *, position: vec4f):
+    if position.x > 6.0 and position.y < 2.0:
+        ash.discard()
+    ash.texture_store(img, ash.vec2i(ash.i32(position.x), ash.i32(position.y)),
+                      vec4f(position.x * 10.0 + position.y))
+    return f32(1.0)
+
+
+def test_helpers_store_nothing_into_a_storage_texture_and_are_reported():
+    y, x = np.mgrid[0:8, 0:8]
+    image = ash.Texture([np.full((8, 8, 1), -1.0, np.float32)], "r32float")
+    r = ash.run_fragments(stamp, 8, 8, img=image, coverage=x > y, sanitize="report")
+    kept = (x > y) & ~((x + 0.5 > 6) & (y + 0.5 < 2))  # covered and not discarded
+    want = np.where(kept, (x + 0.5) * 10 + y + 0.5, -1)
+    assert image.levels[0][..., 0].tolist() == want.tolist()
+    helpers = [f for f in r.findings if isinstance(f, ash.HelperSideEffect)]
+    assert len(helpers) == 1 and helpers[0].memory == "img"
+    assert helpers[0].count == int(((x <= y) & (x // 2 >= y // 2)).sum()
+                                   + (~(x <= y) & ~kept).sum())
+
+
 TRIANGLE = """\
 struct V { @builtin(position) p: vec4f, @location(0) uv: vec2f, }
 @vertex fn vs(@builtin(vertex_index) i: u32) -> V {

@@ -14,6 +14,7 @@ an out-of-bounds ``texture_store`` writes nothing, as WGSL allows.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -238,9 +239,26 @@ def texture_store(t: Any, coords: Any, *args: Any) -> None:
     fmt = t.texture.format
     encoded = fmt.encode(np.array(list(value)[:fmt.channels]))
     block = t.texture.block(t.view.base_mip_level)
+    if _by_helper(t, block):
+        return
     block[where] = encoded
     _accessed(t, block, where, "store")  # (after the store: the detector notes the value)
     t.texture.changed()
+
+
+def _by_helper(t: BoundTexture, block: np.ndarray) -> bool:
+    """Whether the running invocation is a fragment helper (an uncovered pixel of a covered
+    quad, the padding, a discarded pixel), whose stores have no effect (WGSL); its store is
+    counted and noted as a storage buffer's is (a HelperSideEffect finding)."""
+    run = current_run()
+    calling = getattr(run, "calling_helper", None)  # (a fragment run's)
+    inv = calling(sys._getframe(2)) if calling is not None else None
+    if inv is None:
+        return False
+    run.suppressed_writes += 1
+    run.name_texture(block, t.name)
+    run.helper_effect(inv, block, "store")
+    return True
 
 
 def _accessed(t: BoundTexture, block: np.ndarray, where: tuple, kind: str) -> None:
