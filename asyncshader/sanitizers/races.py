@@ -504,8 +504,14 @@ class SanitizedRun:
         ``memory[index]`` (``memory``: the block of a level, ``name``: the binding): memory of
         the handle address space for the race detector."""
         if self.detector is not None:
-            self._handles[id(memory)] = name
+            self.name_texture(memory, name)
             self.memory_access(memory, index, kind)
+
+    def name_texture(self, memory: Any, name: str) -> None:
+        """Names a storage texture's level block (``memory``) in findings: the binding
+        ``name``, of the handle address space."""
+        if self.detector is not None:
+            self._handles[id(memory)] = name
 
     def memory_name(self, memory: Any) -> tuple[str, str]:
         """(name, address space) of a workgroup variable, a bound buffer or a storage
