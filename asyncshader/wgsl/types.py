@@ -21,11 +21,11 @@ component-wise equality is :meth:`Vec.eq`.
 from __future__ import annotations
 
 import builtins
-import itertools
-import operator
 from typing import Any, ClassVar
 
 import numpy as np
+
+from .swizzle_properties import swizzle_properties
 
 __all__ = [  # (grouped: scalars and helpers, then vectors by size)
     "ArrayType", "AtomicType", "Vec", "all", "any", "array", "atomic", "bool_", "f16", "f32",
@@ -196,7 +196,7 @@ class Vec:
     _names: ClassVar[str]
     _sized: ClassVar[tuple]  # (the vector classes of the same kind by size, for swizzles)
 
-    # Swizzles and rgba aliases are properties made with the classes (see _swizzles), not a
+    # Swizzles and rgba aliases are properties made with the classes (.swizzle_properties), not a
     # __getattr__: a class with __getattr__ reads every attribute through the slower hook
     # (``v.x`` about twice as slow). A name that is neither raises Python's AttributeError,
     # which a shader's error message words as :meth:`_attribute_error` (_core/diagnostics).
@@ -231,33 +231,6 @@ def _swizzle_index(name: str, size: int) -> tuple[int, ...] | None:
         if builtins.all(ch in letters[:size] for ch in name):
             return tuple(letters.index(ch) for ch in name)
     return None
-
-
-def _swizzles(size: int) -> dict[str, property]:
-    """The swizzles and rgba aliases of a vector of ``size`` components, as properties (one
-    set shared by the five kinds: a swizzle of several components makes a vector of the
-    reading class's kind, found in its ``_sized``)."""
-    out: dict[str, property] = {}
-    for letters in ("xyzw", "rgba"):
-        for k in range(1, 5):
-            for picks in itertools.product(range(size), repeat=k):
-                name = "".join(letters[i] for i in picks)
-                if name not in _SWIZZLE_PROPERTIES:
-                    names = ["xyzw"[i] for i in picks]
-                    get = operator.attrgetter(*names)
-                    _SWIZZLE_PROPERTIES[name] = property(get if k == 1 else _multi(get, k))
-                if letters == "rgba" or k > 1:  # (x y z w are the slots)
-                    out[name] = _SWIZZLE_PROPERTIES[name]
-    return out
-
-
-def _multi(get: Any, k: int) -> Any:
-    def swizzle(self: Vec) -> Vec:
-        return self._sized[k]._make(*get(self))
-    return swizzle
-
-
-_SWIZZLE_PROPERTIES: dict[str, property] = {}
 
 
 def _flatten(args: tuple, n: int, cls: type) -> list:
@@ -484,7 +457,7 @@ def _gen_vec(n: int, kind: str) -> dict[str, Any]:
     return ns
 
 
-_SWIZZLES_BY_SIZE = {n: _swizzles(n) for n in (2, 3, 4)}
+_SWIZZLES_BY_SIZE = {n: swizzle_properties(n) for n in (2, 3, 4)}
 _namespaces = {(n, k): _gen_vec(n, k) for n in (2, 3, 4) for k in "fiubh"}
 for (_n, _k), _ns in _namespaces.items():  # comparisons return the bool vector of the same size
     _ns["_B"] = _VECS[(_n, "b")]
