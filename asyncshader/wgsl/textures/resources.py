@@ -50,9 +50,8 @@ class Texture:
         levels = list(levels)
         if not levels:
             raise ValueError("Texture needs at least one mip level: pass [array] or an array")
-        self.levels: list[np.ndarray] = _Levels(self._check_level(k, a)
-                                                for k, a in enumerate(levels))
-        self.levels.texture = self
+        self._levels = _Levels(self._check_level(k, a) for k, a in enumerate(levels))
+        self._levels.texture = self
         #: samples per texel (WebGPU: 1, or 4 for a multisampled texture, whose one level is
         #: shaped (samples, height, width, C))
         self.sample_count = _check_samples(sample_count, dimension, self.levels)
@@ -107,6 +106,15 @@ class Texture:
                                  "previous one, rounding down, at least 1")
 
     @property
+    def levels(self) -> list[np.ndarray]:
+        """The mip levels' arrays, the texture's memory (``levels[k] = array`` replaces one)."""
+        return self._levels
+
+    @levels.setter
+    def levels(self, levels: Any) -> None:
+        raise TypeError(_FIXED)
+
+    @property
     def mip_level_count(self) -> int:
         return len(self.levels)
 
@@ -154,9 +162,9 @@ class Texture:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self.levels = _Levels(self.levels)
-        self.levels.texture = self
-        self._blocks = _blocks(self.levels)
+        self._levels = _Levels(self._levels)
+        self._levels.texture = self
+        self._blocks = _blocks(self._levels)
 
     def refresh(self) -> None:
         """Forget what was decoded from host arrays that have been written since (a run
@@ -195,6 +203,10 @@ class Texture:
                 f"{self.depth_or_array_layers}, {self.mip_level_count} levels{samples})")
 
 
+_FIXED = ("a texture's mip levels are fixed: replace one with texture.levels[k] = array of "
+          "the same shape, or make a new ash.Texture with other levels")
+
+
 class _Levels(list):
     """A texture's ``levels``: a list whose ``levels[k] = array`` replaces level ``k`` (an
     array of the same shape and dtype; the texture's 4d views and what it decoded follow), and
@@ -218,9 +230,7 @@ class _Levels(list):
         t.changed()
 
     def _fixed(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError("a texture's mip levels are fixed: replace one with "
-                        "texture.levels[k] = array of the same shape, or make a new "
-                        "ash.Texture with other levels")
+        raise TypeError(_FIXED)
 
     __delitem__ = append = extend = insert = pop = remove = clear = _fixed
     __iadd__ = __imul__ = sort = reverse = _fixed

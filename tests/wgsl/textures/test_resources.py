@@ -122,6 +122,7 @@ def test_assigning_a_level_replaces_it_in_the_next_run():
     (lambda t: t.levels.append(np.zeros((1, 1, 4), np.uint8)), TypeError,
      r"mip levels are fixed.*levels\[k\] = array"),
     (lambda t: t.levels.pop(), TypeError, "mip levels are fixed"),
+    (lambda t: setattr(t, "levels", chain(2, 2, 1)), TypeError, "mip levels are fixed"),
     (lambda t: t.levels.__setitem__(slice(0, 1), []), TypeError, "one by one"),
 ])
 def test_a_level_change_that_breaks_the_chain_is_refused_with_the_fix(change, error, match):
