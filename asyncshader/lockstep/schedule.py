@@ -87,6 +87,7 @@ class Lockstep:
                               "local ids (derivatives='quads'); Lockstep runs compute quads as "
                               "4 consecutive local invocation indices only")
         groups = _size3(workgroups)
+        bindings = kernel.resolve_bindings(bindings)  # (the coroutine path's: bindings=, bytes)
         program, names = program_of(kernel, bindings)
         constants = _constants(kernel, options.get("overrides"))
         size = options.get("subgroup_size") or kernel.subgroup_size or DEFAULT_SUBGROUP_SIZE
@@ -96,10 +97,7 @@ class Lockstep:
                   "workgroup_size": list(program.workgroup_size)}
         trace = Trace(kernel=kernel.identity, dispatch=config, strategy=self.describe())
         total = int(np.prod(groups)) * int(np.prod(program.workgroup_size))
-        outputs = {k: v for k, v in bindings.items()
-                   if isinstance(v, np.ndarray) and v.flags.writeable}
-        outputs.update(textures.written(program.variables, names, bindings))
-        return DispatchResult(outputs=outputs, trace=trace,
+        return DispatchResult(outputs=outputs_of(program, names, bindings), trace=trace,
                               counters=Counters(invocations=total))
 
     def run_fragment_dispatch(self, shader: Any, width: int, height: int,
@@ -114,7 +112,20 @@ class Lockstep:
         with np.errstate(all="ignore"):
             job.execute(program, {**memories, **values}, self.max_lanes, self.max_iterations)
         write_back(back)
-        return job.result(self.describe())
+        return job.result(self.describe(), outputs_of(program, names, job.resources))
+
+
+def outputs_of(program: Program, names: dict[str, str], bindings: dict[str, Any]) -> dict:
+    """What a dispatch may write, by the name it binds it, as a coroutine dispatch's
+    ``outputs`` hold it: the arrays bound to ``var<storage, read_write>`` (not the read-only
+    buffers, not uniforms) and the written level of each writable storage texture."""
+    outputs = {}
+    for key, value in bindings.items():
+        space, access, _ = program.variables.get(names.get(key, key), (None, None, None))
+        if space == "storage" and access != "read" and isinstance(value, np.ndarray):
+            outputs[key] = value
+    outputs.update(textures.written(program.variables, names, bindings))
+    return outputs
 
 
 def _check_options(options: dict[str, Any]) -> None:
