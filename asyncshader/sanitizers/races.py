@@ -524,8 +524,12 @@ class SanitizedRun:
             inv = waiting if waiting is not None else self.scheduler.current
             self.detector.out_of_bounds(inv, memory, index, kind, view, waiting is not None)
 
-    def helper_effect(self, inv: Any, memory: Any, kind: str) -> None:
+    def helper_effect(self, inv: Any, memory: Any, kind: str, handle: str = "") -> None:
+        """A fragment helper's store or atomic on ``memory`` (dropped), reported as a finding;
+        ``handle``: the binding's name when ``memory`` is a storage texture's level."""
         if self.detector is not None:
+            if handle:
+                self._handles[id(memory)] = handle
             self.detector.helper_effect(inv, memory, kind)
 
     def collective_finding(self, key: tuple, make: Any, element: Any) -> None:

@@ -66,7 +66,7 @@ from ..wgsl.overrides import override_context
 from ..wgsl.readonly import checked_read_only
 from ..wgsl.reconvergence import reconvergence_options
 from ..wgsl.rewrite import with_wgsl_operators
-from ..wgsl.textures.annotations import storage_texture_outputs
+from ..wgsl.textures.annotations import is_written, storage_texture_outputs
 from ..wgsl.types import Vec, vec4f
 from .dispatch import (
     DEFAULT_MAX_POINTS,
@@ -300,7 +300,11 @@ class FragmentRun(SanitizedRun):
                                         *shader.subgroup_builtins}, resources)
         self.storage = {k: v for k, v in self.bindings.items()
                         if isinstance(v, np.ndarray) and v.flags.writeable}
-        self.uniforms = {k: v for k, v in self.bindings.items() if k not in self.storage}
+        # storage textures a shader may write: one BoundTexture per invocation (as storage
+        # buffers get views), so that a helper's textureStore is dropped
+        self.textures = {k: v for k, v in self.bindings.items() if is_written(v)}
+        self.uniforms = {k: v for k, v in self.bindings.items()
+                         if k not in self.storage and k not in self.textures}
         self.config = {"stage": "fragment", "size": [self.width, self.height],
                        "max_live_quads": max_live_quads, "derivatives": self.derivative_mode}
         self.subgroups = subgroups = shader.subgroup_ops
@@ -316,7 +320,7 @@ class FragmentRun(SanitizedRun):
         self.skip: list[int] = []  # keys of fragments without output (helpers, unfinished)
         self.suppressed_writes = 0
         self.setup_sanitizer(sanitize, allow_races, self.storage, self.instruments,
-                             memory=bool(self.storage))
+                             memory=bool(self.storage or self.textures))
         self.uniforms = checked_read_only(self.uniforms, self.detector is not None)
         self.atomic_hooks = [i.atomic for i in self.instruments
                              if type(i).atomic is not Instrument.atomic]
@@ -336,8 +340,9 @@ class FragmentRun(SanitizedRun):
     def _units(self) -> Iterator[Group]:
         opts = self.options
         inputs, storage = list(self.inputs.values()), list(self.storage.items())
+        textures = list(self.textures.values())
         call = _caller(self.shader.shader_fn, self.shader.builtins, list(self.inputs),
-                       [k for k, _ in storage], self.uniforms)
+                       [k for k, _ in storage] + list(self.textures), self.uniforms)
         xs = [np.float32(x + 0.5) for x in range(2 * self.qw)]
         ys = [np.float32(y + 0.5) for y in range(2 * self.qh)]
         z, w = np.float32(opts["position_z"]), np.float32(opts["position_w"])
@@ -354,13 +359,13 @@ class FragmentRun(SanitizedRun):
         quad = _quad_maker(self.shader.shader_fn, self.shader.builtins, self.uniforms,
                            {"_z": z, "_w": w, "front_facing": front, "sample_index": index,
                             "sample_mask": mask})
-        bare = not storage and not inputs  # lean quads from builtins and uniforms only
+        bare = not storage and not textures and not inputs  # (builtins and uniforms only)
         corners = itertools.product(range(0, 2 * self.qh, 2), range(0, 2 * qw, 2))
         for q, (qy, qx) in enumerate(corners):  # quad q's upper-left pixel (as corner says)
             if cover is not None and not cover[qy:qy + 2, qx:qx + 2].any():
                 self.skip.extend(range(4 * q, 4 * q + 4))  # (no pixel covered: not run)
                 continue
-            lean = not (storage or subgroups or cover is not None or (edge and (
+            lean = not (storage or textures or subgroups or cover is not None or (edge and (
                 qx + 1 >= width or qy + 1 >= height)))
             if lean and bare:  # the coroutines alone (lean.py)
                 yield _Quad(self, q, quad(xs[qx], xs[qx + 1], ys[qy], ys[qy + 1]))
@@ -381,10 +386,13 @@ class FragmentRun(SanitizedRun):
             for lane, (x, y), values in zip(range(4), pixels, inputs_of):
                 position = make_position(xs[x], ys[y], z, w)
                 views, owned = storage_views(self, storage, fasts, view_classes)
+                own = [t.for_invocation() for t in textures]
                 inv = fragment(4 * q + lane, call(position, front, index, mask, *values,
-                                                  *views), unit, groups)
+                                                  *views, *own), unit, groups)
                 for view in owned:  # (flat buffers' views, struct buffers' blocks)
                     view._inv = inv
+                for t in own:
+                    t.inv = inv
                 if x >= width or y >= height or (cover is not None and not cover[y, x]):
                     inv.helper = True  # (padding, or a pixel the triangle does not cover)
                 if sg is not None:

@@ -9,7 +9,8 @@ optional ``offset`` (a vec2i with components in [-8, 7], in texels of the sample
 
 Out-of-bounds ``texture_load`` (coordinates, level, array index or sample index outside the
 texture) returns zero, one of the results WGSL allows ("a value of the texture or zero");
-an out-of-bounds ``texture_store`` writes nothing, as WGSL allows.
+an out-of-bounds ``texture_store`` writes nothing, as WGSL allows, and so does a fragment
+helper invocation's (WGSL: a helper's writes have no effect).
 """
 
 from __future__ import annotations
@@ -205,12 +206,17 @@ def texture_store(t: Any, coords: Any, *args: Any) -> None:
     if not (isinstance(value, Vec) and value.size == 4 and value.kind == sample_type[0]):
         raise ShaderTypeError(f"texture_store({t.name}): a {kind.wgsl()} stores a "
                               f"{_RESULT[sample_type].__name__}, got {value!r}")
+    block = t.texture.block(t.view.base_mip_level)
+    if t.inv is not None and t.inv.helper:  # a fragment helper's store: no effect (WGSL)
+        run = current_run()
+        run.suppressed_writes += 1
+        run.helper_effect(t.inv, block, "store", t.name)
+        return
     where = _texel_index(t, c, int(args[0]) if arrayed else 0, 0)
     if where is None:
         return
     fmt = t.texture.format
     encoded = fmt.encode(np.array(list(value)[:fmt.channels]))
-    block = t.texture.block(t.view.base_mip_level)
     block[where] = encoded
     _accessed(t, block, where, "store")  # (after the store: the detector notes the value)
     t.texture.changed()
