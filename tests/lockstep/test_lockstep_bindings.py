@@ -106,6 +106,16 @@ def test_a_binding_the_entry_point_does_not_use_is_the_same_error_under_lockstep
                 k=np.uint32(3), pos=pos, bindings={(2, 0): inp})
 
 
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_a_packed_vec3_array_is_refused_under_both_schedules_naming_the_padded_form(schedule):
+    inp, out, _ = particle_buffers()
+    with pytest.raises(ash.BindingError, match=r"binding 'pos' .* 12 bytes apart, but in a "
+                                               r"buffer they are 16 bytes apart"):
+        ash.run(ash.load_wgsl(PARTICLES)["main"], 1, schedule=SCHEDULES[schedule](),
+                sanitize="off", inp=inp, out=out, k=np.uint32(3),
+                pos=np.zeros((4, 3), np.float32))
+
+
 def test_textures_and_samplers_bind_by_slot_under_lockstep_as_under_inorder():
     kernel = ash.load_wgsl(TEXTURED)["main"]
     texels = np.arange(16, dtype=np.float32).reshape(2, 2, 4)

@@ -1,8 +1,10 @@
 """A fragment helper invocation's ``textureStore`` has no effect (WGSL: helpers' writes to
 storage, buffers and textures alike, have none): the uncovered pixels of a covered quad under
 ``coverage=``, the padding past an odd edge and a discarded pixel write no texel, under the
-coroutine schedules as under Lockstep (the same bits), and the race detector notes each such
-store as a HelperSideEffect naming the texture."""
+coroutine schedules as under Lockstep (the same bits), for a loaded WGSL shader and a Python
+one, and the race detector notes each such store as a HelperSideEffect naming the texture
+(tests/stages/test_fragment_coverage.py has the coverage and discard case with a float
+texture)."""
 
 import numpy as np
 import pytest
@@ -79,15 +81,3 @@ def test_a_helpers_texture_store_is_a_helper_side_effect_naming_the_texture():
     assert len(found) == 1 and found[0].memory == "img" and found[0].count == 8
     assert found[0].severity == "note" and found[0].access.kind == "store"
 
-
-@ash.fragment
-async def all_to_one(img: R32Out, *, position: vec4f):
-    ash.texture_store(img, vec2i(0, 0), vec4u(u32(position.x), 0, 0, 1))
-
-
-def test_fragments_storing_one_texel_race_when_a_storage_texture_is_their_only_memory():
-    # no storage buffer at all: the detector still watches the texture (the handle space)
-    r = ash.run_fragments(all_to_one, 2, 2, img=ash.Texture([np.zeros((2, 2, 1), np.uint32)],
-                                                            "r32uint"), sanitize="report")
-    races = [f for f in r.findings if isinstance(f, ash.DataRace)]
-    assert races and races[0].memory == "img"

@@ -130,28 +130,18 @@ class SamplerComparison:
 
 class BoundTexture:
     """A texture as a shader sees it: the bound view, its WGSL type (``kind``, a
-    :class:`TextureType`) and the binding's name for messages; ``inv``: the fragment
-    invocation a storage texture was handed to (its stores are dropped once it is a helper),
-    None in compute."""
+    :class:`TextureType`) and the binding's name for messages."""
 
-    __slots__ = ("inv", "kind", "name", "texture", "view")
+    __slots__ = ("kind", "name", "prepared", "texture", "view")
 
     def __init__(self, view: TextureView, kind: type[TextureType], name: str) -> None:
         self.view, self.kind, self.name, self.texture = view, kind, name, view.texture
-        self.inv: Any = None
-
-    def for_invocation(self) -> BoundTexture:
-        """A copy for one fragment invocation (which sets ``inv``): the same texture."""
-        return BoundTexture(self.view, self.kind, self.name)
+        view.texture.refresh()
+        #: the prepared samplers of the view (:mod:`.prepared`), by sampler
+        self.prepared: dict = view.texture.prepared_for(view)
 
     def __repr__(self) -> str:
         return f"<{self.kind.wgsl()} {self.name!r}: {self.view!r}>"
-
-
-def is_written(value: Any) -> bool:
-    """Whether ``value`` is a bound storage texture a shader may write (access write or
-    read_write)."""
-    return isinstance(value, BoundTexture) and value.kind.storage and value.kind.access != "read"
 
 
 def storage_texture_outputs(bindings: dict[str, Any]) -> dict[str, Any]:
@@ -159,7 +149,7 @@ def storage_texture_outputs(bindings: dict[str, Any]) -> dict[str, Any]:
     name: the written level of each, as its (layers or depth, height, width, C) block (a
     dispatch's outputs, which explore's outcomes hash, include them)."""
     return {k: v.texture.block(v.view.base_mip_level) for k, v in bindings.items()
-            if is_written(v)}
+            if isinstance(v, BoundTexture) and v.kind.storage and v.kind.access != "read"}
 
 
 def is_texture_binding(ann: Any, value: Any) -> bool:
