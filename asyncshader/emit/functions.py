@@ -10,6 +10,7 @@ numbers would; an annotation (``x: u32 = 0``) decides it outright."""
 from __future__ import annotations
 
 import ast
+from contextvars import ContextVar
 from typing import Any
 
 from ..wgsl.source import parse
@@ -34,6 +35,12 @@ from .wtypes import (
     from_python,
     scalar_of,
 )
+
+#: while set (a list), each emitted line ends with ``// @ash N``: N indexes the list, which holds
+#: the (file, line) of the Python statement the line comes from (Lockstep's race detector
+#: names the Python lines of a kernel it runs as WGSL)
+SOURCE_LINES: ContextVar[list | None] = ContextVar("asyncshader_emit_source_lines",
+                                                   default=None)
 
 _AUG = {ast.Add: "+=", ast.Sub: "-=", ast.Mult: "*=", ast.Div: "/=", ast.Mod: "%=",
         ast.BitAnd: "&=", ast.BitOr: "|=", ast.BitXor: "^=", ast.LShift: "<<=", ast.RShift: ">>="}
@@ -71,6 +78,7 @@ class Function(Switches, Expressions):
         self.file = fn.__code__.co_filename
         self.locals: dict[str, Local] = {}
         self.lines: list[str] = []
+        self.at_line: int | None = None  # the Python line being translated
         self.depth = 1
         self.returns: list[Any] = []
         self.taken = {n.id for n in ast.walk(self.node) if isinstance(n, ast.Name)} | set(params)
@@ -110,6 +118,10 @@ class Function(Switches, Expressions):
         return self.global_value(node, name, self.scope.get(name))
 
     def emit(self, text: str) -> None:
+        marks = SOURCE_LINES.get()
+        if marks is not None and self.at_line is not None:
+            text = "\n".join(f"{t} // @ash {len(marks)}" for t in text.split("\n"))
+            marks.append((self.file, self.at_line))
         self.lines.append("    " * self.depth + text)
 
     def local_name(self, name: str) -> str:
@@ -147,6 +159,7 @@ class Function(Switches, Expressions):
 
     def block(self, stmts: list[ast.stmt]) -> None:
         for s in stmts:
+            self.at_line = self.first + s.lineno - 1
             method = getattr(self, "s_" + type(s).__name__, None)
             if method is None:
                 self.fail(s, _STATEMENTS.get(type(s).__name__, f"the statement "

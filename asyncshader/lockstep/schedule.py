@@ -24,6 +24,7 @@ import numpy as np
 from ..collectives.subgroups import DEFAULT_SUBGROUP_SIZE, check_subgroup_size
 from ..emit import emit
 from ..emit.buffers import from_gpu, struct_bytes, to_gpu
+from ..emit.functions import SOURCE_LINES
 from ..errors import BindingError, DispatchError, OptionError
 from ..front.wgsl.check import Checker
 from ..front.wgsl.parser import parse
@@ -35,9 +36,10 @@ from ..stages.compute import ComputeKernel
 from ..stages.dispatch import Counters, DispatchResult
 from ..wgsl.overrides import pipeline_constants
 from ..wgsl.source import GENERATED
-from . import atomics, builtins, lanes, matrices, subgroups
+from . import atomics, builtins, lanes, matrices, races, subgroups
 from .builtins import dtype_of
 from .compile import Compiler, Program
+from .watch import WatchingCompiler
 
 #: the most iterations one loop may run (all its lanes together) before it is an error
 MAX_ITERATIONS = 1 << 20
@@ -56,9 +58,10 @@ class Lockstep:
     WGSL allows this interleaving; it is one schedule, not an approximation, and
     race-free kernels give the same memory as under ``InOrder``. Atomics on one address
     happen in lane order (global invocation index), stores of several lanes to one address
-    keep the highest lane's value. It runs with ``sanitize="off"`` only (the race detector
-    is the coroutine schedules'); what it cannot run is refused with the WGSL construct and
-    line (docs/lockstep.md)."""
+    keep the highest lane's value. The race detector is on as in the coroutine schedules
+    (``sanitize=``, ``allow_races=``), vectorised (:mod:`.races`): the same findings, with
+    the invocations and counts of this interleaving; what it cannot run is refused with the
+    WGSL construct and line (docs/lockstep.md)."""
 
     name = "lockstep"
 
@@ -86,11 +89,13 @@ class Lockstep:
                               "local ids (derivatives='quads'); Lockstep runs compute quads as "
                               "4 consecutive local invocation indices only")
         groups = _size3(workgroups)
-        program, names = program_of(kernel, bindings)
+        run = races.LockstepRun(kernel.workgroup_size, groups, options.get("sanitize"),
+                                options.get("allow_races"))
+        program, names = program_of(kernel, bindings, run.detector is not None)
         constants = _constants(kernel, options.get("overrides"))
         size = options.get("subgroup_size") or kernel.subgroup_size or DEFAULT_SUBGROUP_SIZE
         run_program(program, names, groups, bindings, self.max_lanes, self.max_iterations,
-                    constants, check_subgroup_size(size))
+                    constants, check_subgroup_size(size), run.detector)
         config = {"stage": "compute", "workgroups": list(groups),
                   "workgroup_size": list(program.workgroup_size)}
         trace = Trace(kernel=kernel.identity, dispatch=config, strategy=self.describe())
@@ -98,18 +103,12 @@ class Lockstep:
         outputs = {k: v for k, v in bindings.items()
                    if isinstance(v, np.ndarray) and v.flags.writeable}
         return DispatchResult(outputs=outputs, trace=trace,
-                              counters=Counters(invocations=total))
+                              counters=Counters(invocations=total),
+                              findings=run.findings(trace))
 
 
 def _check_options(options: dict[str, Any]) -> None:
-    sanitize = options.get("sanitize")
-    if sanitize != "off":
-        raise DispatchError(
-            f"schedule=ash.Lockstep() runs without the race detector, and sanitize="
-            f"{sanitize!r} asks for it: pass sanitize='off' (races, out-of-bounds accesses "
-            "and divergence are then not reported), or use a coroutine schedule (InOrder, "
-            "Random ...) to have them found")
-    for name in ("instruments", "allow_races"):
+    for name in ("instruments",):
         value = options.get(name)
         empty = value is None or (isinstance(value, (list, tuple, set, frozenset, str))
                                   and not value)
@@ -127,10 +126,13 @@ def _size3(v: Any) -> tuple[int, int, int]:
 
 # --- the program ----------------------------------------------------------------------------
 
-def wgsl_of(kernel: ComputeKernel, bindings: dict[str, Any]) -> tuple[Source, str, dict]:
+def wgsl_of(kernel: ComputeKernel, bindings: dict[str, Any], marks: list | None = None
+            ) -> tuple[Source, str, dict]:
     """The WGSL a kernel is: its module's text for a loaded one (the entry point by its name,
     bindings by their WGSL names), ``to_wgsl``'s for a Python one; with the entry point's
-    name and each binding's WGSL name by the name the dispatch binds it."""
+    name and each binding's WGSL name by the name the dispatch binds it. ``marks``: a list
+    that gets the Python line of each line of a Python kernel's WGSL (the lines end in
+    ``// @ash N``, N indexing it)."""
     fn = kernel.fn
     recipe = getattr(kernel, "__asyncshader_recipe__", None)  # (load_wgsl's: text and entry)
     if recipe is not None and hasattr(recipe, "text"):
@@ -139,26 +141,36 @@ def wgsl_of(kernel: ComputeKernel, bindings: dict[str, Any]) -> tuple[Source, st
     if getattr(fn, GENERATED, None) is not None and filename.endswith(".wgsl"):
         text = "".join(linecache.getlines(filename))
         return Source(text, filename), fn.__name__, {k: k for k in bindings}
-    code = emit(kernel, **bindings)
+    token = SOURCE_LINES.set(marks)
+    try:
+        code = emit(kernel, **bindings)
+    finally:
+        SOURCE_LINES.reset(token)
     names = {b.name: b.wgsl or b.name for b in code.bindings}
     return Source(code.source, f"<to_wgsl {kernel.identity['name']}>.wgsl"), code.entry, names
 
 
-def program_of(kernel: ComputeKernel, bindings: dict[str, Any]) -> tuple[Program, dict]:
+def program_of(kernel: ComputeKernel, bindings: dict[str, Any], watch: bool = False
+               ) -> tuple[Program, dict]:
     """The compiled entry point of ``kernel`` and the binding names: cached per kernel and
-    binding types (what ``to_wgsl`` reads of the bindings), and by WGSL text."""
+    binding types (what ``to_wgsl`` reads of the bindings), and by WGSL text; ``watch``: with
+    the race detector's calls (:mod:`.watch`)."""
     per_kernel = _BY_KERNEL.setdefault(kernel, {})
-    signature = tuple(sorted((k, _type_key(v)) for k, v in bindings.items()))
+    signature = (watch, *sorted((k, _type_key(v)) for k, v in bindings.items()))
     if signature not in per_kernel:
-        source, entry, names = wgsl_of(kernel, bindings)
-        key = (source.name, source.text, entry)
+        marks: list | None = [] if watch else None
+        source, entry, names = wgsl_of(kernel, bindings, marks)
+        key = (source.name, source.text, entry, watch)
         if key not in _PROGRAMS:
             checker = Checker(resolve(parse(source), source))
             # (no uniformity analysis: a loaded module had it at load, with its own setting,
             # and a barrier reached by part of a workgroup is a run-time error here as in
             # the coroutine schedules)
             checker.uniformity = "off"
-            _PROGRAMS[key] = Compiler(checker, checker.run()).compile(entry)
+            typed = checker.run()
+            compiler = WatchingCompiler(checker, typed, marks or None) if watch else \
+                Compiler(checker, typed)
+            _PROGRAMS[key] = compiler.compile(entry)
         per_kernel[signature] = (_PROGRAMS[key], names)
     return per_kernel[signature]
 
@@ -256,16 +268,33 @@ def _uniform_bytes(value: Any, t: Any) -> bytes:
 def run_program(program: Program, names: dict[str, str], groups: tuple[int, int, int],
                 bindings: dict[str, Any], max_lanes: int = MAX_LANES,
                 max_iterations: int = MAX_ITERATIONS, constants: dict | None = None,
-                subgroup_size: int = 32) -> None:
+                subgroup_size: int = 32, detector: Any = None) -> None:
     """Runs a compiled entry point over ``groups`` workgroups on ``bindings`` (by the names
     ``names`` maps to WGSL names), writing the storage buffers back in place; ``constants``
     are the pipeline's override values, by ``@id`` or name; ``subgroup_size`` cuts each
-    workgroup into subgroups."""
+    workgroup into subgroups; ``detector``: the race detector's (a program compiled
+    watching), or None."""
     memories, back = _memories(program, names, bindings)
     values = _override_values(program, constants or {})
+    recorder = None
+    if detector is not None:
+        recorder = races.Recorder(detector, program.sites, program.ops)
+        detector.sites, detector.ops = program.sites, program.ops
+        by_wgsl = {names.get(k, k): k for k in bindings}
+        for name, words in memories.items():
+            space, _, t = program.variables[name]
+            binding = by_wgsl.get(name, name)
+            recorder.memories[id(words)] = races.Memory(
+                binding, space, space == "storage" and binding not in detector.allow and (
+                    name in program.written or "*" in program.written),
+                races.elements_of(bindings[binding], t))
     with np.errstate(all="ignore"):
         _execute(program, groups, {**memories, **values}, max_lanes, max_iterations,
-                 subgroup_size)
+                 subgroup_size, recorder)
+    if recorder is not None:
+        for memory in recorder.memories.values():
+            detector.check(memory)
+        detector.finish()
     for words, t, value in back.values():
         restored = from_gpu(words.tobytes(), t, value if value.dtype != np.bool_
                             else value.astype(np.uint32))
@@ -273,7 +302,8 @@ def run_program(program: Program, names: dict[str, str], groups: tuple[int, int,
 
 
 def _execute(program: Program, groups: tuple[int, int, int], memories: dict,
-             max_lanes: int, max_iterations: int, subgroup_size: int) -> None:
+             max_lanes: int, max_iterations: int, subgroup_size: int,
+             recorder: Any = None) -> None:
     sx, sy, sz = program.workgroup_size
     gx, gy, gz = groups
     n = sx * sy * sz
@@ -294,8 +324,15 @@ def _execute(program: Program, groups: tuple[int, int, int], memories: dict,
             ns[f"wb_{name}"] = wg_in_chunk * size
         ns.update(_builtin_values(program.builtins, first, count, n, (sx, sy, sz), groups,
                                   subgroup_size))
+        if recorder is not None:
+            ns.update(_r=recorder, _noidx=races.no_index)
+            recorder.chunk(first, count, n)
+            shared = races.watch_workgroup(recorder, program, ns)
         exec(program.code, ns)
         ns["entry"](None)
+        if recorder is not None:
+            for memory in shared:
+                recorder.detector.check(memory)
 
 
 def _builtin_values(used: set[str], first: int, count: int, n: int,

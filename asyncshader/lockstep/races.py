@@ -1,0 +1,468 @@
+"""Lockstep's race detector: the coroutine detector's findings (:mod:`asyncshader.sanitizers`),
+computed from the lanes' accesses as arrays.
+
+While a dispatch runs, every plain load and store and every atomic of memory that some line
+of the kernel writes is recorded as arrays over its active, in-bounds lanes: the word
+address, the invocation (its key: workgroup index * workgroup size + local index), the phase
+of its workgroup (the number of barriers of the memory's kind it has crossed), the source
+line, the kind (plain write, plain read, atomic write, atomic read) and a store's value. The
+records' order is Lockstep's interleaving: operation after operation, lanes in order.
+
+The check (:func:`conflicts`) is the coroutine detector's, vectorised: for every access and
+every group of recorded accesses of one line and kind at the same word, the last earlier one
+(L), the last before it by another invocation (O) and the last from another workgroup (G)
+decide whether some access of the group conflicts with it (shadow.py proves that these three
+are enough; here they are found by sorting and run starts, not kept per element). So every
+racing pair of lines is found, and the findings are the ones the coroutine detector makes for
+the same order: kind, memory and lines as under every schedule; the count, the element named
+first, the two invocations and ``same_value`` as that order gives them (docs/lockstep.md).
+Workgroup memory is checked when a chunk of workgroups ends (it is theirs only); storage
+memory when the dispatch ends (different workgroups are never ordered). Memory that no line
+writes cannot race and is not recorded (only its bounds are checked).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..emit.buffers import to_gpu
+from ..ir.types import Array, Atomic, Scalar, Vector
+from ..sanitizers.findings import DataRace, OutOfBounds, _access_at, _unflatten
+from ..sanitizers.races import SanitizedRun, _KeyOnly
+from ..sanitizers.shadow import check_key_space
+from ..stages.compute import _Ids
+from ..wgsl.struct_buffers import as_struct_binding, describe_granule
+from . import lanes as _l
+
+#: record kinds
+WRITE, READ, ATOMIC_WRITE, ATOMIC_READ = 0, 1, 2, 3
+_IS_WRITE = np.array([True, False, True, False])
+_IS_ATOMIC = np.array([False, False, True, True])
+
+
+class Memory:
+    """What the recorder knows of one memory (a storage buffer, or the workgroup variable of
+    a chunk's workgroups): the name findings give it, its address space, whether its races
+    are recorded, how a word is named (``element``) and the records so far."""
+
+    def __init__(self, name: str, space: str, watched: bool, element: Any,
+                 size: int = 0) -> None:
+        self.name, self.space, self.watched, self.element = name, space, watched, element
+        self.size = size  # words per workgroup (workgroup memory)
+        self.records: list[tuple] = []
+
+
+class Recorder:
+    """``_r`` in Lockstep's generated code when the detector is on: the memory operations,
+    recorded, then done as :mod:`.lanes` and :mod:`.atomics` do them; the barriers, counted
+    per workgroup (its phase)."""
+
+    def __init__(self, detector: Any, sites: list, ops: list) -> None:
+        self.detector = detector
+        self.sites, self.ops = sites, ops
+        self.memories: dict[int, Memory] = {}
+        self.first = 0  # the chunk's first workgroup
+        self.n = 1
+        self.phases: dict[str, np.ndarray] = {}
+
+    def chunk(self, first: int, count: int, n: int) -> None:
+        """A chunk of ``count`` workgroups from ``first`` starts (``n`` invocations each)."""
+        self.first, self.n = first, n
+        self.phases = {"workgroup": np.zeros(count, np.int64),
+                       "storage": np.zeros(count, np.int64)}
+
+    # --- the generated code's calls -------------------------------------------------------
+
+    def load(self, words: Any, view: str, at: Any, ok: Any, m: Any, site: int, idx: Any,
+             L: int, kind: int = READ) -> Any:
+        """A plain load (``kind``: READ; ATOMIC_READ for atomicLoad; -1 for the load of a
+        workgroupUniformLoad, which only its bounds can make wrong)."""
+        self.note(words, at, ok, m, site, kind, idx, L)
+        return _l.load(getattr(words, view), at, ok)
+
+    def store(self, words: Any, view: str, at: Any, ok: Any, m: Any, value: Any, site: int,
+              idx: Any, L: int, n: int = 0, kind: int = WRITE) -> None:
+        """A plain store (``n``: a vector's components, 0 for a scalar)."""
+        target = getattr(words, view)
+        if n:
+            at = _l.vector_at(at, n)
+            value = np.asarray(value)
+        self.note(words, at, ok, m, site, kind, idx, L, value, target.dtype)
+        if n:
+            for k in range(n):
+                _l.store(target, at[k], ok, m, value[k], L)
+        else:
+            _l.store(target, at, ok, m, value, L)
+
+    def atomic(self, result: Any, words: Any, at: Any, ok: Any, m: Any, site: int, idx: Any,
+               L: int) -> Any:
+        """An atomic read-modify-write that ran (``result``: what it returned)."""
+        self.note(words, at, ok, m, site, ATOMIC_WRITE, idx, L)
+        return result
+
+    def barrier(self, space: str, m: Any, L: int, size: int, where: str) -> None:
+        """A barrier: the workgroups whose lanes reach it enter their next phase of
+        ``space`` (``None``: an ordering of no memory the detector watches here)."""
+        _l.barrier(m, L, size, where)
+        if space is None or m is False:
+            return
+        phases = self.phases[space]
+        if m is None:
+            phases += 1
+        else:
+            phases[m.reshape(-1, size).all(axis=1)] += 1
+
+    def uniform_load(self, m: Any, L: int, size: int, where: str, load: Any) -> Any:
+        """``workgroupUniformLoad``: barrier, load, barrier (WGSL): its load races with
+        nothing, and the accesses before and after it are ordered."""
+        self.barrier("workgroup", m, L, size, where)
+        value = load()
+        self.barrier("workgroup", m, L, size, where)
+        return value
+
+    # --- recording ------------------------------------------------------------------------
+
+    def note(self, words: Any, at: Any, ok: Any, m: Any, site: int, kind: int, idx: Any,
+             L: int, value: Any = None, dtype: Any = None) -> None:
+        """Records an access by the lanes of ``m`` at word addresses ``at`` (shape (L,), or
+        (components, L)); the lanes out of bounds are an out-of-bounds finding instead."""
+        if m is False or site < 0:
+            return
+        memory = self.memories[id(words)]
+        active = np.ones(L, bool) if m is None else np.asarray(m)
+        if ok is not True:
+            inside = np.broadcast_to(ok, (L,))
+            outside = active & ~inside
+            if outside.any():
+                self.detector.out_of_bounds(memory, np.flatnonzero(outside), idx, site,
+                                            kind, self.first * self.n)
+            active = active & inside
+        if not memory.watched or kind < 0:
+            return
+        lanes = np.flatnonzero(active)
+        if not lanes.size:
+            return
+        at = np.asarray(at)
+        addresses = np.broadcast_to(at, (*at.shape[:-1], L) if at.ndim > 1 else (L,))
+        addresses = addresses[..., lanes].astype(np.int64)
+        parts = addresses.shape[0] if addresses.ndim > 1 else 1
+        keys = np.tile(self.first * self.n + lanes, parts)
+        phase = np.tile(self.phases[memory.space][lanes // self.n], parts)
+        bits = None
+        if value is not None:
+            v = np.asarray(value, dtype)
+            shape = (*v.shape[:-1], L) if v.ndim > 1 else (L,)
+            v = np.broadcast_to(v, shape)[..., lanes].reshape(-1)
+            if v.dtype.kind == "f":
+                v = v + v.dtype.type(0)  # (-0.0 stores as 0.0: the same value)
+            bits = v.view(np.uint32)
+        memory.records.append((addresses.reshape(-1), keys, phase, site, kind, bits,
+                               self.detector.take_order(keys.size)))
+
+
+def gather(records: list[tuple]) -> dict[str, np.ndarray]:
+    """One memory's records as arrays (one entry per access)."""
+    sizes = [r[1].size for r in records]
+    out = {
+        "addr": np.concatenate([r[0] for r in records]),
+        "key": np.concatenate([r[1] for r in records]),
+        "phase": np.concatenate([r[2] for r in records]),
+        "site": np.repeat(np.array([r[3] for r in records], np.int64), sizes),
+        "kind": np.repeat(np.array([r[4] for r in records], np.int64), sizes),
+        "order": np.concatenate([r[6] for r in records]),
+        "value": np.concatenate([r[5] if r[5] is not None else np.zeros(r[1].size, np.uint32)
+                                 for r in records]),
+    }
+    # the same access twice (an index evaluated for the address and for the bounds, a loop
+    # reading one word twice in a phase) is one access
+    columns = [out[k] for k in ("addr", "key", "site", "kind", "phase")]
+    order = np.lexsort((out["order"], *reversed(columns)))
+    keep = np.ones(order.size, bool)
+    if order.size > 1:
+        same = np.ones(order.size - 1, bool)
+        for col in columns:
+            c = col[order]
+            same &= c[1:] == c[:-1]
+        keep[1:] = ~same
+    chosen = np.sort(order[keep])
+    return {k: v[chosen] for k, v in out.items()}
+
+
+def conflicts(a: dict[str, np.ndarray], n: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Every (access, group of earlier accesses of one line and kind) pair where some access
+    of the group conflicts with the access, as (access indices, the conflicting earlier
+    access's indices): the L, O, G rule of shadow.py, over sorted arrays."""
+    addr, key, phase, order = a["addr"], a["key"], a["phase"], a["order"]
+    wg = key // n
+    group = a["site"] * 4 + a["kind"]
+    found = []
+    for g in np.unique(group):
+        kind = int(g % 4)
+        mine = np.flatnonzero(group == g)
+        mine = mine[np.lexsort((order[mine], addr[mine]))]
+        gaddr, gkey, gwg = addr[mine], key[mine], wg[mine]
+        # run starts: where the word, the invocation or its workgroup changes
+        pos = np.arange(mine.size)
+        new_addr = np.r_[True, gaddr[1:] != gaddr[:-1]]
+        addr_start = np.maximum.accumulate(np.where(new_addr, pos, 0))
+        key_start = np.maximum.accumulate(np.where(new_addr | np.r_[True, gkey[1:] != gkey[:-1]],
+                                                   pos, 0))
+        wg_start = np.maximum.accumulate(np.where(new_addr | np.r_[True, gwg[1:] != gwg[:-1]],
+                                                  pos, 0))
+        # the accesses that may conflict with this group: not both atomic, one a write
+        may = ~(_IS_ATOMIC[a["kind"]] & _IS_ATOMIC[kind]) & (_IS_WRITE[a["kind"]] |
+                                                             _IS_WRITE[kind])
+        them = np.flatnonzero(may)
+        if not them.size:
+            continue
+        # L: the group's last access at the same word before each of them
+        span = int(order.max()) + 1
+        gcode = gaddr * span + order[mine]
+        last = np.searchsorted(gcode, addr[them] * span + order[them]) - 1
+        has = last >= 0
+        has[has] = gaddr[last[has]] == addr[them[has]]
+        them, last = them[has], last[has]
+        if not them.size:
+            continue
+        tk, tw, tp = key[them], wg[them], phase[them]
+        beta = np.full(them.size, -1, np.int64)
+        lk, lw, lp = gkey[last], gwg[last], phase[mine[last]]
+        direct = (lk != tk) & ((lw != tw) | (lp == tp))
+        beta[direct] = last[direct]
+        # O: the last before L's run by another invocation (when L is the access's own)
+        other = key_start[last] - 1
+        ok_o = (beta < 0) & (lk == tk) & (other >= addr_start[last])
+        oo = np.where(ok_o, other, 0)
+        ok_o &= (gwg[oo] != tw) | (phase[mine[oo]] == tp)
+        beta[ok_o] = other[ok_o]
+        # G: the last before L's run from another workgroup
+        far = wg_start[last] - 1
+        ok_g = (beta < 0) & (far >= addr_start[last])
+        ff = np.where(ok_g, far, 0)
+        ok_g &= gwg[ff] != tw
+        beta[ok_g] = far[ok_g]
+        hit = beta >= 0
+        if hit.any():
+            found.append((them[hit], mine[beta[hit]]))
+    return found
+
+
+class LockstepDetector:
+    """The findings of one Lockstep dispatch: out-of-bounds accesses as they happen, races
+    from the records (:func:`conflicts`), each folded per pair of lines as the coroutine
+    detector folds them. Reads by ``SanitizedRun.findings`` like a ``RaceDetector``."""
+
+    def __init__(self, run: Any, allow: Any) -> None:
+        self.run = run
+        self.allow = set(allow)
+        self.findings: list = []
+        self._races: list[tuple[DataRace, bool]] = []
+        self._seen: dict[tuple, Any] = {}
+        self._first: dict[int, int] = {}  # id(finding) -> order of its first occurrence
+        self.order = 0
+        self.sites: list[tuple[str, int]] = []
+        self.ops: list[str] = []
+
+    def take_order(self, count: int) -> np.ndarray:
+        start = self.order
+        self.order += count
+        return np.arange(start, start + count, dtype=np.int64)
+
+    def describe(self, key: int) -> str:
+        return self.run.ids.describe(_KeyOnly(int(key)))
+
+    def out_of_bounds(self, memory: Memory, lanes: np.ndarray, idx: Any, site: int,
+                      kind: int, first_key: int) -> None:
+        """The lanes ``lanes`` accessed ``memory`` out of bounds (``idx()``: the index steps
+        of the access, (index over lanes, length) each)."""
+        steps = [(np.broadcast_to(np.asarray(i), (lanes.max() + 1,))[lanes].astype(np.int64),
+                  np.broadcast_to(np.asarray(k), (lanes.max() + 1,))[lanes].astype(np.int64))
+                 for i, k in idx()]
+        op = "store" if _IS_WRITE[kind] else "load"
+        where = self.sites[site]
+        key = ("oob", memory.name, op, where)
+        order = self.take_order(lanes.size)
+        for j, lane in enumerate(lanes.tolist()):
+            values, length = [], 0
+            for i, k in steps:
+                values.append(int(i[j]))
+                if not 0 <= i[j] < k[j]:
+                    length = int(k[j])
+                    break
+            index = values[0] if len(values) == 1 else tuple(values)
+            seen = self._seen.get(key)
+            if seen is not None:
+                seen.note(index)
+                continue
+            finding = self._seen[key] = OutOfBounds(
+                memory=memory.name, index=index, length=length,
+                access=_access_at(self.describe(first_key + lane), op, where))
+            finding.elements.append(index)
+            self._first[id(finding)] = int(order[j])
+            self.findings.append(finding)
+
+    def check(self, memory: Memory) -> None:
+        """Finds the races among ``memory``'s records and folds them into findings."""
+        if not memory.records:
+            return
+        a = gather(memory.records)
+        memory.records = []
+        n = self.run.unit_size
+        rows = conflicts(a, n)
+        if not rows:
+            return
+        alpha = np.concatenate([r[0] for r in rows])
+        beta = np.concatenate([r[1] for r in rows])
+        rank = np.concatenate([np.full(r[0].size, k) for k, r in enumerate(rows)])
+        by = np.lexsort((rank, a["order"][alpha]))
+        alpha, beta = alpha[by], beta[by]
+        kind_a, kind_b = a["kind"][alpha], a["kind"][beta]
+        ww = _IS_WRITE[kind_a] & _IS_WRITE[kind_b]
+        site_a, site_b = a["site"][alpha], a["site"][beta]
+        lo, hi = np.minimum(site_a, site_b), np.maximum(site_a, site_b)
+        cross = a["key"][alpha] // n != a["key"][beta] // n
+        code = (lo * (len(self.sites) + 1) + hi) * 2 + ww
+        for c in np.unique(code):
+            at = np.flatnonzero(code == c)
+            self._fold(memory, a, alpha[at], beta[at], bool(ww[at[0]]), bool(cross[at].any()))
+
+    def _fold(self, memory: Memory, a: dict, alpha: np.ndarray, beta: np.ndarray,
+              write_write: bool, cross: bool) -> None:
+        """One pair of lines' conflicts (in order) into its finding."""
+        i, j = int(alpha[0]), int(beta[0])
+        race = "write-write" if write_write else "read-write"
+        sites = sorted((self.sites[int(a["site"][i])], self.sites[int(a["site"][j])]))
+        key = (race, memory.name, *sites)
+        seen = self._seen.get(key)
+        rest = alpha
+        if seen is None:
+            seen = DataRace(
+                race=race, memory=memory.name, address_space=memory.space,
+                index=memory.element(int(a["addr"][i])),
+                first=_access_at(self.describe(a["key"][j]), self._op(a, j, False),
+                                 self.sites[int(a["site"][j])]),
+                second=_access_at(self.describe(a["key"][i]), self._op(a, i, True),
+                                  self.sites[int(a["site"][i])]),
+                same_workgroup=not cross, hint="",
+                same_value=write_write and _same_value(a, i))
+            seen.elements.append(seen.index)
+            self._seen[key] = seen
+            self._first[id(seen)] = int(a["order"][i])
+            atomic = bool(_IS_ATOMIC[a["kind"][i]] or _IS_ATOMIC[a["kind"][j]])
+            self._races.append((seen, atomic))
+            self.findings.append(seen)
+            rest = alpha[1:]
+        else:
+            seen.same_workgroup = seen.same_workgroup and not cross
+        seen.count += rest.size
+        words = a["addr"][rest]
+        _, firsts = np.unique(words, return_index=True)
+        for w in words[np.sort(firsts)][:16].tolist():
+            e = memory.element(w)
+            if e not in seen.elements and len(seen.elements) < 8:
+                seen.elements.append(e)
+
+    def _op(self, a: dict, i: int, own: bool) -> str:
+        """How a finding names access ``i``: the access that found the race by its
+        operation (an atomic by its name), the earlier one by its kind."""
+        kind = int(a["kind"][i])
+        if own and kind >= ATOMIC_WRITE:
+            return self.ops[int(a["site"][i])]
+        return ("store", "load", "atomic store", "atomic load")[kind]
+
+    def finish(self) -> None:
+        """Puts the findings in the order of their first occurrence."""
+        self.findings.sort(key=lambda f: self._first[id(f)])
+
+
+def _same_value(a: dict, i: int) -> bool:
+    """Whether the store ``i`` stored what the plain store before it at its word stored."""
+    word = a["addr"][i]
+    before = np.flatnonzero((a["addr"] == word) & (a["kind"] == WRITE)
+                            & (a["order"] < a["order"][i]))
+    if not before.size:
+        return False
+    previous = before[np.argmax(a["order"][before])]
+    return bool(a["value"][previous] == a["value"][i])
+
+
+
+
+class LockstepRun(SanitizedRun):
+    """What ``SanitizedRun`` (the sanitize modes, the warning, ``DataRaceError``) needs of a
+    Lockstep dispatch: its configuration and how to name an invocation."""
+
+    def __init__(self, size: tuple[int, int, int], groups: tuple[int, int, int],
+                 sanitize: str | None, allow_races: Any) -> None:
+        self.config = {"stage": "compute"}
+        self.ids = _Ids(size, groups)
+        self.unit_size = int(np.prod(size))
+        if isinstance(allow_races, str):
+            allow_races = (allow_races,)
+        self.setup_sanitizer(sanitize, allow_races or (), {}, [])
+        if self.detector is not None:
+            check_key_space(int(np.prod(groups)) * self.unit_size)
+            self.detector = LockstepDetector(self, self.detector.allow)  # type: ignore
+
+
+def elements_of(value: Any, t: Any) -> Any:
+    """How the coroutine detector names word ``w`` of a buffer bound as ``value`` (WGSL type
+    ``t``): a struct buffer's member (``p[3].vel.x``), an array's element (its flat index,
+    or its index tuple for several dimensions; a vec3's padding word by its word)."""
+    if isinstance(value, np.ndarray) and value.dtype.names:
+        structs = as_struct_binding(value)
+        if structs is not None:
+            cls, ndim = structs._struct, value.ndim
+            return lambda w: describe_granule(cls, ndim, w)
+    arr = np.asarray(value)
+    if arr.dtype.itemsize != 4:
+        return lambda w: w
+    marks = to_gpu(np.arange(1, arr.size + 1, dtype=np.uint32).reshape(arr.shape), t)
+    marks = marks.reshape(-1)
+    return lambda w: _unflatten(arr, int(marks[w]) - 1) if w < marks.size and marks[w] else w
+
+
+def shape_of(t: Any) -> tuple | None:
+    """The numpy shape of workgroup memory of type ``t`` as the coroutine schedules hold it
+    (None: a struct or matrix, named by word)."""
+    if isinstance(t, Atomic):
+        return ()
+    if isinstance(t, Scalar):
+        return ()
+    if isinstance(t, Vector):
+        return (t.size,)
+    if isinstance(t, Array) and isinstance(t.length, int):
+        inner = shape_of(t.element)
+        return None if inner is None else (t.length, *inner)
+    return None
+
+
+def workgroup_elements(t: Any) -> Any:
+    """:func:`elements_of` for a workgroup variable of type ``t``."""
+    shape = shape_of(t)
+    if shape is None:
+        return lambda w: w
+    return elements_of(np.zeros(shape, np.uint32), t)
+
+
+def no_index() -> tuple:
+    """The index steps of an access without any (a scalar variable)."""
+    return ()
+
+
+def watch_workgroup(recorder: Recorder, program: Any, ns: dict) -> list[Memory]:
+    """Registers the workgroup variables of a chunk (their words in ``ns``) with the
+    recorder; returns their memories (checked when the chunk ends)."""
+    shared = []
+    allow = recorder.detector.allow
+    for name, size in program.workgroup_words.items():
+        t = program.variables[name][2]
+        elements = workgroup_elements(t)
+        memory = Memory(name, "workgroup", name not in allow and (
+            name in program.written or "*" in program.written),
+            lambda w, elements=elements, size=size: elements(w % size), size)
+        recorder.memories[id(ns[f"g_{name}"])] = memory
+        shared.append(memory)
+    return shared

@@ -1,0 +1,147 @@
+"""Lockstep's compiler with the race detector on: every memory access, atomic and barrier of the
+generated code goes through the recorder ``_r`` (:mod:`.races`), with the source line it
+comes from (a site: an index into the program's ``sites``).
+
+A loaded WGSL kernel's sites are its WGSL lines; a Python kernel's are the Python lines
+``to_wgsl`` translated each WGSL line from (the emitter marks them, ``// @ash N``): a
+finding names the same lines under Lockstep as under the coroutine schedules. Lines the
+emitter adds (zeroing workgroup memory) have no Python line and are not recorded.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..front.wgsl import syntax as ast
+from ..ir.types import Atomic, Scalar, Vector
+from .compile import Compiler, Program
+from .exprs import _ATOMICS, _BARRIERS, _VIEW, Ref
+from .races import ATOMIC_READ, ATOMIC_WRITE, READ
+
+_MARK = re.compile(r"// @ash (\d+)\s*$")
+#: the address space each barrier orders (the detector's phases; textureBarrier orders
+#: storage textures, which Lockstep does not run)
+_ORDERS = {"workgroupBarrier": "workgroup", "storageBarrier": "storage"}
+
+
+def _snake(name: str) -> str:
+    """``atomicCompareExchangeWeak`` -> ``atomic_compare_exchange_weak`` (the operation's
+    name as the coroutine detector reports it)."""
+    return re.sub(r"(?<!^)([A-Z])", r"_\1", name).lower()
+
+
+class WatchingCompiler(Compiler):
+    """:class:`~.compile.Compiler` emitting the detector's calls. ``marks``: the emitter's
+    (file, line) per mark of a Python kernel's WGSL, or None for a loaded module."""
+
+    watching = True
+
+    def __init__(self, checker: Any, typed: Any, marks: list | None = None) -> None:
+        super().__init__(checker, typed)
+        self.marks = marks
+        self.sites: list[tuple[str, int]] = []
+        self.ops: list[str] = []
+        self.site_ids: dict[tuple, int] = {}
+        self.written: set[str] = set()  # the memories some line writes ("*": through a pointer)
+        self.load_kind = READ
+        self.lines_text = self.source.text.split("\n")
+
+    def compile(self, entry: str) -> Program:
+        program = super().compile(entry)
+        program.sites, program.ops, program.written = self.sites, self.ops, self.written
+        return program
+
+    def site(self, span: Any, op: str = "") -> int:
+        """The site of the access at ``span`` (-1: a line the user did not write)."""
+        line = self.source.line_col(span.start)[0]
+        if self.marks is None:
+            where: Any = (self.source.name, line)
+        else:
+            found = _MARK.search(self.lines_text[line - 1])
+            if found is None:
+                return -1
+            where = tuple(self.marks[int(found.group(1))])
+        key = (where, op)
+        if key not in self.site_ids:
+            self.site_ids[key] = len(self.sites)
+            self.sites.append(where)
+            self.ops.append(op)
+        return self.site_ids[key]
+
+    def wrote(self, ref: Ref) -> None:
+        self.written.add(ref.mem[2:] if ref.mem.startswith("g_") else "*")
+
+    # --- accesses -------------------------------------------------------------------------
+
+    def load(self, ref: Ref, span: Any) -> str:
+        t = ref.type.scalar if isinstance(ref.type, Atomic) else ref.type
+        if isinstance(t, (Scalar, Vector)) and scalar_name(t) in _VIEW:
+            at = ref.at if isinstance(t, Scalar) else f"_l.vector_at({ref.at}, {t.size})"
+            code = (f"_r.load({ref.mem}, {_VIEW[scalar_name(t)]!r}, {at}, {ref.ok}, "
+                    f"{self.mask}, {self.site(span)}, {ref.idx}, L, {self.load_kind})")
+            return f"({code} != 0)" if scalar_name(t) == "bool" else code
+        return super().load(ref, span)
+
+    def store_memory(self, ref: Ref, value: str, span: Any) -> list[str]:
+        t = ref.type.scalar if isinstance(ref.type, Atomic) else ref.type
+        if isinstance(t, (Scalar, Vector)) and scalar_name(t) in _VIEW:
+            self.wrote(ref)
+            n = t.size if isinstance(t, Vector) else 0
+            kind = ATOMIC_WRITE if isinstance(ref.type, Atomic) else 0
+            return [f"_r.store({ref.mem}, {_VIEW[scalar_name(t)]!r}, {ref.at}, {ref.ok}, "
+                    f"{self.mask}, {value}, {self.site(span, self.store_op)}, {ref.idx}, L, "
+                    f"{n}, {kind})"]
+        return super().store_memory(ref, value, span)
+
+    store_op = ""
+
+    def atomic(self, e: ast.Call, name: str) -> str:
+        ref = self.pointer(e.args[0])
+        op = _snake(name)
+        if name == "atomicLoad":
+            self.load_kind, kind = ATOMIC_READ, self.load_kind
+            try:
+                return self.load_at(ref, e.span, op)
+            finally:
+                self.load_kind = kind
+        if name == "atomicStore" and isinstance(ref.type, Atomic):
+            value = self.expr(e.args[1], self.want_for(e.args[1], ref.type.scalar))
+            self.store_op = op
+            try:
+                (line,) = self.store_memory(ref, value, e.span)
+            finally:
+                self.store_op = ""
+            return line
+        code = super().atomic(e, name)
+        if name in _ATOMICS or name == "atomicCompareExchangeWeak":
+            self.wrote(ref)
+            code = (f"_r.atomic({code}, {ref.mem}, {ref.at}, {ref.ok}, {self.mask}, "
+                    f"{self.site(e.span, op)}, {ref.idx}, L)")
+        return code
+
+    def load_at(self, ref: Ref, span: Any, op: str) -> str:
+        """An atomicLoad: a load recorded as an atomic read, named ``op``."""
+        t = ref.type.scalar if isinstance(ref.type, Atomic) else ref.type
+        return (f"_r.load({ref.mem}, {_VIEW[t.name]!r}, {ref.at}, {ref.ok}, {self.mask}, "
+                f"{self.site(span, op)}, {ref.idx}, L, {self.load_kind})")
+
+    def builtin(self, e: ast.Call, result: Any) -> str:
+        name = e.callee.name
+        if name in _BARRIERS:
+            return (f"_r.barrier({_ORDERS.get(name)!r}, {self.mask}, L, WG, "
+                    f"{self.where(e.span)!r})")
+        if name == "workgroupUniformLoad":
+            ref = self.pointer(e.args[0])
+            self.load_kind, kind = -1, self.load_kind
+            try:
+                value = self.load(ref, e.span)
+            finally:
+                self.load_kind = kind
+            return (f"_r.uniform_load({self.mask}, L, WG, {self.where(e.span)!r}, "
+                    f"lambda: {value})")
+        return super().builtin(e, result)
+
+
+def scalar_name(t: Any) -> str:
+    return t.scalar.name if isinstance(t, Vector) else t.name
