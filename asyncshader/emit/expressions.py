@@ -37,6 +37,7 @@ from . import (
     textures,
 )
 from .folding import Folding
+from .marks import plain_pointer
 from .overrides import value as override_value
 from .pointers import deref, function_pointer
 from .values import E, Memory
@@ -223,8 +224,9 @@ class Expressions(Folding):
             text = f"{mem.name}[{index.text}]"
             if isinstance(element, Atomic) or mem.name in self.module.atomic_buffers:
                 scalar = element.scalar if isinstance(element, Atomic) else element
-                return E(f"atomicLoad(&{text})", scalar, memory=Memory(text, mem.space,
-                         Atomic(scalar) if isinstance(scalar, Scalar) else scalar),
+                return E(f"atomicLoad({plain_pointer(text)})", scalar,
+                         memory=Memory(text, mem.space, Atomic(scalar)
+                                       if isinstance(scalar, Scalar) else scalar),
                          ref=("element", mem, index))
             return E(text, element, ref=("element", mem, index))
         t = self.module.resolved(base.type)

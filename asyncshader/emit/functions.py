@@ -10,12 +10,12 @@ numbers would; an annotation (``x: u32 = 0``) decides it outright."""
 from __future__ import annotations
 
 import ast
-from contextvars import ContextVar
 from typing import Any
 
 from ..wgsl.source import parse
 from . import creation, powers, results, swizzles
 from .expressions import E, Expressions, Memory
+from .marks import SOURCE_LINES, plain_pointer
 from .names import RESERVED, SPACES
 from .scoping import bind_counts, hoisted, store_counts, used_outside
 from .switch import Switches
@@ -35,12 +35,6 @@ from .wtypes import (
     from_python,
     scalar_of,
 )
-
-#: while set (a list), each emitted line ends with ``// @ash N``: N indexes the list, which holds
-#: the (file, line) of the Python statement the line comes from (Lockstep's race detector
-#: names the Python lines of a kernel it runs as WGSL)
-SOURCE_LINES: ContextVar[list | None] = ContextVar("asyncshader_emit_source_lines",
-                                                   default=None)
 
 _AUG = {ast.Add: "+=", ast.Sub: "-=", ast.Mult: "*=", ast.Div: "/=", ast.Mod: "%=",
         ast.BitAnd: "&=", ast.BitOr: "|=", ast.BitXor: "^=", ast.LShift: "<<=", ast.RShift: ">>="}
@@ -369,12 +363,12 @@ class Function(Switches, Expressions):
             value = self.as_float(value, self.module.resolved(value.type), element)
             plain = f"{mem.name}[{ref[2].text}]"
             if dest.memory is not None:  # an atomic element: a plain store is atomicStore
-                self.emit(f"atomicStore(&{plain}, {value.text});")
+                self.emit(f"atomicStore({plain_pointer(plain)}, {value.text});")
             else:
                 self.emit(f"{plain} = {value.text};")
             return
         if isinstance(target, ast.Attribute) and dest.memory is not None:  # .value of atomic
-            self.emit(f"atomicStore(&{dest.memory.name}, {value.text});")
+            self.emit(f"atomicStore({plain_pointer(dest.memory.name)}, {value.text});")
             return
         self.module.unify(self.module.resolved(dest.type), self.module.resolved(value.type),
                           node, self)

@@ -66,6 +66,7 @@ class Recorder:
         self.first = 0  # the chunk's first workgroup
         self.n = 1
         self.phases: dict[str, np.ndarray] = {}
+        self.shared: list[Memory] = []  # the chunk's workgroup memories
 
     def chunk(self, first: int, count: int, n: int) -> None:
         """A chunk of ``count`` workgroups from ``first`` starts (``n`` invocations each)."""
@@ -109,10 +110,14 @@ class Recorder:
         if space is None or m is False:
             return
         phases = self.phases[space]
-        if m is None:
+        reached = None if m is None else m.reshape(-1, size).all(axis=1)
+        if reached is None or reached.all():
             phases += 1
+            if space == "workgroup":  # (a phase no later access can race with: checked now)
+                for memory in self.shared:
+                    self.detector.check(memory)
         else:
-            phases[m.reshape(-1, size).all(axis=1)] += 1
+            phases[reached] += 1
 
     def uniform_load(self, m: Any, L: int, size: int, where: str, load: Any) -> Any:
         """``workgroupUniformLoad``: barrier, load, barrier (WGSL): its load races with
@@ -193,36 +198,35 @@ def gather(records: list[tuple]) -> dict[str, np.ndarray]:
 def conflicts(a: dict[str, np.ndarray], n: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """Every (access, group of earlier accesses of one line and kind) pair where some access
     of the group conflicts with the access, as (access indices, the conflicting earlier
-    access's indices): the L, O, G rule of shadow.py, over sorted arrays."""
-    addr, key, phase, order = a["addr"], a["key"], a["phase"], a["order"]
+    access's indices): the L, O, G rule of shadow.py, over sorted arrays. ``a``'s records
+    are in order (:func:`gather`)."""
+    addr, key, phase, kinds = a["addr"], a["key"], a["phase"], a["kind"]
     wg = key // n
-    group = a["site"] * 4 + a["kind"]
+    # (addr, order): the records are in order, so a stable sort by address
+    by_addr = np.argsort(addr, kind="stable")
+    dense = np.empty(addr.size, np.int64)
+    dense[by_addr] = np.cumsum(np.r_[0, addr[by_addr][1:] != addr[by_addr][:-1]])
+    code = dense * addr.size + np.arange(addr.size)  # (records are numbered in order)
+    group = (a["site"] * 4 + kinds)[by_addr]
     found = []
     for g in np.unique(group):
         kind = int(g % 4)
-        mine = np.flatnonzero(group == g)
-        mine = mine[np.lexsort((order[mine], addr[mine]))]
-        gaddr, gkey, gwg = addr[mine], key[mine], wg[mine]
-        # run starts: where the word, the invocation or its workgroup changes
+        mine = by_addr[group == g]  # the group's records by (address, order)
+        gaddr, gkey, gwg = dense[mine], key[mine], wg[mine]
         pos = np.arange(mine.size)
         new_addr = np.r_[True, gaddr[1:] != gaddr[:-1]]
         addr_start = np.maximum.accumulate(np.where(new_addr, pos, 0))
-        key_start = np.maximum.accumulate(np.where(new_addr | np.r_[True, gkey[1:] != gkey[:-1]],
-                                                   pos, 0))
-        wg_start = np.maximum.accumulate(np.where(new_addr | np.r_[True, gwg[1:] != gwg[:-1]],
-                                                  pos, 0))
+        new_key = new_addr | np.r_[True, gkey[1:] != gkey[:-1]]
+        key_start = np.maximum.accumulate(np.where(new_key, pos, 0))
+        new_wg = new_addr | np.r_[True, gwg[1:] != gwg[:-1]]
+        wg_start = np.maximum.accumulate(np.where(new_wg, pos, 0))
         # the accesses that may conflict with this group: not both atomic, one a write
-        may = ~(_IS_ATOMIC[a["kind"]] & _IS_ATOMIC[kind]) & (_IS_WRITE[a["kind"]] |
-                                                             _IS_WRITE[kind])
+        may = ~(_IS_ATOMIC[kinds] & _IS_ATOMIC[kind]) & (_IS_WRITE[kinds] | _IS_WRITE[kind])
         them = np.flatnonzero(may)
-        if not them.size:
-            continue
         # L: the group's last access at the same word before each of them
-        span = int(order.max()) + 1
-        gcode = gaddr * span + order[mine]
-        last = np.searchsorted(gcode, addr[them] * span + order[them]) - 1
+        last = np.searchsorted(code[mine], code[them]) - 1
         has = last >= 0
-        has[has] = gaddr[last[has]] == addr[them[has]]
+        has[has] = gaddr[last[has]] == dense[them[has]]
         them, last = them[has], last[has]
         if not them.size:
             continue
@@ -305,10 +309,10 @@ class LockstepDetector:
 
     def check(self, memory: Memory) -> None:
         """Finds the races among ``memory``'s records and folds them into findings."""
-        if not memory.records:
-            return
-        a = gather(memory.records)
-        memory.records = []
+        records, memory.records = memory.records, []
+        if not any(r[4] in (WRITE, ATOMIC_WRITE) for r in records):
+            return  # (reads and atomic reads only: nothing can race)
+        a = gather(records)
         n = self.run.unit_size
         rows = conflicts(a, n)
         if not rows:
@@ -465,4 +469,5 @@ def watch_workgroup(recorder: Recorder, program: Any, ns: dict) -> list[Memory]:
             lambda w, elements=elements, size=size: elements(w % size), size)
         recorder.memories[id(ns[f"g_{name}"])] = memory
         shared.append(memory)
+    recorder.shared = shared
     return shared

@@ -24,7 +24,7 @@ import numpy as np
 from ..collectives.subgroups import DEFAULT_SUBGROUP_SIZE, check_subgroup_size
 from ..emit import emit
 from ..emit.buffers import from_gpu, struct_bytes, to_gpu
-from ..emit.functions import SOURCE_LINES
+from ..emit.marks import SOURCE_LINES
 from ..errors import BindingError, DispatchError, OptionError
 from ..front.wgsl.check import Checker
 from ..front.wgsl.parser import parse

@@ -88,17 +88,29 @@ class WatchingCompiler(Compiler):
         if isinstance(t, (Scalar, Vector)) and scalar_name(t) in _VIEW:
             self.wrote(ref)
             n = t.size if isinstance(t, Vector) else 0
-            kind = ATOMIC_WRITE if isinstance(ref.type, Atomic) else 0
+            kind = ATOMIC_WRITE if isinstance(ref.type, Atomic) and not self.plain_store else 0
             return [f"_r.store({ref.mem}, {_VIEW[scalar_name(t)]!r}, {ref.at}, {ref.ok}, "
                     f"{self.mask}, {value}, {self.site(span, self.store_op)}, {ref.idx}, L, "
                     f"{n}, {kind})"]
         return super().store_memory(ref, value, span)
 
     store_op = ""
+    plain_store = False
 
     def atomic(self, e: ast.Call, name: str) -> str:
         ref = self.pointer(e.args[0])
         op = _snake(name)
+        if self.marks is not None and name in ("atomicLoad", "atomicStore") and \
+                isinstance(e.args[0], ast.Paren):  # (a Python kernel's plain access: marks.py)
+            if name == "atomicLoad":
+                return self.load_at(ref, e.span, "")
+            value = self.expr(e.args[1], self.want_for(e.args[1], ref.type.scalar))
+            self.plain_store = True
+            try:
+                (line,) = self.store_memory(ref, value, e.span)
+            finally:
+                self.plain_store = False
+            return line
         if name == "atomicLoad":
             self.load_kind, kind = ATOMIC_READ, self.load_kind
             try:
@@ -121,10 +133,12 @@ class WatchingCompiler(Compiler):
         return code
 
     def load_at(self, ref: Ref, span: Any, op: str) -> str:
-        """An atomicLoad: a load recorded as an atomic read, named ``op``."""
+        """An atomicLoad: a load recorded as an atomic read named ``op`` (as a plain read
+        when ``op`` is empty)."""
         t = ref.type.scalar if isinstance(ref.type, Atomic) else ref.type
+        kind = self.load_kind if op else READ
         return (f"_r.load({ref.mem}, {_VIEW[t.name]!r}, {ref.at}, {ref.ok}, {self.mask}, "
-                f"{self.site(span, op)}, {ref.idx}, L, {self.load_kind})")
+                f"{self.site(span, op)}, {ref.idx}, L, {kind})")
 
     def builtin(self, e: ast.Call, result: Any) -> str:
         name = e.callee.name
