@@ -23,11 +23,14 @@ writes cannot race and is not recorded (only its bounds are checked).
 
 from __future__ import annotations
 
+import linecache
 from typing import Any
 
 import numpy as np
 
+from .._core.diagnostics import _short
 from ..emit.buffers import to_gpu
+from ..errors import BarrierDivergenceError
 from ..ir.types import Array, Atomic, Scalar, Vector
 from ..sanitizers.findings import DataRace, OutOfBounds, _access_at, _unflatten
 from ..sanitizers.races import SanitizedRun, _KeyOnly
@@ -103,11 +106,14 @@ class Recorder:
         self.note(words, at, ok, m, site, ATOMIC_WRITE, idx, L)
         return result
 
-    def barrier(self, space: str, m: Any, L: int, size: int, where: str) -> None:
-        """A barrier: the workgroups whose lanes reach it enter their next phase of
-        ``space`` (``None``: an ordering of no memory the detector watches here)."""
-        _l.barrier(m, L, size, where)
-        if space is None or m is False:
+    def barrier(self, space: str, m: Any, L: int, size: int, site: int) -> None:
+        """A barrier at ``site``: the workgroups whose lanes reach it enter their next phase
+        of ``space`` (``None``: an ordering of no memory the detector watches here)."""
+        if m is False:
+            return
+        if m is not None:
+            self.diverged(m.reshape(-1, size), site)
+        if space is None:
             return
         phases = self.phases[space]
         reached = None if m is None else m.reshape(-1, size).all(axis=1)
@@ -119,13 +125,36 @@ class Recorder:
         else:
             phases[reached] += 1
 
-    def uniform_load(self, m: Any, L: int, size: int, where: str, load: Any) -> Any:
+    def uniform_load(self, m: Any, L: int, size: int, site: int, load: Any) -> Any:
         """``workgroupUniformLoad``: barrier, load, barrier (WGSL): its load races with
         nothing, and the accesses before and after it are ordered."""
-        self.barrier("workgroup", m, L, size, where)
+        self.barrier("workgroup", m, L, size, site)
         value = load()
-        self.barrier("workgroup", m, L, size, where)
+        self.barrier("workgroup", m, L, size, site)
         return value
+
+    def diverged(self, rows: np.ndarray, site: int) -> None:
+        """Raises the coroutine schedules' BarrierDivergenceError when a workgroup's lanes
+        (``rows``: one row per workgroup of the chunk) reach the barrier at ``site`` in part
+        only."""
+        split = np.flatnonzero(rows.any(axis=1) & ~rows.all(axis=1))
+        if not split.size:
+            return
+        w = int(split[0])
+        wid, _, _ = self.detector.run.ids.split((self.first + w) * self.n)
+        file, line = self.sites[site] if site >= 0 else ("?", 0)
+        op = self.ops[site] if site >= 0 else "workgroup_barrier"
+        source = linecache.getline(file, line).strip()
+        raise BarrierDivergenceError(
+            f"BarrierDivergenceError in workgroup_id=({','.join(map(str, wid))}): some "
+            "invocations wait at a barrier that others of their workgroup do not reach (in "
+            "lockstep). This is non-uniform control flow.\n"
+            f"  local_invocation_index {_l._few(np.flatnonzero(rows[w]))}: wait at "
+            f"{_short(file)}:{line} in {op}(): {source}\n"
+            f"  local_invocation_index {_l._few(np.flatnonzero(~rows[w]))}: do not reach it\n"
+            "Fix: call barriers in uniform control flow: every invocation of the workgroup "
+            "must reach the same barrier call (no early return, no barrier under a condition "
+            "that differs between invocations)")
 
     # --- recording ------------------------------------------------------------------------
 

@@ -144,7 +144,7 @@ class WatchingCompiler(Compiler):
         name = e.callee.name
         if name in _BARRIERS:
             return (f"_r.barrier({_ORDERS.get(name)!r}, {self.mask}, L, WG, "
-                    f"{self.where(e.span)!r})")
+                    f"{self.site(e.span, _snake(name))})")
         if name == "workgroupUniformLoad":
             ref = self.pointer(e.args[0])
             self.load_kind, kind = -1, self.load_kind
@@ -152,8 +152,8 @@ class WatchingCompiler(Compiler):
                 value = self.load(ref, e.span)
             finally:
                 self.load_kind = kind
-            return (f"_r.uniform_load({self.mask}, L, WG, {self.where(e.span)!r}, "
-                    f"lambda: {value})")
+            return (f"_r.uniform_load({self.mask}, L, WG, "
+                    f"{self.site(e.span, _snake(name))}, lambda: {value})")
         return super().builtin(e, result)
 
 
