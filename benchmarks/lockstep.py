@@ -1,4 +1,4 @@
-"""Lockstep against InOrder (both ``sanitize="off"``) and lavapipe, on the same kernels:
+"""Lockstep against InOrder and lavapipe, on the same kernels:
 webgpu-samples' compute boids (its WGSL, through load_wgsl), a boids step in Python
 (examples/boids.py: struct buffers, each invocation looping over every boid), the
 256-wide tree reduction (benchmarks/reduce.py), the tiled matmul (examples/matmul.py) and
@@ -6,9 +6,12 @@ a 3x3 blur (benchmarks/detector_kernels.py's, written here with loops WGSL has).
 checks that Lockstep leaves the same bits as InOrder, then prints both times and their ratio,
 measured in this run, and lavapipe's time for the same WGSL (``to_wgsl``) where wgpu is
 installed: one dispatch with its pipeline, buffer uploads and read-back, best of ``--repeat``
-(at least 3).
+(at least 3). The first table is ``sanitize="off"`` on both sides; the second has the race
+detector on both sides (the default, ``"report"``: the coroutine detector under InOrder, the
+vectorised one under Lockstep), and checks that both find the same (no races here).
 
     python benchmarks/lockstep.py [--boids 1024] [--groups 64] [--repeat 3] [--no-gpu]
+                                  [--sanitize off|report|both]
 """
 
 from __future__ import annotations
@@ -134,6 +137,37 @@ def cases(n_boids: int, groups: int) -> list[tuple[str, object, object, dict, st
     ]
 
 
+def _table(sanitize: str, args, rows) -> None:
+    """One table: every kernel under InOrder and Lockstep with ``sanitize``."""
+    print(f"sanitize={sanitize!r}")
+    print(f"{'kernel':40s} {'InOrder':>10s} {'Lockstep':>10s} {'speed-up':>9s} "
+          f"{'lavapipe':>10s} {'Lockstep/lavapipe':>18s}")
+    for title, kernel, groups, given, out in rows:
+        memory, found = {}, {}
+
+        def run(schedule, given=given, kernel=kernel, groups=groups, memory=memory,
+                found=found):
+            copies = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in given.items()}
+            r = ash.run(kernel, groups, schedule=schedule, sanitize=sanitize, **copies)
+            memory[type(schedule).__name__] = copies
+            found[type(schedule).__name__] = ash.render_findings(r.findings)
+        run(ash.Lockstep())  # (compiles once)
+        slow = _best(lambda: run(ash.InOrder()), args.inorder_repeat)
+        fast = _best(lambda: run(ash.Lockstep()), args.repeat)
+        same = _bits(memory["InOrder"][out]) == _bits(memory["Lockstep"][out])
+        if not same:
+            raise SystemExit(f"{title}: Lockstep's memory differs from InOrder's")
+        if found["InOrder"] != found["Lockstep"]:
+            raise SystemExit(f"{title}: the detectors differ:\n{found['InOrder']}\n"
+                             f"{found['Lockstep']}")
+        gpu = None if args.no_gpu else _lavapipe(kernel, groups, given, args.repeat)
+        gpu_cols = (f"{gpu * 1e3:8.1f}ms {fast / gpu:17.1f}x" if gpu is not None
+                    else f"{'-':>10s} {'-':>18s}")
+        print(f"{title:40s} {slow:9.3f}s {fast * 1e3:8.1f}ms {slow / fast:8.0f}x {gpu_cols}",
+              flush=True)
+    print(f"same memory and findings as InOrder (sanitize={sanitize!r}) in every row: yes")
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boids", type=int, default=1024)
@@ -142,29 +176,12 @@ def main(argv=None) -> None:
     ap.add_argument("--inorder-repeat", type=int, default=1,
                     help="InOrder runs per kernel (the slow side: boids 1024 takes 20-100 s)")
     ap.add_argument("--no-gpu", action="store_true", help="leave lavapipe out")
+    ap.add_argument("--sanitize", choices=["off", "report", "both"], default="both",
+                    help="the detector on neither side, on both, or a table of each")
     args = ap.parse_args(argv)
-    print(f"{'kernel':40s} {'InOrder':>10s} {'Lockstep':>10s} {'speed-up':>9s} "
-          f"{'lavapipe':>10s} {'Lockstep/lavapipe':>18s}")
-    for title, kernel, groups, given, out in cases(args.boids, args.groups):
-        memory = {}
-
-        def run(schedule, given=given, kernel=kernel, groups=groups, memory=memory):
-            copies = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in given.items()}
-            ash.run(kernel, groups, schedule=schedule, sanitize="off", **copies)
-            memory[type(schedule).__name__] = copies
-        ash.run(kernel, groups, schedule=ash.Lockstep(), sanitize="off",  # (compiles once)
-                **{k: v.copy() if isinstance(v, np.ndarray) else v for k, v in given.items()})
-        slow = _best(lambda: run(ash.InOrder()), args.inorder_repeat)
-        fast = _best(lambda: run(ash.Lockstep()), args.repeat)
-        same = _bits(memory["InOrder"][out]) == _bits(memory["Lockstep"][out])
-        if not same:
-            raise SystemExit(f"{title}: Lockstep's memory differs from InOrder's")
-        gpu = None if args.no_gpu else _lavapipe(kernel, groups, given, args.repeat)
-        gpu_cols = (f"{gpu * 1e3:8.1f}ms {fast / gpu:17.1f}x" if gpu is not None
-                    else f"{'-':>10s} {'-':>18s}")
-        print(f"{title:40s} {slow:9.3f}s {fast * 1e3:8.1f}ms {slow / fast:8.0f}x {gpu_cols}",
-              flush=True)
-    print("same memory as InOrder (sanitize=off) in every row: yes")
+    rows = cases(args.boids, args.groups)
+    for sanitize in (["off", "report"] if args.sanitize == "both" else [args.sanitize]):
+        _table(sanitize, args, rows)
 
 
 if __name__ == "__main__":

@@ -171,7 +171,7 @@ class Recorder:
             outside = active & ~inside
             if outside.any():
                 self.detector.out_of_bounds(memory, np.flatnonzero(outside), idx, site,
-                                            kind, self.first * self.n)
+                                            kind, self.first * self.n, L)
             active = active & inside
         if not memory.watched or kind < 0:
             return
@@ -307,11 +307,11 @@ class LockstepDetector:
         return self.run.ids.describe(_KeyOnly(int(key)))
 
     def out_of_bounds(self, memory: Memory, lanes: np.ndarray, idx: Any, site: int,
-                      kind: int, first_key: int) -> None:
-        """The lanes ``lanes`` accessed ``memory`` out of bounds (``idx()``: the index steps
-        of the access, (index over lanes, length) each)."""
-        steps = [(np.broadcast_to(np.asarray(i), (lanes.max() + 1,))[lanes].astype(np.int64),
-                  np.broadcast_to(np.asarray(k), (lanes.max() + 1,))[lanes].astype(np.int64))
+                      kind: int, first_key: int, L: int) -> None:
+        """The lanes ``lanes`` (of ``L``) accessed ``memory`` out of bounds (``idx()``: the
+        index steps of the access, (index over lanes, length) each)."""
+        steps = [(np.broadcast_to(np.asarray(i).reshape(-1), (L,))[lanes].astype(np.int64),
+                  np.broadcast_to(np.asarray(k).reshape(-1), (L,))[lanes].astype(np.int64))
                  for i, k in idx()]
         op = "store" if _IS_WRITE[kind] else "load"
         where = self.sites[site]

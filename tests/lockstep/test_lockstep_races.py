@@ -218,6 +218,19 @@ fn main(@builtin(local_invocation_index) i: u32) {
 """
 
 
+BRANCHES = """
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+var<workgroup> t: array<u32, 4>;
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) i: u32) {
+    if (i > 5u) {
+        out[i + 4u] = 1u;
+    }
+    t[i] = i;
+}
+"""
+
+
 def _particles(n):
     return ash.load_wgsl(STRUCTS)["P"].zeros(n)
 
@@ -227,9 +240,10 @@ def _particles(n):
     (ATOMICS, lambda: dict(c=np.zeros(2, np.uint32), out=np.zeros(8, np.uint32))),
     (VECTORS, lambda: dict(out=np.zeros((4, 4), np.float32))),
     (STRUCTS, lambda: dict(ps=_particles(4))),
-], ids=["pointer parameters", "atomics", "vectors", "struct members"])
+    (BRANCHES, lambda: dict(out=np.zeros(8, np.uint32))),
+], ids=["pointer parameters", "atomics", "vectors", "struct members", "out of bounds"])
 def test_wgsl_kernels_give_the_coroutine_detectors_findings(text, make):
-    inorder, lockstep = both(ash.load_wgsl(text)["main"], 1, make)
+    inorder, lockstep = both(ash.load_wgsl(text)["main"], 2, make)
     assert verdicts(inorder) == verdicts(lockstep) != set()
 
 
