@@ -224,62 +224,68 @@ def gather(records: list[tuple]) -> dict[str, np.ndarray]:
     return {k: v[chosen] for k, v in out.items()}
 
 
-def conflicts(a: dict[str, np.ndarray], n: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Every (access, group of earlier accesses of one line and kind) pair where some access
-    of the group conflicts with the access, as (access indices, the conflicting earlier
-    access's indices): the L, O, G rule of shadow.py, over sorted arrays. ``a``'s records
-    are in order (:func:`gather`)."""
+def conflicts(a: dict[str, np.ndarray], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every (access, group of accesses of one line and kind at its word) pair where some
+    earlier access of the group conflicts with the access: the access indices and the
+    conflicting earlier accesses' indices, by the L, O, G rule of shadow.py over sorted
+    arrays. ``a``'s records are in order (:func:`gather`), so a record's index is its
+    place in the order."""
     addr, key, phase, kinds = a["addr"], a["key"], a["phase"], a["kind"]
+    count = addr.size
     wg = key // n
-    # (addr, order): the records are in order, so a stable sort by address
-    by_addr = np.argsort(addr, kind="stable")
-    dense = np.empty(addr.size, np.int64)
-    dense[by_addr] = np.cumsum(np.r_[0, addr[by_addr][1:] != addr[by_addr][:-1]])
-    code = dense * addr.size + np.arange(addr.size)  # (records are numbered in order)
-    group = (a["site"] * 4 + kinds)[by_addr]
-    found = []
-    for g in np.unique(group):
-        kind = int(g % 4)
-        mine = by_addr[group == g]  # the group's records by (address, order)
-        gaddr, gkey, gwg = dense[mine], key[mine], wg[mine]
-        pos = np.arange(mine.size)
-        new_addr = np.r_[True, gaddr[1:] != gaddr[:-1]]
-        addr_start = np.maximum.accumulate(np.where(new_addr, pos, 0))
-        new_key = new_addr | np.r_[True, gkey[1:] != gkey[:-1]]
-        key_start = np.maximum.accumulate(np.where(new_key, pos, 0))
-        new_wg = new_addr | np.r_[True, gwg[1:] != gwg[:-1]]
-        wg_start = np.maximum.accumulate(np.where(new_wg, pos, 0))
-        # the accesses that may conflict with this group: not both atomic, one a write
-        may = ~(_IS_ATOMIC[kinds] & _IS_ATOMIC[kind]) & (_IS_WRITE[kinds] | _IS_WRITE[kind])
-        them = np.flatnonzero(may)
-        # L: the group's last access at the same word before each of them
-        last = np.searchsorted(code[mine], code[them]) - 1
-        has = last >= 0
-        has[has] = gaddr[last[has]] == dense[them[has]]
-        them, last = them[has], last[has]
-        if not them.size:
-            continue
-        tk, tw, tp = key[them], wg[them], phase[them]
-        beta = np.full(them.size, -1, np.int64)
-        lk, lw, lp = gkey[last], gwg[last], phase[mine[last]]
-        direct = (lk != tk) & ((lw != tw) | (lp == tp))
-        beta[direct] = last[direct]
-        # O: the last before L's run by another invocation (when L is the access's own)
-        other = key_start[last] - 1
-        ok_o = (beta < 0) & (lk == tk) & (other >= addr_start[last])
-        oo = np.where(ok_o, other, 0)
-        ok_o &= (gwg[oo] != tw) | (phase[mine[oo]] == tp)
-        beta[ok_o] = other[ok_o]
-        # G: the last before L's run from another workgroup
-        far = wg_start[last] - 1
-        ok_g = (beta < 0) & (far >= addr_start[last])
-        ff = np.where(ok_g, far, 0)
-        ok_g &= gwg[ff] != tw
-        beta[ok_g] = far[ok_g]
-        hit = beta >= 0
-        if hit.any():
-            found.append((them[hit], mine[beta[hit]]))
-    return found
+    _, word = np.unique(addr, return_inverse=True)
+    groups, group = np.unique(a["site"] * 4 + kinds, return_inverse=True)
+    # a cell: one group's accesses at one word; the records by (cell, order)
+    cell = word.astype(np.int64) * groups.size + group
+    by = np.lexsort((np.arange(count), cell))
+    scell, skey, swg = cell[by], key[by], wg[by]
+    pos = np.arange(count)
+    new_cell = np.r_[True, scell[1:] != scell[:-1]]
+    cell_start = np.maximum.accumulate(np.where(new_cell, pos, 0))
+    key_start = np.maximum.accumulate(np.where(new_cell | np.r_[True, skey[1:] != skey[:-1]],
+                                               pos, 0))
+    wg_start = np.maximum.accumulate(np.where(new_cell | np.r_[True, swg[1:] != swg[:-1]],
+                                              pos, 0))
+    # each access against every cell of its word
+    cells = scell[new_cell]
+    cell_word = cells // groups.size
+    first_cell = np.searchsorted(cell_word, np.arange(word.max() + 1))
+    per_word = np.diff(np.r_[first_cell, cells.size])
+    many = per_word[word]
+    alpha = np.repeat(pos, many)
+    offset = pos.repeat(0) if not alpha.size else \
+        np.arange(alpha.size) - np.repeat(np.cumsum(many) - many, many)
+    against = cells[np.repeat(first_cell[word], many) + offset]
+    # not both atomic, one a write
+    theirs = groups[against % groups.size] % 4
+    mine = kinds[alpha]
+    fit = ~(_IS_ATOMIC[mine] & _IS_ATOMIC[theirs]) & (_IS_WRITE[mine] | _IS_WRITE[theirs])
+    alpha, against = alpha[fit], against[fit]
+    # L: the cell's last access before the access
+    code = scell * count + by
+    last = np.searchsorted(code, against * count + alpha) - 1
+    has = last >= 0
+    has[has] = scell[last[has]] == against[has]
+    alpha, last = alpha[has], last[has]
+    tk, tw, tp = key[alpha], wg[alpha], phase[alpha]
+    beta = np.full(alpha.size, -1, np.int64)
+    lk, lw, lp = skey[last], swg[last], phase[by[last]]
+    direct = (lk != tk) & ((lw != tw) | (lp == tp))
+    beta[direct] = last[direct]
+    # O: the last before L's run by another invocation (when L is the access's own)
+    other = key_start[last] - 1
+    ok_o = (beta < 0) & (lk == tk) & (other >= cell_start[last])
+    oo = np.where(ok_o, other, 0)
+    ok_o &= (swg[oo] != tw) | (phase[by[oo]] == tp)
+    beta[ok_o] = other[ok_o]
+    # G: the last before L's run from another workgroup
+    far = wg_start[last] - 1
+    ok_g = (beta < 0) & (far >= cell_start[last])
+    ff = np.where(ok_g, far, 0)
+    ok_g &= swg[ff] != tw
+    beta[ok_g] = far[ok_g]
+    hit = beta >= 0
+    return alpha[hit], by[beta[hit]]
 
 
 class LockstepDetector:
@@ -343,12 +349,10 @@ class LockstepDetector:
             return  # (reads and atomic reads only: nothing can race)
         a = gather(records)
         n = self.run.unit_size
-        rows = conflicts(a, n)
-        if not rows:
+        alpha, beta = conflicts(a, n)
+        if not alpha.size:
             return
-        alpha = np.concatenate([r[0] for r in rows])
-        beta = np.concatenate([r[1] for r in rows])
-        rank = np.concatenate([np.full(r[0].size, k) for k, r in enumerate(rows)])
+        rank = a["site"][beta] * 4 + a["kind"][beta]  # (one access's groups: by line, kind)
         by = np.lexsort((rank, a["order"][alpha]))
         alpha, beta = alpha[by], beta[by]
         kind_a, kind_b = a["kind"][alpha], a["kind"][beta]
