@@ -69,6 +69,7 @@ class Recorder:
         self.first = 0  # the chunk's first workgroup
         self.n = 1
         self.phases: dict[str, np.ndarray] = {}
+        self.lane_phases: dict[str, tuple] = {}  # space -> (every lane's key, phase)
         self.shared: list[Memory] = []  # the chunk's workgroup memories
 
     def chunk(self, first: int, count: int, n: int) -> None:
@@ -76,6 +77,7 @@ class Recorder:
         self.first, self.n = first, n
         self.phases = {"workgroup": np.zeros(count, np.int64),
                        "storage": np.zeros(count, np.int64)}
+        self.lane_phases = {}
 
     # --- the generated code's calls -------------------------------------------------------
 
@@ -116,6 +118,7 @@ class Recorder:
         if space is None:
             return
         phases = self.phases[space]
+        self.lane_phases.pop(space, None)
         reached = None if m is None else m.reshape(-1, size).all(axis=1)
         if reached is None or reached.all():
             phases += 1
@@ -165,35 +168,55 @@ class Recorder:
         if m is False or site < 0:
             return
         memory = self.memories[id(words)]
-        active = np.ones(L, bool) if m is None else np.asarray(m)
-        if ok is not True:
-            inside = np.broadcast_to(ok, (L,))
-            outside = active & ~inside
-            if outside.any():
-                self.detector.out_of_bounds(memory, np.flatnonzero(outside), idx, site,
-                                            kind, self.first * self.n, L)
-            active = active & inside
-        if not memory.watched or kind < 0:
-            return
-        lanes = np.flatnonzero(active)
-        if not lanes.size:
+        lanes = None  # (None: every lane of the chunk)
+        if m is not None or ok is not True:
+            active = np.ones(L, bool) if m is None else np.asarray(m)
+            if ok is not True:
+                inside = np.broadcast_to(ok, (L,))
+                outside = active & ~inside
+                if outside.any():
+                    self.detector.out_of_bounds(memory, np.flatnonzero(outside), idx, site,
+                                                kind, self.first * self.n, L)
+                active = active & inside
+            if not memory.watched or kind < 0:
+                return
+            if not active.all():
+                lanes = np.flatnonzero(active)
+                if not lanes.size:
+                    return
+        elif not memory.watched or kind < 0:
             return
         at = np.asarray(at)
         addresses = np.broadcast_to(at, (*at.shape[:-1], L) if at.ndim > 1 else (L,))
-        addresses = addresses[..., lanes].astype(np.int64)
-        parts = addresses.shape[0] if addresses.ndim > 1 else 1
-        keys = np.tile(self.first * self.n + lanes, parts)
-        phase = np.tile(self.phases[memory.space][lanes // self.n], parts)
+        if lanes is None:
+            keys, phase = self.everyone(L, memory.space)
+        else:
+            addresses = addresses[..., lanes]
+            keys = self.first * self.n + lanes
+            phase = self.phases[memory.space][lanes // self.n]
+        addresses = addresses.reshape(-1).astype(np.int64)
+        if addresses.size > keys.size:  # (a vector's components)
+            keys = np.tile(keys, addresses.size // keys.size)
+            phase = np.tile(phase, addresses.size // phase.size)
         bits = None
         if value is not None:
             v = np.asarray(value, dtype)
             shape = (*v.shape[:-1], L) if v.ndim > 1 else (L,)
-            v = np.broadcast_to(v, shape)[..., lanes].reshape(-1)
+            v = np.broadcast_to(v, shape)
+            v = (v if lanes is None else v[..., lanes]).reshape(-1)
             if v.dtype.kind == "f":
                 v = v + v.dtype.type(0)  # (-0.0 stores as 0.0: the same value)
             bits = v.view(np.uint32)
-        memory.records.append((addresses.reshape(-1), keys, phase, site, kind, bits,
+        memory.records.append((addresses, keys, phase, site, kind, bits,
                                self.detector.take_order(keys.size)))
+
+    def everyone(self, L: int, space: str) -> tuple[np.ndarray, np.ndarray]:
+        """Every lane's key and phase of ``space`` (made once per phase)."""
+        made = self.lane_phases.get(space)
+        if made is None:
+            keys = self.first * self.n + np.arange(L, dtype=np.int64)
+            made = self.lane_phases[space] = (keys, np.repeat(self.phases[space], self.n))
+        return made
 
 
 def gather(records: list[tuple]) -> dict[str, np.ndarray]:
