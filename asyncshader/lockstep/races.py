@@ -247,12 +247,13 @@ def gather(records: list[tuple]) -> dict[str, np.ndarray]:
     return {k: v[chosen] for k, v in out.items()}
 
 
-def conflicts(a: dict[str, np.ndarray], n: int) -> tuple[np.ndarray, np.ndarray]:
+def conflicts(a: dict[str, np.ndarray], n: int) -> tuple[np.ndarray, ...]:
     """Every (access, group of accesses of one line and kind at its word) pair where some
-    earlier access of the group conflicts with the access: the access indices and the
-    conflicting earlier accesses' indices, by the L, O, G rule of shadow.py over sorted
-    arrays. ``a``'s records are in order (:func:`gather`), so a record's index is its
-    place in the order."""
+    earlier access of the group conflicts with the access: the access indices, the
+    conflicting earlier accesses' indices (by the L, O, G rule of shadow.py, over sorted
+    arrays) and whether one of the conflicting earlier accesses is from another workgroup.
+    ``a``'s records are in order (:func:`gather`), so a record's index is its place in the
+    order."""
     addr, key, phase, kinds = a["addr"], a["key"], a["phase"], a["kind"]
     count = addr.size
     wg = key // n
@@ -308,7 +309,11 @@ def conflicts(a: dict[str, np.ndarray], n: int) -> tuple[np.ndarray, np.ndarray]
     ok_g &= swg[ff] != tw
     beta[ok_g] = far[ok_g]
     hit = beta >= 0
-    return alpha[hit], by[beta[hit]]
+    # whether some earlier access of the cell from another workgroup conflicts too (the
+    # accesses of different workgroups always conflict): ``same_workgroup`` is False as soon
+    # as the pair of lines races between workgroups, whichever access the order names
+    cross = (lw != tw) | (far >= cell_start[last])
+    return alpha[hit], by[beta[hit]], cross[hit]
 
 
 class LockstepDetector:
@@ -372,17 +377,16 @@ class LockstepDetector:
             return  # (reads and atomic reads only: nothing can race)
         a = gather(records)
         n = self.run.unit_size
-        alpha, beta = conflicts(a, n)
+        alpha, beta, cross = conflicts(a, n)
         if not alpha.size:
             return
         rank = a["site"][beta] * 4 + a["kind"][beta]  # (one access's groups: by line, kind)
         by = np.lexsort((rank, a["order"][alpha]))
-        alpha, beta = alpha[by], beta[by]
+        alpha, beta, cross = alpha[by], beta[by], cross[by]
         kind_a, kind_b = a["kind"][alpha], a["kind"][beta]
         ww = _IS_WRITE[kind_a] & _IS_WRITE[kind_b]
         site_a, site_b = a["site"][alpha], a["site"][beta]
         lo, hi = np.minimum(site_a, site_b), np.maximum(site_a, site_b)
-        cross = a["key"][alpha] // n != a["key"][beta] // n
         code = (lo * (len(self.sites) + 1) + hi) * 2 + ww
         for c in np.unique(code):
             at = np.flatnonzero(code == c)
