@@ -220,7 +220,7 @@ class Recorder:
 
 
 def gather(records: list[tuple]) -> dict[str, np.ndarray]:
-    """One memory's records as arrays (one entry per access)."""
+    """One memory's records as arrays (one entry per access), in order."""
     sizes = [r[1].size for r in records]
     out = {
         "addr": np.concatenate([r[0] for r in records]),
@@ -232,19 +232,7 @@ def gather(records: list[tuple]) -> dict[str, np.ndarray]:
         "value": np.concatenate([r[5] if r[5] is not None else np.zeros(r[1].size, np.uint32)
                                  for r in records]),
     }
-    # the same access twice (an index evaluated for the address and for the bounds, a loop
-    # reading one word twice in a phase) is one access
-    columns = [out[k] for k in ("addr", "key", "site", "kind", "phase")]
-    order = np.lexsort((out["order"], *reversed(columns)))
-    keep = np.ones(order.size, bool)
-    if order.size > 1:
-        same = np.ones(order.size - 1, bool)
-        for col in columns:
-            c = col[order]
-            same &= c[1:] == c[:-1]
-        keep[1:] = ~same
-    chosen = np.sort(order[keep])
-    return {k: v[chosen] for k, v in out.items()}
+    return out
 
 
 def conflicts(a: dict[str, np.ndarray], n: int) -> tuple[np.ndarray, ...]:
@@ -254,6 +242,25 @@ def conflicts(a: dict[str, np.ndarray], n: int) -> tuple[np.ndarray, ...]:
     arrays) and whether one of the conflicting earlier accesses is from another workgroup.
     ``a``'s records are in order (:func:`gather`), so a record's index is its place in the
     order."""
+    # only a word that some access writes and two invocations touch can hold a race
+    _, word = np.unique(a["addr"], return_inverse=True)
+    words = int(word.max()) + 1
+    written = np.bincount(word, weights=_IS_WRITE[a["kind"]], minlength=words) > 0
+    low = np.full(words, np.iinfo(np.int64).max)
+    high = np.full(words, -1)
+    np.minimum.at(low, word, a["key"])
+    np.maximum.at(high, word, a["key"])
+    maybe = (written & (low != high))[word]
+    if not maybe.any():
+        empty = np.zeros(0, np.int64)
+        return empty, empty, np.zeros(0, bool)
+    chosen = np.flatnonzero(maybe)
+    alpha, beta, cross = _conflicts({k: v[chosen] for k, v in a.items()}, n)
+    return chosen[alpha], chosen[beta], cross
+
+
+def _conflicts(a: dict[str, np.ndarray], n: int) -> tuple[np.ndarray, ...]:
+    """:func:`conflicts` on the records of the words that may race."""
     addr, key, phase, kinds = a["addr"], a["key"], a["phase"], a["kind"]
     count = addr.size
     wg = key // n
@@ -382,7 +389,18 @@ class LockstepDetector:
             return
         rank = a["site"][beta] * 4 + a["kind"][beta]  # (one access's groups: by line, kind)
         by = np.lexsort((rank, a["order"][alpha]))
-        alpha, beta, cross = alpha[by], beta[by], cross[by]
+        alpha, beta, cross, rank = alpha[by], beta[by], cross[by], rank[by]
+        # the same access twice (an index evaluated for the address and for the bounds) is
+        # one access: one conflict per invocation, word, line, kind and phase and group
+        fields = [a[k][alpha] for k in ("addr", "key", "site", "kind", "phase")] + [rank]
+        same = np.lexsort((np.arange(alpha.size), *reversed(fields)))
+        repeated = np.ones(alpha.size - 1, bool)
+        for f in fields:
+            f = f[same]
+            repeated &= f[1:] == f[:-1]
+        keep = np.ones(alpha.size, bool)
+        keep[same[1:][repeated]] = False
+        alpha, beta, cross = alpha[keep], beta[keep], cross[keep]
         kind_a, kind_b = a["kind"][alpha], a["kind"][beta]
         ww = _IS_WRITE[kind_a] & _IS_WRITE[kind_b]
         site_a, site_b = a["site"][alpha], a["site"][beta]
