@@ -16,7 +16,9 @@ are enough; here they are found by sorting and run starts, not kept per element)
 racing pair of lines is found, and the findings are the ones the coroutine detector makes for
 the same order: kind, memory and lines as under every schedule; the count, the element named
 first, the two invocations and ``same_value`` as that order gives them (docs/lockstep.md).
-Workgroup memory is checked when a chunk of workgroups ends (it is theirs only); storage
+Only the words some access writes and two invocations touch are checked. Workgroup memory is
+checked at each barrier the whole chunk of workgroups crosses (no later access can race with
+the phase it ends) and when the chunk ends (the memory is its workgroups' only); storage
 memory when the dispatch ends (different workgroups are never ordered). Memory that no line
 writes cannot race and is not recorded (only its bounds are checked).
 """
@@ -350,32 +352,39 @@ class LockstepDetector:
     def out_of_bounds(self, memory: Memory, lanes: np.ndarray, idx: Any, site: int,
                       kind: int, first_key: int, L: int) -> None:
         """The lanes ``lanes`` (of ``L``) accessed ``memory`` out of bounds (``idx()``: the
-        index steps of the access, (index over lanes, length) each)."""
-        steps = [(np.broadcast_to(np.asarray(i).reshape(-1), (L,))[lanes].astype(np.int64),
-                  np.broadcast_to(np.asarray(k).reshape(-1), (L,))[lanes].astype(np.int64))
-                 for i, k in idx()]
+        index steps of the access, (index over lanes, length) each): one occurrence each,
+        the index named up to the step that overflowed."""
+        steps = idx()
+        index = np.stack([np.broadcast_to(np.asarray(i).reshape(-1), (L,))[lanes]
+                          for i, _ in steps]).astype(np.int64) if steps else \
+            np.zeros((1, lanes.size), np.int64)
+        length = np.stack([np.broadcast_to(np.asarray(k).reshape(-1), (L,))[lanes]
+                           for _, k in steps]).astype(np.int64) if steps else index
+        overflowed = np.argmax((index < 0) | (index >= length), axis=0)
         op = "store" if _IS_WRITE[kind] else "load"
         where = self.sites[site]
         key = ("oob", memory.name, op, where)
         order = self.take_order(lanes.size)
-        for j, lane in enumerate(lanes.tolist()):
-            values, length = [], 0
-            for i, k in steps:
-                values.append(int(i[j]))
-                if not 0 <= i[j] < k[j]:
-                    length = int(k[j])
-                    break
-            index = values[0] if len(values) == 1 else tuple(values)
-            seen = self._seen.get(key)
-            if seen is not None:
-                seen.note(index)
-                continue
+
+        def named(j: int) -> Any:
+            upto = index[:overflowed[j] + 1, j].tolist()
+            return upto[0] if len(upto) == 1 else tuple(upto)
+
+        finding = self._seen.get(key)
+        rest = range(lanes.size)
+        if finding is None:
             finding = self._seen[key] = OutOfBounds(
-                memory=memory.name, index=index, length=length,
-                access=_access_at(self.describe(first_key + lane), op, where))
-            finding.elements.append(index)
-            self._first[id(finding)] = int(order[j])
+                memory=memory.name, index=named(0), length=int(length[overflowed[0], 0]),
+                access=_access_at(self.describe(first_key + int(lanes[0])), op, where))
+            finding.elements.append(finding.index)
+            self._first[id(finding)] = int(order[0])
             self.findings.append(finding)
+            rest = range(1, lanes.size)
+        finding.count += len(rest)
+        for j in rest[:64]:  # (the elements a finding names: the first 8 distinct)
+            e = named(j)
+            if e not in finding.elements and len(finding.elements) < 8:
+                finding.elements.append(e)
 
     def check(self, memory: Memory) -> None:
         """Finds the races among ``memory``'s records and folds them into findings."""
