@@ -138,6 +138,12 @@ class Recorder:
         self.barrier("workgroup", m, L, size, site)
         return value
 
+    def choose(self, f: Any, t: Any, c: Any, m: Any) -> Any:
+        """``select(f(), t(), c)`` with ``t``'s accesses recorded for the lanes of ``m``
+        where ``c`` holds and ``f``'s for the others (each takes the mask)."""
+        taken = _l.cond(c)
+        return np.where(c, t(_l.both(m, taken)), f(_l.minus(m, taken)))
+
     def diverged(self, rows: np.ndarray, site: int) -> None:
         """Raises the coroutine schedules' BarrierDivergenceError when a workgroup's lanes
         (``rows``: one row per workgroup of the chunk) reach the barrier at ``site`` in part

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from ..front.wgsl import syntax as ast
-from ..ir.types import Atomic, Scalar, Vector
+from ..ir.types import Atomic, Scalar, Vector, concretize, scalar_of
 from .compile import Compiler, Program
 from .exprs import _ATOMICS, _BARRIERS, _VIEW, Ref
 from .races import ATOMIC_READ, ATOMIC_WRITE, READ
@@ -154,7 +154,32 @@ class WatchingCompiler(Compiler):
                 self.load_kind = kind
             return (f"_r.uniform_load({self.mask}, L, WG, "
                     f"{self.site(e.span, _snake(name))}, lambda: {value})")
+        if name == "select" and self.marks is not None and _tripled(e.args[2]):
+            return self.conditional(e, result)
         return super().builtin(e, result)
+
+    def conditional(self, e: ast.Call, result: Any) -> str:
+        """A Python kernel's ``t if c else f`` (``to_wgsl`` writes ``select(f, t, c)``, which
+        evaluates both): each side's accesses are recorded for the lanes that take it, as
+        Python evaluates one side only."""
+        scalar = scalar_of(concretize(result))
+        outer, self.mask = self.mask, "_mm"
+        try:
+            f, t = (self.expr(a, self.want_for(a, scalar)) for a in e.args[:2])
+        finally:
+            self.mask = outer
+        c = self.expr(e.args[2])
+        return f"_r.choose(lambda _mm: {f}, lambda _mm: {t}, {c}, {self.mask})"
+
+
+def _tripled(e: Any) -> bool:
+    """Whether ``e`` is in three parentheses: the condition of a Python kernel's
+    conditional expression (``emit/marks.py``)."""
+    for _ in range(3):
+        if not isinstance(e, ast.Paren):
+            return False
+        e = e.inner
+    return True
 
 
 def scalar_name(t: Any) -> str:

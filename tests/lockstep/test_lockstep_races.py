@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 import pytest
+from helpers import load_example
 
 import asyncshader as ash
 from asyncshader import u32
@@ -279,6 +280,34 @@ def test_memory_no_line_writes_is_not_recorded():
     assert r.findings == [] and bindings["out"].tolist() == [4] * 4
 
 
+# ------------------------------------------------------------------- the examples, both ways
+EXAMPLES = [("boids.py", "update", "setup"), ("matmul.py", "matmul_tiled", "setup"),
+            ("reduce.py", "block_sum", "setup"), ("speed_bins.py", "histogram", "setup"),
+            ("racy_counter.py", "racy_increment", "setup"),
+            ("racy_counter.py", "atomic_increment", "setup"),
+            ("lost_update.py", "lost_update", "setup"),
+            ("prefix_sum.py", "scan_blocks", "setup_scan_blocks"),
+            ("stream_compaction.py", "compact", "setup")]
+
+
+@pytest.mark.parametrize("example, kernel, setup", EXAMPLES,
+                         ids=[f"{e}::{k}" for e, k, _ in EXAMPLES])
+def test_the_examples_give_the_coroutine_detectors_findings(example, kernel, setup):
+    # (matmul, reduce and prefix_sum read memory in `x if c else y`, and prefix_sum through a
+    # name that holds one of two arrays in turn: to_wgsl writes a select(), which reads both
+    # sides; Python reads one, and so does Lockstep's detector)
+    module = load_example(example)
+    found = []
+    for schedule in (ash.InOrder(), ash.Lockstep()):
+        given = getattr(module, setup)()
+        groups = given.pop("workgroups", 1)
+        r = ash.run(getattr(module, kernel), groups, schedule=schedule, sanitize="report",
+                    overrides=given.pop("overrides", None), **given)
+        found.append(verdicts(r))
+    assert found[0] == found[1]
+    assert bool(found[0]) == (kernel in ("racy_increment", "lost_update"))
+
+
 # -------------------------------------------------------- a Python kernel's Python lines
 def test_to_wgsl_marks_python_lines_only_for_lockstep():
     plain = to_wgsl(everyone_writes, out=np.zeros(1, np.uint32))
@@ -293,6 +322,21 @@ def test_to_wgsl_marks_python_lines_only_for_lockstep():
     k = int(store.rsplit("// @ash ", 1)[1])
     assert marks[k] == (__file__, line(everyone_writes.fn, "out[0] = local_invocation"))
     assert [t.split(" // @ash")[0] for t in marked.splitlines()] == plain.splitlines()
+
+
+@ash.compute(workgroup_size=4)
+async def guarded(inp: ash.Storage, out: ash.Storage, *, local_invocation_index: u32):
+    i = local_invocation_index
+    out[i] = inp[i + 2] if i < 2 else ash.f32(0)  # reads inp[2], inp[3] only
+
+
+def test_a_conditional_expression_reads_one_side_as_in_python():
+    # to_wgsl writes select(0.0f, inp[i + 2], i < 2): WGSL evaluates both sides, so the
+    # WGSL reads inp[4] and inp[5], out of bounds; the Python kernel does not
+    bindings = dict(inp=np.arange(4, dtype=np.float32), out=np.zeros(4, np.float32))
+    assert "select(0.0f, inp[i + 2], i < 2)" in to_wgsl(guarded, **bindings)
+    r = ash.run(guarded, schedule=ash.Lockstep(), sanitize="report", **bindings)
+    assert r.findings == [] and bindings["out"].tolist() == [2, 3, 0, 0]
 
 
 # ------------------------------------------------------------- generated kernels, both ways
