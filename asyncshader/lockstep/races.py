@@ -251,14 +251,18 @@ def conflicts(a: dict[str, np.ndarray], n: int) -> tuple[np.ndarray, ...]:
     ``a``'s records are in order (:func:`gather`), so a record's index is its place in the
     order."""
     # only a word that some access writes and two invocations touch can hold a race
-    _, word = np.unique(a["addr"], return_inverse=True)
+    word = a["addr"]
     words = int(word.max()) + 1
-    written = np.bincount(word, weights=_IS_WRITE[a["kind"]], minlength=words) > 0
-    low = np.full(words, np.iinfo(np.int64).max)
-    high = np.full(words, -1)
-    np.minimum.at(low, word, a["key"])
-    np.maximum.at(high, word, a["key"])
-    maybe = (written & (low != high))[word]
+    if words > 8 * word.size + 1024:  # (sparse addresses: numbered densely first)
+        _, word = np.unique(word, return_inverse=True)
+        words = int(word.max()) + 1
+    written = np.zeros(words, bool)
+    written[word[_IS_WRITE[a["kind"]]]] = True
+    some = np.full(words, -1, np.int64)
+    some[word] = a["key"]  # (one of the word's invocations)
+    several = np.zeros(words, bool)
+    several[word[a["key"] != some[word]]] = True
+    maybe = (written & several)[word]
     if not maybe.any():
         empty = np.zeros(0, np.int64)
         return empty, empty, np.zeros(0, bool)
@@ -516,9 +520,15 @@ def elements_of(value: Any, t: Any) -> Any:
     arr = np.asarray(value)
     if arr.dtype.itemsize != 4:
         return lambda w: w
-    marks = to_gpu(np.arange(1, arr.size + 1, dtype=np.uint32).reshape(arr.shape), t)
-    marks = marks.reshape(-1)
-    return lambda w: _unflatten(arr, int(marks[w]) - 1) if w < marks.size and marks[w] else w
+    made: list = []  # (the map from words to elements, made when a finding names one)
+
+    def element(w: int) -> Any:
+        if not made:
+            flat = np.arange(1, arr.size + 1, dtype=np.uint32).reshape(arr.shape)
+            made.append(to_gpu(flat, t).reshape(-1))
+        marks = made[0]
+        return _unflatten(arr, int(marks[w]) - 1) if w < marks.size and marks[w] else w
+    return element
 
 
 def shape_of(t: Any) -> tuple | None:
