@@ -11,7 +11,10 @@ detector on both sides (the default, ``"report"``: the coroutine detector under 
 vectorised one under Lockstep), and checks that both find the same (no races here).
 
     python benchmarks/lockstep.py [--boids 1024] [--groups 64] [--repeat 3] [--no-gpu]
-                                  [--sanitize off|report|both]
+                                  [--sanitize off|report|both] [--detector-cost]
+
+``--detector-cost`` measures only Lockstep, with its detector and without, alternating within
+each round (best of ``--repeat``): what the vectorised detector costs.
 """
 
 from __future__ import annotations
@@ -168,6 +171,24 @@ def _table(sanitize: str, args, rows) -> None:
     print(f"same memory and findings as InOrder (sanitize={sanitize!r}) in every row: yes")
 
 
+def _detector_cost(args, rows) -> None:
+    """Lockstep with its race detector against without, alternating within each round."""
+    print("Lockstep: the race detector's cost (sanitize='report' against 'off', alternating)")
+    print(f"{'kernel':40s} {'off':>10s} {'report':>10s} {'ratio':>7s}")
+    for title, kernel, groups, given, _ in rows:
+        best = {"off": float("inf"), "report": float("inf")}
+        for round_ in range(args.repeat + 1):  # (the first round compiles)
+            for sanitize in best:
+                copies = {k: v.copy() if isinstance(v, np.ndarray) else v
+                          for k, v in given.items()}
+                t = time.perf_counter()
+                ash.run(kernel, groups, schedule=ash.Lockstep(), sanitize=sanitize, **copies)
+                if round_:
+                    best[sanitize] = min(best[sanitize], time.perf_counter() - t)
+        print(f"{title:40s} {best['off'] * 1e3:8.1f}ms {best['report'] * 1e3:8.1f}ms "
+              f"{best['report'] / best['off']:6.2f}x", flush=True)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boids", type=int, default=1024)
@@ -178,8 +199,13 @@ def main(argv=None) -> None:
     ap.add_argument("--no-gpu", action="store_true", help="leave lavapipe out")
     ap.add_argument("--sanitize", choices=["off", "report", "both"], default="both",
                     help="the detector on neither side, on both, or a table of each")
+    ap.add_argument("--detector-cost", action="store_true",
+                    help="only Lockstep with and without its race detector")
     args = ap.parse_args(argv)
     rows = cases(args.boids, args.groups)
+    if args.detector_cost:
+        _detector_cost(args, rows)
+        return
     for sanitize in (["off", "report"] if args.sanitize == "both" else [args.sanitize]):
         _table(sanitize, args, rows)
 
