@@ -99,31 +99,21 @@ class WatchingCompiler(Compiler):
 
     def atomic(self, e: ast.Call, name: str) -> str:
         ref = self.pointer(e.args[0])
-        op = _snake(name)
-        if self.marks is not None and name in ("atomicLoad", "atomicStore") and \
-                isinstance(e.args[0], ast.Paren):  # (a Python kernel's plain access: marks.py)
-            if name == "atomicLoad":
-                return self.load_at(ref, e.span, "")
-            value = self.expr(e.args[1], self.want_for(e.args[1], ref.type.scalar))
-            self.plain_store = True
-            try:
-                (line,) = self.store_memory(ref, value, e.span)
-            finally:
-                self.plain_store = False
-            return line
+        # (a Python kernel's plain access of an atomic buffer: its pointer in parentheses,
+        # marks.py)
+        plain = self.marks is not None and isinstance(e.args[0], ast.Paren)
+        op = "" if plain else _snake(name)
         if name == "atomicLoad":
-            self.load_kind, kind = ATOMIC_READ, self.load_kind
-            try:
-                return self.load_at(ref, e.span, op)
-            finally:
-                self.load_kind = kind
+            t = ref.type.scalar if isinstance(ref.type, Atomic) else ref.type
+            return (f"_r.load({ref.mem}, {_VIEW[t.name]!r}, {ref.at}, {ref.ok}, {self.mask}, "
+                    f"{self.site(e.span, op)}, {ref.idx}, L, {ATOMIC_READ if op else READ})")
         if name == "atomicStore" and isinstance(ref.type, Atomic):
             value = self.expr(e.args[1], self.want_for(e.args[1], ref.type.scalar))
-            self.store_op = op
+            self.store_op, self.plain_store = op, plain
             try:
                 (line,) = self.store_memory(ref, value, e.span)
             finally:
-                self.store_op = ""
+                self.store_op, self.plain_store = "", False
             return line
         code = super().atomic(e, name)
         if name in _ATOMICS or name == "atomicCompareExchangeWeak":
@@ -131,14 +121,6 @@ class WatchingCompiler(Compiler):
             code = (f"_r.atomic({code}, {ref.mem}, {ref.at}, {ref.ok}, {self.mask}, "
                     f"{self.site(e.span, op)}, {ref.idx}, L)")
         return code
-
-    def load_at(self, ref: Ref, span: Any, op: str) -> str:
-        """An atomicLoad: a load recorded as an atomic read named ``op`` (as a plain read
-        when ``op`` is empty)."""
-        t = ref.type.scalar if isinstance(ref.type, Atomic) else ref.type
-        kind = self.load_kind if op else READ
-        return (f"_r.load({ref.mem}, {_VIEW[t.name]!r}, {ref.at}, {ref.ok}, {self.mask}, "
-                f"{self.site(span, op)}, {ref.idx}, L, {kind})")
 
     def builtin(self, e: ast.Call, result: Any) -> str:
         name = e.callee.name
