@@ -36,7 +36,8 @@ from ..stages.compute import ComputeKernel
 from ..stages.dispatch import Counters, DispatchResult
 from ..wgsl.overrides import pipeline_constants
 from ..wgsl.source import GENERATED
-from . import atomics, builtins, lanes, matrices, races, subgroups
+from ..wgsl.textures.resources import Sampler, Texture, TextureView
+from . import atomics, builtins, fragments, lanes, matrices, races, subgroups, textures
 from .builtins import dtype_of
 from .compile import Compiler, Program
 from .watch import WatchingCompiler
@@ -91,24 +92,50 @@ class Lockstep:
         groups = _size3(workgroups)
         run = races.LockstepRun(kernel.workgroup_size, groups, options.get("sanitize"),
                                 options.get("allow_races"))
-        program, names = program_of(kernel, bindings, run.detector is not None)
+        program, names = program_of(kernel, bindings, watch=run.detector is not None)
         constants = _constants(kernel, options.get("overrides"))
         size = options.get("subgroup_size") or kernel.subgroup_size or DEFAULT_SUBGROUP_SIZE
         run_program(program, names, groups, bindings, self.max_lanes, self.max_iterations,
-                    constants, check_subgroup_size(size), run.detector)
+                    constants, check_subgroup_size(size), kernel=kernel.identity["name"],
+                    detector=run.detector)
         config = {"stage": "compute", "workgroups": list(groups),
                   "workgroup_size": list(program.workgroup_size)}
         trace = Trace(kernel=kernel.identity, dispatch=config, strategy=self.describe())
         total = int(np.prod(groups)) * int(np.prod(program.workgroup_size))
         outputs = {k: v for k, v in bindings.items()
                    if isinstance(v, np.ndarray) and v.flags.writeable}
+        outputs.update(textures.written(program.variables, names, bindings))
         return DispatchResult(outputs=outputs, trace=trace,
                               counters=Counters(invocations=total),
                               findings=run.findings(trace))
 
+    def run_fragment_dispatch(self, shader: Any, width: int, height: int,
+                              given: dict[str, Any], options: dict[str, Any]) -> Any:
+        """Runs a fragment dispatch (``ash.run_fragments``' arguments) in lockstep: the
+        pixels are the lanes, in 2x2 quads (:mod:`.fragments`)."""
+        _check_options(options, "fragment")
+        job = fragments.FragmentDispatch(shader, width, height, given, options)
+        program, names = program_of(shader, job.given, fragments.FragmentCompiler)
+        memories, back = _memories(program, names, job.resources)
+        values = _override_values(program, _constants(shader, options.get("overrides")))
+        with np.errstate(all="ignore"):
+            job.execute(program, {**memories, **values}, self.max_lanes, self.max_iterations)
+        write_back(back)
+        return job.result(self.describe())
 
-def _check_options(options: dict[str, Any]) -> None:
-    for name in ("instruments",):
+
+def _check_options(options: dict[str, Any], stage: str = "compute") -> None:
+    """Refuses the coroutine schedules' options (and, for fragments, which Lockstep's race
+    detector does not watch, any ``sanitize`` other than "off")."""
+    sanitize = options.get("sanitize")
+    if stage == "fragment" and sanitize != "off":
+        raise DispatchError(
+            f"run_fragments(..., schedule=ash.Lockstep()) runs without the race detector (it "
+            f"watches compute dispatches), and sanitize={sanitize!r} asks for it: pass "
+            "sanitize='off' (races, out-of-bounds accesses and helper side effects are then "
+            "not reported), or use a coroutine schedule (InOrder, Random ...) to have them "
+            "found")
+    for name in ("instruments",) if stage == "compute" else ("instruments", "allow_races"):
         value = options.get(name)
         empty = value is None or (isinstance(value, (list, tuple, set, frozenset, str))
                                   and not value)
@@ -150,11 +177,12 @@ def wgsl_of(kernel: ComputeKernel, bindings: dict[str, Any], marks: list | None 
     return Source(code.source, f"<to_wgsl {kernel.identity['name']}>.wgsl"), code.entry, names
 
 
-def program_of(kernel: ComputeKernel, bindings: dict[str, Any], watch: bool = False
-               ) -> tuple[Program, dict]:
-    """The compiled entry point of ``kernel`` and the binding names: cached per kernel and
-    binding types (what ``to_wgsl`` reads of the bindings), and by WGSL text; ``watch``: with
-    the race detector's calls (:mod:`.watch`)."""
+def program_of(kernel: Any, bindings: dict[str, Any], compiler: type = Compiler,
+               watch: bool = False) -> tuple[Program, dict]:
+    """The compiled entry point of ``kernel`` (by ``compiler``: its stage's) and the binding
+    names: cached per kernel and binding types (what ``to_wgsl`` reads of the bindings), and
+    by WGSL text; ``watch``: a compute entry point with the race detector's calls
+    (:mod:`.watch`)."""
     per_kernel = _BY_KERNEL.setdefault(kernel, {})
     signature = (watch, *sorted((k, _type_key(v)) for k, v in bindings.items()))
     if signature not in per_kernel:
@@ -168,24 +196,28 @@ def program_of(kernel: ComputeKernel, bindings: dict[str, Any], watch: bool = Fa
             # the coroutine schedules)
             checker.uniformity = "off"
             typed = checker.run()
-            compiler = WatchingCompiler(checker, typed, marks or None) if watch else \
-                Compiler(checker, typed)
-            _PROGRAMS[key] = compiler.compile(entry)
+            made = WatchingCompiler(checker, typed, marks or None) if watch else \
+                compiler(checker, typed)
+            _PROGRAMS[key] = made.compile(entry)
         per_kernel[signature] = (_PROGRAMS[key], names)
     return per_kernel[signature]
 
 
 def _type_key(value: Any) -> Any:
     """What the emitted WGSL can depend on in a bound value: its type, an array's dtype and
-    the shape of one element."""
+    the shape of one element, a texture's WGSL type (an unannotated parameter takes it)."""
     if isinstance(value, np.ndarray):
         return ("array", value.dtype, value.shape[1:])
+    if isinstance(value, (Texture, TextureView, Sampler)):
+        return textures.type_key(value)
     return (type(value).__module__, type(value).__qualname__, np.shape(value))
 
 
-def _memories(program: Program, names: dict[str, str], bindings: dict[str, Any]
-              ) -> tuple[dict[str, lanes.Words], dict]:
-    """Each bound variable's words, by WGSL name, and the storage buffers to copy back."""
+def _memories(program: Program, names: dict[str, str], bindings: dict[str, Any],
+              kernel: str = "kernel") -> tuple[dict[str, Any], dict]:
+    """Each bound variable's words, by WGSL name (a texture's or sampler's
+    :func:`.textures.bind` value by ``h_`` and its name), and the storage buffers to copy
+    back."""
     by_wgsl = {names.get(k, k): v for k, v in bindings.items()}
     takes = sorted(k for k, (space, _, _) in program.variables.items() if space != "workgroup")
     unknown = sorted(set(by_wgsl) - set(takes))
@@ -200,6 +232,9 @@ def _memories(program: Program, names: dict[str, str], bindings: dict[str, Any]
             raise DispatchError(f"the kernel's {space} variable {name!r} is not bound: pass "
                                 f"{name}=... to the dispatch")
         value = by_wgsl[name]
+        if space == "handle":
+            memories[f"h_{name}"] = textures.bind(kernel, name, t, value)
+            continue
         if space == "uniform":
             data = _uniform_bytes(value, t)
         else:
@@ -268,13 +303,13 @@ def _uniform_bytes(value: Any, t: Any) -> bytes:
 def run_program(program: Program, names: dict[str, str], groups: tuple[int, int, int],
                 bindings: dict[str, Any], max_lanes: int = MAX_LANES,
                 max_iterations: int = MAX_ITERATIONS, constants: dict | None = None,
-                subgroup_size: int = 32, detector: Any = None) -> None:
+                subgroup_size: int = 32, kernel: str = "kernel", detector: Any = None) -> None:
     """Runs a compiled entry point over ``groups`` workgroups on ``bindings`` (by the names
     ``names`` maps to WGSL names), writing the storage buffers back in place; ``constants``
     are the pipeline's override values, by ``@id`` or name; ``subgroup_size`` cuts each
     workgroup into subgroups; ``detector``: the race detector's (a program compiled
     watching), or None."""
-    memories, back = _memories(program, names, bindings)
+    memories, back = _memories(program, names, bindings, kernel)
     values = _override_values(program, constants or {})
     recorder = None
     if detector is not None:
@@ -282,6 +317,8 @@ def run_program(program: Program, names: dict[str, str], groups: tuple[int, int,
         detector.sites, detector.ops = program.sites, program.ops
         by_wgsl = {names.get(k, k): k for k in bindings}
         for name, words in memories.items():
+            if not isinstance(words, lanes.Words):
+                continue  # (a texture or sampler: textures are not watched)
             space, _, t = program.variables[name]
             binding = by_wgsl.get(name, name)
             recorder.memories[id(words)] = races.Memory(
@@ -295,6 +332,12 @@ def run_program(program: Program, names: dict[str, str], groups: tuple[int, int,
         for memory in recorder.memories.values():
             detector.check(memory)
         detector.finish()
+    write_back(back)
+
+
+def write_back(back: dict) -> None:
+    """Copies the storage buffers' words (:func:`_memories`' second result) back into the
+    caller's arrays."""
     for words, t, value in back.values():
         restored = from_gpu(words.tobytes(), t, value if value.dtype != np.bool_
                             else value.astype(np.uint32))
@@ -313,11 +356,12 @@ def _execute(program: Program, groups: tuple[int, int, int], memories: dict,
         count = min(per_chunk, total - first)
         L = count * n
         ns = dict(program.namespace)
-        ns.update(np=np, _l=lanes, _a=atomics, _b=builtins, _m=matrices, _s=subgroups, L=L,
+        ns.update(np=np, _l=lanes, _a=atomics, _b=builtins, _m=matrices, _s=subgroups,
+                  _t=textures, L=L,
                   WG=n, SG=subgroup_size, P={},
                   MAX_ITERATIONS=max_iterations)
         for name, words in memories.items():
-            ns[name if name.startswith("o_") else f"g_{name}"] = words
+            ns[name if name.startswith(("o_", "h_")) else f"g_{name}"] = words
         wg_in_chunk = np.repeat(np.arange(count, dtype=np.int64), n)
         for name, size in program.workgroup_words.items():
             ns[f"g_{name}"] = lanes.Words(np.zeros(count * size, np.uint32))
