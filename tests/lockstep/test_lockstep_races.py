@@ -234,6 +234,22 @@ fn main(@builtin(local_invocation_index) i: u32) {
 """
 
 
+TEXTURED = """
+@group(0) @binding(0) var tex: texture_2d<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) {
+    let texel = textureLoad(tex, vec2u(i, 0u), 0);
+    out[i] = texel.x;
+    out[0] = texel.y;
+}
+"""
+
+
+def _texture():
+    return ash.Texture([np.full((1, 4, 4), 128, np.uint8)])
+
+
 def _particles(n):
     return ash.load_wgsl(STRUCTS)["P"].zeros(n)
 
@@ -244,7 +260,9 @@ def _particles(n):
     (VECTORS, lambda: dict(out=np.zeros((4, 4), np.float32))),
     (STRUCTS, lambda: dict(ps=_particles(4))),
     (BRANCHES, lambda: dict(out=np.zeros(8, np.uint32))),
-], ids=["pointer parameters", "atomics", "vectors", "struct members", "out of bounds"])
+    (TEXTURED, lambda: dict(tex=_texture(), out=np.zeros(8, np.float32))),
+], ids=["pointer parameters", "atomics", "vectors", "struct members", "out of bounds",
+        "a texture read"])
 def test_wgsl_kernels_give_the_coroutine_detectors_findings(text, make):
     inorder, lockstep = both(ash.load_wgsl(text)["main"], 2, make)
     assert verdicts(inorder) == verdicts(lockstep) != set()
