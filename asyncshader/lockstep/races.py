@@ -19,7 +19,9 @@ first, the two invocations and ``same_value`` as that order gives them (docs/loc
 Only the words some access writes and two invocations touch are checked. Workgroup memory is
 checked at each barrier the whole chunk of workgroups crosses (no later access can race with
 the phase it ends) and when the chunk ends (the memory is its workgroups' only); storage
-memory when the dispatch ends (different workgroups are never ordered). Memory that no line
+memory when the dispatch ends (different workgroups are never ordered), or sooner when its
+records are many, keeping only the three accesses per word, line and kind that decide every
+later conflict (:func:`summary`). Memory that no line
 writes cannot race and is not recorded (only its bounds are checked).
 """
 
@@ -41,6 +43,9 @@ from ..stages.compute import _Ids
 from ..wgsl.struct_buffers import as_struct_binding, describe_granule
 from . import lanes as _l
 
+#: storage memory with more recorded accesses than this is checked before the dispatch ends,
+#: keeping only what later accesses can conflict with (three per word and line and kind)
+KEEP = 1 << 19
 #: record kinds
 WRITE, READ, ATOMIC_WRITE, ATOMIC_READ = 0, 1, 2, 3
 _IS_WRITE = np.array([True, False, True, False])
@@ -57,6 +62,8 @@ class Memory:
         self.name, self.space, self.watched, self.element = name, space, watched, element
         self.size = size  # words per workgroup (workgroup memory)
         self.records: list[tuple] = []
+        self.recorded = 0  # the accesses in the records
+        self.kept: dict | None = None  # what an earlier check kept (Detector.check)
 
 
 class Recorder:
@@ -217,6 +224,9 @@ class Recorder:
             bits = v.view(np.uint32)
         memory.records.append((addresses, keys, phase, site, kind, bits,
                                self.detector.take_order(keys.size)))
+        memory.recorded += keys.size
+        if memory.recorded > KEEP and memory.space == "storage":  # (checked now, bounded)
+            self.detector.check(memory, keep=True)
 
     def everyone(self, L: int, space: str) -> tuple[np.ndarray, np.ndarray]:
         """Every lane's key and phase of ``space`` (made once per phase)."""
@@ -227,8 +237,9 @@ class Recorder:
         return made
 
 
-def gather(records: list[tuple]) -> dict[str, np.ndarray]:
-    """One memory's records as arrays (one entry per access), in order."""
+def gather(records: list[tuple], kept: dict | None = None) -> dict[str, np.ndarray]:
+    """One memory's records as arrays (one entry per access), in order, after ``kept`` (what
+    an earlier check kept of the records before them: :func:`summary`)."""
     sizes = [r[1].size for r in records]
     out = {
         "addr": np.concatenate([r[0] for r in records]),
@@ -240,7 +251,34 @@ def gather(records: list[tuple]) -> dict[str, np.ndarray]:
         "value": np.concatenate([r[5] if r[5] is not None else np.zeros(r[1].size, np.uint32)
                                  for r in records]),
     }
+    if kept is not None:
+        out = {k: np.concatenate([kept[k], v]) for k, v in out.items()}
     return out
+
+
+def summary(a: dict[str, np.ndarray], n: int) -> dict[str, np.ndarray]:
+    """What later accesses can conflict with, of records ``a``: per word and group of one
+    line and kind, the last access, the last by another invocation and the last from another
+    workgroup (shadow.py: the three that decide every later conflict), in order."""
+    _, word = np.unique(a["addr"], return_inverse=True)
+    groups, group = np.unique(a["site"] * 4 + a["kind"], return_inverse=True)
+    cell = word.astype(np.int64) * groups.size + group
+    by = np.lexsort((np.arange(cell.size), cell))
+    scell, skey, swg = cell[by], a["key"][by], a["key"][by] // n
+    pos = np.arange(cell.size)
+    last = np.r_[scell[1:] != scell[:-1], True]
+    new_cell = np.r_[True, scell[1:] != scell[:-1]]
+    cell_start = np.maximum.accumulate(np.where(new_cell, pos, 0))
+    key_start = np.maximum.accumulate(np.where(new_cell | np.r_[True, skey[1:] != skey[:-1]],
+                                               pos, 0))
+    wg_start = np.maximum.accumulate(np.where(new_cell | np.r_[True, swg[1:] != swg[:-1]],
+                                              pos, 0))
+    ends = np.flatnonzero(last)
+    other, far = key_start[ends] - 1, wg_start[ends] - 1
+    kept = np.concatenate([ends, other[other >= cell_start[ends]],
+                           far[far >= cell_start[ends]]])
+    chosen = np.unique(by[kept])  # (by record index: in order)
+    return {k: v[chosen] for k, v in a.items()}
 
 
 def conflicts(a: dict[str, np.ndarray], n: int) -> tuple[np.ndarray, ...]:
@@ -396,14 +434,26 @@ class LockstepDetector:
             if e not in finding.elements and len(finding.elements) < 8:
                 finding.elements.append(e)
 
-    def check(self, memory: Memory) -> None:
-        """Finds the races among ``memory``'s records and folds them into findings."""
-        records, memory.records = memory.records, []
-        if not any(r[4] in (WRITE, ATOMIC_WRITE) for r in records):
-            return  # (reads and atomic reads only: nothing can race)
-        a = gather(records)
+    def check(self, memory: Memory, keep: bool = False) -> None:
+        """Finds the races among ``memory``'s records and folds them into findings; ``keep``:
+        more records follow (storage memory with many records before the dispatch's end),
+        so what later accesses can conflict with is kept (:func:`summary`), not the rest."""
+        records, memory.records, memory.recorded = memory.records, [], 0
+        kept, memory.kept = memory.kept, None
         n = self.run.unit_size
+        if not records:
+            memory.kept = kept if keep else None
+            return
+        if kept is None and not keep and not any(r[4] in (WRITE, ATOMIC_WRITE)
+                                                 for r in records):
+            return  # (reads and atomic reads only: nothing can race)
+        a = gather(records, kept)
+        if keep:
+            memory.kept = summary(a, n)
         alpha, beta, cross = conflicts(a, n)
+        if kept is not None:  # (the kept accesses' own conflicts were found before)
+            new = alpha >= kept["addr"].size
+            alpha, beta, cross = alpha[new], beta[new], cross[new]
         if not alpha.size:
             return
         rank = a["site"][beta] * 4 + a["kind"][beta]  # (one access's groups: by line, kind)

@@ -18,6 +18,7 @@ import asyncshader as ash
 from asyncshader import u32
 from asyncshader.emit import to_wgsl
 from asyncshader.emit.marks import SOURCE_LINES
+from asyncshader.lockstep import races as lockstep_races
 from asyncshader.lockstep.races import Recorder
 from asyncshader.lockstep.schedule import program_of
 
@@ -390,8 +391,12 @@ fn main(@builtin(local_invocation_index) i: u32, @builtin(global_invocation_id) 
 """
 
 
+@pytest.mark.parametrize("keep", [False, True], ids=["checked at the end", "kept"])
 @pytest.mark.parametrize("seed", range(int(os.environ.get("LOCKSTEP_RACES_FUZZ", "40"))))
-def test_generated_kernels_give_the_same_races_and_out_of_bounds_accesses(seed):
+def test_generated_kernels_give_the_same_races_and_out_of_bounds_accesses(seed, keep,
+                                                                          monkeypatch):
+    if keep:  # storage memory checked every few accesses, keeping what can still conflict
+        monkeypatch.setattr(lockstep_races, "KEEP", 3)
     kernel = ash.load_wgsl(generated(seed))["main"]
     found = [ash.run(kernel, 2, schedule=s, sanitize="report", max_live_workgroups=2,
                      out=np.zeros(16, np.uint32), c=np.zeros(4, np.uint32)).findings
