@@ -19,9 +19,9 @@ first, the two invocations and ``same_value`` as that order gives them (docs/loc
 Only the words some access writes and two invocations touch are checked. Workgroup memory is
 checked at each barrier the whole chunk of workgroups crosses (no later access can race with
 the phase it ends) and when the chunk ends (the memory is its workgroups' only); storage
-memory when the dispatch ends (different workgroups are never ordered), or sooner when its
-records are many, keeping only the three accesses per word, line and kind that decide every
-later conflict (:func:`summary`). Memory that no line
+memory when the dispatch ends (different workgroups are never ordered); either sooner when
+its records are many, keeping only the three accesses per word, line and kind that decide
+every later conflict (:func:`summary`). Memory that no line
 writes cannot race and is not recorded (only its bounds are checked).
 """
 
@@ -43,8 +43,8 @@ from ..stages.compute import _Ids
 from ..wgsl.struct_buffers import as_struct_binding, describe_granule
 from . import lanes as _l
 
-#: storage memory with more recorded accesses than this is checked before the dispatch ends,
-#: keeping only what later accesses can conflict with (three per word and line and kind)
+#: memory with more recorded accesses than this is checked before its phase or the dispatch
+#: ends, keeping only what later accesses can conflict with (three per word, line and kind)
 KEEP = 1 << 19
 #: record kinds
 WRITE, READ, ATOMIC_WRITE, ATOMIC_READ = 0, 1, 2, 3
@@ -225,7 +225,7 @@ class Recorder:
         memory.records.append((addresses, keys, phase, site, kind, bits,
                                self.detector.take_order(keys.size)))
         memory.recorded += keys.size
-        if memory.recorded > KEEP and memory.space == "storage":  # (checked now, bounded)
+        if memory.recorded > KEEP:  # (checked now, keeping what can still conflict)
             self.detector.check(memory, keep=True)
 
     def everyone(self, L: int, space: str) -> tuple[np.ndarray, np.ndarray]:
@@ -436,8 +436,8 @@ class LockstepDetector:
 
     def check(self, memory: Memory, keep: bool = False) -> None:
         """Finds the races among ``memory``'s records and folds them into findings; ``keep``:
-        more records follow (storage memory with many records before the dispatch's end),
-        so what later accesses can conflict with is kept (:func:`summary`), not the rest."""
+        more records follow (many records before the end of the phase or the dispatch), so
+        what later accesses can conflict with is kept (:func:`summary`), not the rest."""
         records, memory.records, memory.recorded = memory.records, [], 0
         kept, memory.kept = memory.kept, None
         n = self.run.unit_size
