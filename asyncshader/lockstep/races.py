@@ -8,7 +8,7 @@ of its workgroup (the number of barriers of the memory's kind it has crossed), t
 line, the kind (plain write, plain read, atomic write, atomic read) and a store's value. The
 records' order is Lockstep's interleaving: operation after operation, lanes in order.
 
-The check (:func:`conflicts`) is the coroutine detector's, vectorised: for every access and
+The check (:mod:`.conflicts`) is the coroutine detector's, vectorised: for every access and
 every group of recorded accesses of one line and kind at the same word, the last earlier one
 (L), the last before it by another invocation (O) and the last from another workgroup (G)
 decide whether some access of the group conflicts with it (shadow.py proves that these three
@@ -21,7 +21,7 @@ checked at each barrier the whole chunk of workgroups crosses (no later access c
 the phase it ends) and when the chunk ends (the memory is its workgroups' only); storage
 memory when the dispatch ends (different workgroups are never ordered); either sooner when
 its records are many, keeping only the three accesses per word, line and kind that decide
-every later conflict (:func:`summary`). Memory that no line
+every later conflict (:func:`.conflicts.summary`). Memory that no line
 writes cannot race and is not recorded (only its bounds are checked).
 """
 
@@ -42,14 +42,21 @@ from ..sanitizers.shadow import check_key_space
 from ..stages.compute import _Ids
 from ..wgsl.struct_buffers import as_struct_binding, describe_granule
 from . import lanes as _l
+from .conflicts import (
+    ATOMIC_WRITE,
+    IS_ATOMIC,
+    IS_WRITE,
+    READ,
+    WRITE,
+    conflicts,
+    gather,
+    same_value,
+    summary,
+)
 
 #: memory with more recorded accesses than this is checked before its phase or the dispatch
 #: ends, keeping only what later accesses can conflict with (three per word, line and kind)
 KEEP = 1 << 19
-#: record kinds
-WRITE, READ, ATOMIC_WRITE, ATOMIC_READ = 0, 1, 2, 3
-_IS_WRITE = np.array([True, False, True, False])
-_IS_ATOMIC = np.array([False, False, True, True])
 
 
 class Memory:
@@ -237,142 +244,6 @@ class Recorder:
         return made
 
 
-def gather(records: list[tuple], kept: dict | None = None) -> dict[str, np.ndarray]:
-    """One memory's records as arrays (one entry per access), in order, after ``kept`` (what
-    an earlier check kept of the records before them: :func:`summary`)."""
-    sizes = [r[1].size for r in records]
-    out = {
-        "addr": np.concatenate([r[0] for r in records]),
-        "key": np.concatenate([r[1] for r in records]),
-        "phase": np.concatenate([r[2] for r in records]),
-        "site": np.repeat(np.array([r[3] for r in records], np.int64), sizes),
-        "kind": np.repeat(np.array([r[4] for r in records], np.int64), sizes),
-        "order": np.concatenate([r[6] for r in records]),
-        "value": np.concatenate([r[5] if r[5] is not None else np.zeros(r[1].size, np.uint32)
-                                 for r in records]),
-    }
-    if kept is not None:
-        out = {k: np.concatenate([kept[k], v]) for k, v in out.items()}
-    return out
-
-
-def summary(a: dict[str, np.ndarray], n: int) -> dict[str, np.ndarray]:
-    """What later accesses can conflict with, of records ``a``: per word and group of one
-    line and kind, the last access, the last by another invocation and the last from another
-    workgroup (shadow.py: the three that decide every later conflict), in order."""
-    _, word = np.unique(a["addr"], return_inverse=True)
-    groups, group = np.unique(a["site"] * 4 + a["kind"], return_inverse=True)
-    cell = word.astype(np.int64) * groups.size + group
-    by = np.lexsort((np.arange(cell.size), cell))
-    scell, skey, swg = cell[by], a["key"][by], a["key"][by] // n
-    pos = np.arange(cell.size)
-    last = np.r_[scell[1:] != scell[:-1], True]
-    new_cell = np.r_[True, scell[1:] != scell[:-1]]
-    cell_start = np.maximum.accumulate(np.where(new_cell, pos, 0))
-    key_start = np.maximum.accumulate(np.where(new_cell | np.r_[True, skey[1:] != skey[:-1]],
-                                               pos, 0))
-    wg_start = np.maximum.accumulate(np.where(new_cell | np.r_[True, swg[1:] != swg[:-1]],
-                                              pos, 0))
-    ends = np.flatnonzero(last)
-    other, far = key_start[ends] - 1, wg_start[ends] - 1
-    kept = np.concatenate([ends, other[other >= cell_start[ends]],
-                           far[far >= cell_start[ends]]])
-    chosen = np.unique(by[kept])  # (by record index: in order)
-    return {k: v[chosen] for k, v in a.items()}
-
-
-def conflicts(a: dict[str, np.ndarray], n: int) -> tuple[np.ndarray, ...]:
-    """Every (access, group of accesses of one line and kind at its word) pair where some
-    earlier access of the group conflicts with the access: the access indices, the
-    conflicting earlier accesses' indices (by the L, O, G rule of shadow.py, over sorted
-    arrays) and whether one of the conflicting earlier accesses is from another workgroup.
-    ``a``'s records are in order (:func:`gather`), so a record's index is its place in the
-    order."""
-    # only a word that some access writes and two invocations touch can hold a race
-    word = a["addr"]
-    words = int(word.max()) + 1
-    if words > 8 * word.size + 1024:  # (sparse addresses: numbered densely first)
-        _, word = np.unique(word, return_inverse=True)
-        words = int(word.max()) + 1
-    written = np.zeros(words, bool)
-    written[word[_IS_WRITE[a["kind"]]]] = True
-    some = np.full(words, -1, np.int64)
-    some[word] = a["key"]  # (one of the word's invocations)
-    several = np.zeros(words, bool)
-    several[word[a["key"] != some[word]]] = True
-    maybe = (written & several)[word]
-    if not maybe.any():
-        empty = np.zeros(0, np.int64)
-        return empty, empty, np.zeros(0, bool)
-    chosen = np.flatnonzero(maybe)
-    alpha, beta, cross = _conflicts({k: v[chosen] for k, v in a.items()}, n)
-    return chosen[alpha], chosen[beta], cross
-
-
-def _conflicts(a: dict[str, np.ndarray], n: int) -> tuple[np.ndarray, ...]:
-    """:func:`conflicts` on the records of the words that may race."""
-    addr, key, phase, kinds = a["addr"], a["key"], a["phase"], a["kind"]
-    count = addr.size
-    wg = key // n
-    _, word = np.unique(addr, return_inverse=True)
-    groups, group = np.unique(a["site"] * 4 + kinds, return_inverse=True)
-    # a cell: one group's accesses at one word; the records by (cell, order)
-    cell = word.astype(np.int64) * groups.size + group
-    by = np.lexsort((np.arange(count), cell))
-    scell, skey, swg = cell[by], key[by], wg[by]
-    pos = np.arange(count)
-    new_cell = np.r_[True, scell[1:] != scell[:-1]]
-    cell_start = np.maximum.accumulate(np.where(new_cell, pos, 0))
-    key_start = np.maximum.accumulate(np.where(new_cell | np.r_[True, skey[1:] != skey[:-1]],
-                                               pos, 0))
-    wg_start = np.maximum.accumulate(np.where(new_cell | np.r_[True, swg[1:] != swg[:-1]],
-                                              pos, 0))
-    # each access against every cell of its word
-    cells = scell[new_cell]
-    cell_word = cells // groups.size
-    first_cell = np.searchsorted(cell_word, np.arange(word.max() + 1))
-    per_word = np.diff(np.r_[first_cell, cells.size])
-    many = per_word[word]
-    alpha = np.repeat(pos, many)
-    offset = pos.repeat(0) if not alpha.size else \
-        np.arange(alpha.size) - np.repeat(np.cumsum(many) - many, many)
-    against = cells[np.repeat(first_cell[word], many) + offset]
-    # not both atomic, one a write
-    theirs = groups[against % groups.size] % 4
-    mine = kinds[alpha]
-    fit = ~(_IS_ATOMIC[mine] & _IS_ATOMIC[theirs]) & (_IS_WRITE[mine] | _IS_WRITE[theirs])
-    alpha, against = alpha[fit], against[fit]
-    # L: the cell's last access before the access
-    code = scell * count + by
-    last = np.searchsorted(code, against * count + alpha) - 1
-    has = last >= 0
-    has[has] = scell[last[has]] == against[has]
-    alpha, last = alpha[has], last[has]
-    tk, tw, tp = key[alpha], wg[alpha], phase[alpha]
-    beta = np.full(alpha.size, -1, np.int64)
-    lk, lw, lp = skey[last], swg[last], phase[by[last]]
-    direct = (lk != tk) & ((lw != tw) | (lp == tp))
-    beta[direct] = last[direct]
-    # O: the last before L's run by another invocation (when L is the access's own)
-    other = key_start[last] - 1
-    ok_o = (beta < 0) & (lk == tk) & (other >= cell_start[last])
-    oo = np.where(ok_o, other, 0)
-    ok_o &= (swg[oo] != tw) | (phase[by[oo]] == tp)
-    beta[ok_o] = other[ok_o]
-    # G: the last before L's run from another workgroup
-    far = wg_start[last] - 1
-    ok_g = (beta < 0) & (far >= cell_start[last])
-    ff = np.where(ok_g, far, 0)
-    ok_g &= swg[ff] != tw
-    beta[ok_g] = far[ok_g]
-    hit = beta >= 0
-    # whether some earlier access of the cell from another workgroup conflicts too (the
-    # accesses of different workgroups always conflict): ``same_workgroup`` is False as soon
-    # as the pair of lines races between workgroups, whichever access the order names
-    cross = (lw != tw) | (far >= cell_start[last])
-    return alpha[hit], by[beta[hit]], cross[hit]
-
-
 class LockstepDetector:
     """The findings of one Lockstep dispatch: out-of-bounds accesses as they happen, races
     from the records (:func:`conflicts`), each folded per pair of lines as the coroutine
@@ -409,7 +280,7 @@ class LockstepDetector:
         length = np.stack([np.broadcast_to(np.asarray(k).reshape(-1), (L,))[lanes]
                            for _, k in steps]).astype(np.int64) if steps else index
         overflowed = np.argmax((index < 0) | (index >= length), axis=0)
-        op = "store" if _IS_WRITE[kind] else "load"
+        op = "store" if IS_WRITE[kind] else "load"
         where = self.sites[site]
         key = ("oob", memory.name, op, where)
         order = self.take_order(lanes.size)
@@ -437,7 +308,8 @@ class LockstepDetector:
     def check(self, memory: Memory, keep: bool = False) -> None:
         """Finds the races among ``memory``'s records and folds them into findings; ``keep``:
         more records follow (many records before the end of the phase or the dispatch), so
-        what later accesses can conflict with is kept (:func:`summary`), not the rest."""
+        what later accesses can conflict with is kept (:func:`.conflicts.summary`), not the
+        rest."""
         records, memory.records, memory.recorded = memory.records, [], 0
         kept, memory.kept = memory.kept, None
         n = self.run.unit_size
@@ -471,7 +343,7 @@ class LockstepDetector:
         keep[same[1:][repeated]] = False
         alpha, beta, cross = alpha[keep], beta[keep], cross[keep]
         kind_a, kind_b = a["kind"][alpha], a["kind"][beta]
-        ww = _IS_WRITE[kind_a] & _IS_WRITE[kind_b]
+        ww = IS_WRITE[kind_a] & IS_WRITE[kind_b]
         site_a, site_b = a["site"][alpha], a["site"][beta]
         lo, hi = np.minimum(site_a, site_b), np.maximum(site_a, site_b)
         code = (lo * (len(self.sites) + 1) + hi) * 2 + ww
@@ -497,11 +369,11 @@ class LockstepDetector:
                 second=_access_at(self.describe(a["key"][i]), self._op(a, i, True),
                                   self.sites[int(a["site"][i])]),
                 same_workgroup=not cross, hint="",
-                same_value=write_write and _same_value(a, i))
+                same_value=write_write and same_value(a, i))
             seen.elements.append(seen.index)
             self._seen[key] = seen
             self._first[id(seen)] = int(a["order"][i])
-            atomic = bool(_IS_ATOMIC[a["kind"][i]] or _IS_ATOMIC[a["kind"][j]])
+            atomic = bool(IS_ATOMIC[a["kind"][i]] or IS_ATOMIC[a["kind"][j]])
             self._races.append((seen, atomic))
             self.findings.append(seen)
             rest = alpha[1:]
@@ -526,17 +398,6 @@ class LockstepDetector:
     def finish(self) -> None:
         """Puts the findings in the order of their first occurrence."""
         self.findings.sort(key=lambda f: self._first[id(f)])
-
-
-def _same_value(a: dict, i: int) -> bool:
-    """Whether the store ``i`` stored what the plain store before it at its word stored."""
-    word = a["addr"][i]
-    before = np.flatnonzero((a["addr"] == word) & (a["kind"] == WRITE)
-                            & (a["order"] < a["order"][i]))
-    if not before.size:
-        return False
-    previous = before[np.argmax(a["order"][before])]
-    return bool(a["value"][previous] == a["value"][i])
 
 
 

@@ -16,8 +16,8 @@ from typing import Any
 from ..front.wgsl import syntax as ast
 from ..ir.types import Atomic, Scalar, Vector, concretize, scalar_of
 from .compile import Compiler, Program
+from .conflicts import ATOMIC_READ, ATOMIC_WRITE, READ
 from .exprs import _ATOMICS, _BARRIERS, _VIEW, Ref
-from .races import ATOMIC_READ, ATOMIC_WRITE, READ
 
 _MARK = re.compile(r"// @ash (\d+)\s*$")
 #: the address space each barrier orders (the detector's phases; textureBarrier orders
