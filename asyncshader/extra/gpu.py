@@ -91,7 +91,8 @@ class CrosscheckReport:
 def crosscheck(kernel: Any, workgroups: Any = 1, *, ulp: int = 4, atol: float = 0.0,
                ignore: tuple = (), check: Any = None, device: Any = None,
                raise_on_difference: bool = True, subgroup_size: int | None = None,
-               overrides: dict | None = None, **bindings: Any) -> CrosscheckReport:
+               overrides: dict | None = None, schedule: Any = None, sanitize: str = "report",
+               **bindings: Any) -> CrosscheckReport:
     """Runs a compute dispatch on the CPU (``asyncshader.run``) and its WGSL (``to_wgsl``) on a
     WebGPU device, and compares every storage buffer: integers exactly, floats within ``ulp``
     units in the last place or ``atol`` (absolute). ``check(cpu, gpu)`` (the arrays by name)
@@ -101,12 +102,17 @@ def crosscheck(kernel: Any, workgroups: Any = 1, *, ulp: int = 4, atol: float = 
     :class:`CrosscheckError` (an AssertionError) on a difference unless
     ``raise_on_difference=False``; returns the report. The arrays you pass are not changed:
     each side gets copies. ``overrides`` (name or id: value) sets the kernel's ``ash.override``
-    constants on both sides (the GPU's through the pipeline's ``constants``)."""
+    constants on both sides (the GPU's through the pipeline's ``constants``). ``schedule``
+    and ``sanitize`` are the CPU run's (``asyncshader.run``'s options: the race detector's
+    findings are in the report); with ``schedule=ash.Lockstep()`` and ``sanitize="off"`` the
+    CPU side runs as numpy arrays over lanes (docs/lockstep.md), and a difference names no
+    writing invocation."""
     dev = device or _device()
     code = emit(kernel, **bindings)
     cpu = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in bindings.items()}
     writers = _Writers(cpu)
-    result = run(kernel, workgroups, instruments=[writers], sanitize="report",
+    watched = [] if hasattr(schedule, "run_dispatch") else [writers]  # (Lockstep: no hooks)
+    result = run(kernel, workgroups, schedule=schedule, instruments=watched, sanitize=sanitize,
                  subgroup_size=subgroup_size, overrides=overrides, **cpu)
     groups = _size3(workgroups)
     constants = pipeline_constants(kernel.fn.__qualname__, getattr(

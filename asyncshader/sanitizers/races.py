@@ -415,6 +415,13 @@ DEFAULT_SANITIZE: ContextVar[str | None] = ContextVar("asyncshader_default_sanit
                                                       default=None)
 
 
+def default_off(sanitize: str | None) -> str | None:
+    """``sanitize``, or ``"off"`` where it is None and :data:`DEFAULT_SANITIZE` says
+    ``"off"`` (the pytest marker's ``races=False``): what a dispatch hands a schedule that
+    runs it itself (``ash.Lockstep``)."""
+    return "off" if sanitize is None and DEFAULT_SANITIZE.get() == "off" else sanitize
+
+
 #: where dispatches that took the default sanitize mode put their error-level findings instead
 #: of warning (the pytest plugin collects them to fail the test); None: warn
 DEFAULT_FINDINGS: ContextVar[list | None] = ContextVar("asyncshader_default_findings",

@@ -51,9 +51,9 @@ from ..collectives.derivatives import DERIVATIVE_KINDS, derivative_kinds
 from ..collectives.quads import QUAD
 from ..collectives.subgroups import SUBGROUP, join_subgroup, subgroup_options
 from ..sanitizers.creation_checks import check_creation
-from ..sanitizers.races import SanitizedRun
+from ..sanitizers.races import SanitizedRun, default_off
 from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
-from ..schedules.names import as_strategy
+from ..schedules.names import as_strategy, dispatcher
 from ..schedules.strategies import Strategy
 from ..wgsl.bindings import (
     bind_resources,
@@ -509,6 +509,7 @@ def _run_by(schedule: Any, shader: Any, width: int, height: int, derivatives: st
                    sanitize=inputs.pop("sanitize", None),
                    allow_races=inputs.pop("allow_races", ()),
                    overrides=inputs.pop("overrides", None))
+    options["sanitize"] = default_off(options["sanitize"])  # (the marker's races=False)
     return schedule.run_fragment_dispatch(shader, width, height, inputs, options)
 
 
@@ -544,7 +545,9 @@ def run_fragments(shader: FragmentShader, width: int, height: int, *, schedule: 
     inputs, storage buffers and uniforms. ``max_points_per_invocation`` and ``watchdog`` bound a
     spin as in :func:`~asyncshader.run`, ``subgroup_size``, ``subgroup_reduction`` and
     ``overrides`` too. ``schedule=ash.Lockstep()`` (with ``sanitize="off"``) shades the grid
-    as numpy arrays over pixels, with the same outputs (docs/lockstep.md)."""
+    as numpy arrays over pixels, with the same outputs (docs/lockstep.md); its trace, as
+    ``schedule=``, runs it so again."""
+    schedule = dispatcher(schedule)  # (the default provider's; a Lockstep trace's Lockstep)
     if hasattr(schedule, "run_fragment_dispatch"):  # a schedule that runs it (Lockstep)
         return _run_by(schedule, shader, width, height, derivatives, instruments, inputs)
     job = _prepare(shader, width, height, schedule, derivatives, max_live_quads, instruments,
@@ -560,6 +563,7 @@ async def dispatch_fragments(shader: FragmentShader, width: int, height: int, *,
                              watchdog: float | None = DEFAULT_WATCHDOG,
                              **inputs: Any) -> FragmentResult:
     """The awaitable form of :func:`run_fragments` (asyncio or trio, through anyio)."""
+    schedule = dispatcher(schedule)
     if hasattr(schedule, "run_fragment_dispatch"):
         return _run_by(schedule, shader, width, height, derivatives, instruments, inputs)
     job = _prepare(shader, width, height, schedule, derivatives, max_live_quads, instruments,
