@@ -37,6 +37,7 @@ from . import (
     textures,
 )
 from .folding import Folding
+from .marks import conditional, plain_pointer
 from .overrides import value as override_value
 from .pointers import deref, function_pointer
 from .values import E, Memory
@@ -208,7 +209,7 @@ class Expressions(Folding):
             text = f"{choices[0].name}[{index.text}]"
             for k, mem in enumerate(choices[1:], 1):
                 self.module.unify(element, mem.element(self.module), node, self)
-                text = f"select({text}, {mem.name}[{index.text}], {base.text} == {k}u)"
+                text = conditional(text, f"{mem.name}[{index.text}]", f"{base.text} == {k}u")
             return E(text, element, ref=("selected", base, index, choices))
         if base.memory is not None:
             mem = base.memory
@@ -223,8 +224,9 @@ class Expressions(Folding):
             text = f"{mem.name}[{index.text}]"
             if isinstance(element, Atomic) or mem.name in self.module.atomic_buffers:
                 scalar = element.scalar if isinstance(element, Atomic) else element
-                return E(f"atomicLoad(&{text})", scalar, memory=Memory(text, mem.space,
-                         Atomic(scalar) if isinstance(scalar, Scalar) else scalar),
+                return E(f"atomicLoad({plain_pointer(text)})", scalar,
+                         memory=Memory(text, mem.space, Atomic(scalar)
+                                       if isinstance(scalar, Scalar) else scalar),
                          ref=("element", mem, index))
             return E(text, element, ref=("element", mem, index))
         t = self.module.resolved(base.type)
@@ -371,7 +373,7 @@ class Expressions(Folding):
         a, b = self.value(node.body), self.value(node.orelse)
         t = self.module.unify(self.module.resolved(a.type), self.module.resolved(b.type), node,
                               self)
-        return E(f"select({b.text}, {a.text}, {test.text})", t)
+        return E(conditional(b.text, a.text, test.text), t)
 
     def x_Await(self, node: ast.Await) -> E:
         if not isinstance(node.value, ast.Call):

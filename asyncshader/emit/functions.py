@@ -15,6 +15,7 @@ from typing import Any
 from ..wgsl.source import parse
 from . import creation, powers, results, swizzles
 from .expressions import E, Expressions, Memory
+from .marks import SOURCE_LINES, plain_pointer
 from .names import RESERVED, SPACES
 from .scoping import bind_counts, hoisted, store_counts, used_outside
 from .switch import Switches
@@ -71,6 +72,7 @@ class Function(Switches, Expressions):
         self.file = fn.__code__.co_filename
         self.locals: dict[str, Local] = {}
         self.lines: list[str] = []
+        self.at_line: int | None = None  # the Python line being translated
         self.depth = 1
         self.returns: list[Any] = []
         self.taken = {n.id for n in ast.walk(self.node) if isinstance(n, ast.Name)} | set(params)
@@ -110,6 +112,10 @@ class Function(Switches, Expressions):
         return self.global_value(node, name, self.scope.get(name))
 
     def emit(self, text: str) -> None:
+        marks = SOURCE_LINES.get()
+        if marks is not None and self.at_line is not None:
+            text = "\n".join(f"{t} // @ash {len(marks)}" for t in text.split("\n"))
+            marks.append((self.file, self.at_line))
         self.lines.append("    " * self.depth + text)
 
     def local_name(self, name: str) -> str:
@@ -147,6 +153,7 @@ class Function(Switches, Expressions):
 
     def block(self, stmts: list[ast.stmt]) -> None:
         for s in stmts:
+            self.at_line = self.first + s.lineno - 1
             method = getattr(self, "s_" + type(s).__name__, None)
             if method is None:
                 self.fail(s, _STATEMENTS.get(type(s).__name__, f"the statement "
@@ -356,12 +363,12 @@ class Function(Switches, Expressions):
             value = self.as_float(value, self.module.resolved(value.type), element)
             plain = f"{mem.name}[{ref[2].text}]"
             if dest.memory is not None:  # an atomic element: a plain store is atomicStore
-                self.emit(f"atomicStore(&{plain}, {value.text});")
+                self.emit(f"atomicStore({plain_pointer(plain)}, {value.text});")
             else:
                 self.emit(f"{plain} = {value.text};")
             return
         if isinstance(target, ast.Attribute) and dest.memory is not None:  # .value of atomic
-            self.emit(f"atomicStore(&{dest.memory.name}, {value.text});")
+            self.emit(f"atomicStore({plain_pointer(dest.memory.name)}, {value.text});")
             return
         self.module.unify(self.module.resolved(dest.type), self.module.resolved(value.type),
                           node, self)

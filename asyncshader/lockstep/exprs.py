@@ -57,12 +57,14 @@ def value_type(t: Any) -> Any:
 class Ref:
     """Memory an expression names: variable ``mem`` (a :class:`~.lanes.Words` in the
     namespace), the word address ``at`` and the in-bounds lanes ``ok`` (Python code), the
-    store type ``type``."""
+    store type ``type``; ``idx`` (for the race detector) is code for a function giving the
+    index steps that led here, (index over lanes, length) each."""
 
     mem: str
     at: str
     ok: str
     type: Any
+    idx: str = "_noidx"
 
 
 class Expressions:
@@ -291,7 +293,7 @@ class Expressions:
                     inner.op == "&" else None
                 if p.space in ("storage", "uniform", "workgroup"):
                     ref = self.ref(pointee) if pointee is not None else self.ref(inner)
-                    args += [ref.mem, ref.at, ref.ok]
+                    args += [ref.mem, ref.at, ref.ok] + ([ref.idx] if self.watching else [])
                     continue
                 place = pointee if pointee is not None else ast.Unary(a.span, "*", inner)
                 args.append(self.expr(pointee) if pointee is not None else self.expr(inner))
@@ -490,10 +492,11 @@ class Expressions:
             bt = base.type
             if isinstance(bt, Struct):
                 member = next(m for m in struct_layout(bt).members if m.name == e.name)
-                return Ref(base.mem, f"({base.at} + {member.offset // 4})", base.ok, t)
+                return Ref(base.mem, f"({base.at} + {member.offset // 4})", base.ok, t,
+                           base.idx)
             if isinstance(bt, Vector) and len(e.name) == 1:
                 k = "xyzw".index(e.name) if e.name in "xyzw" else "rgba".index(e.name)
-                return Ref(base.mem, f"({base.at} + {k})", base.ok, t)
+                return Ref(base.mem, f"({base.at} + {k})", base.ok, t, base.idx)
             raise self.refuse(e.span, f"the access '.{e.name}' of memory")
         index = self.expr(e.index, self.want_for(e.index, scalar_of(
             value_type(e.index.type)).concrete()))
@@ -508,11 +511,12 @@ class Expressions:
                 raise self.refuse(e.span, "an override-sized array")
             i = f"_l.index64({index})"
             return Ref(base.mem, f"({base.at} + {i} * {stride})",
-                       f"_l.within({base.ok}, {i}, {count})", t)
+                       f"_l.within({base.ok}, {i}, {count})", t,
+                       f"(lambda: {base.idx}() + (({i}, {count}),))")
         if isinstance(bt, Vector):
             i = f"_l.index64({index})"
             return Ref(base.mem, f"({base.at} + {i})", f"_l.within({base.ok}, {i}, {bt.size})",
-                       t)
+                       t, f"(lambda: {base.idx}() + (({i}, {bt.size}),))")
         raise self.refuse(e.span, f"indexing {getattr(bt, 'wgsl', bt)} in memory")
 
     def load(self, ref: Ref, span: Any) -> str:
@@ -568,5 +572,5 @@ def _parts(ref: Ref, t: Any) -> list[tuple[Any, Ref]] | None:
         types, offsets = [t.element] * t.length, [k * words for k in keys]
     else:
         return None
-    return [(key, Ref(ref.mem, f"({ref.at} + {offset})", ref.ok, part))
+    return [(key, Ref(ref.mem, f"({ref.at} + {offset})", ref.ok, part, ref.idx))
             for key, offset, part in zip(keys, offsets, types)]
