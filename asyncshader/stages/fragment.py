@@ -96,6 +96,7 @@ from .fragment_io import (
     image_of,
     input_value,
     quad_subgroup,
+    quads_that_run,
     split_inputs,
     storage_classes,
     storage_views,
@@ -351,6 +352,7 @@ class FragmentRun(SanitizedRun):
         subgroups, per_sg, sg = self.subgroups, self.subgroup_size // 4, None
         if subgroups:  # a subgroup: per_sg quads; a member's lane in it: its key % size
             fragment = self.fragment_class = with_subgroup_lanes(fragment, self.subgroup_size)
+            running = quads_that_run(cover, self.qw * self.qh)
         quad = _quad_maker(self.shader.shader_fn, self.shader.builtins, self.uniforms,
                            {"_z": z, "_w": w, "front_facing": front, "sample_index": index,
                             "sample_mask": mask})
@@ -376,7 +378,7 @@ class FragmentRun(SanitizedRun):
             unit = _Quad(self, q)
             groups = {QUAD: unit}
             if subgroups:
-                sg = groups[SUBGROUP] = quad_subgroup(q, per_sg, self.qw * self.qh, sg)
+                sg = groups[SUBGROUP] = quad_subgroup(q, per_sg, running, sg)
             members = unit.members
             for lane, (x, y), values in zip(range(4), pixels, inputs_of):
                 position = make_position(xs[x], ys[y], z, w)
