@@ -38,6 +38,7 @@ from ..wgsl.source import GENERATED
 from . import atomics, builtins, fragments, lanes, matrices, subgroups
 from .builtins import dtype_of
 from .compile import Compiler, Program
+from .options import check_coroutine_options
 
 #: the most iterations one loop may run (all its lanes together) before it is an error
 MAX_ITERATIONS = 1 << 20
@@ -130,6 +131,7 @@ def _check_options(options: dict[str, Any]) -> None:
         if not empty:
             raise OptionError(f"schedule=ash.Lockstep() does not take {name}= (got "
                               f"{value!r}): it is an option of the coroutine schedules")
+    check_coroutine_options(options)  # (the others: honoured, harmless or refused)
 
 
 def _size3(v: Any) -> tuple[int, int, int]:

@@ -501,13 +501,14 @@ _OPTIONS = {"position_z": 0.0, "position_w": 1.0, "front_facing": True,
 
 
 def _run_by(schedule: Any, shader: Any, width: int, height: int, derivatives: str,
-            instruments: Any, inputs: dict[str, Any]) -> FragmentResult:
+            instruments: Any, inputs: dict[str, Any], **given: Any) -> FragmentResult:
     """A fragment dispatch run by its schedule object rather than the scheduler (a back-end
     in a layer above this one, ``ash.Lockstep``, carries ``run_fragment_dispatch``): the
-    bindings, and the options by name."""
+    bindings, and the options by name (``given``: the scheduler's own, for the schedule to
+    honour or refuse)."""
     refuse_nested(shader)
     options = {k: inputs.pop(k, default) for k, default in _OPTIONS.items()}
-    options.update(derivatives=check_derivative_mode(derivatives), instruments=instruments,
+    options.update(given, derivatives=check_derivative_mode(derivatives), instruments=instruments,
                    sanitize=inputs.pop("sanitize", None),
                    allow_races=inputs.pop("allow_races", ()),
                    overrides=inputs.pop("overrides", None))
@@ -548,7 +549,9 @@ def run_fragments(shader: FragmentShader, width: int, height: int, *, schedule: 
     ``overrides`` too. ``schedule=ash.Lockstep()`` (with ``sanitize="off"``) shades the grid
     as numpy arrays over pixels, with the same outputs (docs/lockstep.md)."""
     if hasattr(schedule, "run_fragment_dispatch"):  # a schedule that runs it (Lockstep)
-        return _run_by(schedule, shader, width, height, derivatives, instruments, inputs)
+        return _run_by(schedule, shader, width, height, derivatives, instruments, inputs,
+                       max_live_quads=max_live_quads, watchdog=watchdog,
+                       max_points_per_invocation=max_points_per_invocation)
     job = _prepare(shader, width, height, schedule, derivatives, max_live_quads, instruments,
                    max_points_per_invocation, inputs, watchdog)
     drive(job)
@@ -563,7 +566,9 @@ async def dispatch_fragments(shader: FragmentShader, width: int, height: int, *,
                              **inputs: Any) -> FragmentResult:
     """The awaitable form of :func:`run_fragments` (asyncio or trio, through anyio)."""
     if hasattr(schedule, "run_fragment_dispatch"):
-        return _run_by(schedule, shader, width, height, derivatives, instruments, inputs)
+        return _run_by(schedule, shader, width, height, derivatives, instruments, inputs,
+                       max_live_quads=max_live_quads, watchdog=watchdog,
+                       max_points_per_invocation=max_points_per_invocation)
     job = _prepare(shader, width, height, schedule, derivatives, max_live_quads, instruments,
                    max_points_per_invocation, inputs, watchdog)
     await drive_async(job)
