@@ -21,6 +21,7 @@ from ..front.wgsl.source import Span, WGSLError, error_at
 from ..ir.layout import size_of
 from ..ir.types import Array, Atomic, Matrix, Pointer, Scalar, Struct, Vector, concretize
 from .exprs import Expressions, Ref, value_type
+from .texture_calls import TextureCalls, handle_type
 
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "|=": "|",
              "^=": "^", "<<=": "<<", ">>=": ">>"}
@@ -47,7 +48,7 @@ class Program:
     overrides: dict[str, tuple[str, Any, Any]] = field(default_factory=dict)
 
 
-class Compiler(Expressions):
+class Compiler(Expressions, TextureCalls):
     #: the stage of the entry points this compiler takes (:mod:`.fragments` has the other)
     stage = "compute"
 
@@ -74,6 +75,7 @@ class Compiler(Expressions):
         self.pointers: dict[int, Ref] = {}  # id(param or let) -> the memory it points to
         self.private_inits: list[str] = []
         self.reached: set[str] = set()  # the module-scope variables the entry point uses
+        self.handles: dict[int, str] = {}  # id(texture or sampler var) -> its WGSL name
 
     # --- positions and refusals -----------------------------------------------------------
 
@@ -146,6 +148,10 @@ class Compiler(Expressions):
     def global_var(self, decl: ast.VarDecl) -> None:
         t = self.typed.type_of(decl)
         space, access = self.checker.var_space(decl, t)
+        if space == "handle" and handle_type(t) is not None:  # (bound per dispatch: .textures)
+            self.handles[id(decl)] = decl.name
+            self.variables[decl.name] = (space, access, t)
+            return
         if space == "private":  # (one value per lane, for the whole invocation)
             if not _value(t):
                 raise self.refuse(decl.span, f"a var<private> of type {t.wgsl}")
@@ -190,7 +196,7 @@ class Compiler(Expressions):
             if isinstance(t, Pointer) and t.space in ("function", "private") and \
                     _value(t.store):
                 inout.append(f"p_{p.name}_{self.count}")
-            elif not _value(t):
+            elif not (_value(t) or handle_type(t) is not None):
                 raise self.refuse(p.span, f"the parameter {self.text(p.span)!r}")
             self.locals[id(p)] = f"p_{p.name}_{self.count}"
             names.append(self.locals[id(p)])

@@ -135,6 +135,9 @@ class Expressions:
             return self.override(target, e.span)
         if isinstance(e.type, (Reference, Pointer)) and self.is_memory(e):
             return self.load(self.ref(e), e.span)
+        if id(target) in self.handles:
+            self.reached.add(target.name)
+            return f"h_{target.name}"
         if id(target) in self.locals:
             return self.locals[id(target)]
         if isinstance(target, ast.VarDecl) and target.kind == "const":
@@ -350,6 +353,8 @@ class Expressions:
 
     def builtin(self, e: ast.Call, result: Any) -> str:
         name = e.callee.name
+        if name.startswith("texture") and name not in _BARRIERS:
+            return self.texture_call(e, name)
         if name in _BARRIERS:
             return f"_l.barrier({self.mask}, L, WG, {self.where(e.span)!r})"
         if name == "workgroupUniformLoad":

@@ -40,7 +40,7 @@ from ..stages.dispatch import Counters
 from ..stages.fragment import FragmentResult, FragmentShader
 from ..stages.fragment_io import check_coverage, corner, image_of, split_inputs
 from ..wgsl.types import Vec
-from . import atomics, builtins, derivatives, lanes, matrices, subgroups
+from . import atomics, builtins, derivatives, lanes, matrices, subgroups, textures
 from .builtins import dtype_of
 from .compile import Compiler, Program
 
@@ -232,11 +232,12 @@ class FragmentDispatch:
                 helper |= ~pixel
             ns = dict(program.namespace)
             ns.update(np=np, _l=lanes, _a=atomics, _b=builtins, _m=matrices, _s=subgroups,
-                      _q=derivatives, _zh=no_helpers, L=L, WG=L, SG=self.subgroup_size, P={},
+                      _q=derivatives, _t=textures, _zh=no_helpers, L=L, WG=L,
+                      SG=self.subgroup_size, P={},
                       MAX_ITERATIONS=max_iterations, H=[helper if helper.any() else False],
                       DF=self.derivatives == "fine", Q=_Quads(first, self.qw))
             for name, words in memories.items():
-                ns[name if name.startswith("o_") else f"g_{name}"] = words
+                ns[name if name.startswith(("o_", "h_")) else f"g_{name}"] = words
             ns.update(self._builtins(program.builtins, px, py, L))
             ns.update(self._inputs(program, px, py, run))
             for name, members in program.structs.items():

@@ -393,12 +393,12 @@ fn main() {
 }
 """)
     with pytest.raises(WGSLError, match=r"refused\.wgsl:5:\d+.*not supported by Lockstep: "
-                       r".*textureLoad"):
+                       r"textureLoad of texture_external"):
         compile_text("""
 @group(0) @binding(0) var<storage, read_write> out: array<f32>;
-@group(0) @binding(1) var tex: texture_2d<f32>;
+@group(0) @binding(1) var tex: texture_external;
 @compute @workgroup_size(1)
-fn main() { out[0] = textureLoad(tex, vec2i(0, 0), 0).x; }
+fn main() { out[0] = textureLoad(tex, vec2i(0, 0)).x; }
 """)
 
 
