@@ -42,7 +42,8 @@ EXPECTED = {
 }
 
 
-@pytest.mark.parametrize("schedule", [ash.InOrder(), ash.Lockstep()], ids=repr)
+@pytest.mark.parametrize("schedule", [ash.InOrder(), ash.Lockstep(), ash.Lockstep(max_lanes=8)],
+                         ids=repr)  # (max_lanes=8: a chunk is one subgroup)
 def test_a_subgroup_holds_the_quads_that_run(schedule):
     cov = coverage()
     r = ash.run_fragments(subgroup_census, 8, 4, coverage=cov, subgroup_size=8,

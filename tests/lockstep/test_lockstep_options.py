@@ -5,6 +5,7 @@ derivatives), or refused with the fix where it asks for what Lockstep does not d
 (max_points_per_invocation, a watchdog in seconds, a subgroup_reduction order other than
 lanes). Never ignored in silence."""
 
+import anyio
 import numpy as np
 import pytest
 
@@ -84,3 +85,17 @@ def test_a_watchdog_in_seconds_is_refused_and_none_is_what_lockstep_does():
         ash.run_fragments(doubled, 4, 2, watchdog=0.5, **LOCKSTEP)
     with pytest.raises(DispatchError, match="watchdog= must be a positive number"):
         ash.run_fragments(doubled, 4, 2, watchdog=-1, **LOCKSTEP)
+
+
+def test_the_awaited_forms_hand_lockstep_their_options_too():
+    async def main(options):
+        await ash.dispatch(subgroup_sum, 1, vals=np.zeros(4, np.float32),
+                           out=np.zeros(4, np.float32), **LOCKSTEP, **options)
+        await ash.dispatch_fragments(doubled, 4, 2, **LOCKSTEP, **options)
+
+    anyio.run(main, {"watchdog": None})  # (what Lockstep does: accepted)
+    for options in ({"watchdog": 3}, {"max_points_per_invocation": 7}):
+        with pytest.raises(OptionError, match=r"Lockstep\(max_iterations=N\)"):
+            anyio.run(main, options)
+    with pytest.raises(OptionError, match="subgroup_reduction='lanes'"):
+        anyio.run(main, {"subgroup_reduction": "reverse"})
