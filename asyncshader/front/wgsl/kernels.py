@@ -24,6 +24,10 @@ class _Loaded:
     file: str
     entry: EntryPoint
     structs: Mapping[str, Any]
+    #: the module's checked tree, ``(checker, typed module)``, as load_wgsl made it (the
+    #: Lockstep back-end compiles from it rather than checking the text again); None when
+    #: the kernel was not made by load_wgsl
+    checked: tuple[Any, Any] | None = None
 
     @property
     def where(self) -> str:
