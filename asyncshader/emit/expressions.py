@@ -38,6 +38,7 @@ from . import (
 )
 from .folding import Folding
 from .marks import conditional, plain_pointer
+from .numpy_casts import is_numpy_scalar, numpy_cast
 from .overrides import value as override_value
 from .pointers import deref, function_pointer
 from .values import E, Memory
@@ -419,6 +420,8 @@ class Expressions(Folding):
         if isinstance(callee, _ScalarType) or (isinstance(callee, type) and issubclass(
                 callee, Vec) and hasattr(callee, "size")):
             return self.construct(node, from_python(callee))
+        if is_numpy_scalar(callee):  # np.uint32(x): WGSL's conversion (numpy_casts)
+            return numpy_cast(self, node, callee)
         if isinstance(callee, _VecTemplate):  # vec3(...): the component type inferred
             return self.construct(node, Vector(callee.n, self.inferred_scalar(node)))
         if isinstance(from_python(callee), Matrix):
@@ -491,7 +494,10 @@ class Expressions(Folding):
                     self.module.unify(at, with_scalar(at, t.scalar), n, self)
                 parts.append(self.as_float(a, at, t.scalar).text)
             return E(f"{t.wgsl}({', '.join(parts)})", t)
-        a = args[0]
+        return self.convert(node, args[0], t)
+
+    def convert(self, node: ast.Call, a: E, t: Any) -> E:
+        """WGSL's conversion ``t(a)`` of one value (``a`` itself where it has type ``t``)."""
         at = self.module.resolved(a.type)
         if isinstance(at, Unknown) and not isinstance(at, Elements):  # (a conversion: any)
             self.module.unify(at, t, node, self)
