@@ -55,10 +55,14 @@ class Literal(Expr):
 
 @dataclass(slots=True)
 class Call(Expr):
-    """A function call or a value constructor: ``callee(args)``."""
+    """A function call or a value constructor: ``callee(args)``. For a call of a built-in
+    function the checker sets :attr:`params`: the parameter type of the overload it selects
+    for each argument, the type an abstract argument converts to (``clamp(x, 0.0, N - 1)``
+    with ``x: f32``: f32 three times; ``ldexp(x, 2)``: f32 and i32)."""
 
     callee: Ident
     args: list[Expr]
+    params: list | None = field(default=None, kw_only=True, repr=False, compare=False)
 
 
 @dataclass(slots=True)
