@@ -40,10 +40,31 @@ from .codegen_exprs import Expressions, value_type
 from .codegen_fast import counted_loop, mark, never_negative
 from .codegen_pointers import Pointers
 from .codegen_textures import check_compute_stage, handle_binding
-from .codegen_values import PRIVATE, VALUE_SPACES, Values, is_value_type
+from .codegen_values import PRIVATE, VALUE_SPACES, Values, is_value_type, member_attribute
 from .consteval import UNKNOWN, ConstError, fit, zero
 from .pipeline import workgroup_dimension
 from .source import Span, WGSLError, error_at
+
+#: module-scope names generated code cannot define: the names it calls, and Python's
+#: constants (a variable named so is renamed, :func:`_python_names`; anything else refused)
+_TAKEN = ("ash", "int", "True", "False", "None")
+
+
+def _python_names(decls: list) -> dict[str, str]:
+    """The Python names of the module-scope variables whose WGSL names Python cannot give
+    them (a keyword such as ``in``, or one of :data:`_TAKEN`): the name with ``_`` appended
+    until no other module-scope name has it. A run still binds them by WGSL name."""
+    names = {d.name for d in decls if hasattr(d, "name")}
+    out = {}
+    for d in decls:
+        if isinstance(d, ast.VarDecl) and (keyword.iskeyword(d.name) or d.name in _TAKEN):
+            name = d.name + "_"
+            while name in names or keyword.iskeyword(name):
+                name += "_"
+            names.add(name)
+            out[d.name] = name
+    return out
+
 
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "|=": "|",
              "^=": "^", "<<=": "<<", ">>=": ">>"}
@@ -73,6 +94,8 @@ class Generator(Pointers, Values, Expressions):
         self.privates = {d.name: d for d in typed.resolved.module.decls
                          if isinstance(d, ast.VarDecl) and d.kind == "var" and
                          checker.var_space(d)[0] == "private"}
+        self.python_names = _python_names(typed.resolved.module.decls)
+        self.globals |= set(self.python_names.values())
 
     # --- positions and refusals -----------------------------------------------------------
 
@@ -92,6 +115,10 @@ class Generator(Pointers, Values, Expressions):
             node.end_col_offset = max(node.end_col_offset, node.col_offset)
         return node
 
+    def py_global(self, name: str) -> str:
+        """The Python name of the module-scope variable ``name`` (:func:`_python_names`)."""
+        return self.python_names.get(name, name)
+
     def is_global(self, decl: object) -> bool:
         return self.typed.resolved.globals.get(getattr(decl, "name", None)) is decl
 
@@ -99,10 +126,9 @@ class Generator(Pointers, Values, Expressions):
 
     def module(self) -> py.Module:
         body: list[py.stmt] = []
-        for name in ("ash", "int", "True", "False", "None"):  # (the names generated code
-            # calls; Python's constants, which no Python name can be)
-            if name in self.globals:
-                raise self.refuse(self.source_span(name), f"a module-scope name '{name}'")
+        for decl in self.typed.resolved.module.decls:  # (variables are renamed)
+            if getattr(decl, "name", None) in _TAKEN and not isinstance(decl, ast.VarDecl):
+                raise self.refuse(decl.span, f"a module-scope name '{decl.name}'")
         decls = self.typed.resolved.module.decls
         structs = [d for d in decls if isinstance(d, ast.Struct)]
         while structs:  # (WGSL declares in any order; a class needs its members' classes)
@@ -138,16 +164,7 @@ class Generator(Pointers, Values, Expressions):
     def struct(self, decl: ast.Struct) -> py.stmt:
         t = self.typed.structs[decl.name]
         attrs = t.attrs or ("",) * len(t.fields)
-        for m, (_, ft) in zip(decl.members, t.fields):
-            if keyword.iskeyword(m.name):  # (a Python class has no such attribute)
-                raise self.refuse(m.span, f"a struct member named '{m.name}' (a Python "
-                                  "keyword)")
-            while isinstance(ft, Array):
-                ft = ft.element
-            if isinstance(ft, (Scalar, Vector)) and scalar_of(ft).name == "bool":
-                raise self.refuse(m.span, "a struct with a bool member (asyncshader's "
-                                  "structs have a memory layout, and bool has none)")
-        fields = [self.place(py.AnnAssign(py.Name(name, py.Store()),
+        fields = [self.place(py.AnnAssign(py.Name(member_attribute(t, name), py.Store()),
                                           self.member_type_expr(ft, a, m.span), None, 1), m.span)
                   for (name, ft), a, m in zip(t.fields, attrs, decl.members)]
         self.struct_names.add(decl.name)
@@ -200,7 +217,8 @@ class Generator(Pointers, Values, Expressions):
             value = handle_binding(self, decl, t)
         else:
             raise self.refuse(decl.span, f"a var<{space}> of type {t.wgsl}")
-        return [self.place(py.Assign([py.Name(decl.name, py.Store())], value), decl.span)]
+        return [self.place(py.Assign([py.Name(self.py_global(decl.name), py.Store())], value),
+                           decl.span)]
 
     def binding_keywords(self, decl: ast.VarDecl, attrs: dict) -> list[py.keyword]:
         return [py.keyword(k, py.Constant(self.checker.value(attrs[k].args[0])))
@@ -315,7 +333,8 @@ class Generator(Pointers, Values, Expressions):
         if self.through_pointer(target):
             return self.store_through(target, value, once)
         if isinstance(inner, ast.Ident) and self.storage_value(inner):
-            return py.Expr(mark(self.robust("store", [py.Name(inner.name, py.Load()),
+            return py.Expr(mark(self.robust("store", [py.Name(self.py_global(inner.name),
+                                                              py.Load()),
                                                       py.Constant(0), value]), True))
         if isinstance(inner, ast.Ident) and self.whole_memory(inner):
             return py.Expr(py.Call(py.Name("__ash_store_whole", py.Load()),

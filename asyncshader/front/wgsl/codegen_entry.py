@@ -20,6 +20,7 @@ from ...ir.types import Struct
 from ...stages.compute import COMPUTE_BUILTINS
 from ...stages.fragment import FRAGMENT_BUILTINS
 from . import syntax as ast
+from .codegen_values import member_attribute
 from .reflect import _idents, _reached
 
 
@@ -97,7 +98,8 @@ class _Parameters:
         members = [self.one(m.name, m.attributes, mt, m.span)
                    for m, (_, mt) in zip(decl.members, t.fields)]
         self.bind_local(p, py.Call(py.Name(t.name, py.Load()), [],
-                                   [py.keyword(m.name, py.Name(arg, py.Load()))
+                                   [py.keyword(member_attribute(t, m.name),
+                                               py.Name(arg, py.Load()))
                                     for m, arg in zip(decl.members, members)]))
 
 
@@ -125,8 +127,8 @@ def fragment_parameters(gen: Any, fn: ast.Function, types: list[Any]
 
 
 def _buffers(gen: Any, entry: str) -> list[str]:
-    """The names of the buffers, textures and samplers the entry point uses."""
-    return [r.name for r in gen.reflection.entry_points[entry].resources]
+    """The Python names of the buffers, textures and samplers the entry point uses."""
+    return [gen.py_global(r.name) for r in gen.reflection.entry_points[entry].resources]
 
 
 def _reaching(gen: Any, entry: str, buffers: list[str]) -> set[str]:
@@ -135,7 +137,8 @@ def _reaching(gen: Any, entry: str, buffers: list[str]) -> set[str]:
     calls = gen.typed.resolved.calls
     decls = {d.name: d for d in gen.typed.resolved.module.decls
              if isinstance(d, ast.Function)}
-    uses = {name: bool(_idents(decls[name]) & set(buffers)) for name in decls}
+    uses = {name: bool({gen.py_global(i) for i in _idents(decls[name])} & set(buffers))
+            for name in decls}
     reached = _reached(calls, entry) - {entry}
 
     def reaches(name: str, seen: frozenset = frozenset()) -> bool:

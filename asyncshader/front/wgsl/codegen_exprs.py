@@ -29,7 +29,7 @@ from . import syntax as ast
 from .codegen_entry import helper_call
 from .codegen_fast import mark, never_negative, plain_division
 from .codegen_textures import is_texture_builtin, texture_call
-from .codegen_values import holds_struct, is_value_type
+from .codegen_values import attribute, holds_struct, is_value_type
 from .consteval import UNKNOWN, ConstError, fit
 from .pipeline import MISSING
 from .predeclared import Predeclared
@@ -174,7 +174,7 @@ class Expressions:
                 self.is_global(target):
             return self.private_load(e)
         if isinstance(target, ast.VarDecl) and self.is_global(target):
-            name = py.Name(e.name, py.Load())
+            name = py.Name(self.py_global(e.name), py.Load())
             if isinstance(e.type, Reference) and e.type.space == "workgroup" and \
                     isinstance(e.type.store, (Scalar, Vector, Struct)):
                 return py.Attribute(name, "value", py.Load())
@@ -195,7 +195,7 @@ class Expressions:
         base = value_type(e.base.type)
         if not isinstance(base, (Vector, Struct)):
             raise self.refuse(e.span, f"the member access '.{e.name}'")
-        return py.Attribute(self.expr(e.base), e.name, py.Load())
+        return py.Attribute(self.expr(e.base), attribute(e), py.Load())
 
     def e_Index(self, e: ast.Index, want: Any) -> py.expr:
         base = value_type(e.base.type)
