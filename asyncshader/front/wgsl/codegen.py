@@ -35,7 +35,12 @@ from ...ir.types import (
 )
 from ...stages.compute import COMPUTE_BUILTINS  # (passed by parameter name)
 from . import syntax as ast
-from .codegen_entry import fragment_helpers, fragment_parameters, struct_of_builtins
+from .codegen_entry import (
+    check_whole_quads,
+    fragment_helpers,
+    fragment_parameters,
+    struct_of_builtins,
+)
 from .codegen_exprs import Expressions, value_type
 from .codegen_fast import counted_loop, mark, never_negative
 from .codegen_pointers import Pointers
@@ -260,6 +265,7 @@ class Generator(Pointers, Values, Expressions):
         if entry:
             check_compute_stage(self, fn)  # (textureSample: fragment stage only)
             self.entry_points[fn.name] = self.workgroup_size(attrs["workgroup_size"])
+            check_whole_quads(self, fn, self.entry_points[fn.name])
         if self.privates and (entry or "fragment" in attrs):  # (an entry point's own)
             prologue = self.private_prologue(fn.span) + prologue
         elif self.privates:

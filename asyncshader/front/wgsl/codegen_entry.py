@@ -20,6 +20,7 @@ from ...ir.types import Struct
 from ...stages.compute import COMPUTE_BUILTINS
 from ...stages.fragment import FRAGMENT_BUILTINS
 from . import syntax as ast
+from .codegen_textures import _first_call
 from .codegen_values import member_attribute
 from .reflect import _idents, _reached
 
@@ -109,6 +110,29 @@ def struct_of_builtins(gen: Any, p: ast.Param, t: Struct, args: py.arguments) ->
     params = _Parameters(gen, COMPUTE_BUILTINS, args)
     params.param(p, t)
     return params.prologue
+
+
+_QUAD_OPS = ("quadBroadcast", "quadSwapX", "quadSwapY", "quadSwapDiagonal")
+
+
+def check_whole_quads(gen: Any, fn: ast.Function, size: tuple[int, int, int] | None) -> None:
+    """A compute entry point of ``size`` that is no whole number of quads and reaches a quad
+    operation is refused at the call. Valid WGSL (Tint takes it: WGSL sets no divisibility
+    for quad operations outside a compute-derivative layout, and a read of a quad member
+    that does not exist is indeterminate), but asyncshader's compute quads are four
+    consecutive local invocation indices, all present: it forms no partial quad."""
+    n = size[0] * size[1] * size[2] if size is not None else 0
+    if not n % 4:
+        return
+    decls = {d.name: d for d in gen.typed.resolved.module.decls if isinstance(d, ast.Function)}
+    for name in sorted(_reached(gen.typed.resolved.calls, fn.name)):
+        call = _first_call(decls[name].body, _QUAD_OPS) if name in decls else None
+        if call is not None:
+            raise gen.refuse(call.span, f"{call.callee.name} in the compute entry point "
+                             f"'{fn.name}' of {n} invocation{'s' if n > 1 else ''} (valid "
+                             "WGSL; its last quad would have fewer than four members, and "
+                             "asyncshader's compute quads are four consecutive local "
+                             "invocation indices: make the workgroup a multiple of 4)")
 
 
 def fragment_parameters(gen: Any, fn: ast.Function, types: list[Any]
