@@ -68,6 +68,11 @@ _SHIFTS = {ast.LShift: "<<", ast.RShift: ">>"}
 _CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 _LEVEL = {"+": "add", "-": "add", "*": "mul", "/": "mul", "%": "mul", "<<": "shift",
           ">>": "shift", "&": "&", "|": "|", "^": "^"}
+def _reads(*nodes: ast.AST) -> bool:
+    """Whether evaluating ``nodes`` may read memory: they index something."""
+    return any(isinstance(n, ast.Subscript) for node in nodes for n in ast.walk(node))
+
+
 class Expressions(Folding):
     """Mixin of :class:`asyncshader.emit.functions.Function`: the expression translator.
     Needs ``self.module``, ``self.scope``, ``self.fail``, ``self.lookup_name``."""
@@ -205,11 +210,11 @@ class Expressions(Folding):
         if base.memory is not None and base.memory.space == "select":
             choices = self.module.choices(self.key)
             element = choices[0].element(self.module)
-            text = f"{choices[0].name}[{index.text}]"
-            for k, mem in enumerate(choices[1:], 1):
+            for mem in choices[1:]:
                 self.module.unify(element, mem.element(self.module), node, self)
-                text = f"select({text}, {mem.name}[{index.text}], {base.text} == {k}u)"
-            return E(text, element, ref=("selected", base, index, choices))
+            load = self.module.chooser(choices, element, index.type, self)
+            return E(f"{load}({base.text}, {index.text})", element,
+                     ref=("selected", base, index, choices))
         if base.memory is not None:
             mem = base.memory
             mt = self.module.resolved(mem.type)
@@ -368,10 +373,28 @@ class Expressions(Folding):
         test = self.value(node.test)
         if self.module.resolved(test.type) != BOOL:
             self.fail(node.test, "a condition that is not a bool", "compare explicitly (x != 0)")
-        a, b = self.value(node.body), self.value(node.orelse)
+        mark = len(self.lines)  # (what each branch emits goes into its own branch below)
+        a = self.value(node.body)
+        a_lines = self.lines[mark:]
+        del self.lines[mark:]
+        b = self.value(node.orelse)
+        b_lines = self.lines[mark:]
+        del self.lines[mark:]
         t = self.module.unify(self.module.resolved(a.type), self.module.resolved(b.type), node,
                               self)
-        return E(f"select({b.text}, {a.text}, {test.text})", t)
+        if not (self.ordered and _reads(node.body, node.orelse)):
+            self.lines += a_lines + b_lines
+            return E(f"select({b.text}, {a.text}, {test.text})", t)
+        # (a branch that reads memory runs only when taken, as in Python: select() would
+        # read both, and the detector would see loads and bounds the kernel does not make)
+        tmp = self.fresh("tmp")
+        self.emit(f"var {tmp}: {self.module.final(t, self, tmp)};")
+        for head, lines, v in ((f"if {test.text} {{", a_lines, a), ("} else {", b_lines, b)):
+            self.emit(head)
+            self.lines += ["    " + line for line in lines]
+            self.emit(f"    {tmp} = {v.text};")
+        self.emit("}")
+        return E(tmp, t)
 
     def x_Await(self, node: ast.Await) -> E:
         if not isinstance(node.value, ast.Call):
