@@ -342,6 +342,7 @@ class Expressions:
         name = e.callee.name
         types = [self.value_type(a) for a in e.args]
         stage = latest(*(a.stage for a in e.args))
+        e.params = [concretize(t) for t in types]  # (bitcast's, the buffer views': their own)
         if name == "bitcast":
             return self.bitcast(e, types), stage
         if name in ("bufferView", "bufferArrayView", "bufferLength"):
