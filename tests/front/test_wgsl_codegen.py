@@ -254,12 +254,12 @@ def test_a_wgsl_file_is_loaded_by_its_path(tmp_path):
 
 
 @pytest.mark.parametrize("wgsl, where, construct", [
-    ("@group(0) @binding(0) var<storage, read_write> a: array<array<vec2f, 2>>;\n"
-     "@compute @workgroup_size(1)\nfn main() {\n    a[0][1] = vec2f();\n}\n",
-     ":1:1:", "a var<storage> of type array<array<vec2f, 2>>"),
+    ("struct S { x: f32 }\n@group(0) @binding(0) var<storage, read_write> a: "
+     "array<array<S, 2>>;\n@compute @workgroup_size(1)\nfn main() {\n    a[0][1].x = 1.0;\n}\n",
+     ":2:1:", "a var<storage> of type array<array<S, 2>>"),
     ("fn True() {}\n@compute @workgroup_size(1)\nfn main() {\n    True();\n}\n",
      ":1:1:", "a module-scope name 'True'"),
-], ids=["storage-array-of-arrays-of-vectors", "python-constant-function-name"])
+], ids=["storage-array-of-arrays-of-structs", "python-constant-function-name"])
 def test_a_construct_outside_the_slice_is_refused_at_its_place(wgsl, where, construct):
     with pytest.raises(ash.ShaderCreationError) as err:
         ash.load_wgsl(wgsl)

@@ -203,11 +203,14 @@ class Generator(Pointers, Values, Expressions):
                                       and not isinstance(t.length, OverrideSize)) or
                                      isinstance(t, (Scalar, Vector, Matrix, Atomic))):
             # (one scalar, vector, matrix or atomic: an array of one, used as name[0]; arrays
-            # of arrays of scalars: a numpy array of as many axes, of the scalar)
+            # of arrays of scalars, vectors, matrices or atomics: a numpy array of as many
+            # axes, of the scalar)
             element = t.element if isinstance(t, Array) else t
             while isinstance(element, Array):
                 element = element.element
-            element = element.scalar if isinstance(element, Atomic) else element
+            nested = isinstance(t, Array) and isinstance(t.element, Array)
+            element = element.scalar if isinstance(element, Atomic) or (
+                nested and isinstance(element, (Vector, Matrix))) else element
             value = py.Call(self.ash_attr("storage"), [self.type_expr(element, decl.span)],
                             [*self.binding_keywords(decl, attrs),
                              py.keyword("access", py.Constant(access))])
@@ -502,10 +505,11 @@ def _breakable(body: list[py.stmt], flag: str) -> tuple[list[py.stmt], bool]:
 
 
 def _of_scalars(t: Array) -> bool:
-    """Whether the array ``t`` holds arrays of arrays ... of scalars (nothing else)."""
+    """Whether the array ``t`` holds arrays of arrays ... of scalars, vectors or matrices (a
+    vector's components: one more axis; a matrix's columns and rows: two)."""
     while isinstance(t, Array):
         t = t.element
-    return isinstance(t, Scalar)
+    return isinstance(t, (Scalar, Vector, Matrix, Atomic))
 
 
 def _struct_uses(t: Struct) -> set[str]:

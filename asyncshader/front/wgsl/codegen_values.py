@@ -234,7 +234,10 @@ class Values:
         inner = e.inner if isinstance(e, ast.Paren) else e
         if isinstance(t.store, Matrix) or (  # (a column of a matrix in memory: a numpy row)
                 isinstance(inner, ast.Index) and isinstance(inner.base.type, Reference) and
-                isinstance(inner.base.type.store, Matrix)):
+                isinstance(inner.base.type.store, Matrix)) or (  # (a vector of a storage
+                # array of arrays: a numpy row too)
+                isinstance(t.store, Vector) and t.space == "storage" and
+                isinstance(inner, ast.Index) and isinstance(inner.base, ast.Index)):
             return self.place(py.Call(self.type_expr(t.store, e.span), [node], []), e.span)
         return node
 
