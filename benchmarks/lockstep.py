@@ -1,14 +1,20 @@
 """Lockstep against InOrder (both ``sanitize="off"``) and lavapipe, on the same kernels:
 webgpu-samples' compute boids (its WGSL, through load_wgsl), a boids step in Python
 (examples/boids.py: struct buffers, each invocation looping over every boid), the
-256-wide tree reduction (benchmarks/reduce.py), the tiled matmul (examples/matmul.py) and
-a 3x3 blur (benchmarks/detector_kernels.py's, written here with loops WGSL has). Each row
-checks that Lockstep leaves the same bits as InOrder, then prints both times and their ratio,
-measured in this run, and lavapipe's time for the same WGSL (``to_wgsl``) where wgpu is
-installed: one dispatch with its pipeline, buffer uploads and read-back, best of ``--repeat``
-(at least 3).
+256-wide tree reduction (benchmarks/reduce.py), the tiled matmul (examples/matmul.py), a 3x3
+blur (benchmarks/detector_kernels.py's, written here with loops WGSL has), the 256x256
+fragment dispatch of benchmarks/fragments.py (dpdx and dpdy in every fragment) and of
+examples/textured_floor.py's textureSample (its level of detail from the quads), and a
+bilinear textureSampleLevel of a 256x256 rgba8unorm texture at each of 256x256 invocations
+(WGSL, through load_wgsl) beside the same kernel loading a vec4f storage buffer instead.
+Each row checks that Lockstep leaves the same bits as InOrder (memory, or the fragments'
+output), then prints both times and their ratio, measured in this run, and lavapipe's time
+for the same WGSL (``to_wgsl``) where wgpu is installed: one dispatch (a draw for the
+fragments) with its pipeline, buffer (and texture) uploads and read-back, best of
+``--repeat`` (at least 3).
 
-    python benchmarks/lockstep.py [--boids 1024] [--groups 64] [--repeat 3] [--no-gpu]
+    python benchmarks/lockstep.py [--boids 1024] [--groups 64] [--fragments 256]
+                                  [--rows 256] [--repeat 3] [--no-gpu]
 """
 
 from __future__ import annotations
@@ -25,8 +31,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "examples"))
 sys.path.insert(0, os.path.dirname(__file__))
 
 import boids  # examples/boids.py
+import fragments  # benchmarks/fragments.py
 import matmul as tiled  # examples/matmul.py
 import reduce as reduction
+import textured_floor  # examples/textured_floor.py
 
 import asyncshader as ash
 
@@ -63,6 +71,8 @@ def _best(fn, repeat: int) -> float:
 
 
 def _lavapipe(kernel, groups, bindings, repeat: int) -> float | None:
+    if any(isinstance(v, (ash.Texture, ash.Sampler)) for v in bindings.values()):
+        return _lavapipe_textures(kernel, groups, bindings, repeat)
     try:
         from asyncshader.emit import emit
         from asyncshader.extra.gpu import _device, _run_compute
@@ -74,6 +84,69 @@ def _lavapipe(kernel, groups, bindings, repeat: int) -> float | None:
     size = tuple(size) + (1,) * (3 - len(size))
     _run_compute(dev, code, size, bindings)  # (the first: the device's start-up)
     return _best(lambda: _run_compute(dev, code, size, bindings), max(repeat, 3))
+
+
+def _lavapipe_textures(kernel, groups, bindings, repeat: int) -> float | None:
+    """lavapipe's time for a loaded WGSL kernel with textures (group 0, 1-d dispatch)."""
+    try:
+        from asyncshader.extra.textures import run_compute
+        from asyncshader.front.wgsl import reflect_wgsl
+    except Exception:
+        return None
+    code = _loaded(kernel)
+    entry = reflect_wgsl(code.source).entry_points[code.entry]
+    resources = {r.binding: bindings[r.name] for r in entry.resources}
+    try:
+        run_compute(code.source, resources, groups, code.entry)  # (the device's start-up)
+    except Exception:  # (no wgpu, no adapter: the column stays empty)
+        return None
+    return _best(lambda: run_compute(code.source, resources, groups, code.entry),
+                 max(repeat, 3))
+
+
+SAMPLE_BILINEAR = """\
+@group(0) @binding(0) var<storage, read_write> out: array<vec4f>;
+@group(0) @binding(1) var tex: texture_2d<f32>;
+@group(0) @binding(2) var smp: sampler;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  let i = g.x;
+  let uv = (vec2f(f32(i % 256u), f32(i / 256u)) + vec2f(0.3, 0.7)) / 256.0;
+  out[i] = textureSampleLevel(tex, smp, uv, 0.0);
+}
+"""
+
+
+BUFFER_LOAD = """\
+@group(0) @binding(0) var<storage, read_write> out: array<vec4f>;
+@group(0) @binding(1) var<storage, read> inp: array<vec4f>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  let i = g.x;
+  let uv = (vec2f(f32(i % 256u), f32(i / 256u)) + vec2f(0.3, 0.7)) / 256.0;
+  out[i] = inp[u32(uv.y * 256.0) * 256u + u32(uv.x * 256.0)];
+}
+"""
+
+
+def buffer_load(size: int) -> tuple:
+    """The bilinear row's kernel with a vec4f storage buffer load in place of the sample
+    (the cost a sample is measured against)."""
+    n = size * 256
+    inp = np.random.default_rng(3).random((256 * 256, 4), dtype=np.float32)
+    return (f"vec4f buffer load {size}x256", ash.load_wgsl(BUFFER_LOAD)["main"], n // 64,
+            dict(out=np.zeros((n, 4), np.float32), inp=inp), "out")
+
+
+def bilinear(size: int) -> tuple:
+    """A bilinear textureSampleLevel per invocation, ``size`` x 256 invocations (256 x 256
+    by default) over a 256x256 rgba8unorm texture."""
+    rng = np.random.default_rng(3)
+    n = size * 256
+    texture = ash.Texture([rng.integers(0, 256, (256, 256, 4), dtype=np.uint8)])
+    smp = ash.Sampler(mag_filter="linear", min_filter="linear")
+    return (f"bilinear textureSampleLevel {size}x256", ash.load_wgsl(SAMPLE_BILINEAR)["main"],
+            n // 64, dict(out=np.zeros((n, 4), np.float32), tex=texture, smp=smp), "out")
 
 
 SAMPLES_BOIDS = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "ports",
@@ -112,7 +185,8 @@ def _loaded(kernel):
     return Emitted(text, kernel.fn.__name__, "compute", kernel.workgroup_size, bindings)
 
 
-def cases(n_boids: int, groups: int) -> list[tuple[str, object, object, dict, str]]:
+def cases(n_boids: int, groups: int, rows: int = 256
+          ) -> list[tuple[str, object, object, dict, str]]:
     """(title, kernel, workgroups, bindings, output name) per benchmark."""
     rng = np.random.default_rng(5)
     size = 64
@@ -131,13 +205,83 @@ def cases(n_boids: int, groups: int) -> list[tuple[str, object, object, dict, st
          dict(a=a, b=b, c=np.zeros_like(a), m=size, n=size, k=size), "c"),
         (f"3x3 blur {H}x{W}", blur, (W // 8, H // 8),
          dict(src=image, dst=np.zeros_like(image)), "dst"),
+        buffer_load(rows),
+        bilinear(rows),
     ]
+
+
+def _lavapipe_fragments(shader, size: int, repeat: int, bindings: dict | None = None
+                        ) -> float | None:
+    try:
+        from asyncshader.extra.gpu import _buffers, _device
+        from asyncshader.extra.harness import fragment_harness, read_pixels
+        dev = _device()
+    except Exception:  # (no wgpu, no adapter: the column stays empty)
+        return None
+    bindings = bindings or {}
+    harness = fragment_harness(shader, size, size, bindings)
+    read_pixels(dev, harness, size, size, bindings, _buffers)  # (the device's start-up)
+    return _best(lambda: read_pixels(dev, harness, size, size, bindings, _buffers),
+                 max(repeat, 3))
+
+
+def fragment_row(size: int, args) -> tuple[str, float, float, float | None]:
+    """The 256x256 fragment dispatch of benchmarks/fragments.py (its ``shade``: dpdx and dpdy
+    of position.x * position.y): (title, InOrder's time, Lockstep's, lavapipe's)."""
+    outputs = {}
+
+    def run(schedule):
+        outputs[type(schedule).__name__] = ash.run_fragments(
+            fragments.shade, size, size, schedule=schedule, sanitize="off").output
+    run(ash.Lockstep())  # (compiles once)
+    slow = _best(lambda: run(ash.InOrder()), args.inorder_repeat)
+    fast = _best(lambda: run(ash.Lockstep()), args.repeat)
+    if outputs["InOrder"].tobytes() != outputs["Lockstep"].tobytes():
+        raise SystemExit("fragments: Lockstep's output differs from InOrder's")
+    gpu = None if args.no_gpu else _lavapipe_fragments(fragments.shade, size, args.repeat)
+    return f"fragments {size}x{size}, dpdx + dpdy", slow, fast, gpu
+
+
+def textured_row(size: int, args) -> tuple[str, float, float, float | None]:
+    """examples/textured_floor.py's fragment shader (``textureSample``: each quad's level of
+    detail from its derivatives) over a ``size`` x ``size`` floor: (title, InOrder's time,
+    Lockstep's, lavapipe's)."""
+    y, x = np.mgrid[0:size, 0:size]
+    below = y + 0.5 - textured_floor.HORIZON
+    uv = np.stack([(x + 0.5 - size / 2) * textured_floor.HEIGHT_OVER_TILE / below,
+                   textured_floor.HEIGHT_OVER_TILE * textured_floor.FOCAL / below],
+                  -1).astype(np.float32)
+    given = dict(uv=uv, tex=textured_floor.tinted_chain(),
+                 smp=ash.Sampler(address_mode_u="repeat", address_mode_v="repeat"))
+    outputs = {}
+
+    def run(schedule):
+        outputs[type(schedule).__name__] = ash.run_fragments(
+            textured_floor.textured_floor, size, size, schedule=schedule, sanitize="off",
+            **given).output
+    run(ash.Lockstep())  # (compiles once)
+    slow = _best(lambda: run(ash.InOrder()), args.inorder_repeat)
+    fast = _best(lambda: run(ash.Lockstep()), args.repeat)
+    if outputs["InOrder"].tobytes() != outputs["Lockstep"].tobytes():
+        raise SystemExit("textured fragments: Lockstep's output differs from InOrder's")
+    gpu = None if args.no_gpu else _lavapipe_fragments(textured_floor.textured_floor, size,
+                                                       args.repeat, given)
+    return f"textureSample fragments {size}x{size}", slow, fast, gpu
+
+
+def _row(title: str, slow: float, fast: float, gpu: float | None) -> str:
+    gpu_cols = (f"{gpu * 1e3:8.1f}ms {fast / gpu:17.1f}x" if gpu is not None
+                else f"{'-':>10s} {'-':>18s}")
+    return f"{title:40s} {slow:9.3f}s {fast * 1e3:8.1f}ms {slow / fast:8.0f}x {gpu_cols}"
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boids", type=int, default=1024)
+    ap.add_argument("--fragments", type=int, default=256, help="the fragment grid's side")
     ap.add_argument("--groups", type=int, default=64)
+    ap.add_argument("--rows", type=int, default=256,
+                    help="rows of 256 invocations of the bilinear sampling row")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--inorder-repeat", type=int, default=1,
                     help="InOrder runs per kernel (the slow side: boids 1024 takes 20-100 s)")
@@ -145,7 +289,7 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     print(f"{'kernel':40s} {'InOrder':>10s} {'Lockstep':>10s} {'speed-up':>9s} "
           f"{'lavapipe':>10s} {'Lockstep/lavapipe':>18s}")
-    for title, kernel, groups, given, out in cases(args.boids, args.groups):
+    for title, kernel, groups, given, out in cases(args.boids, args.groups, args.rows):
         memory = {}
 
         def run(schedule, given=given, kernel=kernel, groups=groups, memory=memory):
@@ -160,11 +304,10 @@ def main(argv=None) -> None:
         if not same:
             raise SystemExit(f"{title}: Lockstep's memory differs from InOrder's")
         gpu = None if args.no_gpu else _lavapipe(kernel, groups, given, args.repeat)
-        gpu_cols = (f"{gpu * 1e3:8.1f}ms {fast / gpu:17.1f}x" if gpu is not None
-                    else f"{'-':>10s} {'-':>18s}")
-        print(f"{title:40s} {slow:9.3f}s {fast * 1e3:8.1f}ms {slow / fast:8.0f}x {gpu_cols}",
-              flush=True)
-    print("same memory as InOrder (sanitize=off) in every row: yes")
+        print(_row(title, slow, fast, gpu), flush=True)
+    print(_row(*fragment_row(args.fragments, args)), flush=True)
+    print(_row(*textured_row(args.fragments, args)), flush=True)
+    print("same memory (and fragment output) as InOrder (sanitize=off) in every row: yes")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from ..front.wgsl.source import Span, WGSLError, error_at
 from ..ir.layout import size_of
 from ..ir.types import Array, Atomic, Matrix, Pointer, Scalar, Struct, Vector, concretize
 from .exprs import Expressions, Ref, value_type
+from .texture_calls import TextureCalls, handle_type
 
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "|=": "|",
              "^=": "^", "<<=": "<<", ">>=": ">>"}
@@ -47,7 +48,10 @@ class Program:
     overrides: dict[str, tuple[str, Any, Any]] = field(default_factory=dict)
 
 
-class Compiler(Expressions):
+class Compiler(Expressions, TextureCalls):
+    #: the stage of the entry points this compiler takes (:mod:`.fragments` has the other)
+    stage = "compute"
+
     def __init__(self, checker: Any, typed: Any) -> None:
         self.checker, self.typed = checker, typed
         self.source = typed.resolved.source
@@ -71,6 +75,7 @@ class Compiler(Expressions):
         self.pointers: dict[int, Ref] = {}  # id(param or let) -> the memory it points to
         self.private_inits: list[str] = []
         self.reached: set[str] = set()  # the module-scope variables the entry point uses
+        self.handles: dict[int, str] = {}  # id(texture or sampler var) -> its WGSL name
 
     # --- positions and refusals -----------------------------------------------------------
 
@@ -97,9 +102,9 @@ class Compiler(Expressions):
     def compile(self, entry: str) -> Program:
         decls = self.typed.resolved.module.decls
         functions = {d.name: d for d in decls if isinstance(d, ast.Function)}
-        if entry not in functions or not any(a.name == "compute"
+        if entry not in functions or not any(a.name == self.stage
                                              for a in functions[entry].attributes):
-            raise WGSLError(f"{self.source.name}: no compute entry point {entry!r}",
+            raise WGSLError(f"{self.source.name}: no {self.stage} entry point {entry!r}",
                             self.source.name)
         for decl in decls:
             if isinstance(decl, ast.VarDecl) and decl.kind == "var":
@@ -143,6 +148,10 @@ class Compiler(Expressions):
     def global_var(self, decl: ast.VarDecl) -> None:
         t = self.typed.type_of(decl)
         space, access = self.checker.var_space(decl, t)
+        if space == "handle" and handle_type(t) is not None:  # (bound per dispatch: .textures)
+            self.handles[id(decl)] = decl.name
+            self.variables[decl.name] = (space, access, t)
+            return
         if space == "private":  # (one value per lane, for the whole invocation)
             if not _value(t):
                 raise self.refuse(decl.span, f"a var<private> of type {t.wgsl}")
@@ -175,22 +184,19 @@ class Compiler(Expressions):
         self.wgsl_line = self.source.line_col(fn.span.start)[0]
         names, inout = [], []
         for p, t in zip(fn.params, params):
-            builtin = next((a for a in p.attributes if a.name == "builtin"), None)
-            if entry and builtin is not None and builtin.args[0].name in BUILTINS:
-                self.locals[id(p)] = f"bi_{builtin.args[0].name}"
-                self.builtins_used.add(builtin.args[0].name)
+            if entry:
+                self.entry_parameter(p, t)
                 continue
             self.count += 1
-            if not entry and isinstance(t, Pointer) and t.space in ("storage", "uniform",
-                                                                      "workgroup"):
+            if isinstance(t, Pointer) and t.space in ("storage", "uniform", "workgroup"):
                 ref = Ref(f"pm{self.count}", f"pa{self.count}", f"po{self.count}", t.store)
                 self.pointers[id(p)] = ref
                 names += [ref.mem, ref.at, ref.ok]
                 continue
-            if not entry and isinstance(t, Pointer) and t.space in ("function", "private") \
-                    and _value(t.store):
+            if isinstance(t, Pointer) and t.space in ("function", "private") and \
+                    _value(t.store):
                 inout.append(f"p_{p.name}_{self.count}")
-            elif entry or not _value(t):
+            elif not (_value(t) or handle_type(t) is not None):
                 raise self.refuse(p.span, f"the parameter {self.text(p.span)!r}")
             self.locals[id(p)] = f"p_{p.name}_{self.count}"
             names.append(self.locals[id(p)])
@@ -207,6 +213,15 @@ class Compiler(Expressions):
         self.block(fn.body.body)
         self.emit(f"return {', '.join(['_rv', *inout])}" if inout else "return _rv")
         self.depth -= 1
+
+    def entry_parameter(self, p: ast.Param, t: Any) -> None:
+        """A parameter of the entry point: a compute built-in value (``bi_NAME`` in the
+        namespace)."""
+        builtin = next((a for a in p.attributes if a.name == "builtin"), None)
+        if builtin is None or builtin.args[0].name not in BUILTINS:
+            raise self.refuse(p.span, f"the parameter {self.text(p.span)!r}")
+        self.locals[id(p)] = f"bi_{builtin.args[0].name}"
+        self.builtins_used.add(builtin.args[0].name)
 
     # --- statements -----------------------------------------------------------------------
 

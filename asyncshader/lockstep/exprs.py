@@ -134,8 +134,13 @@ class Expressions:
             return self.override(target, e.span)
         if isinstance(e.type, (Reference, Pointer)) and self.is_memory(e):
             return self.load(self.ref(e), e.span)
+        if id(target) in self.handles:
+            self.reached.add(target.name)
+            return f"h_{target.name}"
         if id(target) in self.locals:
             return self.locals[id(target)]
+        if isinstance(target, ast.VarDecl) and target.kind == "const":
+            return self.expr(target.init, want)  # (a value the evaluator leaves: an array's)
         raise self.refuse(e.span, f"the name '{e.name}' here")
 
     def override(self, decl: ast.VarDecl, span: Any) -> str:
@@ -347,6 +352,8 @@ class Expressions:
 
     def builtin(self, e: ast.Call, result: Any) -> str:
         name = e.callee.name
+        if name.startswith("texture") and name not in _BARRIERS:
+            return self.texture_call(e, name)
         if name in _BARRIERS:
             return f"_l.barrier({self.mask}, L, WG, {self.where(e.span)!r})"
         if name == "workgroupUniformLoad":
@@ -375,6 +382,8 @@ class Expressions:
         from .builtins import FAST, scalar_function  # (the table of vector forms)
         if name not in FAST and scalar_function(name) is None:
             raise self.refuse(e.span, f"the built-in function {name}")
+        if result is not None and getattr(scalar_of(result), "abstract", False):
+            result = concretize(result)  # (a const call the evaluator leaves: in f32/i32)
         if isinstance(result, (Struct, Array)) or result is None or dtype_of(result) is None:
             raise self.refuse(e.span, f"the built-in {name} with a result of type "
                               f"{getattr(result, 'wgsl', result)}")

@@ -35,7 +35,8 @@ from ..stages.compute import ComputeKernel
 from ..stages.dispatch import Counters, DispatchResult
 from ..wgsl.overrides import pipeline_constants
 from ..wgsl.source import GENERATED
-from . import atomics, builtins, lanes, matrices, subgroups
+from ..wgsl.textures.resources import Sampler, Texture, TextureView
+from . import atomics, builtins, fragments, lanes, matrices, subgroups, textures
 from .builtins import dtype_of
 from .compile import Compiler, Program
 
@@ -90,15 +91,30 @@ class Lockstep:
         constants = _constants(kernel, options.get("overrides"))
         size = options.get("subgroup_size") or kernel.subgroup_size or DEFAULT_SUBGROUP_SIZE
         run_program(program, names, groups, bindings, self.max_lanes, self.max_iterations,
-                    constants, check_subgroup_size(size))
+                    constants, check_subgroup_size(size), kernel=kernel.identity["name"])
         config = {"stage": "compute", "workgroups": list(groups),
                   "workgroup_size": list(program.workgroup_size)}
         trace = Trace(kernel=kernel.identity, dispatch=config, strategy=self.describe())
         total = int(np.prod(groups)) * int(np.prod(program.workgroup_size))
         outputs = {k: v for k, v in bindings.items()
                    if isinstance(v, np.ndarray) and v.flags.writeable}
+        outputs.update(textures.written(program.variables, names, bindings))
         return DispatchResult(outputs=outputs, trace=trace,
                               counters=Counters(invocations=total))
+
+    def run_fragment_dispatch(self, shader: Any, width: int, height: int,
+                              given: dict[str, Any], options: dict[str, Any]) -> Any:
+        """Runs a fragment dispatch (``ash.run_fragments``' arguments) in lockstep: the
+        pixels are the lanes, in 2x2 quads (:mod:`.fragments`)."""
+        _check_options(options)
+        job = fragments.FragmentDispatch(shader, width, height, given, options)
+        program, names = program_of(shader, job.given, fragments.FragmentCompiler)
+        memories, back = _memories(program, names, job.resources)
+        values = _override_values(program, _constants(shader, options.get("overrides")))
+        with np.errstate(all="ignore"):
+            job.execute(program, {**memories, **values}, self.max_lanes, self.max_iterations)
+        write_back(back)
+        return job.result(self.describe())
 
 
 def _check_options(options: dict[str, Any]) -> None:
@@ -144,9 +160,11 @@ def wgsl_of(kernel: ComputeKernel, bindings: dict[str, Any]) -> tuple[Source, st
     return Source(code.source, f"<to_wgsl {kernel.identity['name']}>.wgsl"), code.entry, names
 
 
-def program_of(kernel: ComputeKernel, bindings: dict[str, Any]) -> tuple[Program, dict]:
-    """The compiled entry point of ``kernel`` and the binding names: cached per kernel and
-    binding types (what ``to_wgsl`` reads of the bindings), and by WGSL text."""
+def program_of(kernel: Any, bindings: dict[str, Any], compiler: type = Compiler
+               ) -> tuple[Program, dict]:
+    """The compiled entry point of ``kernel`` (by ``compiler``: its stage's) and the binding
+    names: cached per kernel and binding types (what ``to_wgsl`` reads of the bindings), and
+    by WGSL text."""
     per_kernel = _BY_KERNEL.setdefault(kernel, {})
     signature = tuple(sorted((k, _type_key(v)) for k, v in bindings.items()))
     if signature not in per_kernel:
@@ -158,22 +176,26 @@ def program_of(kernel: ComputeKernel, bindings: dict[str, Any]) -> tuple[Program
             # and a barrier reached by part of a workgroup is a run-time error here as in
             # the coroutine schedules)
             checker.uniformity = "off"
-            _PROGRAMS[key] = Compiler(checker, checker.run()).compile(entry)
+            _PROGRAMS[key] = compiler(checker, checker.run()).compile(entry)
         per_kernel[signature] = (_PROGRAMS[key], names)
     return per_kernel[signature]
 
 
 def _type_key(value: Any) -> Any:
     """What the emitted WGSL can depend on in a bound value: its type, an array's dtype and
-    the shape of one element."""
+    the shape of one element, a texture's WGSL type (an unannotated parameter takes it)."""
     if isinstance(value, np.ndarray):
         return ("array", value.dtype, value.shape[1:])
+    if isinstance(value, (Texture, TextureView, Sampler)):
+        return textures.type_key(value)
     return (type(value).__module__, type(value).__qualname__, np.shape(value))
 
 
-def _memories(program: Program, names: dict[str, str], bindings: dict[str, Any]
-              ) -> tuple[dict[str, lanes.Words], dict]:
-    """Each bound variable's words, by WGSL name, and the storage buffers to copy back."""
+def _memories(program: Program, names: dict[str, str], bindings: dict[str, Any],
+              kernel: str = "kernel") -> tuple[dict[str, Any], dict]:
+    """Each bound variable's words, by WGSL name (a texture's or sampler's
+    :func:`.textures.bind` value by ``h_`` and its name), and the storage buffers to copy
+    back."""
     by_wgsl = {names.get(k, k): v for k, v in bindings.items()}
     takes = sorted(k for k, (space, _, _) in program.variables.items() if space != "workgroup")
     unknown = sorted(set(by_wgsl) - set(takes))
@@ -188,6 +210,9 @@ def _memories(program: Program, names: dict[str, str], bindings: dict[str, Any]
             raise DispatchError(f"the kernel's {space} variable {name!r} is not bound: pass "
                                 f"{name}=... to the dispatch")
         value = by_wgsl[name]
+        if space == "handle":
+            memories[f"h_{name}"] = textures.bind(kernel, name, t, value)
+            continue
         if space == "uniform":
             data = _uniform_bytes(value, t)
         else:
@@ -256,16 +281,22 @@ def _uniform_bytes(value: Any, t: Any) -> bytes:
 def run_program(program: Program, names: dict[str, str], groups: tuple[int, int, int],
                 bindings: dict[str, Any], max_lanes: int = MAX_LANES,
                 max_iterations: int = MAX_ITERATIONS, constants: dict | None = None,
-                subgroup_size: int = 32) -> None:
+                subgroup_size: int = 32, kernel: str = "kernel") -> None:
     """Runs a compiled entry point over ``groups`` workgroups on ``bindings`` (by the names
     ``names`` maps to WGSL names), writing the storage buffers back in place; ``constants``
     are the pipeline's override values, by ``@id`` or name; ``subgroup_size`` cuts each
     workgroup into subgroups."""
-    memories, back = _memories(program, names, bindings)
+    memories, back = _memories(program, names, bindings, kernel)
     values = _override_values(program, constants or {})
     with np.errstate(all="ignore"):
         _execute(program, groups, {**memories, **values}, max_lanes, max_iterations,
                  subgroup_size)
+    write_back(back)
+
+
+def write_back(back: dict) -> None:
+    """Copies the storage buffers' words (:func:`_memories`' second result) back into the
+    caller's arrays."""
     for words, t, value in back.values():
         restored = from_gpu(words.tobytes(), t, value if value.dtype != np.bool_
                             else value.astype(np.uint32))
@@ -283,11 +314,12 @@ def _execute(program: Program, groups: tuple[int, int, int], memories: dict,
         count = min(per_chunk, total - first)
         L = count * n
         ns = dict(program.namespace)
-        ns.update(np=np, _l=lanes, _a=atomics, _b=builtins, _m=matrices, _s=subgroups, L=L,
+        ns.update(np=np, _l=lanes, _a=atomics, _b=builtins, _m=matrices, _s=subgroups,
+                  _t=textures, L=L,
                   WG=n, SG=subgroup_size, P={},
                   MAX_ITERATIONS=max_iterations)
         for name, words in memories.items():
-            ns[name if name.startswith("o_") else f"g_{name}"] = words
+            ns[name if name.startswith(("o_", "h_")) else f"g_{name}"] = words
         wg_in_chunk = np.repeat(np.arange(count, dtype=np.int64), n)
         for name, size in program.workgroup_words.items():
             ns[f"g_{name}"] = lanes.Words(np.zeros(count * size, np.uint32))

@@ -94,10 +94,10 @@ def as_strategy(schedule: Any) -> Strategy:
                 "Lockstep is deterministic: run it again with schedule=ash.Lockstep("
                 f"max_lanes={recorded.get('max_lanes')}) for the same memory")
         return replay
-    if hasattr(schedule, "run_dispatch"):  # (Lockstep: it runs compute dispatches itself)
-        raise option_error("schedule", schedule, "a Strategy here: this schedule runs compute "
-                           "dispatches only (ash.run and ash.dispatch of a @compute kernel)",
-                           hint="")
+    if hasattr(schedule, "run_dispatch"):  # (Lockstep: it runs whole dispatches itself)
+        raise option_error("schedule", schedule, "a Strategy here: this schedule runs whole "
+                           "dispatches itself (ash.run, ash.dispatch, ash.run_fragments, "
+                           "ash.dispatch_fragments), not step by step", hint="")
     if isinstance(schedule, type) and issubclass(schedule, Strategy):
         raise option_error("schedule", schedule, "a Strategy instance, not a class",
                            hint=f"; pass an instance, e.g. schedule={schedule.__name__}()")

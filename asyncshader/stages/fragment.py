@@ -50,16 +50,12 @@ from .._core.validation import (
 from ..collectives.derivatives import DERIVATIVE_KINDS, derivative_kinds
 from ..collectives.quads import QUAD
 from ..collectives.subgroups import SUBGROUP, join_subgroup, subgroup_options
-from ..errors import BindingError
 from ..sanitizers.creation_checks import check_creation
 from ..sanitizers.races import SanitizedRun
 from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
 from ..schedules.names import as_strategy
 from ..schedules.strategies import Strategy
 from ..wgsl.bindings import (
-    Input,
-    Storage,
-    Uniform,
     bind_resources,
     explicit_points,
     signature_params,
@@ -71,7 +67,7 @@ from ..wgsl.readonly import checked_read_only
 from ..wgsl.reconvergence import reconvergence_options
 from ..wgsl.rewrite import with_wgsl_operators
 from ..wgsl.textures.annotations import storage_texture_outputs
-from ..wgsl.types import _VECS, Vec, vec4f
+from ..wgsl.types import Vec, vec4f
 from .dispatch import (
     DEFAULT_MAX_POINTS,
     DEFAULT_WATCHDOG,
@@ -97,8 +93,10 @@ from .fragment_io import (
     _shape_of,
     check_coverage,
     corner,
+    image_of,
     input_value,
     quad_subgroup,
+    split_inputs,
     storage_classes,
     storage_views,
     subgroup_inputs,
@@ -296,7 +294,7 @@ class FragmentRun(SanitizedRun):
         self.qw, self.qh = (self.width + 1) // 2, (self.height + 1) // 2
         self.coverage = check_coverage(options.pop("coverage"), self.width, self.height)
         given = getattr(shader, "resolve_bindings", dict)(given)  # (a front-end's: bytes)
-        self.inputs, resources = self._split_inputs(given)
+        self.inputs, resources = split_inputs(shader, self.width, self.height, given)
         self.bindings = bind_resources(shader.fn.__qualname__, shader.params,
                                        {*shader.builtins, *self.inputs,
                                         *shader.subgroup_builtins}, resources)
@@ -333,52 +331,6 @@ class FragmentRun(SanitizedRun):
                                    max_key=4 * self.qw * self.qh,
                                    direct_sites=still_direct(shader.shader_fn, shader.awaited),
                                    **reconvergence_options(shader.shader_fn, self.subgroups))
-
-    # ------------------------------------------------------------------------------- inputs
-    def _split_inputs(self, given: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Per-pixel inputs (by annotation, shape or callability) and the other bindings."""
-        inputs, resources = {}, {}
-        params = self.shader.params
-        for name, value in given.items():
-            ann = params[name].annotation if name in params else inspect.Parameter.empty
-            declared = isinstance(ann, type) and issubclass(ann, Input)
-            other = isinstance(ann, type) and issubclass(ann, (Storage, Uniform))
-            per_pixel = isinstance(value, np.ndarray) and value.shape[:2] == (
-                self.height, self.width) and value.ndim in (2, 3)
-            if name in params and (declared or (not other and (per_pixel or callable(value)))):
-                inputs[name] = self._input(name, value)
-            else:
-                resources[name] = value
-        return inputs, resources
-
-    def _input(self, name: str, value: Any) -> Any:
-        if callable(value) and not isinstance(value, np.ndarray):
-            return value
-        if not isinstance(value, np.ndarray) or value.shape[:2] != (self.height, self.width) \
-                or value.ndim not in (2, 3) or (value.ndim == 3 and value.shape[2] > 4):
-            raise BindingError(
-                f"fragment input {name!r} must be an array shaped (height, width) or "
-                f"(height, width, n<=4) = ({self.height}, {self.width}[, n]), or a callable "
-                f"(x, y) -> value; got {getattr(value, 'shape', type(value).__name__)}")
-        kind = value.dtype.kind
-        dtype = {"f": np.float32, "i": np.int32, "u": np.uint32, "b": np.bool_}.get(kind)
-        if dtype is None:
-            raise BindingError(f"fragment input {name!r} has dtype {value.dtype}; use float, "
-                               "int, uint or bool values")
-        arr = value.astype(dtype)
-        for axis, extra in ((0, 2 * self.qh - self.height), (1, 2 * self.qw - self.width)):
-            if not extra:
-                continue
-            # helpers past the edge: floats extend linearly (as interpolation would), else repeat
-            pad = [(0, 0)] * arr.ndim
-            pad[axis] = (0, extra)
-            if kind == "f" and arr.shape[axis] >= 2:
-                arr = np.pad(arr, pad, mode="reflect", reflect_type="odd")
-            else:
-                arr = np.pad(arr, pad, mode="edge")
-        vec = _VECS[(arr.shape[2], {"f": "f", "i": "i", "u": "u", "b": "b"}[kind])] \
-            if arr.ndim == 3 and arr.shape[2] > 1 else None
-        return (arr, vec)
 
     # -------------------------------------------------------------------------------- quads
     def _units(self) -> Iterator[Group]:
@@ -464,10 +416,7 @@ class FragmentRun(SanitizedRun):
     # ------------------------------------------------------------------------------- outputs
     def _image(self, by_key: np.ndarray) -> np.ndarray:
         """An array indexed by key (quad, then quad id) as an image (height, width, ...)."""
-        qh, qw, rest = self.qh, self.qw, by_key.shape[1:]
-        grid = by_key.reshape(qh, qw, 2, 2, *rest).swapaxes(1, 2)
-        return np.ascontiguousarray(grid.reshape(2 * qh, 2 * qw, *rest)[:self.height,
-                                                                        :self.width])
+        return image_of(by_key, self.width, self.height)
 
     def gather(self) -> None:
         """Makes ``output`` and ``mask`` from the results every quad filed: in one numpy step
@@ -549,6 +498,20 @@ _OPTIONS = {"position_z": 0.0, "position_w": 1.0, "front_facing": True,
             "subgroup_size": None, "subgroup_reduction": "lanes", "coverage": None}
 
 
+def _run_by(schedule: Any, shader: Any, width: int, height: int, derivatives: str,
+            instruments: Any, inputs: dict[str, Any]) -> FragmentResult:
+    """A fragment dispatch run by its schedule object rather than the scheduler (a back-end
+    in a layer above this one, ``ash.Lockstep``, carries ``run_fragment_dispatch``): the
+    bindings, and the options by name."""
+    refuse_nested(shader)
+    options = {k: inputs.pop(k, default) for k, default in _OPTIONS.items()}
+    options.update(derivatives=check_derivative_mode(derivatives), instruments=instruments,
+                   sanitize=inputs.pop("sanitize", None),
+                   allow_races=inputs.pop("allow_races", ()),
+                   overrides=inputs.pop("overrides", None))
+    return schedule.run_fragment_dispatch(shader, width, height, inputs, options)
+
+
 def _prepare(shader: Any, width: int, height: int, schedule: Any, derivatives: str,
              max_live_quads: int, instruments: Any, max_points: int,
              inputs: dict[str, Any], watchdog: Any) -> FragmentRun:
@@ -580,7 +543,10 @@ def run_fragments(shader: FragmentShader, width: int, height: int, *, schedule: 
     on by default: fragments writing one storage element race). Other keywords are per-pixel
     inputs, storage buffers and uniforms. ``max_points_per_invocation`` and ``watchdog`` bound a
     spin as in :func:`~asyncshader.run`, ``subgroup_size``, ``subgroup_reduction`` and
-    ``overrides`` too."""
+    ``overrides`` too. ``schedule=ash.Lockstep()`` (with ``sanitize="off"``) shades the grid
+    as numpy arrays over pixels, with the same outputs (docs/lockstep.md)."""
+    if hasattr(schedule, "run_fragment_dispatch"):  # a schedule that runs it (Lockstep)
+        return _run_by(schedule, shader, width, height, derivatives, instruments, inputs)
     job = _prepare(shader, width, height, schedule, derivatives, max_live_quads, instruments,
                    max_points_per_invocation, inputs, watchdog)
     drive(job)
@@ -594,6 +560,8 @@ async def dispatch_fragments(shader: FragmentShader, width: int, height: int, *,
                              watchdog: float | None = DEFAULT_WATCHDOG,
                              **inputs: Any) -> FragmentResult:
     """The awaitable form of :func:`run_fragments` (asyncio or trio, through anyio)."""
+    if hasattr(schedule, "run_fragment_dispatch"):
+        return _run_by(schedule, shader, width, height, derivatives, instruments, inputs)
     job = _prepare(shader, width, height, schedule, derivatives, max_live_quads, instruments,
                    max_points_per_invocation, inputs, watchdog)
     await drive_async(job)

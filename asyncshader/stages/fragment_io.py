@@ -5,6 +5,7 @@ dropped, as WGSL requires) and its located outputs, made into arrays (height, wi
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -13,9 +14,10 @@ import numpy as np
 from ..collectives.quads import QUAD
 from ..collectives.subgroups import SUBGROUP, subgroup_group
 from ..errors import BindingError
+from ..wgsl.bindings import Input, Storage, Uniform
 from ..wgsl.managed import _Managed
 from ..wgsl.struct_buffers import StructArray
-from ..wgsl.types import Vec, vec4f
+from ..wgsl.types import _VECS, Vec, vec4f
 from ..wgsl.vec_arrays import VecElements, store_plain, unwatched, vector_class
 from ..wgsl.watched import _Traced
 
@@ -23,6 +25,65 @@ from ..wgsl.watched import _Traced
 SCALAR_OUTPUTS = frozenset({float, int, bool, np.float32, np.float64, np.float16, np.int32,
                             np.uint32, np.int64, np.uint64, np.int16, np.uint16, np.int8,
                             np.uint8, np.bool_})
+
+
+def split_inputs(shader: Any, width: int, height: int, given: dict[str, Any]
+                 ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A fragment dispatch's per-pixel inputs (by annotation, shape or callability), each as
+    :func:`per_pixel_input` makes it, and the other bindings."""
+    inputs, resources = {}, {}
+    params = shader.params
+    for name, value in given.items():
+        ann = params[name].annotation if name in params else inspect.Parameter.empty
+        declared = isinstance(ann, type) and issubclass(ann, Input)
+        other = isinstance(ann, type) and issubclass(ann, (Storage, Uniform))
+        per_pixel = isinstance(value, np.ndarray) and value.shape[:2] == (
+            height, width) and value.ndim in (2, 3)
+        if name in params and (declared or (not other and (per_pixel or callable(value)))):
+            inputs[name] = per_pixel_input(name, value, width, height)
+        else:
+            resources[name] = value
+    return inputs, resources
+
+
+def per_pixel_input(name: str, value: Any, width: int, height: int) -> Any:
+    """A per-pixel input as a dispatch reads it: a callable ``(x, y)`` as it is; an array as
+    (the array padded to whole quads, the vector type of an element or None), its dtype f32,
+    i32, u32 or bool. Past the edge (helpers) floats extend linearly, as interpolation would,
+    so a ramp stays a ramp; integers and bools repeat the edge."""
+    if callable(value) and not isinstance(value, np.ndarray):
+        return value
+    if not isinstance(value, np.ndarray) or value.shape[:2] != (height, width) \
+            or value.ndim not in (2, 3) or (value.ndim == 3 and value.shape[2] > 4):
+        raise BindingError(
+            f"fragment input {name!r} must be an array shaped (height, width) or "
+            f"(height, width, n<=4) = ({height}, {width}[, n]), or a callable "
+            f"(x, y) -> value; got {getattr(value, 'shape', type(value).__name__)}")
+    kind = value.dtype.kind
+    dtype = {"f": np.float32, "i": np.int32, "u": np.uint32, "b": np.bool_}.get(kind)
+    if dtype is None:
+        raise BindingError(f"fragment input {name!r} has dtype {value.dtype}; use float, "
+                           "int, uint or bool values")
+    arr = value.astype(dtype)
+    for axis, extra in ((0, height % 2), (1, width % 2)):
+        if not extra:
+            continue
+        pad = [(0, 0)] * arr.ndim
+        pad[axis] = (0, extra)
+        if kind == "f" and arr.shape[axis] >= 2:
+            arr = np.pad(arr, pad, mode="reflect", reflect_type="odd")
+        else:
+            arr = np.pad(arr, pad, mode="edge")
+    vec = _VECS[(arr.shape[2], kind)] if arr.ndim == 3 and arr.shape[2] > 1 else None
+    return (arr, vec)
+
+
+def image_of(by_key: np.ndarray, width: int, height: int) -> np.ndarray:
+    """An array indexed by fragment key (quad, then quad id) as an image (height, width,
+    ...)."""
+    qh, qw, rest = (height + 1) // 2, (width + 1) // 2, by_key.shape[1:]
+    grid = by_key.reshape(qh, qw, 2, 2, *rest).swapaxes(1, 2)
+    return np.ascontiguousarray(grid.reshape(2 * qh, 2 * qw, *rest)[:height, :width])
 
 
 def input_value(source: Any, x: int, y: int) -> Any:

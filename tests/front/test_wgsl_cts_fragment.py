@@ -1,9 +1,10 @@
 """The WebGPU CTS's fragment-stage vectors run through WGSL source: derivatives
 (tests/data/derivative_cases.json: ``dpdx_dpdy`` and ``fwidth``) and quad operations
 (tests/data/quad_cases.json: ``fragment_all_active``), each shader written as the CTS writes it
-and loaded by ``ash.load_wgsl``, shaded by ``ash.run_fragments``, checked against the vectors'
-own expected intervals and cells. tests/collectives/test_derivatives.py and
-tests/collectives/test_quads.py run the same vectors as Python shaders.
+and loaded by ``ash.load_wgsl``, shaded by ``ash.run_fragments`` (under the coroutine runtime
+and under ``ash.Lockstep()``), checked against the vectors' own expected intervals and cells.
+tests/collectives/test_derivatives.py and tests/collectives/test_quads.py run the same vectors
+as Python shaders.
 
 Derivatives (CTS ``derivatives.ts`` / ``fwidth.ts``): the fragment reads its value from a buffer
 at ``quad * 4 + inv_idx`` (``inv_idx`` the quad id, ``x % 2 + (y % 2) * 2``), with
@@ -26,6 +27,8 @@ from helpers import ROOT
 
 import asyncshader as ash
 
+#: the schedules each vector runs under: the coroutine runtime's default, and Lockstep
+RUNS = [{}, {"schedule": ash.Lockstep(), "sanitize": "off"}]
 DERIV = json.loads((ROOT / "tests" / "data" / "derivative_cases.json").read_text())
 QUADS = json.loads((ROOT / "tests" / "data" / "quad_cases.json").read_text())
 
@@ -75,16 +78,17 @@ def _quads(family: str) -> list[tuple[list[str], list[dict], list[list[dict]]]]:
              [c["expected_fine_per_invocation"]] * 4) for c in cases]
 
 
+@pytest.mark.parametrize("how", RUNS, ids=["InOrder", "Lockstep"])
 @pytest.mark.parametrize("discard", [False, True], ids=["uniform", "non_uniform_discard"])
 @pytest.mark.parametrize("builtin", ["dpdx", "dpdxCoarse", "dpdxFine", "dpdy", "dpdyCoarse",
                                      "dpdyFine", "fwidth", "fwidthCoarse", "fwidthFine"])
-def test_a_cts_derivative_vector_through_wgsl_lies_in_the_cts_interval(builtin, discard):
+def test_a_cts_derivative_vector_through_wgsl_lies_in_the_cts_interval(builtin, discard, how):
     family = builtin.removesuffix("Coarse").removesuffix("Fine")
     quads = _quads(family)
     discarded, statement = DISCARD[family] if discard else (set(), "")
     module = ash.load_wgsl(DERIVATIVE_SHADER.format(builtin=builtin, discard=statement))
     inputs = np.array([_f32(b) for values, _, _ in quads for b in values], np.float32)
-    result = ash.run_fragments(module["frag"], 2 * len(quads), 2, inputs=inputs)
+    result = ash.run_fragments(module["frag"], 2 * len(quads), 2, inputs=inputs, **how)
     bad = []
     for q, (values, fine, loose) in enumerate(quads):
         for quad_id in range(4):
@@ -118,16 +122,17 @@ QUAD_OPS = {"quadSwapX": "quadSwapX({})", "quadSwapY": "quadSwapY({})",
             **{f"quadBroadcast_{i}": f"quadBroadcast({{}}, {i}u)" for i in range(4)}}
 
 
+@pytest.mark.parametrize("how", RUNS, ids=["InOrder", "Lockstep"])
 @pytest.mark.parametrize("case", QUADS["fragment_all_active"],
                          ids=[f"{c['size'][0]}x{c['size'][1]}"
                               for c in QUADS["fragment_all_active"]])
-def test_the_cts_fragment_quad_vectors_through_wgsl_give_the_cts_cells(case):
+def test_the_cts_fragment_quad_vectors_through_wgsl_give_the_cts_cells(case, how):
     w, h = case["size"]
     checked = 0
     for name, op in QUAD_OPS.items():
         module = ash.load_wgsl(QUAD_FRAGMENT.format(
             w=w, h=h, op_x=op.format("x_in"), op_y=op.format("y_in")))
-        out = ash.run_fragments(module["main"], w, h).output
+        out = ash.run_fragments(module["main"], w, h, **how).output
         assert out.shape == (h, w, 4) and out.dtype == np.uint32
         for y, row in enumerate(case["cts_expected_[x,y]_or_null_if_unchecked"][name]):
             for x, expected in enumerate(row):
@@ -159,12 +164,13 @@ fn main(@builtin(position) pos: vec4f) -> @location(0) vec2f {
 """
 
 
-def test_the_cts_discard_derivatives_vector_through_wgsl():
+@pytest.mark.parametrize("how", RUNS, ids=["InOrder", "Lockstep"])
+def test_the_cts_discard_derivatives_vector_through_wgsl(how):
     case = DERIV["discard_derivatives_case"]
     values = np.zeros((5, 4), np.uint32)
     values[:, 0] = case["uniform_values_x"]
     module = ash.load_wgsl(DISCARD_DERIVATIVES)
-    result = ash.run_fragments(module["main"], 64, 64, uniformValues=values)
+    result = ash.run_fragments(module["main"], 64, 64, uniformValues=values, **how)
     ids = (np.arange(64)[None, :] % 2) + 2 * (np.arange(64)[:, None] % 2)
     np.testing.assert_array_equal(result.mask, ids != 0)
     survivors = result.output[ids != 0]

@@ -52,6 +52,11 @@ fn main(@location(0) v: f32, @location(2) n: vec2i, @builtin(position) p: vec4f,
 """
 
 
+#: the runs each test below makes: the coroutine runtime's default, and Lockstep
+RUNS = pytest.mark.parametrize("how", [{}, {"schedule": ash.Lockstep(), "sanitize": "off"}],
+                               ids=["InOrder", "Lockstep"])
+
+
 def uv_of(width, height):
     """The full-screen triangle's uv at each pixel centre: ((x + 0.5) / w, (y + 0.5) / h)."""
     x = (np.arange(width, dtype=np.float32) + 0.5) / width
@@ -119,13 +124,14 @@ def test_a_fragment_entry_point_with_a_struct_input_and_discard_shades_as_lavapi
     assert np.allclose(gpu, image, rtol=0, atol=1e-5)  # (interpolated uv: a few ulps)
 
 
-def test_inputs_by_location_builtins_and_struct_outputs():
+@RUNS
+def test_inputs_by_location_builtins_and_struct_outputs(how):
     module = ash.load_wgsl(OUTPUTS)
     width, height = 2, 2
     v = np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)
     n = np.arange(8, dtype=np.int32).reshape(2, 2, 2)
     result = ash.run_fragments(module["main"], width, height, location_0=v, n=n,
-                               front_facing=False)
+                               front_facing=False, **how)
     out = result.output
     assert sorted(out) == ["color", "depth", "side"]
     assert out["color"][..., 0].tolist() == v.tolist()
@@ -159,7 +165,8 @@ def test_a_missing_entry_point_lists_the_ones_there_are():
         ash.load_wgsl(SHADED)["main"]
 
 
-def test_helpers_reach_the_fragment_s_own_buffer_views_so_a_discarded_store_is_dropped():
+@RUNS
+def test_helpers_reach_the_fragment_s_own_buffer_views_so_a_discarded_store_is_dropped(how):
     wgsl = """\
 @group(0) @binding(0) var<uniform> k: f32;
 @group(0) @binding(1) var<storage, read_write> hits: array<atomic<u32>>;
@@ -177,7 +184,7 @@ fn other() { count(0u); }
     module = ash.load_wgsl(wgsl)
     x = np.array([[0, 1, 2, 3]] * 2, np.float32)
     hits = np.zeros(4, np.uint32)
-    result = ash.run_fragments(module["fs"], 4, 2, x=x, k=np.float32([3.0]), hits=hits)
+    result = ash.run_fragments(module["fs"], 4, 2, x=x, k=np.float32([3.0]), hits=hits, **how)
     assert result.output[:, :3].tolist() == [[1.0, 4.0, 7.0]] * 2  # x * 3 + 1
     assert hits.tolist() == [2, 2, 2, 0]  # the discarded column's atomics had no effect
     ash.run(module["other"], 1, hits=hits)  # (the compute entry point calls the plain count)
@@ -198,7 +205,8 @@ fn main(ids: Ids, @builtin(num_workgroups) n: vec3u) {
     assert out.tolist() == [200 + 10 * i + w for w in (0, 1) for i in range(4)]
 
 
-def test_derivatives_in_a_loaded_fragment_entry_point_are_taken_over_its_quads():
+@RUNS
+def test_derivatives_in_a_loaded_fragment_entry_point_are_taken_over_its_quads(how):
     wgsl = """\
 @fragment
 fn fs(@location(0) uv: vec2f) -> @location(0) vec2f {
@@ -206,13 +214,14 @@ fn fs(@location(0) uv: vec2f) -> @location(0) vec2f {
 }
 """
     x, y = np.meshgrid(np.arange(4, dtype=np.float32), np.arange(2, dtype=np.float32) * 3)
-    result = ash.run_fragments(ash.load_wgsl(wgsl)["fs"], 4, 2, uv=np.stack([x, y], -1))
+    result = ash.run_fragments(ash.load_wgsl(wgsl)["fs"], 4, 2, uv=np.stack([x, y], -1), **how)
     # coarse dpdx over quads {0, 1} and {2, 3}: 1 - 0 and 9 - 4; fwidth(uv.y) = 0 + 3
     assert result.output[..., 0].tolist() == [[1, 1, 5, 5]] * 2
     assert result.output[..., 1].tolist() == [[3, 3, 3, 3]] * 2
 
 
-def test_a_fragment_s_private_variables_are_its_own_and_reach_its_helpers():
+@RUNS
+def test_a_fragment_s_private_variables_are_its_own_and_reach_its_helpers(how):
     wgsl = """\
 var<private> total: f32 = 1.0;
 @group(0) @binding(0) var<uniform> k: f32;
@@ -225,5 +234,6 @@ fn fs(@location(0) x: f32) -> @location(0) f32 {
 }
 """
     x = np.array([[1, 2], [3, 4]], np.float32)
-    result = ash.run_fragments(ash.load_wgsl(wgsl)["fs"], 2, 2, x=x, k=np.float32([0.5]))
+    result = ash.run_fragments(ash.load_wgsl(wgsl)["fs"], 2, 2, x=x, k=np.float32([0.5]),
+                               **how)
     assert result.output.tolist() == (1 + x).tolist()  # 1 + 2 * x * 0.5, per fragment

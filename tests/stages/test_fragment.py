@@ -10,6 +10,15 @@ import asyncshader as ash
 from asyncshader import vec2f, vec4f
 
 SCHEDULES = [ash.InOrder(), ash.Random(0), ash.Random(1)]
+#: the schedules above and Lockstep, which runs without the race detector only
+WITH_LOCKSTEP = [*SCHEDULES, ash.Lockstep()]
+
+
+def shade(shader, width, height, schedule, **given):
+    """``run_fragments`` under ``schedule`` (``sanitize="off"`` for Lockstep)."""
+    if isinstance(schedule, ash.Lockstep):
+        given["sanitize"] = "off"
+    return ash.run_fragments(shader, width, height, schedule=schedule, **given)
 
 
 @ash.fragment
@@ -18,11 +27,11 @@ async def product_derivatives(*, position: vec4f):
     return vec2f(await ash.dpdx_fine(f), await ash.dpdy_fine(f))
 
 
-@pytest.mark.parametrize("schedule", SCHEDULES, ids=repr)
+@pytest.mark.parametrize("schedule", WITH_LOCKSTEP, ids=repr)
 @pytest.mark.parametrize("live", [1, 3])
 def test_fine_derivatives_of_x_times_y_are_the_neighbour_differences(schedule, live):
     """f = x*y at pixel centres: dpdx on a row is the centre's y, dpdy on a column its x."""
-    r = ash.run_fragments(product_derivatives, 6, 4, schedule=schedule, max_live_quads=live)
+    r = shade(product_derivatives, 6, 4, schedule, max_live_quads=live)
     ys, xs = np.mgrid[0:4, 0:6].astype(np.float32) + np.float32(0.5)
     np.testing.assert_array_equal(r.output[..., 0], ys)
     np.testing.assert_array_equal(r.output[..., 1], xs)
@@ -36,9 +45,9 @@ async def coarse_and_plain(*, position: vec4f):
                      await ash.fwidth(f))
 
 
-@pytest.mark.parametrize("schedule", SCHEDULES, ids=repr)
+@pytest.mark.parametrize("schedule", WITH_LOCKSTEP, ids=repr)
 def test_coarse_derivatives_are_taken_from_quad_id_0_for_the_whole_quad(schedule):
-    r = ash.run_fragments(coarse_and_plain, 4, 2, schedule=schedule)
+    r = shade(coarse_and_plain, 4, 2, schedule)
     # quad x in {0,1}: f(1.5) - f(0.5) = 2; quad x in {2,3}: f(3.5) - f(2.5) = 6
     np.testing.assert_array_equal(r.output[..., 0], [[2, 2, 6, 6], [2, 2, 6, 6]])
     np.testing.assert_array_equal(r.output[..., 1], np.full((2, 4), 10))
@@ -58,11 +67,12 @@ async def ramp(v: ash.Input, *, position: vec4f):
     return vec2f(await ash.dpdx_fine(v), await ash.fwidth_fine(position.x + position.y))
 
 
+@pytest.mark.parametrize("schedule", [ash.InOrder(), ash.Lockstep()], ids=repr)
 @pytest.mark.parametrize("size", [(5, 3), (1, 1), (3, 4), (7, 7)])
-def test_odd_grids_are_padded_with_helpers_that_keep_ramps_exact(size):
+def test_odd_grids_are_padded_with_helpers_that_keep_ramps_exact(size, schedule):
     w, h = size
     v = np.tile(np.arange(w, dtype=np.float32) * 3, (h, 1))  # a ramp along x: dpdx = 3
-    r = ash.run_fragments(ramp, w, h, v=v)
+    r = shade(ramp, w, h, schedule, v=v)
     assert r.output.shape == (h, w, 2) and r.mask.all()
     expected = 3 if w > 1 else 0  # a 1-pixel-wide array cannot say how it continues
     np.testing.assert_array_equal(r.output[..., 0], np.full((h, w), expected))
@@ -78,10 +88,11 @@ async def marks(out: ash.Storage, counter: ash.Storage, *, position: vec4f):
     return position.x
 
 
-def test_helpers_write_nothing_and_their_atomics_have_no_effect():
+@pytest.mark.parametrize("schedule", [ash.InOrder(), ash.Lockstep()], ids=repr)
+def test_helpers_write_nothing_and_their_atomics_have_no_effect(schedule):
     out = np.zeros(3 * 4, np.uint32)  # room for helper pixels too: they must stay 0
     counter = np.zeros(1, np.uint32)
-    r = ash.run_fragments(marks, 3, 3, out=out, counter=counter)
+    r = shade(marks, 3, 3, schedule, out=out, counter=counter)
     assert counter[0] == 9  # 16 invocations ran, 9 covered
     assert out.reshape(4, 3)[:3].all() and not out.reshape(4, 3)[3:].any()
     assert r.output.shape == (3, 3) and r.mask.all()
@@ -96,12 +107,12 @@ async def discards_left_column(v: ash.Input, out: ash.Storage, *, position: vec4
     return vec2f(await ash.dpdx_coarse(v), await ash.dpdy_coarse(v))
 
 
-@pytest.mark.parametrize("schedule", SCHEDULES, ids=repr)
+@pytest.mark.parametrize("schedule", WITH_LOCKSTEP, ids=repr)
 def test_discard_demotes_to_a_helper_that_still_feeds_derivatives(schedule):
     """CTS discard.spec 'derivatives': quad values [4, 1, 7, 4]; dx = -3, dy = 3 survive."""
     v = np.array([[4, 1, 4, 1], [7, 4, 7, 4]], np.float32)
     out = np.zeros(8, np.uint32)
-    r = ash.run_fragments(discards_left_column, 4, 2, v=v, out=out, schedule=schedule)
+    r = shade(discards_left_column, 4, 2, schedule, v=v, out=out)
     assert r.mask.tolist() == [[False, True, True, True], [False, True, True, True]]
     assert out.reshape(2, 4)[:, 0].tolist() == [0, 0]  # the discarded column wrote nothing
     assert (out.reshape(2, 4)[:, 1:] == 7).all()
@@ -147,12 +158,14 @@ def test_inputs_from_callables_and_vector_arrays_and_builtins():
     assert c11 == 11 and front is False and index == 0 and mask == 1
 
 
-def test_position_has_pixel_centres_and_the_given_z_and_w():
-    @ash.fragment
-    async def pos(*, position: vec4f):
-        return position
+@ash.fragment
+async def pos(*, position: vec4f):
+    return position
 
-    r = ash.run_fragments(pos, 3, 1, position_z=0.25, position_w=2)
+
+@pytest.mark.parametrize("schedule", [ash.InOrder(), ash.Lockstep()], ids=repr)
+def test_position_has_pixel_centres_and_the_given_z_and_w(schedule):
+    r = shade(pos, 3, 1, schedule, position_z=0.25, position_w=2)
     np.testing.assert_array_equal(r.output[0, 2], [2.5, 0.5, 0.25, 2])
 
 
