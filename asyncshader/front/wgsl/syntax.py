@@ -310,8 +310,8 @@ class AssertStmt(Stmt):
 
 def walk(node: object) -> Iterator[object]:
     """Every syntax node under ``node``, itself included (lists entered), without following
-    what resolution and checking set on an expression: its ``target`` declaration and its
-    ``type``."""
+    what resolution and checking set on an expression: its ``target`` declaration, its
+    ``type`` and a call's ``params``."""
     todo = [node]
     while todo:
         n = todo.pop()
@@ -319,7 +319,7 @@ def walk(node: object) -> Iterator[object]:
             todo.extend(n)
         elif dataclasses.is_dataclass(n) and not isinstance(n, type):
             yield n
-            skip = ("span", "name_span", "target", "type") if isinstance(n, Expr) else (
+            skip = ("span", "name_span", "target", "type", "params") if isinstance(n, Expr) else (
                 "span", "name_span")
             todo.extend(getattr(n, f.name) for f in dataclasses.fields(n)
                         if f.name not in skip)
