@@ -373,7 +373,7 @@ class Expressions(Folding):
         test = self.value(node.test)
         if self.module.resolved(test.type) != BOOL:
             self.fail(node.test, "a condition that is not a bool", "compare explicitly (x != 0)")
-        mark = len(self.lines)  # (what each branch emits goes into its own branch below)
+        mark = len(self.lines)  # (what each side emits goes into its side of the if below)
         a = self.value(node.body)
         a_lines = self.lines[mark:]
         del self.lines[mark:]
