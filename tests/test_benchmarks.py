@@ -34,6 +34,8 @@ SMALL = {
     "wgsl_speed.py": ["--groups", "1", "--bodies", "64", "--repeat", "1"],
     "lockstep.py": ["--boids", "64", "--groups", "2", "--fragments", "8", "--rows", "4",
                     "--repeat", "1", "--no-gpu"],
+    "lockstep_memory.py": ["--boids", "64", "--groups", "2", "--big-groups", "2"],
+    "lockstep_suite.py": ["--files", "racy_counter"],
     "webgpu_submit.py": ["--n", "64", "--number", "2", "--repeat", "1"],
     "wgsl_values.py": ["--groups", "1", "--repeat", "1"],
 }

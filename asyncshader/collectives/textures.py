@@ -17,7 +17,14 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 from .._core.traps import rendezvous_kind, trap_function
-from ..wgsl.textures.builtins import coords_arg, result_value, sampler_arg, split_args, texture_arg
+from ..wgsl.textures.builtins import (
+    coords_arg,
+    prepared_sampler,
+    result_value,
+    sampler_arg,
+    split_args,
+    texture_arg,
+)
 from ..wgsl.textures.sampling import compare_op, implicit_lod, normalized, sample
 from ..wgsl.types import f32
 from .derivatives import DERIVATIVE_KINDS, derivative_kinds
@@ -51,6 +58,9 @@ def _resolver(fine: bool) -> Callable[[list, Any], list]:
 def _finish(v: tuple, lod: float) -> Any:
     t, s, coords, layer, offset, bias, ref = v
     if ref is None:
+        prepared = prepared_sampler(t, s) if not offset else None  # (2d views)
+        if prepared is not None:
+            return prepared(coords[0], coords[1], lod + bias)
         return result_value(t, sample(t.view, s, coords, layer, lod + bias, offset))
     return f32(sample(t.view, s, coords, layer, lod, offset,
                       (compare_op(s), ref))[0])

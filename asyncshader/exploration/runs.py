@@ -114,8 +114,8 @@ def _family(strategy: Any) -> Callable[[int, int | None], Strategy]:
         return lambda i, k: Random(strategy.seed + i)
     if isinstance(strategy, (InOrder, Reverse)):
         return lambda i, k: type(strategy)()
-    if isinstance(strategy, Strategy):
-        return lambda i, k: strategy
+    if isinstance(strategy, Strategy) or hasattr(strategy, "run_dispatch"):
+        return lambda i, k: strategy  # (a schedule that runs dispatches itself: Lockstep)
     hint = (f"; pass an instance, e.g. strategy={strategy.__name__}()"
             if isinstance(strategy, type) and issubclass(strategy, Strategy) else None)
     raise option_error("strategy", strategy, "a Strategy or one of the names "
@@ -123,7 +123,8 @@ def _family(strategy: Any) -> Callable[[int, int | None], Strategy]:
 
 
 def _single_schedule(strategy: Strategy) -> bool:
-    return isinstance(strategy, (InOrder, Reverse, Replay))
+    """A deterministic schedule: one run (per subgroup size) explores all it does."""
+    return isinstance(strategy, (InOrder, Reverse, Replay)) or hasattr(strategy, "run_dispatch")
 
 
 # ---------------------------------------------------------------------------------- report

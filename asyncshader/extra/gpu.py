@@ -4,7 +4,8 @@ extra) and compares it with asyncshader's CPU run: :func:`crosscheck`, :func:`cr
 One device per process, opened at the first use and shared (:func:`device`); pass ``device=``
 to use another. With no adapter at all, :class:`GPUUnavailable` says what to install.
 
-What is compared: every storage buffer the shader can write (and, for fragments, every output).
+What is compared: every storage buffer and storage texture the shader can write (a texture's
+written level, as its host values; for fragments, every output too).
 Integers must be equal; floats must agree within ``ulp`` units in the last place (default 4: WGSL
 lets division be 2.5 ULP off and most built-ins more, see docs/builtins.md) or within ``atol``
 (default 0; for values computed by cancellation, such as derivatives, whose error is absolute: a
@@ -15,6 +16,7 @@ arrays by name that raises or returns False)."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,7 +33,7 @@ from ..stages.fragment import run_fragments
 from ..wgsl.overrides import pipeline_constants
 from .device import GPUUnavailable, ShaderRejected, adapter_name, device, validate
 from .harness import fragment_harness, read_pixels
-from .textures import handle_entry
+from .textures import handle_entry, host_copy, storage_texture_entry, written_level
 
 
 @dataclass
@@ -91,27 +93,36 @@ class CrosscheckReport:
 def crosscheck(kernel: Any, workgroups: Any = 1, *, ulp: int = 4, atol: float = 0.0,
                ignore: tuple = (), check: Any = None, device: Any = None,
                raise_on_difference: bool = True, subgroup_size: int | None = None,
-               overrides: dict | None = None, **bindings: Any) -> CrosscheckReport:
+               overrides: dict | None = None, schedule: Any = None, sanitize: str = "report",
+               **bindings: Any) -> CrosscheckReport:
     """Runs a compute dispatch on the CPU (``asyncshader.run``) and its WGSL (``to_wgsl``) on a
-    WebGPU device, and compares every storage buffer: integers exactly, floats within ``ulp``
-    units in the last place or ``atol`` (absolute). ``check(cpu, gpu)`` (the arrays by name)
-    judges what the comparison cannot: ``False`` (numpy's too) fails, ``True`` or None (a
-    check that asserts) passes. ``subgroup_size`` is the CPU run's (``asyncshader.run``'s
-    option: set it to the GPU's, 8 on lavapipe, to compare a size-dependent result). Raises
-    :class:`CrosscheckError` (an AssertionError) on a difference unless
-    ``raise_on_difference=False``; returns the report. The arrays you pass are not changed:
-    each side gets copies. ``overrides`` (name or id: value) sets the kernel's ``ash.override``
-    constants on both sides (the GPU's through the pipeline's ``constants``)."""
+    WebGPU device, and compares every storage buffer and every storage texture it may write
+    (the written level): integers exactly, floats within ``ulp`` units in the last place or
+    ``atol`` (absolute). ``check(cpu, gpu)`` (the arrays by name) judges what the comparison
+    cannot: ``False`` (numpy's too) fails, ``True`` or None (a check that asserts) passes.
+    ``subgroup_size`` is the CPU run's (``asyncshader.run``'s option: set it to the GPU's, 8 on
+    lavapipe, to compare a size-dependent result). Raises :class:`CrosscheckError` (an
+    AssertionError) on a difference unless ``raise_on_difference=False``; returns the report.
+    The arrays and textures you pass are not changed: each side gets copies. ``overrides``
+    (name or id: value) sets the kernel's ``ash.override`` constants on both sides (the GPU's
+    through the pipeline's ``constants``). ``schedule`` and ``sanitize`` are the CPU run's
+    (``asyncshader.run``'s options: the race detector's findings are in the report); with
+    ``schedule=ash.Lockstep()`` and ``sanitize="off"`` the CPU side runs as numpy arrays over
+    lanes (docs/lockstep.md), and a difference names no writing invocation."""
     dev = device or _device()
     code = emit(kernel, **bindings)
-    cpu = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in bindings.items()}
+    cpu = {k: v.copy() if isinstance(v, np.ndarray) else host_copy(v)
+           for k, v in bindings.items()}
     writers = _Writers(cpu)
-    result = run(kernel, workgroups, instruments=[writers], sanitize="report",
+    watched = [] if hasattr(schedule, "run_dispatch") else [writers]  # (Lockstep: no hooks)
+    result = run(kernel, workgroups, schedule=schedule, instruments=watched, sanitize=sanitize,
                  subgroup_size=subgroup_size, overrides=overrides, **cpu)
     groups = _size3(workgroups)
     constants = pipeline_constants(kernel.fn.__qualname__, getattr(
         kernel.shader_fn, "__ash_overrides__", {}), overrides)
     gpu = _run_compute(dev, code, groups, bindings, constants)
+    cpu.update({b.name: written_level(cpu[b.name]) for b in code.bindings
+                if _writes_texture(b)})  # (a storage texture compares as its written level)
     return _compare(code, cpu, gpu, writers, (ulp, atol), ignore, check, dev,
                     raise_on_difference, result.findings)
 
@@ -146,8 +157,9 @@ def _uniform_bytes(value: Any, t: Any) -> bytes:
 
 def _buffers(dev: Any, code: Emitted, bindings: dict[str, Any], visibility: Any = None
              ) -> tuple[list, dict[str, Any]]:
-    """Each binding's buffer: (group, bind-group entry) pairs, and the storage buffers to read
-    back."""
+    """Each binding's buffer: (group, bind-group entry) pairs, and what to read back after the
+    pass, by name: the storage buffers and the storage textures the shader may write (each a
+    function returning the array)."""
     import wgpu
 
     usage = wgpu.BufferUsage
@@ -157,7 +169,11 @@ def _buffers(dev: Any, code: Emitted, bindings: dict[str, Any], visibility: Any 
         if value is None:
             raise BindingError(f"crosscheck needs a value for the binding {b.name!r} (pass "
                                f"{b.name}=... as to the dispatch)")
-        if b.space == "handle":  # a texture or sampler (extra/textures.py)
+        if b.space == "handle" and _writes_texture(b):  # (extra/textures.py)
+            entry, outputs[b.name] = storage_texture_entry(dev, b.binding, value)
+            entries.append((b.group, entry))
+            continue
+        if b.space == "handle":  # a sampled texture, a read-only storage texture, a sampler
             entries.append((b.group, handle_entry(dev, b.binding, value)))
             continue
         if b.space == "uniform":
@@ -173,10 +189,21 @@ def _buffers(dev: Any, code: Emitted, bindings: dict[str, Any], visibility: Any 
             buf = dev.create_buffer_with_data(data=arr.tobytes(), usage=usage.STORAGE |
                                               usage.COPY_SRC)
             if b.space == "storage":
-                outputs[b.name] = (buf, np.asarray(value), b.type)
+                outputs[b.name] = functools.partial(_read_buffer, dev, buf, b.type,
+                                                    np.asarray(value))
         entries.append((b.group, {"binding": b.binding, "resource": {
             "buffer": buf, "offset": 0, "size": buf.size}}))
     return entries, outputs
+
+
+def _writes_texture(b: Any) -> bool:
+    """Whether the emitted binding ``b`` is a storage texture the shader may write."""
+    kind = getattr(b.type, "kind", None)
+    return bool(getattr(kind, "storage", False)) and kind.access != "read"
+
+
+def _read_buffer(dev: Any, buf: Any, t: Any, like: np.ndarray) -> np.ndarray:
+    return from_gpu(dev.queue.read_buffer(buf), t, like)
 
 
 def _run_compute(dev: Any, code: Emitted, groups: tuple, bindings: dict[str, Any],
@@ -198,8 +225,7 @@ def _run_compute(dev: Any, code: Emitted, groups: tuple, bindings: dict[str, Any
     cpass.dispatch_workgroups(*groups)
     cpass.end()
     dev.queue.submit([encoder.finish()])
-    return {name: from_gpu(dev.queue.read_buffer(buf), t, like)
-            for name, (buf, like, t) in outputs.items()}
+    return {name: read() for name, read in outputs.items()}
 
 
 # ------------------------------------------------------------------------------------ fragment
@@ -214,7 +240,8 @@ def crosscheck_fragments(shader: Any, width: int, height: int, *, ulp: int = 4,
     :func:`crosscheck`."""
     dev = device or _device()
     emit(shader, **bindings)  # (the shader's own errors first, without the harness)
-    cpu_b = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in bindings.items()}
+    cpu_b = {k: v.copy() if isinstance(v, np.ndarray) else host_copy(v)
+             for k, v in bindings.items()}
     writers = _Writers(cpu_b)
     result = run_fragments(shader, width, height, derivatives="fine", instruments=[writers],
                            sanitize="report", overrides=overrides, **cpu_b)

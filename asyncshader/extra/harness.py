@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 
 from ..emit import Emitted, emit
-from ..emit.buffers import from_gpu
 from ..emit.wtypes import Scalar, Struct, Vector
 from ..errors import BindingError
 from .device import validate
@@ -208,6 +207,6 @@ def read_pixels(dev: Any, harness: Harness, width: int, height: int,
         if not isinstance(t, Vector):
             data = data[..., 0]
         result[report] = data.astype(bool) if s.kind == "b" else data.copy()
-    for name, (buf, like, t) in storage.items():
-        result[name] = from_gpu(dev.queue.read_buffer(buf), t, like)
+    for name, read in storage.items():
+        result[name] = read()
     return result

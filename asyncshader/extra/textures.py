@@ -67,6 +67,13 @@ def gpu_sampler(dev: Any, sampler: Sampler) -> Any:
 
 def read_back(dev: Any, gpu: Any, texture: Texture, level: int = 0) -> None:
     """Copies level ``level`` of the wgpu texture into ``texture``'s host array."""
+    texture.block(level)[...] = read_level(dev, gpu, texture, level)
+    texture.changed()
+
+
+def read_level(dev: Any, gpu: Any, texture: Texture, level: int = 0) -> np.ndarray:
+    """Level ``level`` of the wgpu texture as a new array shaped and typed as ``texture``'s
+    level block (layers or depth, height, width, C): the host values of its bytes."""
     import wgpu
 
     block = texture.block(level)
@@ -82,8 +89,35 @@ def read_back(dev: Any, gpu: Any, texture: Texture, level: int = 0) -> None:
     buf.map_sync(wgpu.MapMode.READ)
     raw = np.frombuffer(buf.read_mapped(), np.uint8).reshape(d, h, _align(row))[..., :row]
     buf.unmap()
-    block[...] = np.ascontiguousarray(raw).view(block.dtype).reshape(block.shape)
-    texture.changed()
+    return np.ascontiguousarray(raw).view(block.dtype).reshape(block.shape).copy()
+
+
+def host_copy(value: Any) -> Any:
+    """A texture, or a view of one, over copies of its host arrays (what a run may write
+    without changing the caller's); any other value as it is."""
+    if not isinstance(value, (Texture, TextureView)):
+        return value
+    t = as_view(value).texture
+    copy = Texture([a.copy() for a in t.levels], t.format.name, t.dimension, t.sample_count)
+    if isinstance(value, Texture):
+        return copy
+    return copy.view(value.dimension, value.base_mip_level, value.mip_level_count,
+                     value.base_array_layer, value.array_layer_count)
+
+
+def written_level(value: Texture | TextureView) -> np.ndarray:
+    """The level a storage texture binding writes: its view's base level, as the texture's
+    (layers or depth, height, width, C) block."""
+    view = as_view(value)
+    return view.texture.block(view.base_mip_level)
+
+
+def storage_texture_entry(dev: Any, binding: int, value: Any) -> tuple[dict[str, Any], Any]:
+    """The bind group entry of a storage texture (uploaded) bound at ``binding``, and a
+    function that reads back the level it writes (:func:`written_level`'s shape)."""
+    entries, back = _entries(dev, {binding: value})
+    _, _, gpu, view = back[0]
+    return entries[0], lambda: read_level(dev, gpu, view.texture, view.base_mip_level)
 
 
 def handle_entry(dev: Any, binding: int, value: Any) -> dict[str, Any]:

@@ -255,6 +255,7 @@ class FragmentDispatch:
             self.shaded[keys] = shaded
             self.ran += int(L if run is None else run.sum())
             self._file(program.output, value, keys, shaded)
+            ns.clear()  # (its functions hold it: a cycle, else kept until a collection)
 
     def _builtins(self, used: set[str], px: np.ndarray, py: np.ndarray, L: int) -> dict:
         values: dict[str, Any] = {}
@@ -318,6 +319,12 @@ class FragmentDispatch:
 
     # --- the result ------------------------------------------------------------------------
 
+    @property
+    def config(self) -> dict[str, Any]:
+        """The dispatch as its trace records it."""
+        return {"stage": "fragment", "size": [self.width, self.height],
+                "derivatives": self.derivatives}
+
     def result(self, strategy: dict[str, Any]) -> FragmentResult:
         w, h = self.width, self.height
         if isinstance(self.output, dict):
@@ -330,8 +337,7 @@ class FragmentDispatch:
             outputs.update(output)
         elif output is not None:
             outputs["output"] = output
-        config = {"stage": "fragment", "size": [w, h], "derivatives": self.derivatives}
-        trace = Trace(kernel=self.shader.identity, dispatch=config, strategy=strategy)
+        trace = Trace(kernel=self.shader.identity, dispatch=self.config, strategy=strategy)
         return FragmentResult(outputs=outputs, trace=trace,
                               counters=Counters(invocations=self.ran), output=output,
                               mask=image_of(self.shaded, w, h))

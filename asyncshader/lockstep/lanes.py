@@ -212,10 +212,42 @@ def store(view: np.ndarray, at: Any, ok: Any, m: Any, value: Any, L: int) -> Non
         lanes = np.broadcast_to(ok, (L,)) if lanes is None else lanes & ok
     at = np.broadcast_to(at, (L,))
     value = np.broadcast_to(np.asarray(value, view.dtype), (L,))
-    if lanes is None:
-        view[at] = value
-    else:
-        view[at[lanes]] = value[lanes]
+    if lanes is not None:
+        at, value = at[lanes], value[lanes]
+    scatter(view, at, value)
+
+
+def scatter(view: np.ndarray, at: np.ndarray, value: np.ndarray) -> None:
+    """``view[at] = value`` where ``at`` and ``value`` are in lane order: where lanes share an
+    address the highest lane's value stays (:func:`last_lanes`)."""
+    keep = last_lanes(at)
+    if keep is not None:
+        at, value = at[keep], value[keep]
+    view[at] = value
+
+
+def last_lanes(at: np.ndarray) -> np.ndarray | None:
+    """The positions in ``at`` (addresses in lane order) of the last lane at each address, or
+    None when no address repeats. numpy leaves the order of a fancy assignment with repeated
+    indices unspecified, so a scatter keeps only these. Addresses that strictly increase
+    (one word per lane in lane order) are checked in one pass, addresses within a short span
+    by counting them; only the rest are sorted."""
+    n = at.size
+    if n < 2 or (at[1:] > at[:-1]).all():
+        return None
+    if at.strides[0] == 0:  # (one address for every lane: a uniform store)
+        return np.array([n - 1])
+    if not _repeats(at, n):
+        return None
+    return n - 1 - np.unique(at[::-1], return_index=True)[1]
+
+
+def _repeats(at: np.ndarray, n: int) -> bool:
+    """Whether an address occurs twice in ``at``."""
+    low, high = int(at.min()), int(at.max())
+    if high - low < 8 * n:  # (a count per address costs less than a sort)
+        return bool(np.bincount(at - low).max() > 1)
+    return np.unique(at).size < n
 
 
 def vector_at(at: Any, n: int) -> Any:

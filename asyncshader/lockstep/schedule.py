@@ -25,9 +25,6 @@ from ..collectives.subgroups import DEFAULT_SUBGROUP_SIZE, check_subgroup_size
 from ..emit import emit
 from ..emit.buffers import from_gpu, struct_bytes, to_gpu
 from ..errors import BindingError, DispatchError, OptionError
-from ..front.wgsl.check import Checker
-from ..front.wgsl.parser import parse
-from ..front.wgsl.resolve import resolve
 from ..front.wgsl.source import Source
 from ..ir.types import Array, Struct, Vector
 from ..schedules.trace import Trace
@@ -37,8 +34,10 @@ from ..wgsl.overrides import pipeline_constants
 from ..wgsl.source import GENERATED
 from ..wgsl.textures.resources import Sampler, Texture, TextureView
 from . import atomics, builtins, fragments, lanes, matrices, subgroups, textures
+from .buffers import word_view
 from .builtins import dtype_of
 from .compile import Compiler, Program
+from .typed import checked_tree
 
 #: the most iterations one loop may run (all its lanes together) before it is an error
 MAX_ITERATIONS = 1 << 20
@@ -71,7 +70,10 @@ class Lockstep:
         self.max_lanes, self.max_iterations = max_lanes, max_iterations
 
     def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "max_lanes": self.max_lanes}
+        """What its traces record as the schedule: everything that decides a run's memory
+        and errors (docs/lockstep.md, "Its trace")."""
+        return {"name": self.name, "max_lanes": self.max_lanes,
+                "max_iterations": self.max_iterations}
 
     def __repr__(self) -> str:
         return f"Lockstep(max_lanes={self.max_lanes}, max_iterations={self.max_iterations})"
@@ -87,14 +89,22 @@ class Lockstep:
                               "local ids (derivatives='quads'); Lockstep runs compute quads as "
                               "4 consecutive local invocation indices only")
         groups = _size3(workgroups)
+        if "bindings" in bindings:  # (by (group, binding): the WebGPU device binds so)
+            bindings = kernel.resolve_bindings(bindings)
         program, names = program_of(kernel, bindings)
         constants = _constants(kernel, options.get("overrides"))
-        size = options.get("subgroup_size") or kernel.subgroup_size or DEFAULT_SUBGROUP_SIZE
-        run_program(program, names, groups, bindings, self.max_lanes, self.max_iterations,
-                    constants, check_subgroup_size(size), kernel=kernel.identity["name"])
+        size = check_subgroup_size(options.get("subgroup_size") or kernel.subgroup_size
+                                   or DEFAULT_SUBGROUP_SIZE)
         config = {"stage": "compute", "workgroups": list(groups),
-                  "workgroup_size": list(program.workgroup_size)}
+                  "workgroup_size": list(program.workgroup_size), "subgroup_size": size}
         trace = Trace(kernel=kernel.identity, dispatch=config, strategy=self.describe())
+        self.starting(kernel, config)
+        try:
+            run_program(program, names, groups, bindings, self.max_lanes, self.max_iterations,
+                        constants, size, kernel=kernel.identity["name"])
+        except Exception as exc:  # (explore keeps it with a failing run: it replays the run)
+            exc.asyncshader_trace = trace  # type: ignore[attr-defined]
+            raise
         total = int(np.prod(groups)) * int(np.prod(program.workgroup_size))
         outputs = {k: v for k, v in bindings.items()
                    if isinstance(v, np.ndarray) and v.flags.writeable}
@@ -108,6 +118,7 @@ class Lockstep:
         pixels are the lanes, in 2x2 quads (:mod:`.fragments`)."""
         _check_options(options)
         job = fragments.FragmentDispatch(shader, width, height, given, options)
+        self.starting(shader, job.config)
         program, names = program_of(shader, job.given, fragments.FragmentCompiler)
         memories, back = _memories(program, names, job.resources)
         values = _override_values(program, _constants(shader, options.get("overrides")))
@@ -115,6 +126,10 @@ class Lockstep:
             job.execute(program, {**memories, **values}, self.max_lanes, self.max_iterations)
         write_back(back)
         return job.result(self.describe())
+
+    def starting(self, kernel: Any, config: dict[str, Any]) -> None:
+        """Called before a dispatch runs, with its trace's configuration (a replay checks
+        that it is the recorded one: :mod:`.replay`)."""
 
 
 def _check_options(options: dict[str, Any]) -> None:
@@ -171,12 +186,7 @@ def program_of(kernel: Any, bindings: dict[str, Any], compiler: type = Compiler
         source, entry, names = wgsl_of(kernel, bindings)
         key = (source.name, source.text, entry)
         if key not in _PROGRAMS:
-            checker = Checker(resolve(parse(source), source))
-            # (no uniformity analysis: a loaded module had it at load, with its own setting,
-            # and a barrier reached by part of a workgroup is a run-time error here as in
-            # the coroutine schedules)
-            checker.uniformity = "off"
-            _PROGRAMS[key] = compiler(checker, checker.run()).compile(entry)
+            _PROGRAMS[key] = compiler(*checked_tree(kernel, source)).compile(entry)
         per_kernel[signature] = (_PROGRAMS[key], names)
     return per_kernel[signature]
 
@@ -212,6 +222,10 @@ def _memories(program: Program, names: dict[str, str], bindings: dict[str, Any],
         value = by_wgsl[name]
         if space == "handle":
             memories[f"h_{name}"] = textures.bind(kernel, name, t, value)
+            continue
+        direct = word_view(value, t, access) if space == "storage" else None
+        if direct is not None:  # (its bytes are WGSL's: stores land in it, no copy back)
+            memories[name] = lanes.Words(direct)
             continue
         if space == "uniform":
             data = _uniform_bytes(value, t)
@@ -327,7 +341,10 @@ def _execute(program: Program, groups: tuple[int, int, int], memories: dict,
         ns.update(_builtin_values(program.builtins, first, count, n, (sx, sy, sz), groups,
                                   subgroup_size))
         exec(program.code, ns)
-        ns["entry"](None)
+        try:
+            ns["entry"](None)
+        finally:  # (its functions hold the namespace: a cycle, else kept until a collection)
+            ns.clear()
 
 
 def _builtin_values(used: set[str], first: int, count: int, n: int,

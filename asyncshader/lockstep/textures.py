@@ -25,7 +25,7 @@ from ..wgsl.textures.annotations import BoundTexture, bind_texture
 from ..wgsl.textures.resources import Sampler, Texture, TextureView, as_view
 from .builtins import DTYPES
 from .derivatives import whole
-from .lanes import lane_array
+from .lanes import lane_array, last_lanes
 
 
 class Handle:
@@ -210,8 +210,11 @@ def store(h: Handle, coords: Any, layer: Any, value: Any, m: Any, L: int) -> Non
         return
     view = h.view
     fmt = view.format
-    values = np.stack(_lanes(value, L, h.dtype), axis=1)[lanes, :fmt.channels]
     block = view.texture.block(view.base_mip_level)
+    keep = last_lanes(np.ravel_multi_index((z[lanes], y[lanes], x[lanes]), block.shape[:3]))
+    if keep is not None:  # (lanes on one texel: the highest one's value)
+        lanes = lanes[keep]
+    values = np.stack(_lanes(value, L, h.dtype), axis=1)[lanes, :fmt.channels]
     block[z[lanes], y[lanes], x[lanes]] = fmt.encode(values)
     view.texture.changed()
 

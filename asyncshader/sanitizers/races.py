@@ -415,6 +415,13 @@ DEFAULT_SANITIZE: ContextVar[str | None] = ContextVar("asyncshader_default_sanit
                                                       default=None)
 
 
+def default_off(sanitize: str | None) -> str | None:
+    """``sanitize``, or ``"off"`` where it is None and :data:`DEFAULT_SANITIZE` says
+    ``"off"`` (the pytest marker's ``races=False``): what a dispatch hands a schedule that
+    runs it itself (``ash.Lockstep``)."""
+    return "off" if sanitize is None and DEFAULT_SANITIZE.get() == "off" else sanitize
+
+
 #: where dispatches that took the default sanitize mode put their error-level findings instead
 #: of warning (the pytest plugin collects them to fail the test); None: warn
 DEFAULT_FINDINGS: ContextVar[list | None] = ContextVar("asyncshader_default_findings",
@@ -497,8 +504,14 @@ class SanitizedRun:
         ``memory[index]`` (``memory``: the block of a level, ``name``: the binding): memory of
         the handle address space for the race detector."""
         if self.detector is not None:
-            self._handles[id(memory)] = name
+            self.name_texture(memory, name)
             self.memory_access(memory, index, kind)
+
+    def name_texture(self, memory: Any, name: str) -> None:
+        """Names a storage texture's level block (``memory``) in findings: the binding
+        ``name``, of the handle address space."""
+        if self.detector is not None:
+            self._handles[id(memory)] = name
 
     def memory_name(self, memory: Any) -> tuple[str, str]:
         """(name, address space) of a workgroup variable, a bound buffer or a storage

@@ -19,7 +19,8 @@ from .exhaustive import Exhaustive
 from .strategies import DEFAULT_SCHEDULE, PCT, InOrder, Random, Replay, Reverse, Strategy
 from .trace import _STRING_RE, Trace
 
-__all__ = ["STRATEGY_NAMES", "as_strategy", "normalize_name", "strategy_from_name"]
+__all__ = ["BACK_ENDS", "STRATEGY_NAMES", "as_strategy", "dispatcher", "normalize_name",
+           "strategy_from_name"]
 
 #: name -> (maker(seed, depth, max_preemptions), what it does); in the order docs list them
 STRATEGY_NAMES: dict[str, tuple[Callable[[int, int, int], Strategy], str]] = {
@@ -32,6 +33,11 @@ STRATEGY_NAMES: dict[str, tuple[Callable[[int, int, int], Strategy], str]] = {
                  "the lowest runnable invocation first (the default)"),
     "reverse": (lambda seed, depth, mp: Reverse(), "the highest runnable invocation first"),
 }
+#: the schedules that run a dispatch themselves (they have ``run_dispatch``: ``ash.Lockstep``),
+#: by the strategy name their traces record: name -> ``make(trace)``, the schedule that replays
+#: such a trace. Filled by the back-end's package when it is imported (``import asyncshader``
+#: imports every one): the trace is data, and the back-end sits in a layer above this one.
+BACK_ENDS: dict[str, Callable[[Trace], Any]] = {}
 #: other spellings of the names
 _ALIASES = {"inorder": "in_order"}
 
@@ -58,6 +64,7 @@ def strategy_from_name(name: str, seed: int = 0, depth: int = 3,
         raise option_error("strategy", name, f"a strategy name ({_names()})")
     key = normalize_name(name)
     if key is None:
+        _refuse_back_end_name(name, "strategy")
         close = difflib.get_close_matches(name.lower(), list(STRATEGY_NAMES), n=1)
         raise OptionError(f"unknown strategy {name!r}: use {_names()}"
                           + (f" (did you mean {close[0]!r}?)" if close else ""))
@@ -74,11 +81,17 @@ def as_strategy(schedule: Any) -> Strategy:
     if schedule is None:
         provider = DEFAULT_SCHEDULE.get()
         schedule = InOrder() if provider is None else provider()
+    inner = schedule
+    while inner is not None:  # (a Replay, or one inside a recording or shrinking wrapper)
+        if isinstance(inner, Replay):
+            _refuse_back_end(inner.trace)
+        inner = getattr(inner, "inner", None)
     if isinstance(schedule, Strategy):
         return schedule.for_run()
     if isinstance(schedule, str) and normalize_name(schedule) is not None:
         return strategy_from_name(schedule)
     if isinstance(schedule, str) and not _looks_like_a_trace(schedule):
+        _refuse_back_end_name(schedule, "schedule")
         close = difflib.get_close_matches(schedule.strip().lower(), list(STRATEGY_NAMES), n=1)
         raise option_error(
             "schedule", schedule, f"a strategy name ({_names()}), a Strategy, a Trace, a "
@@ -87,12 +100,7 @@ def as_strategy(schedule: Any) -> Strategy:
             "; no file of that name exists")
     if isinstance(schedule, (Trace, str, os.PathLike)):
         replay = Replay(schedule)
-        recorded = replay.trace.strategy
-        if recorded.get("name") == "lockstep":  # (it has no decisions to follow)
-            raise TraceError(
-                "this trace is a Lockstep run's: it holds no scheduling decisions to replay. "
-                "Lockstep is deterministic: run it again with schedule=ash.Lockstep("
-                f"max_lanes={recorded.get('max_lanes')}) for the same memory")
+        _refuse_back_end(replay.trace)
         return replay
     if hasattr(schedule, "run_dispatch"):  # (Lockstep: it runs whole dispatches itself)
         raise option_error("schedule", schedule, "a Strategy here: this schedule runs whole "
@@ -104,6 +112,52 @@ def as_strategy(schedule: Any) -> Strategy:
     raise option_error("schedule", schedule, "a Strategy (InOrder(), Random(seed), "
                        f"Replay(trace)), a strategy name ({_names()}), a Trace, a trace "
                        "string or the path of a trace file", hint="")
+
+
+def _refuse_back_end_name(name: str, option: str) -> None:
+    """A back-end named where a strategy name is taken: it is an object, not a name."""
+    if name.strip().lower() in BACK_ENDS:
+        raise OptionError(f"{option}={name!r}: Lockstep is not a strategy of the coroutine "
+                          f"scheduler but a schedule object that runs the dispatch itself: "
+                          f"pass {option}=ash.Lockstep()")
+
+
+def _refuse_back_end(trace: Trace) -> None:
+    """A back-end's trace reaching the coroutine scheduler: it holds none of its decisions."""
+    name = trace.strategy.get("name")
+    if name == "lockstep":
+        where = ("this run is the coroutine scheduler's (a tool that steps, shrinks or "
+                 "draws a schedule takes coroutine schedules only)" if name in BACK_ENDS
+                 else "asyncshader.lockstep is not imported here: import asyncshader (or "
+                 "asyncshader.lockstep) before replaying it")
+        raise TraceError(f"this trace is a Lockstep run's: Lockstep replays it, with "
+                         f"schedule=<the trace> in ash.run, ash.dispatch or "
+                         f"ash.run_fragments (it holds no decisions of the coroutine "
+                         f"scheduler), and {where}")
+
+
+def dispatcher(schedule: Any) -> Any:
+    """What ``schedule=`` of a dispatch names, before :func:`as_strategy`: for None, the
+    schedule the default provider supplies (the pytest plugin's; None without one); for a trace
+    a back-end recorded (:data:`BACK_ENDS`: a Lockstep run's), given as a Trace, a ``Replay``,
+    a trace string, JSON text or a file, the back-end that replays it; else ``schedule``
+    itself. The dispatch hands itself to the result when it has ``run_dispatch``."""
+    if schedule is None:
+        provider = DEFAULT_SCHEDULE.get()
+        return None if provider is None else provider()
+    if isinstance(schedule, Replay):
+        trace = schedule.trace
+    elif isinstance(schedule, Trace):
+        trace = schedule
+    elif isinstance(schedule, os.PathLike) or (
+            isinstance(schedule, str) and normalize_name(schedule) is None
+            and _looks_like_a_trace(schedule)):
+        trace = Trace.load(schedule)
+        schedule = Replay(trace)  # (loaded once: as_strategy takes the Replay as it is)
+    else:
+        return schedule
+    make = BACK_ENDS.get(trace.strategy.get("name"))
+    return schedule if make is None else make(trace)
 
 
 def _looks_like_a_trace(text: str) -> bool:

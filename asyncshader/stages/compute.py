@@ -45,9 +45,9 @@ from ..collectives.subgroups import (
 )
 from ..errors import BindingError, DispatchError, OptionError
 from ..sanitizers.creation_checks import check_creation
-from ..sanitizers.races import SanitizedRun
+from ..sanitizers.races import SanitizedRun, default_off
 from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
-from ..schedules.names import as_strategy
+from ..schedules.names import as_strategy, dispatcher
 from ..schedules.strategies import Strategy
 from ..wgsl.bindings import (
     bind_resources,
@@ -521,6 +521,7 @@ def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedul
     values for this dispatch, by name or id (WebGPU's pipeline ``constants``; docs/wgsl.md).
     Returns a :class:`~asyncshader.DispatchResult`.
     """
+    schedule = dispatcher(schedule)  # (the default provider's; a Lockstep trace's Lockstep)
     if hasattr(schedule, "run_dispatch"):  # a schedule that runs the dispatch (Lockstep)
         return _run_by(schedule, kernel, workgroups, bindings, sanitize=sanitize,
                        instruments=instruments, allow_races=allow_races, overrides=overrides,
@@ -544,6 +545,7 @@ async def dispatch(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1,
     It yields to the host event loop every few thousand steps, so ``anyio.fail_after`` and
     cancel scopes can stop a long dispatch.
     """
+    schedule = dispatcher(schedule)
     if hasattr(schedule, "run_dispatch"):
         return _run_by(schedule, kernel, workgroups, bindings, sanitize=sanitize,
                        instruments=instruments, allow_races=allow_races, overrides=overrides,
@@ -560,6 +562,7 @@ def _run_by(schedule: Any, kernel: Any, workgroups: Any, bindings: dict[str, Any
     """A dispatch run by its schedule object rather than the scheduler: a back-end in a layer
     above this one (``ash.Lockstep``) carries ``run_dispatch`` (docs/design.md, "Lockstep")."""
     refuse_nested(kernel)
+    options["sanitize"] = default_off(options.get("sanitize"))  # (the marker's races=False)
     return schedule.run_dispatch(kernel, workgroups, bindings, options)
 
 

@@ -51,9 +51,9 @@ from ..collectives.derivatives import DERIVATIVE_KINDS, derivative_kinds
 from ..collectives.quads import QUAD
 from ..collectives.subgroups import SUBGROUP, join_subgroup, subgroup_options
 from ..sanitizers.creation_checks import check_creation
-from ..sanitizers.races import SanitizedRun
+from ..sanitizers.races import SanitizedRun, default_off
 from ..sanitizers.source_checks import check_awaits, direct_awaits, still_direct
-from ..schedules.names import as_strategy
+from ..schedules.names import as_strategy, dispatcher
 from ..schedules.strategies import Strategy
 from ..wgsl.bindings import (
     bind_resources,
@@ -91,11 +91,11 @@ from .fragment_io import (
     _put_output,
     _quad_maker,
     _shape_of,
-    check_coverage,
     corner,
     image_of,
     input_value,
     quad_subgroup,
+    run_coverage,
     split_inputs,
     storage_classes,
     storage_views,
@@ -292,7 +292,6 @@ class FragmentRun(SanitizedRun):
         self.context_values = ((DERIVATIVE_KINDS, derivative_kinds(self.derivative_mode)),)
         self.options = options
         self.qw, self.qh = (self.width + 1) // 2, (self.height + 1) // 2
-        self.coverage = check_coverage(options.pop("coverage"), self.width, self.height)
         given = getattr(shader, "resolve_bindings", dict)(given)  # (a front-end's: bytes)
         self.inputs, resources = split_inputs(shader, self.width, self.height, given)
         self.bindings = bind_resources(shader.fn.__qualname__, shader.params,
@@ -303,6 +302,7 @@ class FragmentRun(SanitizedRun):
         self.uniforms = {k: v for k, v in self.bindings.items() if k not in self.storage}
         self.config = {"stage": "fragment", "size": [self.width, self.height],
                        "max_live_quads": max_live_quads, "derivatives": self.derivative_mode}
+        self.coverage = run_coverage(self, options.pop("coverage"))
         self.subgroups = subgroups = shader.subgroup_ops
         subgroup_options(self, subgroup_size, subgroup_reduction, subgroups or bool(
             shader.subgroup_builtins))
@@ -315,8 +315,8 @@ class FragmentRun(SanitizedRun):
         self.results: list = [None] * (4 * self.qw * self.qh)  # by key: quad, then lane
         self.skip: list[int] = []  # keys of fragments without output (helpers, unfinished)
         self.suppressed_writes = 0
-        self.setup_sanitizer(sanitize, allow_races, self.storage, self.instruments,
-                             memory=bool(self.storage))
+        self.setup_sanitizer(sanitize, allow_races, self.storage, self.instruments, memory=bool(
+            self.storage or storage_texture_outputs(self.bindings)))
         self.uniforms = checked_read_only(self.uniforms, self.detector is not None)
         self.atomic_hooks = [i.atomic for i in self.instruments
                              if type(i).atomic is not Instrument.atomic]
@@ -347,6 +347,7 @@ class FragmentRun(SanitizedRun):
         fasts = [self.fast_state(arr) for _, arr in storage]
         view_classes = self.view_classes
         edge = width < 2 * qw or height < 2 * self.qh  # padding helpers in the last column/row
+        written = bool(storage_texture_outputs(self.bindings))  # (helpers' stores: dropped)
         fragment = self.fragment_class = type("Fragment", (_Fragment,), {"info": ids})
         subgroups, per_sg, sg = self.subgroups, self.subgroup_size // 4, None
         if subgroups:  # a subgroup: per_sg quads; a member's lane in it: its key % size
@@ -360,7 +361,7 @@ class FragmentRun(SanitizedRun):
             if cover is not None and not cover[qy:qy + 2, qx:qx + 2].any():
                 self.skip.extend(range(4 * q, 4 * q + 4))  # (no pixel covered: not run)
                 continue
-            lean = not (storage or subgroups or cover is not None or (edge and (
+            lean = not (storage or subgroups or written or cover is not None or (edge and (
                 qx + 1 >= width or qy + 1 >= height)))
             if lean and bare:  # the coroutines alone (lean.py)
                 yield _Quad(self, q, quad(xs[qx], xs[qx + 1], ys[qy], ys[qy + 1]))
@@ -395,6 +396,24 @@ class FragmentRun(SanitizedRun):
     def discard(self, frame: Any) -> None:
         """Demotes the invocation whose code ``frame`` is running (or is awaited from) to a
         helper: the shader frame found by walking out from ``frame``."""
+        unit, lane = self._calling(frame)
+        if unit.coros is None:
+            unit.members[lane].helper = True
+        else:
+            if unit.discarded is None:
+                unit.discarded = [False] * 4
+            unit.discarded[lane] = True
+
+    def calling_helper(self, frame: Any) -> Any:
+        """The fragment invocation whose code ``frame`` is running when it is a helper (its
+        stores have no effect: ``texture_store`` asks), else None. A quad whose shader may
+        store into a texture has its invocations from the start (not lean)."""
+        unit, lane = self._calling(frame)
+        inv = unit.members[lane] if unit.coros is None else None
+        return inv if inv is not None and inv.helper else None
+
+    def _calling(self, frame: Any) -> tuple[_Quad, int]:
+        """The quad and lane whose shader code ``frame`` is running (or is awaited from)."""
         shaders: dict[Any, tuple[_Quad, int]] = {}
         for unit in self.scheduler.live:
             if unit.coros is not None:
@@ -405,13 +424,7 @@ class FragmentRun(SanitizedRun):
             frame = frame.f_back
         if frame is None:
             raise RuntimeError("discard() was called outside the shader's own code")
-        unit, lane = shaders[frame]
-        if unit.coros is None:
-            unit.members[lane].helper = True
-        else:
-            if unit.discarded is None:
-                unit.discarded = [False] * 4
-            unit.discarded[lane] = True
+        return shaders[frame]
 
     # ------------------------------------------------------------------------------- outputs
     def _image(self, by_key: np.ndarray) -> np.ndarray:
@@ -509,6 +522,7 @@ def _run_by(schedule: Any, shader: Any, width: int, height: int, derivatives: st
                    sanitize=inputs.pop("sanitize", None),
                    allow_races=inputs.pop("allow_races", ()),
                    overrides=inputs.pop("overrides", None))
+    options["sanitize"] = default_off(options["sanitize"])  # (the marker's races=False)
     return schedule.run_fragment_dispatch(shader, width, height, inputs, options)
 
 
@@ -544,7 +558,9 @@ def run_fragments(shader: FragmentShader, width: int, height: int, *, schedule: 
     inputs, storage buffers and uniforms. ``max_points_per_invocation`` and ``watchdog`` bound a
     spin as in :func:`~asyncshader.run`, ``subgroup_size``, ``subgroup_reduction`` and
     ``overrides`` too. ``schedule=ash.Lockstep()`` (with ``sanitize="off"``) shades the grid
-    as numpy arrays over pixels, with the same outputs (docs/lockstep.md)."""
+    as numpy arrays over pixels, with the same outputs (docs/lockstep.md); its trace, as
+    ``schedule=``, runs it so again."""
+    schedule = dispatcher(schedule)  # (the default provider's; a Lockstep trace's Lockstep)
     if hasattr(schedule, "run_fragment_dispatch"):  # a schedule that runs it (Lockstep)
         return _run_by(schedule, shader, width, height, derivatives, instruments, inputs)
     job = _prepare(shader, width, height, schedule, derivatives, max_live_quads, instruments,
@@ -560,6 +576,7 @@ async def dispatch_fragments(shader: FragmentShader, width: int, height: int, *,
                              watchdog: float | None = DEFAULT_WATCHDOG,
                              **inputs: Any) -> FragmentResult:
     """The awaitable form of :func:`run_fragments` (asyncio or trio, through anyio)."""
+    schedule = dispatcher(schedule)
     if hasattr(schedule, "run_fragment_dispatch"):
         return _run_by(schedule, shader, width, height, derivatives, instruments, inputs)
     job = _prepare(shader, width, height, schedule, derivatives, max_live_quads, instruments,

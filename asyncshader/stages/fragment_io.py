@@ -13,7 +13,8 @@ import numpy as np
 
 from ..collectives.quads import QUAD
 from ..collectives.subgroups import SUBGROUP, subgroup_group
-from ..errors import BindingError
+from ..errors import BindingError, ReplayMismatchError
+from ..schedules.strategies import Replay
 from ..wgsl.bindings import Input, Storage, Uniform
 from ..wgsl.managed import _Managed
 from ..wgsl.struct_buffers import StructArray
@@ -110,6 +111,46 @@ def check_coverage(coverage: Any, width: int, height: int) -> np.ndarray | None:
                            f"{getattr(mask, 'dtype', '?')} of shape {mask.shape}. Fix: pass "
                            "mask.astype(bool) shaped (height, width)")
     return np.pad(mask, ((0, height % 2), (0, width % 2)))
+
+
+def run_coverage(run: Any, coverage: Any) -> np.ndarray | None:
+    """The coverage of a fragment run (:func:`check_coverage`), recorded in ``run.config`` (so
+    that a trace holds it: the packed bits of the (height, width) mask, row by row, in hex).
+    A replay without ``coverage=`` takes the trace's; one with another mask is a
+    :class:`~asyncshader.ReplayMismatchError` saying where they differ."""
+    recorded = run.strategy.trace.dispatch.get("coverage") \
+        if isinstance(run.strategy, Replay) else None
+    w, h = run.width, run.height
+    if coverage is None and recorded is not None:
+        coverage = _unpacked(recorded, w, h)
+    mask = check_coverage(coverage, w, h)
+    if mask is not None:
+        run.config["coverage"] = np.packbits(mask[:h, :w].ravel()).tobytes().hex()
+    if isinstance(run.strategy, Replay) and run.config.get("coverage") != recorded:
+        if recorded is None:
+            raise ReplayMismatchError("the trace was recorded without coverage= (every pixel "
+                                      "covered); this dispatch has a coverage mask. Replay "
+                                      "needs the same configuration. Fix: leave coverage= out")
+        was = _unpacked(recorded, w, h)
+        y, x = np.argwhere(was != mask[:h, :w])[0]
+        raise ReplayMismatchError(
+            f"the trace was recorded with another coverage= ({int(was.sum())} of {w}x{h} "
+            f"pixels covered; this dispatch covers {int(mask[:h, :w].sum())}, and pixel "
+            f"({x}, {y}) is {'not ' if was[y, x] else ''}covered here). Replay needs the same "
+            "configuration. Fix: pass the recorded mask, or leave coverage= out to take the "
+            "trace's")
+    return mask
+
+
+def _unpacked(recorded: Any, width: int, height: int) -> np.ndarray:
+    """A trace's recorded coverage as a (height, width) bool mask."""
+    try:
+        bits = np.unpackbits(np.frombuffer(bytes.fromhex(recorded), np.uint8))
+        return bits[:width * height].astype(bool).reshape(height, width)
+    except (TypeError, ValueError):
+        raise ReplayMismatchError(f"the trace's coverage ({str(recorded)[:40]!r}) is not the "
+                                  f"packed bits of a {width}x{height} mask: the trace file was "
+                                  "changed by hand, or is for another size") from None
 
 
 def corner(q: int, qw: int) -> tuple[int, int]:

@@ -23,7 +23,7 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from .cli_lockstep import run_lockstep, short
+from .cli_lockstep import run_lockstep, save_trace, short
 from .targets import UsageError, origin
 from .targets import load_target as _load_target
 
@@ -106,10 +106,10 @@ class _Progress:
 def cmd_run(args: argparse.Namespace, out: Callable) -> int:
     from ..exploration.explore import Recorded, _run_checked
 
+    _check_outputs(args, "trace")
     if args.schedule == "lockstep":  # (tools/cli_lockstep.py)
         return run_lockstep(args, load_target(args.target, args=args), out, UsageError)
     kernel, setup, check, path, name = load_target(args.target, args=args)
-    _check_outputs(args, "trace")
     rec = Recorded(_strategy(args))
     # with the race detector, as a plain dispatch (and `replay`) runs: WGSL's robust access
     result, outcome, failure, _ = _run_checked(kernel, setup, check, rec, [], "report")
@@ -125,11 +125,7 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
             f"outcome {outcome}")
     _print_findings(findings, out)
     if trace is not None and args.trace:
-        if args.trace.endswith(".json"):
-            trace.save(args.trace)
-        else:
-            with open(args.trace, "w", encoding="utf-8") as f:
-                f.write(trace.to_string() + "\n")
+        save_trace(trace, args.trace)
         out(f"trace saved to {args.trace}")
     failure = failure or _detector_failure(findings)
     if failure is not None:
@@ -290,13 +286,14 @@ def cmd_replay(args: argparse.Namespace, out: Callable) -> int:
         target = f"{trace.origin['file']}::{trace.origin['kernel']}"
         args.setup = args.setup or trace.origin.get("setup")
     kernel, setup, check, _, _ = load_target(target, args=args)
+    lockstep = trace.strategy.get("name") == "lockstep"  # (run --schedule lockstep's)
     try:
         result, outcome, failure, _ = _run_checked(kernel, setup, check, Replay(trace), [],
-                                                   "report")  # as `run` ran it
+                                                   "off" if lockstep else "report")  # as run
     except ReplayMismatchError as exc:  # the trace does not fit this program: not a failure
         raise UsageError(f"the trace cannot be replayed: {exc}") from None
-    out(f"replayed {trace.decision_count} decisions of {trace.kernel.get('name')}: "
-        f"outcome {outcome}")
+    what = "the lockstep run" if lockstep else f"{trace.decision_count} decisions"
+    out(f"replayed {what} of {trace.kernel.get('name')}: outcome {outcome}")
     findings = result.findings if result is not None else []
     _print_findings(findings, out)
     failure = failure or _detector_failure(findings)

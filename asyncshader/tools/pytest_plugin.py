@@ -9,7 +9,8 @@ Installed with asyncshader (entry point ``pytest11``), so it loads by itself::
         assert counts.sum() == 1024
 
 The test body runs ``runs`` times; every dispatch made in it with ``schedule=None`` gets the
-next schedule of the strategy (``"random"``, ``"pct"``, ``"reverse"``, ``"in_order"``). Run
+next schedule of the strategy (``"random"``, ``"pct"``, ``"reverse"``, ``"in_order"``;
+``"lockstep"``: ``ash.Lockstep()``, one deterministic run whatever ``runs`` says). Run
 ``r`` uses seed ``--asyncshader-seed + r``. On failure the traces of that run's dispatches are
 saved under ``.asyncshader/`` and the failure report ends with one line that reproduces it::
 
@@ -39,6 +40,7 @@ from ..exploration.explore import Recorded
 from ..exploration.store import default_store, set_failure_store
 from ..sanitizers.findings import render_findings
 from ..sanitizers.races import DEFAULT_FINDINGS, DEFAULT_SANITIZE
+from ..schedules.names import dispatcher
 from ..schedules.strategies import (
     DEFAULT_SCHEDULE,
     PCT,
@@ -49,10 +51,13 @@ from ..schedules.strategies import (
     Strategy,
 )
 from ..schedules.trace import Trace
+from .wgsl_items import (
+    WGSLItem,
+    pytest_collect_file,  # noqa: F401  (a hook: WGSL @test files)
+)
 from .wgsl_items import add_options as _wgsl_test_options
-from .wgsl_items import pytest_collect_file  # noqa: F401  (a hook: WGSL @test files)
 
-_STRATEGIES = ("random", "pct", "reverse", "in_order")
+_STRATEGIES = ("random", "pct", "reverse", "in_order", "lockstep")
 
 
 def pytest_addoption(parser: Any) -> None:
@@ -79,7 +84,7 @@ def pytest_configure(config: Any) -> None:
         "markers",
         "schedules(runs=100, strategy='random', depth=3, seed=None, races=True): run the test's "
         "asyncshader dispatches (those with schedule=None) under `runs` schedules of "
-        "`strategy` (random, pct, reverse, in_order)")
+        "`strategy` (random, pct, reverse, in_order; lockstep: one run in lockstep)")
     config.addinivalue_line(
         "markers", "workgroup_size(x, y=1, z=1): a WGSL @test function runs as one workgroup "
         "of this size (wgsl-test runs one invocation)")
@@ -92,8 +97,9 @@ class _Provider:
         self.make = make
         self.recorded: list[Recorded] = []
 
-    def __call__(self) -> Strategy:
-        rec = Recorded(self.make(len(self.recorded)))
+    def __call__(self) -> Any:
+        schedule = dispatcher(self.make(len(self.recorded)))  # (a Lockstep trace: Lockstep)
+        rec = _Kept(schedule) if hasattr(schedule, "run_dispatch") else Recorded(schedule)
         self.recorded.append(rec)
         return rec
 
@@ -101,9 +107,52 @@ class _Provider:
         return [t for t in (r.trace() for r in self.recorded) if t is not None]
 
 
+class _Kept:
+    """A schedule that runs dispatches itself (``ash.Lockstep``), keeping its run's trace."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.kept: Trace | None = None
+
+    def run_dispatch(self, *args: Any) -> Any:
+        return self._kept(self.inner.run_dispatch, args)
+
+    def run_fragment_dispatch(self, *args: Any) -> Any:
+        return self._kept(self.inner.run_fragment_dispatch, args)
+
+    def _kept(self, run: Any, args: tuple) -> Any:
+        try:
+            result = run(*args)
+        except Exception as exc:
+            self.kept = getattr(exc, "asyncshader_trace", None)
+            raise
+        self.kept = result.trace
+        return result
+
+    def trace(self) -> Trace | None:
+        return self.kept
+
+
+def _lockstep_without_detector() -> str | None:
+    """Lockstep's refusal of the race detector (its own options check), or None when it
+    runs it."""
+    from ..errors import DispatchError
+    from ..lockstep.schedule import _check_options
+
+    try:
+        _check_options({"sanitize": "report"})
+    except DispatchError as exc:
+        return str(exc)
+    return None
+
+
 def _strategy_maker(name: str, seed: int, depth: int, steps: list[int | None]) -> Any:
-    def make(j: int) -> Strategy:
+    def make(j: int) -> Any:
         s = seed * 1009 + j  # dispatch j of the run
+        if name == "lockstep":
+            from ..lockstep import Lockstep
+
+            return Lockstep()
         if name == "random":
             return Random(s)
         if name == "pct":
@@ -167,6 +216,20 @@ def pytest_runtest_call(item: Any) -> Any:
     if name not in _STRATEGIES:
         raise pytest.UsageError(f"@pytest.mark.schedules(strategy={name!r}): use one of "
                                 f"{', '.join(_STRATEGIES)}")
+    if name == "lockstep":  # (one deterministic schedule: one run)
+        runs = 1
+        if isinstance(item, WGSLItem):
+            raise pytest.UsageError(
+                f"{item.path.name}: a WGSL @test function cannot run in lockstep: its "
+                "expectations (wgsl_test::expect ...) are checks of the coroutine runtime, "
+                "which Lockstep does not compile. Use strategy='in_order' (or random, pct) "
+                "for the test, and Lockstep in a Python test of the shader at its real size")
+        if check_races and _lockstep_without_detector():
+            raise pytest.UsageError(
+                "@pytest.mark.schedules(strategy='lockstep') runs the test's dispatches in "
+                "lockstep, which has no race detector: pass races=False (races and "
+                "out-of-bounds accesses are then not reported), or explore a coroutine "
+                "strategy to have them found")
     option = item.config.getoption("--asyncshader-seed")
     base = option if option is not None else (seed if seed is not None else 0)
     replay = item.config.getoption("--asyncshader-replay")

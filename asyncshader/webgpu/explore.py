@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..lockstep import Lockstep
 from ..schedules.strategies import PCT, Random, Reverse
 from ..schedules.trace import Trace
 from .adapter import GPU
@@ -57,16 +58,20 @@ def explore(host: Callable[[GPUDevice], Any], *, runs: int = 100, seed: int = 0,
             **options: Any) -> HostExploreReport:
     """Runs ``host(device)`` ``runs`` times, each on a fresh asyncshader.webgpu device whose
     every dispatch follows the run's schedule (``strategy``: ``"random"``, ``"pct"``,
-    ``"reverse"``; run ``r`` uses seed ``seed + r``). ``host`` makes its buffers and pipelines,
-    submits, and checks what it reads back (an exception, an ``assert`` included, fails the
-    run). ``options`` are the devices' other options (``sanitize=``, ``strict=``, ...).
-    Returns a :class:`HostExploreReport`; ``report.failures[0].device()`` replays a failure."""
-    if strategy not in (*_STRATEGIES, "reverse"):
-        raise ValueError(f"explore(strategy={strategy!r}): one of random, pct, reverse")
+    ``"reverse"``; run ``r`` uses seed ``seed + r``; ``"lockstep"``: one run under
+    ``ash.Lockstep()``, whatever ``runs`` says, with ``sanitize="off"`` among the options).
+    ``host`` makes its buffers and pipelines, submits, and checks what it reads back (an
+    exception, an ``assert`` included, fails the run). ``options`` are the devices' other
+    options (``sanitize=``, ``strict=``, ...). Returns a :class:`HostExploreReport`;
+    ``report.failures[0].device()`` replays a failure."""
+    if strategy not in (*_STRATEGIES, "reverse", "lockstep"):
+        raise ValueError(f"explore(strategy={strategy!r}): one of random, pct, reverse, "
+                         "lockstep")
     report = HostExploreReport()
     adapter = GPU().request_adapter_sync()
-    for r in range(runs):
-        schedule = Reverse() if strategy == "reverse" else _STRATEGIES[strategy](seed + r)
+    for r in range(1 if strategy == "lockstep" else runs):  # (lockstep: one schedule)
+        schedule = (Reverse() if strategy == "reverse" else Lockstep()
+                    if strategy == "lockstep" else _STRATEGIES[strategy](seed + r))
         device = adapter.request_device_sync(schedule=schedule, **options)
         report.runs += 1
         try:

@@ -81,3 +81,47 @@ def test_crosscheck_fragments_with_implicit_lod():
     report = ash.crosscheck_fragments(floor, 12, 10, atol=20 / 255 / 16 + 2 / 256, t=tex,
                                       s=smp)
     assert report.ok
+
+
+@ash.compute(workgroup_size=(4, 4))
+async def ramp(dst: RGBA8Out, *, global_invocation_id: ash.vec3u):
+    p = global_invocation_id
+    ash.texture_store(dst, ash.vec2u(p.x, p.y), vec4f(f32(p.x) * 0.25, f32(p.y) / 3.0, 1, 1))
+
+
+@pytest.mark.usefixtures("gpu_device")
+def test_crosscheck_compares_the_storage_textures_a_kernel_writes():
+    tex = ash.Texture([np.zeros((4, 4, 4), np.uint8)])
+    report = ash.crosscheck(ramp, 1, dst=tex)
+    assert report.ok and "dst" in report.counts and report.sizes["dst"] == 64
+    # x / 4 and y / 3 as unorm8: 63.75 -> 64, 127.5 -> 128 (ties away from zero), 191.25 ->
+    # 191; 85, 170, 255 (both sides, the bytes read back from the GPU texture)
+    for side in (report.cpu["dst"], report.gpu["dst"]):
+        assert side.shape == (1, 4, 4, 4)
+        assert side[0, 0, :, 0].tolist() == [0, 64, 128, 191]
+        assert side[0, :, 0, 1].tolist() == [0, 85, 170, 255]
+    assert not tex.levels[0].any()  # (the caller's texture: each side wrote a copy)
+
+
+R32 = ash.StorageTexture2D["r32float", "read_write"]
+
+
+@ash.compute(workgroup_size=(2, 2))
+async def tally(acc: R32, *, global_invocation_id: ash.vec3u, subgroup_size: ash.u32):
+    p = ash.vec2u(global_invocation_id.x, global_invocation_id.y)
+    ash.texture_store(acc, p, ash.texture_load(acc, p) + vec4f(f32(subgroup_size)))
+
+
+@pytest.mark.usefixtures("gpu_device")
+def test_a_storage_texture_that_differs_is_reported_texel_by_texel():
+    start = np.arange(4, dtype=np.float32).reshape(2, 2, 1)
+    tex = ash.Texture([start.copy()], "r32float")
+    report = ash.crosscheck(tally, 1, acc=tex, raise_on_difference=False)  # (CPU: 32 lanes)
+    assert not report.ok and report.counts["acc"] == 4
+    first = report.differences["acc"][0]
+    assert first.index == (0, 0, 0, 0) and (first.cpu, first.gpu) == (32.0, 8.0)
+    assert "acc: 4 of 4 elements differ" in report.describe()
+    # each side started from the caller's texels: + the subgroup size once
+    same = ash.crosscheck(tally, 1, acc=tex, subgroup_size=8)  # (lavapipe's 8)
+    assert same.gpu["acc"].ravel().tolist() == [8.0, 9.0, 10.0, 11.0]
+    assert (tex.levels[0] == start).all()

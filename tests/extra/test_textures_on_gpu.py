@@ -125,6 +125,35 @@ def test_mip_selection_and_linear_blending():
         np.testing.assert_allclose(cpu, gpu, atol=FILTER_ATOL)
 
 
+@ash.compute(workgroup_size=5)
+async def by_layer(t: ash.Texture2DArray[f32], s: ash.Sampler, layers: ash.Storage[ash.i32],
+                   out: ash.Storage[f32], *, local_invocation_index: u32):
+    i = local_invocation_index
+    out[i] = ash.texture_sample_level(t, s, vec2f(0.5, 0.5), layers[i], 0.0).x * 255.0
+
+
+def test_an_array_index_outside_the_view_is_clamped_to_its_layers():
+    levels = np.zeros((4, 2, 2, 4), np.uint8)
+    levels[:, ...] = np.array([10, 20, 30, 40], np.uint8)[:, None, None, None]
+    view = ash.Texture([levels]).view(dimension="2d-array", base_array_layer=1,
+                                      array_layer_count=2)   # the layers holding 20 and 30
+    layers = np.array([-1, 0, 1, 2, 5], np.int32)
+    src = """
+@group(0) @binding(0) var t: texture_2d_array<f32>;
+@group(0) @binding(1) var s: sampler;
+@group(0) @binding(2) var<storage, read> layers: array<i32>;
+@group(0) @binding(3) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(5) fn main(@builtin(local_invocation_index) i: u32) {
+    out[i] = textureSampleLevel(t, s, vec2f(0.5), layers[i], 0.0).x * 255.0;
+}"""
+    gpu = np.zeros(5, np.float32)
+    run_compute(src, {0: view, 1: ash.Sampler(), 2: layers, 3: gpu})
+    cpu = np.zeros(5, np.float32)
+    ash.run(by_layer, 1, t=view, s=ash.Sampler(), layers=layers, out=cpu)
+    assert np.round(cpu).tolist() == [20, 20, 30, 30, 30]  # (by hand: the view's first, last)
+    np.testing.assert_allclose(cpu, gpu, atol=1e-3)
+
+
 def test_a_cube_map():
     faces = RNG.integers(0, 256, (6, 4, 4, 4)).astype(np.uint8)
     view = ash.Texture([faces]).view(dimension="cube")

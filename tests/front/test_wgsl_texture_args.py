@@ -6,6 +6,7 @@ a non-depth texture), the argument count one of the texture kind's overloads."""
 import pytest
 from tint import tint_diagnostics
 
+from asyncshader import load_wgsl
 from asyncshader.front.wgsl import WGSLError, check_wgsl
 
 PRELUDE = """@group(0) @binding(0) var t: texture_2d<f32>;
@@ -92,6 +93,18 @@ def test_what_wgsl_rejects_is_a_diagnostic_at_the_call(statement, message):
     found = error(statement)
     assert message in found
     assert "<wgsl>:12:" in found.splitlines()[0]
+
+
+def test_an_offset_out_of_range_is_refused_at_load_at_the_file_line_and_column_with_the_fix():
+    source = PRELUDE.replace("const O = vec2i(-8, 7);", "const O = vec2i(-8, 7) * 2;") + \
+        "  return textureSample(t, s, p.xy, vec2i(3, 0) + O);\n}"
+    with pytest.raises(WGSLError) as caught:
+        load_wgsl(source, name="blur.wgsl")  # (no run: the module is refused as it loads)
+    first, *rest = str(caught.value).splitlines()
+    assert first.startswith("blur.wgsl:12:36: error: each component of a texture offset is "
+                            "in -8..7 (a const-expression), not -13")
+    assert "Fix: an offset of at most 8 texels back and 7 forward" in first
+    assert rest[-1].strip() == "^" * len("vec2i(3, 0) + O")
 
 
 def test_tint_agrees(tmp_path):

@@ -487,16 +487,20 @@ def test_a_loop_that_waits_for_another_lane_is_an_error_not_a_hang():
                     max_iterations=1000)
 
 
-def test_a_lockstep_trace_names_its_schedule_and_replaying_it_says_how_to_rerun():
+def test_a_lockstep_trace_of_a_loaded_kernel_names_its_schedule_and_replays_it():
     module = ash.load_wgsl(REDUCE)
-    args = dict(inp=np.ones(64, np.float32), out=np.zeros(64, np.float32))
+    inp = np.arange(64, dtype=np.float32)
+    out = np.zeros(64, np.float32)
     result = ash.run(module["main"], 1, schedule=ash.Lockstep(max_lanes=128), sanitize="off",
-                     **args)
-    assert result.trace.strategy == {"name": "lockstep", "max_lanes": 128}
+                     inp=inp, out=out)
+    assert result.trace.strategy == {"name": "lockstep", "max_lanes": 128,
+                                     "max_iterations": 1 << 20}
     assert result.counters.invocations == 64
-    with pytest.raises(ash.TraceError, match=r"Lockstep is deterministic.*"
-                       r"schedule=ash.Lockstep\(max_lanes=128\)"):
-        ash.run(module["main"], 1, schedule=result.trace, sanitize="off", **args)
+    assert out[63] == 2016.0 - 63.0  # (the sum 0 + 1 + ... + 63, less tile[63], untouched)
+    again = np.zeros(64, np.float32)
+    replayed = ash.run(module["main"], 1, schedule=result.trace, sanitize="off", inp=inp,
+                       out=again)
+    assert again.tobytes() == out.tobytes() and replayed.trace == result.trace
 
 
 def test_chunks_of_whole_workgroups_give_the_same_memory_as_one_chunk():

@@ -125,3 +125,16 @@ def test_explore_tells_apart_the_outcomes_of_a_storage_texture_race():
     assert len(report.outcomes) > 1
     r = ash.run(two_per_texel, 1, img=image(), schedule=ash.InOrder(), sanitize="off")
     assert r.outputs["img"][0, 0, :2, 0].tolist() == [1.0, 3.0]  # the last writers in order
+
+
+@ash.fragment
+async def all_to_one_texel(img: R32, *, position: ash.vec4f):
+    ash.texture_store(img, ash.vec2i(0, 0), ash.vec4f(position.x))
+    return f32(1.0)
+
+
+def test_fragments_storing_one_texel_race_without_any_storage_buffer():
+    tex = ash.Texture([np.zeros((2, 2, 1), np.float32)], "r32float")
+    r = ash.run_fragments(all_to_one_texel, 2, 2, img=tex, sanitize="report")
+    found = races(r)
+    assert len(found) == 1 and found[0].memory == "img"

@@ -52,6 +52,69 @@ def test_an_odd_sized_grid_pads_the_coverage_and_a_bad_mask_is_refused():
         ash.run_fragments(square_slope, 3, 3, coverage=np.ones((3, 3)))
 
 
+@ash.fragment
+async def last_writer(cell: ash.Storage[u32], *, position: vec4f):
+    cell[0] = u32(position.y) * 8 + u32(position.x)  # (a race: the schedule picks the winner)
+    return f32(1.0)
+
+
+def test_a_trace_holds_the_coverage_and_its_replay_runs_with_it():
+    cov = np.zeros((4, 8), bool)
+    cov[0, 1] = cov[2, 2] = cov[3, 7] = True
+    cell = np.zeros(1, np.uint32)
+    r = ash.run_fragments(last_writer, 8, 4, coverage=cov, cell=cell, sanitize="off",
+                          schedule=ash.Random(5))
+    assert r.trace.dispatch["coverage"] == "40002001"  # the mask's bits, a byte a row of 8 here
+    for trace in (r.trace, ash.Trace.from_string(r.trace.to_string())):
+        again = np.zeros(1, np.uint32)
+        replay = ash.run_fragments(last_writer, 8, 4, cell=again, sanitize="off",
+                                   schedule=trace)  # (no coverage=: the trace's)
+        assert replay.mask.tolist() == cov.tolist()
+        assert replay.counters.invocations == 12 and again[0] == cell[0]
+    same = ash.run_fragments(last_writer, 8, 4, coverage=cov, cell=again, sanitize="off",
+                             schedule=r.trace)
+    assert same.mask.tolist() == cov.tolist()
+
+
+def test_a_replay_with_another_coverage_is_refused_saying_where_it_differs():
+    cov = np.zeros((4, 4), bool)
+    cov[0, 0] = True
+    r = ash.run_fragments(square_slope, 4, 4, coverage=cov, schedule=ash.Random(1))
+    other = cov.copy()
+    other[3, 2] = True
+    with pytest.raises(ash.ReplayMismatchError, match=r"1 of 4x4 pixels covered; this dispatch "
+                       r"covers 2, and pixel \(2, 3\) is covered here\)"):
+        ash.run_fragments(square_slope, 4, 4, coverage=other, schedule=r.trace)
+    whole = ash.run_fragments(square_slope, 4, 4, schedule=ash.Random(1))
+    with pytest.raises(ash.ReplayMismatchError, match="recorded without coverage="):
+        ash.run_fragments(square_slope, 4, 4, coverage=cov, schedule=whole.trace)
+
+
+R32_WRITE = ash.StorageTexture2D["r32float", "write"]
+
+
+@ash.fragment
+async def stamp(img: R32_WRITE, *, position: vec4f):
+    if position.x > 6.0 and position.y < 2.0:
+        ash.discard()
+    ash.texture_store(img, ash.vec2i(ash.i32(position.x), ash.i32(position.y)),
+                      vec4f(position.x * 10.0 + position.y))
+    return f32(1.0)
+
+
+def test_helpers_store_nothing_into_a_storage_texture_and_are_reported():
+    y, x = np.mgrid[0:8, 0:8]
+    image = ash.Texture([np.full((8, 8, 1), -1.0, np.float32)], "r32float")
+    r = ash.run_fragments(stamp, 8, 8, img=image, coverage=x > y, sanitize="report")
+    kept = (x > y) & ~((x + 0.5 > 6) & (y + 0.5 < 2))  # covered and not discarded
+    want = np.where(kept, (x + 0.5) * 10 + y + 0.5, -1)
+    assert image.levels[0][..., 0].tolist() == want.tolist()
+    helpers = [f for f in r.findings if isinstance(f, ash.HelperSideEffect)]
+    assert len(helpers) == 1 and helpers[0].memory == "img"
+    assert helpers[0].count == int(((x <= y) & (x // 2 >= y // 2)).sum()
+                                   + (~(x <= y) & ~kept).sum())
+
+
 TRIANGLE = """\
 struct V { @builtin(position) p: vec4f, @location(0) uv: vec2f, }
 @vertex fn vs(@builtin(vertex_index) i: u32) -> V {

@@ -23,8 +23,15 @@ def test_lockstep_shows_a_lost_update_as_a_wrong_answer_not_as_a_race():
     assert not any("data race" in line for line in lines)
 
 
-def test_lockstep_records_no_trace(tmp_path, capsys):
-    assert main(["run", "examples/boids.py::update", "--schedule", "lockstep", "--trace",
-                 str(tmp_path / "t.json")], out=lambda line: None) == 2
-    assert "--schedule lockstep records no trace" in capsys.readouterr().err
-    assert not (tmp_path / "t.json").exists()
+def test_a_lockstep_runs_trace_replays_in_lockstep_to_the_same_outcome(tmp_path):
+    saved = tmp_path / "t.txt"
+    ran, replayed = [], []
+    assert main(["run", "examples/lost_update.py::lost_update", "--schedule", "lockstep",
+                 "--trace", str(saved)], out=ran.append) == 1
+    assert f"trace saved to {saved}" in ran
+    outcome = next(line for line in ran if "invocations in lockstep" in line).split()[-1]
+    assert saved.read_text().startswith("ash1:lost_update:")
+    assert main(["replay", str(saved)], out=replayed.append) == 1  # (the file's origin)
+    assert replayed[0] == f"replayed the lockstep run of lost_update.lost_update: outcome " \
+        f"{outcome}"
+    assert any(line.startswith("FAILED: check failed") for line in replayed)

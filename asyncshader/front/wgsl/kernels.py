@@ -26,6 +26,10 @@ class _Loaded:
     structs: Mapping[str, Any]
     #: the Python names of variables whose WGSL names Python cannot use (``in``: ``in_``)
     python_names: Mapping[str, str] = {}
+    #: the module's checked tree, ``(checker, typed module)``, as load_wgsl made it (the
+    #: Lockstep back-end compiles from it rather than checking the text again); None when
+    #: the kernel was not made by load_wgsl
+    checked: tuple[Any, Any] | None = None
 
     @property
     def where(self) -> str:

@@ -102,7 +102,9 @@ def offset_error(value: Any) -> str | None:
     bad = [int(c) for c in components if not -8 <= int(c) <= 7]
     if bad:
         return (f"each component of a texture offset is in -8..7 (a const-expression), not "
-                f"{bad[0]}")
+                f"{bad[0]}. Fix: an offset of at most 8 texels back and 7 forward; move "
+                "farther by adding to the coordinates instead (coords + vec2f(offset) / "
+                "vec2f(textureDimensions(t)))")
     return None
 
 

@@ -132,10 +132,13 @@ class BoundTexture:
     """A texture as a shader sees it: the bound view, its WGSL type (``kind``, a
     :class:`TextureType`) and the binding's name for messages."""
 
-    __slots__ = ("kind", "name", "texture", "view")
+    __slots__ = ("kind", "name", "prepared", "texture", "view")
 
     def __init__(self, view: TextureView, kind: type[TextureType], name: str) -> None:
         self.view, self.kind, self.name, self.texture = view, kind, name, view.texture
+        view.texture.refresh()
+        #: the prepared samplers of the view (:mod:`.prepared`), by sampler
+        self.prepared: dict = view.texture.prepared_for(view)
 
     def __repr__(self) -> str:
         return f"<{self.kind.wgsl()} {self.name!r}: {self.view!r}>"

@@ -14,6 +14,7 @@ an out-of-bounds ``texture_store`` writes nothing, as WGSL allows.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,11 +22,17 @@ import numpy as np
 
 from ..._core.context import current_run
 from ...errors import ShaderTypeError
-from ..types import Vec, f32, u32, vec2u, vec3u, vec4f, vec4i, vec4u
+from ..types import Vec, f32, u32, vec2f, vec2i, vec2u, vec3u, vec4f, vec4i, vec4u
 from .annotations import BoundTexture
+from .prepared import prepare, prepare_load
 from .resources import Sampler
 from .sampling import compare_op, cube_face, gather, implicit_lod, sample
 
+#: an argument not given (the built-ins on the hot paths take their optional arguments as
+#: parameters with this default rather than ``*args``: Python calls such a function quicker)
+_ABSENT: Any = object()
+#: the key of the prepared loader among a view's prepared samplers
+_LOADER = "texture_load"
 _ARRAYED = ("2d-array", "cube-array")
 _NO_OFFSET = ("1d", "cube", "cube-array")
 _RESULT = {"f32": vec4f, "i32": vec4i, "u32": vec4u}
@@ -147,10 +154,31 @@ def _texel_index(t: BoundTexture, coords: list, layer: int, level: int) -> tuple
     return v.base_array_layer + layer, xyz[1], xyz[0]
 
 
-def texture_load(t: Any, coords: Any, *args: Any) -> Any:
+def texture_load(t: Any, coords: Any, arg2: Any = _ABSENT, arg3: Any = _ABSENT) -> Any:
     """WGSL ``textureLoad(t, coords[, array_index][, level])``: the texel at integer
     ``coords`` of level ``level``, without a sampler; storage textures (access read or
     read_write) take no level. Out of bounds: zero."""
+    if arg3 is _ABSENT and isinstance(coords, (vec2i, vec2u)):
+        try:  # (a 2d view of a sampled texture: the prepared loader)
+            fn = t.prepared[_LOADER]
+        except (AttributeError, KeyError):
+            fn = prepared_loader(t)
+        if fn is not None and arg2 is not _ABSENT:
+            return fn(coords, arg2)
+    return load_texel(t, coords, tuple(a for a in (arg2, arg3) if a is not _ABSENT))
+
+
+def prepared_loader(t: Any) -> Any:
+    """The prepared ``texture_load`` (:func:`.prepared.prepare_load`) of bound texture ``t``,
+    made on first use and kept with the texture; None where there is none."""
+    if not isinstance(t, BoundTexture):
+        return None
+    fn = t.prepared[_LOADER] = prepare_load(t.view, t.kind)
+    return fn
+
+
+def load_texel(t: Any, coords: Any, args: tuple) -> Any:
+    """``texture_load`` of any texture: ``args`` the arguments after the coordinates."""
     t = texture_arg("texture_load", t)
     c = coords_arg("texture_load", t, coords)
     kind = t.kind
@@ -211,9 +239,26 @@ def texture_store(t: Any, coords: Any, *args: Any) -> None:
     fmt = t.texture.format
     encoded = fmt.encode(np.array(list(value)[:fmt.channels]))
     block = t.texture.block(t.view.base_mip_level)
+    if _by_helper(t, block):
+        return
     block[where] = encoded
     _accessed(t, block, where, "store")  # (after the store: the detector notes the value)
     t.texture.changed()
+
+
+def _by_helper(t: BoundTexture, block: np.ndarray) -> bool:
+    """Whether the running invocation is a fragment helper (an uncovered pixel of a covered
+    quad, the padding, a discarded pixel), whose stores have no effect (WGSL); its store is
+    counted and noted as a storage buffer's is (a HelperSideEffect finding)."""
+    run = current_run()
+    calling = getattr(run, "calling_helper", None)  # (a fragment run's)
+    inv = calling(sys._getframe(2)) if calling is not None else None
+    if inv is None:
+        return False
+    run.suppressed_writes += 1
+    run.name_texture(block, t.name)
+    run.helper_effect(inv, block, "store")
+    return True
 
 
 def _accessed(t: BoundTexture, block: np.ndarray, where: tuple, kind: str) -> None:
@@ -224,10 +269,36 @@ def _accessed(t: BoundTexture, block: np.ndarray, where: tuple, kind: str) -> No
         run.texture_access(block, where, kind, t.name)
 
 
-def texture_sample_level(t: Any, s: Any, coords: Any, *args: Any) -> Any:
+def prepared_sampler(t: Any, s: Any) -> Any:
+    """The prepared sampler (:mod:`.prepared`) of bound texture ``t`` with sampler ``s``, made
+    on first use and kept with the texture; None where there is none (the general path, and
+    its checks, take the call)."""
+    try:
+        return t.prepared[s]
+    except KeyError:
+        pass
+    except (AttributeError, TypeError):  # (not a bound texture, not a sampler)
+        return None
+    if not isinstance(s, Sampler):
+        return None
+    fn = t.prepared[s] = None if t.kind.storage or t.kind.multisampled else \
+        prepare(t.view, s, t.kind.depth)
+    return fn
+
+
+def texture_sample_level(t: Any, s: Any, coords: Any, arg3: Any = _ABSENT,
+                         arg4: Any = _ABSENT, arg5: Any = _ABSENT) -> Any:
     """WGSL ``textureSampleLevel(t, s, coords[, array_index], level[, offset])``: sampled at
     mip level ``level`` (f32, fractional levels blend with mipmap_filter='linear'; i32 for
     depth textures)."""
+    if isinstance(coords, vec2f) and arg4 is _ABSENT:  # (a 2d view, no offset: prepared)
+        try:
+            fn = t.prepared[s]
+        except (AttributeError, KeyError, TypeError):
+            fn = prepared_sampler(t, s)
+        if fn is not None and arg3 is not _ABSENT:
+            return fn(coords.x, coords.y, arg3)
+    args = tuple(a for a in (arg3, arg4, arg5) if a is not _ABSENT)
     t = texture_arg("texture_sample_level", t)
     s = sampler_arg("texture_sample_level", s, False)
     c = coords_arg("texture_sample_level", t, coords)
@@ -309,4 +380,7 @@ def texture_sample_base_clamp_to_edge(t: Any, s: Any, coords: Any) -> Any:
     w, h, _ = t.view.size(0)
     c = [min(max(float(c[0]), 0.5 / w), 1 - 0.5 / w), min(max(float(c[1]), 0.5 / h),
                                                            1 - 0.5 / h)]
+    prepared = prepared_sampler(t, s)
+    if prepared is not None:
+        return prepared(c[0], c[1], 0.0)
     return result_value(t, sample(t.view, s, c, 0, 0.0))

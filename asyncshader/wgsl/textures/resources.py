@@ -54,7 +54,7 @@ class Texture:
         #: shaped (samples, height, width, C))
         self.sample_count = _check_samples(sample_count, dimension, self.levels)
         self.layered = dimension == "2d" and self.levels[0].ndim == 4 and sample_count == 1
-        self._blocks = [a.reshape((1,) * (4 - a.ndim) + a.shape) for a in self.levels]
+        self._blocks = _blocks(self.levels)
         base = self._blocks[0].shape
         self.depth_or_array_layers, self.height, self.width = base[0], base[1], base[2]
         if sample_count > 1:
@@ -62,6 +62,8 @@ class Texture:
         else:
             self._check_chain()
         self._decoded: dict[int, list] = {}
+        self._decoded_from: dict[int, np.ndarray] = {}  # (the host values each was made from)
+        self._prepared: dict[tuple, dict] = {}
 
     def _check_level(self, k: int, a: Any) -> np.ndarray:
         fmt = self.format
@@ -117,9 +119,11 @@ class Texture:
 
     def decoded(self, level: int) -> list:
         """Level ``level`` decoded to shader values, padded to 4 channels (g, b = 0, a = 1) as
-        nested lists [layer][y][x] -> 4-tuple (cached until a texture_store)."""
+        nested lists [layer][y][x] -> 4-tuple (kept until the texture changes: a
+        texture_store, or a host write that :meth:`refresh` sees)."""
         got = self._decoded.get(level)
         if got is None:
+            self._decoded_from[level] = self._blocks[level].copy()
             v = self.format.decode(self._blocks[level])
             if v.shape[-1] < 4:
                 pad = np.zeros((*v.shape[:-1], 4 - v.shape[-1]), v.dtype)
@@ -130,8 +134,41 @@ class Texture:
         return got
 
     def changed(self) -> None:
-        """Forget the decoded levels (the host arrays were written)."""
+        """Forget the decoded levels and the prepared samplers (the host arrays were
+        written)."""
         self._decoded.clear()
+        self._decoded_from.clear()
+        for prepared in self._prepared.values():
+            prepared.clear()  # (in place: bound textures hold these dicts)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The texture without what it keeps for speed (decoded levels, prepared samplers:
+        closures, which do not pickle) and without its 4d views of the levels, which a copy
+        makes again over its own arrays (:meth:`__setstate__`)."""
+        state = {**self.__dict__, "_decoded": {}, "_decoded_from": {}, "_prepared": {}}
+        del state["_blocks"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._blocks = _blocks(self.levels)
+
+    def refresh(self) -> None:
+        """Forget what was decoded from host arrays that have been written since (a run
+        binding the texture calls this, so that a write into ``levels`` between runs
+        shows)."""
+        for level, was in self._decoded_from.items():
+            if not np.array_equal(was, self._blocks[level],
+                                  equal_nan=was.dtype.kind == "f"):
+                self.changed()
+                return
+
+    def prepared_for(self, view: TextureView) -> dict:
+        """The prepared samplers of ``view`` (:mod:`.prepared`), by sampler: a dict the
+        texture empties when it changes."""
+        key = (view.dimension, view.base_mip_level, view.mip_level_count,
+               view.base_array_layer, view.array_layer_count)
+        return self._prepared.setdefault(key, {})
 
     def default_view_dimension(self) -> str:
         if self.dimension != "2d":
@@ -151,6 +188,12 @@ class Texture:
         samples = f", {self.sample_count} samples" if self.sample_count > 1 else ""
         return (f"Texture({self.format.name}, {self.dimension}, {self.width}x{self.height}x"
                 f"{self.depth_or_array_layers}, {self.mip_level_count} levels{samples})")
+
+
+def _blocks(levels: list[np.ndarray]) -> list[np.ndarray]:
+    """Each level as a 4d view of its array (leading axes of 1 added): what texture_store
+    writes through and what the caller sees."""
+    return [a.reshape((1,) * (4 - a.ndim) + a.shape) for a in levels]
 
 
 def _check_samples(sample_count: int, dimension: str, levels: list[np.ndarray]) -> int:
@@ -283,6 +326,14 @@ class Sampler:
         self.mipmap_filter = mipmap_filter
         self.lod_min_clamp, self.lod_max_clamp = float(lod_min_clamp), float(lod_max_clamp)
         self.compare, self.max_anisotropy, self.label = compare, int(max_anisotropy), label
+        self._frozen = True
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if getattr(self, "_frozen", False):  # (prepared samplers are kept per sampler)
+            raise AttributeError(f"a Sampler cannot be changed (WebGPU's GPUSampler is "
+                                 f"immutable): make a new one, e.g. ash.Sampler(**{{"
+                                 f"**old.descriptor(), {name!r}: {value!r}}})")
+        object.__setattr__(self, name, value)
 
     @property
     def is_comparison(self) -> bool:

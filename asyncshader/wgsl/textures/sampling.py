@@ -78,7 +78,12 @@ def cube_face(x: float, y: float, z: float) -> tuple[int, float, float]:
 
 def normalized(view: TextureView, coords: Sequence[float], layer: int) -> tuple[list, int]:
     """The per-axis normalized coordinates and the absolute layer (or cube face layer) a
-    sample at ``coords`` reads: a cube's direction becomes its face's (s, t)."""
+    sample at ``coords`` reads: a cube's direction becomes its face's (s, t). An array index
+    outside the view's layers (or cubes) is clamped to them, as Vulkan computes a sampled
+    array layer (``clamp(RNE(a), 0, d - 1)``) and lavapipe does."""
+    if view.dimension in ("2d-array", "cube-array"):
+        count = view.array_layer_count // (6 if view.dimension == "cube-array" else 1)
+        layer = min(max(layer, 0), count - 1)
     if view.dimension in ("cube", "cube-array"):
         face, s, t = cube_face(*coords)
         return [s, t], view.base_array_layer + 6 * layer + face

@@ -76,3 +76,20 @@ def test_sampler_descriptor_as_wgpu_py_spells_it():
         Sampler(lod_min_clamp=3, lod_max_clamp=1)
     with pytest.raises(TypeError):
         Sampler(addressModeU="repeat")
+
+
+def test_a_host_write_into_a_level_between_runs_shows_in_the_next_run():
+    import asyncshader as ash
+
+    @ash.compute(workgroup_size=1)
+    async def read_centre(out: ash.Storage[ash.f32], t: ash.Texture2D[ash.f32], s: ash.Sampler):
+        out[0] = ash.texture_sample_level(t, s, ash.vec2f(0.5, 0.5), 0.0).x
+        out[1] = ash.texture_load(t, ash.vec2i(0, 0), 0).y
+
+    level = np.full((4, 4, 4), 51, np.uint8)
+    tex, out = Texture([level]), np.zeros(2, np.float32)
+    ash.run(read_centre, 1, out=out, t=tex, s=Sampler(), sanitize="off")
+    assert out.tolist() == [np.float32(0.2), np.float32(0.2)]
+    level[...] = 102  # (the caller's array is the texture's memory)
+    ash.run(read_centre, 1, out=out, t=tex, s=Sampler(), sanitize="off")
+    assert out.tolist() == [np.float32(0.4), np.float32(0.4)]
