@@ -8,8 +8,8 @@ from __future__ import annotations
 import ast
 
 from .marks import conditional
-from .wtypes import BOOL
 from .values import E
+from .wtypes import BOOL
 
 
 def _reads(*nodes: ast.AST) -> bool:
