@@ -38,6 +38,7 @@ from . import atomics, builtins, fragments, lanes, matrices, races, subgroups, t
 from .buffers import word_view
 from .builtins import dtype_of
 from .compile import Compiler, Program
+from .options import check_coroutine_options
 from .typed import checked_tree
 from .watch import WatchingCompiler
 
@@ -165,6 +166,7 @@ def _check_options(options: dict[str, Any], stage: str = "compute") -> None:
         if not empty:
             raise OptionError(f"schedule=ash.Lockstep() does not take {name}= (got "
                               f"{value!r}): it is an option of the coroutine schedules")
+    check_coroutine_options(options)  # (the others: honoured, harmless or refused)
 
 
 def _size3(v: Any) -> tuple[int, int, int]:
