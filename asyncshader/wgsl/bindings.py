@@ -35,7 +35,7 @@ from .readonly import ReadOnlyStorage, read_only_view
 from .struct_buffers import as_struct_binding, write_value
 from .structs import is_struct, struct_of
 from .textures.annotations import bind_texture, is_texture_binding
-from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name
+from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name, f16, f32, i32, u32
 from .vec_arrays import vector_view
 
 _STORAGE_DTYPES = (np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.uint32),
@@ -75,7 +75,8 @@ class _Marker(type):
                             + (" and one ash.at(group, binding)" if hasattr(cls, "point") else
                                " (a fragment input has a @location, not a binding point)")
                             + f", not {item!r}")
-        attrs = {"element": rest[0] if rest else getattr(cls, "element", None)}
+        attrs = {"element": _wgsl_element(cls, rest[0]) if rest else getattr(cls, "element",
+                                                                          None)}
         why = not_shareable(attrs["element"]) if hasattr(cls, "point") else ""
         if why:  # (a storage buffer or uniform holds host-shareable types only)
             raise TypeError(f"{cls.__name__}[{_type_name(attrs['element'])}]: {why}; a struct "
@@ -89,6 +90,22 @@ class _Marker(type):
         shown = [getattr(element, "__name__", repr(element))] if element is not None else []
         shown += [repr(cls.point)] if getattr(cls, "point", None) is not None else []
         return cls.__name__ + (f"[{', '.join(shown)}]" if shown else "")
+
+
+#: numpy's scalar types that are WGSL's (``Storage[np.float32]`` means ``Storage[f32]``)
+_NUMPY_SCALARS = {t.numpy_type: t for t in (f32, f16, i32, u32)}
+
+
+def _wgsl_element(cls: type, element: Any) -> Any:
+    """An annotation's element type: a numpy scalar type stands for its WGSL scalar; one WGSL
+    has not (float64, int64 ...) is a TypeError with the fix."""
+    if isinstance(element, type) and issubclass(element, np.generic):
+        if element in _NUMPY_SCALARS:
+            return _NUMPY_SCALARS[element]
+        raise TypeError(f"{cls.__name__}[np.{element.__name__}]: WGSL has no {element.__name__} "
+                        "(storage holds f32, f16, i32 and u32); annotate "
+                        f"{cls.__name__}[ash.f32] (or i32, u32, f16) and pass an array of it")
+    return element
 
 
 class Storage(metaclass=_Marker):
