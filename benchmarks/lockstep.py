@@ -1,4 +1,4 @@
-"""Lockstep against InOrder (both ``sanitize="off"``) and lavapipe, on the same kernels:
+"""Lockstep against InOrder and lavapipe, on the same kernels:
 webgpu-samples' compute boids (its WGSL, through load_wgsl), a boids step in Python
 (examples/boids.py: struct buffers, each invocation looping over every boid), the
 256-wide tree reduction (benchmarks/reduce.py), the tiled matmul (examples/matmul.py), a 3x3
@@ -11,10 +11,17 @@ Each row checks that Lockstep leaves the same bits as InOrder (memory, or the fr
 output), then prints both times and their ratio, measured in this run, and lavapipe's time
 for the same WGSL (``to_wgsl``) where wgpu is installed: one dispatch (a draw for the
 fragments) with its pipeline, buffer (and texture) uploads and read-back, best of
-``--repeat`` (at least 3).
+``--repeat`` (at least 3). The first table is ``sanitize="off"`` on both sides; the second
+has the race detector on both sides (the default, ``"report"``: the coroutine detector under
+InOrder, the vectorised one under Lockstep; the compute rows, as Lockstep's detector watches
+compute dispatches) and checks that both find the same (no races here).
 
     python benchmarks/lockstep.py [--boids 1024] [--groups 64] [--fragments 256]
                                   [--rows 256] [--repeat 3] [--no-gpu]
+                                  [--sanitize off|report|both] [--detector-cost]
+
+``--detector-cost`` measures only Lockstep, with its detector and without, alternating within
+each round (best of ``--repeat``): what the vectorised detector costs.
 """
 
 from __future__ import annotations
@@ -275,6 +282,56 @@ def _row(title: str, slow: float, fast: float, gpu: float | None) -> str:
     return f"{title:40s} {slow:9.3f}s {fast * 1e3:8.1f}ms {slow / fast:8.0f}x {gpu_cols}"
 
 
+def _table(sanitize: str, args, rows) -> None:
+    """One table: every kernel under InOrder and Lockstep with ``sanitize``."""
+    print(f"sanitize={sanitize!r}")
+    print(f"{'kernel':40s} {'InOrder':>10s} {'Lockstep':>10s} {'speed-up':>9s} "
+          f"{'lavapipe':>10s} {'Lockstep/lavapipe':>18s}")
+    for title, kernel, groups, given, out in rows:
+        memory, found = {}, {}
+
+        def run(schedule, given=given, kernel=kernel, groups=groups, memory=memory,
+                found=found):
+            copies = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in given.items()}
+            r = ash.run(kernel, groups, schedule=schedule, sanitize=sanitize, **copies)
+            memory[type(schedule).__name__] = copies
+            found[type(schedule).__name__] = ash.render_findings(r.findings)
+        run(ash.Lockstep())  # (compiles once)
+        slow = _best(lambda: run(ash.InOrder()), args.inorder_repeat)
+        fast = _best(lambda: run(ash.Lockstep()), args.repeat)
+        same = _bits(memory["InOrder"][out]) == _bits(memory["Lockstep"][out])
+        if not same:
+            raise SystemExit(f"{title}: Lockstep's memory differs from InOrder's")
+        if found["InOrder"] != found["Lockstep"]:
+            raise SystemExit(f"{title}: the detectors differ:\n{found['InOrder']}\n"
+                             f"{found['Lockstep']}")
+        gpu = None if args.no_gpu else _lavapipe(kernel, groups, given, args.repeat)
+        print(_row(title, slow, fast, gpu), flush=True)
+    if sanitize == "off":
+        print(_row(*fragment_row(args.fragments, args)), flush=True)
+        print(_row(*textured_row(args.fragments, args)), flush=True)
+    print(f"same memory (and fragment output) and findings as InOrder (sanitize={sanitize!r}) "
+          "in every row: yes")
+
+
+def _detector_cost(args, rows) -> None:
+    """Lockstep with its race detector against without, alternating within each round."""
+    print("Lockstep: the race detector's cost (sanitize='report' against 'off', alternating)")
+    print(f"{'kernel':40s} {'off':>10s} {'report':>10s} {'ratio':>7s}")
+    for title, kernel, groups, given, _ in rows:
+        best = {"off": float("inf"), "report": float("inf")}
+        for round_ in range(args.repeat + 1):  # (the first round compiles)
+            for sanitize in best:
+                copies = {k: v.copy() if isinstance(v, np.ndarray) else v
+                          for k, v in given.items()}
+                t = time.perf_counter()
+                ash.run(kernel, groups, schedule=ash.Lockstep(), sanitize=sanitize, **copies)
+                if round_:
+                    best[sanitize] = min(best[sanitize], time.perf_counter() - t)
+        print(f"{title:40s} {best['off'] * 1e3:8.1f}ms {best['report'] * 1e3:8.1f}ms "
+              f"{best['report'] / best['off']:6.2f}x", flush=True)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boids", type=int, default=1024)
@@ -286,28 +343,17 @@ def main(argv=None) -> None:
     ap.add_argument("--inorder-repeat", type=int, default=1,
                     help="InOrder runs per kernel (the slow side: boids 1024 takes 20-100 s)")
     ap.add_argument("--no-gpu", action="store_true", help="leave lavapipe out")
+    ap.add_argument("--sanitize", choices=["off", "report", "both"], default="both",
+                    help="the detector on neither side, on both, or a table of each")
+    ap.add_argument("--detector-cost", action="store_true",
+                    help="only Lockstep with and without its race detector")
     args = ap.parse_args(argv)
-    print(f"{'kernel':40s} {'InOrder':>10s} {'Lockstep':>10s} {'speed-up':>9s} "
-          f"{'lavapipe':>10s} {'Lockstep/lavapipe':>18s}")
-    for title, kernel, groups, given, out in cases(args.boids, args.groups, args.rows):
-        memory = {}
-
-        def run(schedule, given=given, kernel=kernel, groups=groups, memory=memory):
-            copies = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in given.items()}
-            ash.run(kernel, groups, schedule=schedule, sanitize="off", **copies)
-            memory[type(schedule).__name__] = copies
-        ash.run(kernel, groups, schedule=ash.Lockstep(), sanitize="off",  # (compiles once)
-                **{k: v.copy() if isinstance(v, np.ndarray) else v for k, v in given.items()})
-        slow = _best(lambda: run(ash.InOrder()), args.inorder_repeat)
-        fast = _best(lambda: run(ash.Lockstep()), args.repeat)
-        same = _bits(memory["InOrder"][out]) == _bits(memory["Lockstep"][out])
-        if not same:
-            raise SystemExit(f"{title}: Lockstep's memory differs from InOrder's")
-        gpu = None if args.no_gpu else _lavapipe(kernel, groups, given, args.repeat)
-        print(_row(title, slow, fast, gpu), flush=True)
-    print(_row(*fragment_row(args.fragments, args)), flush=True)
-    print(_row(*textured_row(args.fragments, args)), flush=True)
-    print("same memory (and fragment output) as InOrder (sanitize=off) in every row: yes")
+    rows = cases(args.boids, args.groups, args.rows)
+    if args.detector_cost:
+        _detector_cost(args, rows)
+        return
+    for sanitize in (["off", "report"] if args.sanitize == "both" else [args.sanitize]):
+        _table(sanitize, args, rows)
 
 
 if __name__ == "__main__":

@@ -86,11 +86,22 @@ def _active(values: list, group: Any) -> list[int]:
     return active
 
 
+def _member(group: Any, lane: int) -> Any:
+    """The member of ``group`` at subgroup lane ``lane`` (``members[lane]`` unless lanes of
+    the group are absent)."""
+    members = group.members
+    if lane < len(members) and members[lane].lanes[group.scope] == lane:
+        return members[lane]
+    return next(m for m in members if m.lanes[group.scope] == lane)
+
+
 def _check_uniform(group: Any, active: list[int]) -> None:
-    if len(active) == group.size:
+    absent = getattr(group, "absent", ())
+    if len(active) + len(absent) == group.size:
         return
-    inactive = [lane for lane in range(group.size) if lane not in set(active)]
-    m = group.members[active[0]]
+    inactive = [lane for lane in range(group.size)
+                if lane not in set(active) and lane not in absent]
+    m = _member(group, active[0])
     name, line, text = m.position()
     op = m.req.op
     run = current_run()
@@ -99,7 +110,7 @@ def _check_uniform(group: Any, active: list[int]) -> None:
                f"{_lanes(active)} active. ")
     if getattr(run, "strict", False):
         err = SubgroupUniformityError(message + _HINT + " (strict=True makes this an error)",
-                                      [((name, line, text), [str(group.members[k])
+                                      [((name, line, text), [str(_member(group, k))
                                                              for k in active])])
         err.asyncshader_complete = True  # type: ignore[attr-defined]
         raise err
@@ -124,7 +135,7 @@ def _lanes(lanes: list[int]) -> str:
 def _indeterminate(group: Any, lane: int, source: Any, why: str) -> None:
     """Member ``lane`` read lane ``source``, which is inactive or out of range: WGSL makes the
     value indeterminate. A finding (an error under strict); the member gets zero."""
-    m = group.members[lane]
+    m = _member(group, lane)
     name, line, text = m.position()
     op = m.req.op
     message = (f"{op}() at {name}:{line} in {group.label}: subgroup invocation {lane} read "
@@ -274,8 +285,10 @@ def _gather(values: list, group: Any, active: list[int], source: Callable[[int],
         if 0 <= src < len(values) and src in present:
             out[lane] = copy_value(values[src][0])
             continue
-        why = ("is not active at this call" if 0 <= src < len(values) else
-               f"does not exist (this subgroup has {len(values)} invocations, ids 0 to "
+        why = ("is not active at this call" if 0 <= src < len(values) and src not in
+               getattr(group, "absent", ()) else
+               "holds no invocation (its quad has no covered pixel)" if 0 <= src < len(values)
+               else f"does not exist (this subgroup has {len(values)} invocations, ids 0 to "
                f"{len(values) - 1})")
         _indeterminate(group, lane, src, why)
         out[lane] = _zero(values[lane][0])
@@ -519,14 +532,18 @@ def subgroup_options(run: Any, size: Any, reduction: Any, used: bool) -> None:
             run.config[REDUCTION_SEED] = seed
 
 
-def subgroup_group(k: int, label: str, size: int) -> Group:
-    """Subgroup ``k`` (``label``): an active-set group of ``size`` members (the front-end adds
-    them, and lists the group in each member's ``partials``)."""
+def subgroup_group(k: int, label: str, size: int, absent: Any = ()) -> Group:
+    """Subgroup ``k`` (``label``): an active-set group of ``size`` lanes (the front-end adds
+    the members, and lists the group in each member's ``partials``). ``absent``: lanes no
+    invocation holds (a fragment subgroup's quads that do not run): inactive from the start,
+    as if they had returned, and not counted as divergence."""
     group = Group(SUBGROUP, k, label, "subgroup_invocation_id")
     group.partial = True
     group.size = size
+    if absent:
+        group.absent = frozenset(absent)  # type: ignore[attr-defined]
+        group.finished = len(group.absent)
     return group
-
 
 
 def join_subgroup(group: Group, inv: Any) -> None:

@@ -36,7 +36,10 @@ from . import (
     subgroups,
     textures,
 )
+from .conditionals import Conditionals
 from .folding import Folding
+from .marks import plain_pointer
+from .numpy_casts import is_numpy_scalar, numpy_cast
 from .overrides import value as override_value
 from .pointers import deref, function_pointer
 from .values import E, Memory
@@ -68,7 +71,9 @@ _SHIFTS = {ast.LShift: "<<", ast.RShift: ">>"}
 _CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 _LEVEL = {"+": "add", "-": "add", "*": "mul", "/": "mul", "%": "mul", "<<": "shift",
           ">>": "shift", "&": "&", "|": "|", "^": "^"}
-class Expressions(Folding):
+
+
+class Expressions(Conditionals, Folding):
     """Mixin of :class:`asyncshader.emit.functions.Function`: the expression translator.
     Needs ``self.module``, ``self.scope``, ``self.fail``, ``self.lookup_name``."""
 
@@ -205,11 +210,11 @@ class Expressions(Folding):
         if base.memory is not None and base.memory.space == "select":
             choices = self.module.choices(self.key)
             element = choices[0].element(self.module)
-            text = f"{choices[0].name}[{index.text}]"
-            for k, mem in enumerate(choices[1:], 1):
+            for mem in choices[1:]:
                 self.module.unify(element, mem.element(self.module), node, self)
-                text = f"select({text}, {mem.name}[{index.text}], {base.text} == {k}u)"
-            return E(text, element, ref=("selected", base, index, choices))
+            load = self.module.chooser(choices, element, index.type, self)
+            return E(f"{load}({base.text}, {index.text})", element,
+                     ref=("selected", base, index, choices))
         if base.memory is not None:
             mem = base.memory
             mt = self.module.resolved(mem.type)
@@ -223,8 +228,9 @@ class Expressions(Folding):
             text = f"{mem.name}[{index.text}]"
             if isinstance(element, Atomic) or mem.name in self.module.atomic_buffers:
                 scalar = element.scalar if isinstance(element, Atomic) else element
-                return E(f"atomicLoad(&{text})", scalar, memory=Memory(text, mem.space,
-                         Atomic(scalar) if isinstance(scalar, Scalar) else scalar),
+                return E(f"atomicLoad({plain_pointer(text)})", scalar,
+                         memory=Memory(text, mem.space, Atomic(scalar)
+                                       if isinstance(scalar, Scalar) else scalar),
                          ref=("element", mem, index))
             return E(text, element, ref=("element", mem, index))
         t = self.module.resolved(base.type)
@@ -364,15 +370,6 @@ class Expressions(Folding):
                           f"{op} takes bools and gives a bool")
         return E(f" {op} ".join(v.operand(op, i > 0) for i, v in enumerate(values)), BOOL, op)
 
-    def x_IfExp(self, node: ast.IfExp) -> E:
-        test = self.value(node.test)
-        if self.module.resolved(test.type) != BOOL:
-            self.fail(node.test, "a condition that is not a bool", "compare explicitly (x != 0)")
-        a, b = self.value(node.body), self.value(node.orelse)
-        t = self.module.unify(self.module.resolved(a.type), self.module.resolved(b.type), node,
-                              self)
-        return E(f"select({b.text}, {a.text}, {test.text})", t)
-
     def x_Await(self, node: ast.Await) -> E:
         if not isinstance(node.value, ast.Call):
             self.fail(node, "an await of something other than a call", "await an asyncshader "
@@ -417,6 +414,8 @@ class Expressions(Folding):
         if isinstance(callee, _ScalarType) or (isinstance(callee, type) and issubclass(
                 callee, Vec) and hasattr(callee, "size")):
             return self.construct(node, from_python(callee))
+        if is_numpy_scalar(callee):  # np.uint32(x): WGSL's conversion (numpy_casts)
+            return numpy_cast(self, node, callee)
         if isinstance(callee, _VecTemplate):  # vec3(...): the component type inferred
             return self.construct(node, Vector(callee.n, self.inferred_scalar(node)))
         if isinstance(from_python(callee), Matrix):
@@ -489,7 +488,10 @@ class Expressions(Folding):
                     self.module.unify(at, with_scalar(at, t.scalar), n, self)
                 parts.append(self.as_float(a, at, t.scalar).text)
             return E(f"{t.wgsl}({', '.join(parts)})", t)
-        a = args[0]
+        return self.convert(node, args[0], t)
+
+    def convert(self, node: ast.Call, a: E, t: Any) -> E:
+        """WGSL's conversion ``t(a)`` of one value (``a`` itself where it has type ``t``)."""
         at = self.module.resolved(a.type)
         if isinstance(at, Unknown) and not isinstance(at, Elements):  # (a conversion: any)
             self.module.unify(at, t, node, self)

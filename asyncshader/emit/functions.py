@@ -12,9 +12,10 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from ..wgsl.source import parse
+from ..wgsl.source import parse, resolve
 from . import creation, powers, results, swizzles
 from .expressions import E, Expressions, Memory
+from .marks import SOURCE_LINES, plain_pointer
 from .names import RESERVED, SPACES
 from .scoping import bind_counts, hoisted, store_counts, used_outside
 from .switch import Switches
@@ -71,7 +72,9 @@ class Function(Switches, Expressions):
         self.file = fn.__code__.co_filename
         self.locals: dict[str, Local] = {}
         self.lines: list[str] = []
+        self.at_line: int | None = None  # the Python line being translated
         self.depth = 1
+        self.ordered = False  # (statements may be emitted before the one being emitted)
         self.returns: list[Any] = []
         self.taken = {n.id for n in ast.walk(self.node) if isinstance(n, ast.Name)} | set(params)
         self.stores = store_counts(self.node)  # (stores into a name or through it: v.x = 1)
@@ -110,6 +113,10 @@ class Function(Switches, Expressions):
         return self.global_value(node, name, self.scope.get(name))
 
     def emit(self, text: str) -> None:
+        marks = SOURCE_LINES.get()
+        if marks is not None and self.at_line is not None:
+            text = "\n".join(f"{t} // @ash {len(marks)}" for t in text.split("\n"))
+            marks.append((self.file, self.at_line))
         self.lines.append("    " * self.depth + text)
 
     def local_name(self, name: str) -> str:
@@ -147,12 +154,29 @@ class Function(Switches, Expressions):
 
     def block(self, stmts: list[ast.stmt]) -> None:
         for s in stmts:
+            self.at_line = self.first + s.lineno - 1
+            self.ordered = self.in_order(s)
             method = getattr(self, "s_" + type(s).__name__, None)
             if method is None:
                 self.fail(s, _STATEMENTS.get(type(s).__name__, f"the statement "
                           f"{type(s).__name__}"), _FIXES.get(type(s).__name__, "rewrite it "
                           "with if / while / for-range / assignments"))
             method(s)
+            self.ordered = False  # (an elif's or a loop's condition: evaluated in place)
+
+    def in_order(self, s: ast.stmt) -> bool:
+        """Whether statements emitted before ``s`` may compute a part of it (a conditional
+        expression's branches as an if/else): ``s`` is an assignment, expression or return
+        that calls no user function and awaits nothing, so nothing it evaluates first has an
+        effect the moved part could see."""
+        if not isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return)):
+            return False
+        for n in ast.walk(s):
+            if isinstance(n, ast.Await) or (isinstance(n, ast.Call) and
+                                             self.module.is_user_function(
+                                                 resolve(n.func, self.scope))):
+                return False
+        return True
 
     def nested(self, stmts: list[ast.stmt]) -> None:
         self.depth += 1
@@ -356,12 +380,12 @@ class Function(Switches, Expressions):
             value = self.as_float(value, self.module.resolved(value.type), element)
             plain = f"{mem.name}[{ref[2].text}]"
             if dest.memory is not None:  # an atomic element: a plain store is atomicStore
-                self.emit(f"atomicStore(&{plain}, {value.text});")
+                self.emit(f"atomicStore({plain_pointer(plain)}, {value.text});")
             else:
                 self.emit(f"{plain} = {value.text};")
             return
         if isinstance(target, ast.Attribute) and dest.memory is not None:  # .value of atomic
-            self.emit(f"atomicStore(&{dest.memory.name}, {value.text});")
+            self.emit(f"atomicStore({plain_pointer(dest.memory.name)}, {value.text});")
             return
         self.module.unify(self.module.resolved(dest.type), self.module.resolved(value.type),
                           node, self)

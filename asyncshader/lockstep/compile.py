@@ -51,6 +51,8 @@ class Program:
 class Compiler(Expressions, TextureCalls):
     #: the stage of the entry points this compiler takes (:mod:`.fragments` has the other)
     stage = "compute"
+    #: whether accesses go through the race detector's recorder (:mod:`.watch`)
+    watching = False
 
     def __init__(self, checker: Any, typed: Any) -> None:
         self.checker, self.typed = checker, typed
@@ -189,9 +191,10 @@ class Compiler(Expressions, TextureCalls):
                 continue
             self.count += 1
             if isinstance(t, Pointer) and t.space in ("storage", "uniform", "workgroup"):
-                ref = Ref(f"pm{self.count}", f"pa{self.count}", f"po{self.count}", t.store)
+                ref = Ref(f"pm{self.count}", f"pa{self.count}", f"po{self.count}", t.store,
+                          f"pi{self.count}")
                 self.pointers[id(p)] = ref
-                names += [ref.mem, ref.at, ref.ok]
+                names += [ref.mem, ref.at, ref.ok] + ([ref.idx] if self.watching else [])
                 continue
             if isinstance(t, Pointer) and t.space in ("function", "private") and \
                     _value(t.store):
@@ -292,7 +295,11 @@ class Compiler(Expressions, TextureCalls):
                 at, ok = self.temp("pa"), self.temp("po")
                 self.emit(f"{at} = {ref.at}")
                 self.emit(f"{ok} = {ref.ok}")
-                self.pointers[id(decl)] = Ref(ref.mem, at, ok, ref.type)
+                idx = ref.idx
+                if self.watching:  # (the index steps as they are now)
+                    idx = self.temp("pi")
+                    self.emit(f"{idx} = (lambda _s: lambda: _s)({ref.idx}())")
+                self.pointers[id(decl)] = Ref(ref.mem, at, ok, ref.type, idx)
                 return
             if isinstance(target, ast.Ident) and id(target.target) in self.locals:
                 self.locals[id(decl)] = self.locals[id(target.target)]

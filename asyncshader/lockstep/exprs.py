@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 
 from ..front.wgsl import syntax as ast
-from ..front.wgsl.codegen_exprs import _like
 from ..front.wgsl.consteval import UNKNOWN, ConstError, fit
 from ..front.wgsl.predeclared import Predeclared
 from ..ir.layout import stride_of, struct_layout
@@ -57,12 +56,14 @@ def value_type(t: Any) -> Any:
 class Ref:
     """Memory an expression names: variable ``mem`` (a :class:`~.lanes.Words` in the
     namespace), the word address ``at`` and the in-bounds lanes ``ok`` (Python code), the
-    store type ``type``."""
+    store type ``type``; ``idx`` (for the race detector) is code for a function giving the
+    index steps that led here, (index over lanes, length) each."""
 
     mem: str
     at: str
     ok: str
     type: Any
+    idx: str = "_noidx"
 
 
 class Expressions:
@@ -291,7 +292,7 @@ class Expressions:
                     inner.op == "&" else None
                 if p.space in ("storage", "uniform", "workgroup"):
                     ref = self.ref(pointee) if pointee is not None else self.ref(inner)
-                    args += [ref.mem, ref.at, ref.ok]
+                    args += [ref.mem, ref.at, ref.ok] + ([ref.idx] if self.watching else [])
                     continue
                 place = pointee if pointee is not None else ast.Unary(a.span, "*", inner)
                 args.append(self.expr(pointee) if pointee is not None else self.expr(inner))
@@ -376,10 +377,8 @@ class Expressions:
                      "quadBroadcast": "broadcast"}
             if name not in kinds:
                 raise self.refuse(e.span, f"the quad operation {name}")
-            value = self.expr(e.args[0], self.want_for(e.args[0], scalar_of(
-                concretize(result))))
-            arg = self.expr(e.args[1], self.want_for(e.args[1], Scalar("u32"))) \
-                if len(e.args) > 1 else "0"
+            value = self.expr(e.args[0], concretize(e.params[0]))
+            arg = self.expr(e.args[1], concretize(e.params[1])) if len(e.args) > 1 else "0"
             return (f"_s.quad({kinds[name]!r}, {value}, {arg}, {self.mask}, L, WG, "
                     f"{self.where(e.span)!r})")
         from .builtins import FAST, scalar_function  # (the table of vector forms)
@@ -390,10 +389,9 @@ class Expressions:
         if isinstance(result, (Struct, Array)) or result is None or dtype_of(result) is None:
             raise self.refuse(e.span, f"the built-in {name} with a result of type "
                               f"{getattr(result, 'wgsl', result)}")
-        scalar = scalar_of(concretize(result))
         types, args = [], []
-        for k, a in enumerate(e.args):
-            t = self.want_for(a, _like(a, scalar, name, k))  # (the code generator's rule)
+        for a, param in zip(e.args, e.params):  # (the checker's overload's parameter types)
+            t = concretize(param)
             if dtype_of(t) is None:
                 raise self.refuse(a.span, f"an argument of type {getattr(t, 'wgsl', t)}")
             types.append(t)
@@ -407,8 +405,7 @@ class Expressions:
         """A subgroup built-in over each subgroup's active lanes (:mod:`.subgroups`)."""
         kind = name[len("subgroup"):]
         ctx = f"{self.mask}, L, WG, SG"
-        args = [self.expr(a, self.want_for(a, scalar_of(concretize(result))
-                                          if result is not None else None)) for a in e.args]
+        args = [self.expr(a, concretize(p)) for a, p in zip(e.args, e.params)]
         folds = {"Add": "add", "Mul": "mul", "Min": "min", "Max": "max", "And": "and",
                  "Or": "or", "Xor": "xor"}
         if kind in folds:
@@ -490,10 +487,11 @@ class Expressions:
             bt = base.type
             if isinstance(bt, Struct):
                 member = next(m for m in struct_layout(bt).members if m.name == e.name)
-                return Ref(base.mem, f"({base.at} + {member.offset // 4})", base.ok, t)
+                return Ref(base.mem, f"({base.at} + {member.offset // 4})", base.ok, t,
+                           base.idx)
             if isinstance(bt, Vector) and len(e.name) == 1:
                 k = "xyzw".index(e.name) if e.name in "xyzw" else "rgba".index(e.name)
-                return Ref(base.mem, f"({base.at} + {k})", base.ok, t)
+                return Ref(base.mem, f"({base.at} + {k})", base.ok, t, base.idx)
             raise self.refuse(e.span, f"the access '.{e.name}' of memory")
         index = self.expr(e.index, self.want_for(e.index, scalar_of(
             value_type(e.index.type)).concrete()))
@@ -508,11 +506,12 @@ class Expressions:
                 raise self.refuse(e.span, "an override-sized array")
             i = f"_l.index64({index})"
             return Ref(base.mem, f"({base.at} + {i} * {stride})",
-                       f"_l.within({base.ok}, {i}, {count})", t)
+                       f"_l.within({base.ok}, {i}, {count})", t,
+                       f"(lambda: {base.idx}() + (({i}, {count}),))")
         if isinstance(bt, Vector):
             i = f"_l.index64({index})"
             return Ref(base.mem, f"({base.at} + {i})", f"_l.within({base.ok}, {i}, {bt.size})",
-                       t)
+                       t, f"(lambda: {base.idx}() + (({i}, {bt.size}),))")
         raise self.refuse(e.span, f"indexing {getattr(bt, 'wgsl', bt)} in memory")
 
     def load(self, ref: Ref, span: Any) -> str:
@@ -568,5 +567,5 @@ def _parts(ref: Ref, t: Any) -> list[tuple[Any, Ref]] | None:
         types, offsets = [t.element] * t.length, [k * words for k in keys]
     else:
         return None
-    return [(key, Ref(ref.mem, f"({ref.at} + {offset})", ref.ok, part))
+    return [(key, Ref(ref.mem, f"({ref.at} + {offset})", ref.ok, part, ref.idx))
             for key, offset, part in zip(keys, offsets, types)]

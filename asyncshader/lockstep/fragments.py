@@ -32,7 +32,7 @@ import numpy as np
 
 from .._core.validation import check_bool, check_int, check_number
 from ..collectives.subgroups import DEFAULT_SUBGROUP_SIZE, check_subgroup_size
-from ..errors import BindingError, OptionError
+from ..errors import BindingError
 from ..front.wgsl import syntax as ast
 from ..ir.types import Scalar, Struct, Vector, concretize
 from ..schedules.trace import Trace
@@ -198,10 +198,6 @@ class FragmentDispatch:
         self.derivatives = options["derivatives"]
         self.subgroup_size = check_subgroup_size(options.get("subgroup_size")
                                                  or DEFAULT_SUBGROUP_SIZE)
-        if options.get("subgroup_reduction", "lanes") != "lanes":
-            raise OptionError("schedule=ash.Lockstep() folds subgroup reductions in lane "
-                              "order only: pass subgroup_reduction='lanes' (the default), or "
-                              "use a coroutine schedule for the other orders")
         self.given = getattr(shader, "resolve_bindings", dict)(given)  # (a loaded module's)
         self.inputs, self.resources = split_inputs(shader, self.width, self.height,
                                                    self.given)
@@ -325,14 +321,15 @@ class FragmentDispatch:
         return {"stage": "fragment", "size": [self.width, self.height],
                 "derivatives": self.derivatives}
 
-    def result(self, strategy: dict[str, Any]) -> FragmentResult:
+    def result(self, strategy: dict[str, Any], written: dict[str, Any]) -> FragmentResult:
+        """The dispatch's result; ``written``: the resources it may write, by binding name
+        (the storage buffers and storage textures a coroutine dispatch's outputs hold)."""
         w, h = self.width, self.height
         if isinstance(self.output, dict):
             output: Any = {k: image_of(v, w, h) for k, v in self.output.items()}
         else:
             output = None if self.output is None else image_of(self.output, w, h)
-        outputs = {k: v for k, v in self.resources.items()
-                   if isinstance(v, np.ndarray) and v.flags.writeable}
+        outputs = dict(written)
         if isinstance(output, dict):
             outputs.update(output)
         elif output is not None:

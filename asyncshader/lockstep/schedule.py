@@ -24,6 +24,7 @@ import numpy as np
 from ..collectives.subgroups import DEFAULT_SUBGROUP_SIZE, check_subgroup_size
 from ..emit import emit
 from ..emit.buffers import from_gpu, struct_bytes, to_gpu
+from ..emit.marks import SOURCE_LINES
 from ..errors import BindingError, DispatchError, OptionError
 from ..front.wgsl.source import Source
 from ..ir.types import Array, Struct, Vector
@@ -33,11 +34,13 @@ from ..stages.dispatch import Counters, DispatchResult
 from ..wgsl.overrides import pipeline_constants
 from ..wgsl.source import GENERATED
 from ..wgsl.textures.resources import Sampler, Texture, TextureView
-from . import atomics, builtins, fragments, lanes, matrices, subgroups, textures
+from . import atomics, builtins, fragments, lanes, matrices, races, subgroups, textures
 from .buffers import word_view
 from .builtins import dtype_of
 from .compile import Compiler, Program
+from .options import check_coroutine_options
 from .typed import checked_tree
+from .watch import WatchingCompiler
 
 #: the most iterations one loop may run (all its lanes together) before it is an error
 MAX_ITERATIONS = 1 << 20
@@ -56,9 +59,10 @@ class Lockstep:
     WGSL allows this interleaving; it is one schedule, not an approximation, and
     race-free kernels give the same memory as under ``InOrder``. Atomics on one address
     happen in lane order (global invocation index), stores of several lanes to one address
-    keep the highest lane's value. It runs with ``sanitize="off"`` only (the race detector
-    is the coroutine schedules'); what it cannot run is refused with the WGSL construct and
-    line (docs/lockstep.md)."""
+    keep the highest lane's value. The race detector is on as in the coroutine schedules
+    (``sanitize=``, ``allow_races=``), vectorised (:mod:`.races`): the same findings, with
+    the invocations and counts of this interleaving; what it cannot run is refused with the
+    WGSL construct and line (docs/lockstep.md)."""
 
     name = "lockstep"
 
@@ -89,9 +93,10 @@ class Lockstep:
                               "local ids (derivatives='quads'); Lockstep runs compute quads as "
                               "4 consecutive local invocation indices only")
         groups = _size3(workgroups)
-        if "bindings" in bindings:  # (by (group, binding): the WebGPU device binds so)
-            bindings = kernel.resolve_bindings(bindings)
-        program, names = program_of(kernel, bindings)
+        bindings = kernel.resolve_bindings(bindings)  # (the coroutine path's: bindings=, bytes)
+        run = races.LockstepRun(kernel.workgroup_size, groups, options.get("sanitize"),
+                                options.get("allow_races"))
+        program, names = program_of(kernel, bindings, watch=run.detector is not None)
         constants = _constants(kernel, options.get("overrides"))
         size = check_subgroup_size(options.get("subgroup_size") or kernel.subgroup_size
                                    or DEFAULT_SUBGROUP_SIZE)
@@ -101,22 +106,20 @@ class Lockstep:
         self.starting(kernel, config)
         try:
             run_program(program, names, groups, bindings, self.max_lanes, self.max_iterations,
-                        constants, size, kernel=kernel.identity["name"])
+                        constants, size, kernel=kernel.identity["name"], detector=run.detector)
         except Exception as exc:  # (explore keeps it with a failing run: it replays the run)
             exc.asyncshader_trace = trace  # type: ignore[attr-defined]
             raise
         total = int(np.prod(groups)) * int(np.prod(program.workgroup_size))
-        outputs = {k: v for k, v in bindings.items()
-                   if isinstance(v, np.ndarray) and v.flags.writeable}
-        outputs.update(textures.written(program.variables, names, bindings))
-        return DispatchResult(outputs=outputs, trace=trace,
-                              counters=Counters(invocations=total))
+        return DispatchResult(outputs=outputs_of(program, names, bindings), trace=trace,
+                              counters=Counters(invocations=total),
+                              findings=run.findings(trace))
 
     def run_fragment_dispatch(self, shader: Any, width: int, height: int,
                               given: dict[str, Any], options: dict[str, Any]) -> Any:
         """Runs a fragment dispatch (``ash.run_fragments``' arguments) in lockstep: the
         pixels are the lanes, in 2x2 quads (:mod:`.fragments`)."""
-        _check_options(options)
+        _check_options(options, "fragment")
         job = fragments.FragmentDispatch(shader, width, height, given, options)
         self.starting(shader, job.config)
         program, names = program_of(shader, job.given, fragments.FragmentCompiler)
@@ -125,28 +128,45 @@ class Lockstep:
         with np.errstate(all="ignore"):
             job.execute(program, {**memories, **values}, self.max_lanes, self.max_iterations)
         write_back(back)
-        return job.result(self.describe())
+        return job.result(self.describe(), outputs_of(program, names, job.resources))
 
     def starting(self, kernel: Any, config: dict[str, Any]) -> None:
         """Called before a dispatch runs, with its trace's configuration (a replay checks
         that it is the recorded one: :mod:`.replay`)."""
 
 
-def _check_options(options: dict[str, Any]) -> None:
+def outputs_of(program: Program, names: dict[str, str], bindings: dict[str, Any]) -> dict:
+    """What a dispatch may write, by the name it binds it, as a coroutine dispatch's
+    ``outputs`` hold it: the arrays bound to ``var<storage, read_write>`` (not the read-only
+    buffers, not uniforms) and the written level of each writable storage texture."""
+    outputs = {}
+    for key, value in bindings.items():
+        space, access, _ = program.variables.get(names.get(key, key), (None, None, None))
+        if space == "storage" and access != "read" and isinstance(value, np.ndarray):
+            outputs[key] = value
+    outputs.update(textures.written(program.variables, names, bindings))
+    return outputs
+
+
+def _check_options(options: dict[str, Any], stage: str = "compute") -> None:
+    """Refuses the coroutine schedules' options (and, for fragments, which Lockstep's race
+    detector does not watch, any ``sanitize`` other than "off")."""
     sanitize = options.get("sanitize")
-    if sanitize != "off":
+    if stage == "fragment" and sanitize != "off":
         raise DispatchError(
-            f"schedule=ash.Lockstep() runs without the race detector, and sanitize="
-            f"{sanitize!r} asks for it: pass sanitize='off' (races, out-of-bounds accesses "
-            "and divergence are then not reported), or use a coroutine schedule (InOrder, "
-            "Random ...) to have them found")
-    for name in ("instruments", "allow_races"):
+            f"run_fragments(..., schedule=ash.Lockstep()) runs without the race detector (it "
+            f"watches compute dispatches), and sanitize={sanitize!r} asks for it: pass "
+            "sanitize='off' (races=False on a pytest marker; races, out-of-bounds accesses "
+            "and helper side effects are then not reported), or use a coroutine schedule "
+            "(InOrder, Random ...) to have them found")
+    for name in ("instruments",) if stage == "compute" else ("instruments", "allow_races"):
         value = options.get(name)
         empty = value is None or (isinstance(value, (list, tuple, set, frozenset, str))
                                   and not value)
         if not empty:
             raise OptionError(f"schedule=ash.Lockstep() does not take {name}= (got "
                               f"{value!r}): it is an option of the coroutine schedules")
+    check_coroutine_options(options)  # (the others: honoured, harmless or refused)
 
 
 def _size3(v: Any) -> tuple[int, int, int]:
@@ -158,10 +178,13 @@ def _size3(v: Any) -> tuple[int, int, int]:
 
 # --- the program ----------------------------------------------------------------------------
 
-def wgsl_of(kernel: ComputeKernel, bindings: dict[str, Any]) -> tuple[Source, str, dict]:
+def wgsl_of(kernel: ComputeKernel, bindings: dict[str, Any], marks: list | None = None
+            ) -> tuple[Source, str, dict]:
     """The WGSL a kernel is: its module's text for a loaded one (the entry point by its name,
     bindings by their WGSL names), ``to_wgsl``'s for a Python one; with the entry point's
-    name and each binding's WGSL name by the name the dispatch binds it."""
+    name and each binding's WGSL name by the name the dispatch binds it. ``marks``: a list
+    that gets the Python line of each line of a Python kernel's WGSL (the lines end in
+    ``// @ash N``, N indexing it)."""
     fn = kernel.fn
     recipe = getattr(kernel, "__asyncshader_recipe__", None)  # (load_wgsl's: text and entry)
     if recipe is not None and hasattr(recipe, "text"):
@@ -170,23 +193,32 @@ def wgsl_of(kernel: ComputeKernel, bindings: dict[str, Any]) -> tuple[Source, st
     if getattr(fn, GENERATED, None) is not None and filename.endswith(".wgsl"):
         text = "".join(linecache.getlines(filename))
         return Source(text, filename), fn.__name__, {k: k for k in bindings}
-    code = emit(kernel, **bindings)
+    token = SOURCE_LINES.set(marks)
+    try:
+        code = emit(kernel, **bindings)
+    finally:
+        SOURCE_LINES.reset(token)
     names = {b.name: b.wgsl or b.name for b in code.bindings}
     return Source(code.source, f"<to_wgsl {kernel.identity['name']}>.wgsl"), code.entry, names
 
 
-def program_of(kernel: Any, bindings: dict[str, Any], compiler: type = Compiler
-               ) -> tuple[Program, dict]:
+def program_of(kernel: Any, bindings: dict[str, Any], compiler: type = Compiler,
+               watch: bool = False) -> tuple[Program, dict]:
     """The compiled entry point of ``kernel`` (by ``compiler``: its stage's) and the binding
     names: cached per kernel and binding types (what ``to_wgsl`` reads of the bindings), and
-    by WGSL text."""
+    by WGSL text; ``watch``: a compute entry point with the race detector's calls
+    (:mod:`.watch`)."""
     per_kernel = _BY_KERNEL.setdefault(kernel, {})
-    signature = tuple(sorted((k, _type_key(v)) for k, v in bindings.items()))
+    signature = (watch, *sorted((k, _type_key(v)) for k, v in bindings.items()))
     if signature not in per_kernel:
-        source, entry, names = wgsl_of(kernel, bindings)
-        key = (source.name, source.text, entry)
+        marks: list | None = [] if watch else None
+        source, entry, names = wgsl_of(kernel, bindings, marks)
+        key = (source.name, source.text, entry, watch)
         if key not in _PROGRAMS:
-            _PROGRAMS[key] = compiler(*checked_tree(kernel, source)).compile(entry)
+            checker, typed = checked_tree(kernel, source)
+            made = WatchingCompiler(checker, typed, marks or None) if watch else \
+                compiler(checker, typed)
+            _PROGRAMS[key] = made.compile(entry)
         per_kernel[signature] = (_PROGRAMS[key], names)
     return per_kernel[signature]
 
@@ -295,16 +327,35 @@ def _uniform_bytes(value: Any, t: Any) -> bytes:
 def run_program(program: Program, names: dict[str, str], groups: tuple[int, int, int],
                 bindings: dict[str, Any], max_lanes: int = MAX_LANES,
                 max_iterations: int = MAX_ITERATIONS, constants: dict | None = None,
-                subgroup_size: int = 32, kernel: str = "kernel") -> None:
+                subgroup_size: int = 32, kernel: str = "kernel", detector: Any = None) -> None:
     """Runs a compiled entry point over ``groups`` workgroups on ``bindings`` (by the names
     ``names`` maps to WGSL names), writing the storage buffers back in place; ``constants``
     are the pipeline's override values, by ``@id`` or name; ``subgroup_size`` cuts each
-    workgroup into subgroups."""
+    workgroup into subgroups; ``detector``: the race detector's (a program compiled
+    watching), or None."""
     memories, back = _memories(program, names, bindings, kernel)
     values = _override_values(program, constants or {})
+    recorder = None
+    if detector is not None:
+        recorder = races.Recorder(detector, program.sites, program.ops)
+        detector.sites, detector.ops = program.sites, program.ops
+        by_wgsl = {names.get(k, k): k for k in bindings}
+        for name, words in memories.items():
+            if not isinstance(words, lanes.Words):
+                continue  # (a texture or sampler: textures are not watched)
+            space, _, t = program.variables[name]
+            binding = by_wgsl.get(name, name)
+            recorder.memories[id(words)] = races.Memory(
+                binding, space, space == "storage" and binding not in detector.allow and (
+                    name in program.written or "*" in program.written),
+                races.elements_of(bindings[binding], t))
     with np.errstate(all="ignore"):
         _execute(program, groups, {**memories, **values}, max_lanes, max_iterations,
-                 subgroup_size)
+                 subgroup_size, recorder)
+    if recorder is not None:
+        for memory in recorder.memories.values():
+            detector.check(memory)
+        detector.finish()
     write_back(back)
 
 
@@ -318,7 +369,8 @@ def write_back(back: dict) -> None:
 
 
 def _execute(program: Program, groups: tuple[int, int, int], memories: dict,
-             max_lanes: int, max_iterations: int, subgroup_size: int) -> None:
+             max_lanes: int, max_iterations: int, subgroup_size: int,
+             recorder: Any = None) -> None:
     sx, sy, sz = program.workgroup_size
     gx, gy, gz = groups
     n = sx * sy * sz
@@ -340,11 +392,18 @@ def _execute(program: Program, groups: tuple[int, int, int], memories: dict,
             ns[f"wb_{name}"] = wg_in_chunk * size
         ns.update(_builtin_values(program.builtins, first, count, n, (sx, sy, sz), groups,
                                   subgroup_size))
+        if recorder is not None:
+            ns.update(_r=recorder, _noidx=races.no_index)
+            recorder.chunk(first, count, n)
+            shared = races.watch_workgroup(recorder, program, ns)
         exec(program.code, ns)
         try:
             ns["entry"](None)
         finally:  # (its functions hold the namespace: a cycle, else kept until a collection)
             ns.clear()
+        if recorder is not None:
+            for memory in shared:
+                recorder.detector.check(memory)
 
 
 def _builtin_values(used: set[str], first: int, count: int, n: int,

@@ -525,7 +525,9 @@ def run(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1, *, schedul
     if hasattr(schedule, "run_dispatch"):  # a schedule that runs the dispatch (Lockstep)
         return _run_by(schedule, kernel, workgroups, bindings, sanitize=sanitize,
                        instruments=instruments, allow_races=allow_races, overrides=overrides,
-                       subgroup_size=subgroup_size)
+                       subgroup_size=subgroup_size, subgroup_reduction=subgroup_reduction,
+                       max_live_workgroups=max_live_workgroups, derivatives=derivatives,
+                       max_points_per_invocation=max_points_per_invocation, watchdog=watchdog)
     job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings,
                    max_points_per_invocation, derivatives, sanitize, allow_races, watchdog,
                    subgroup_size, subgroup_reduction, overrides)
@@ -549,7 +551,9 @@ async def dispatch(kernel: ComputeKernel, workgroups: int | tuple[int, ...] = 1,
     if hasattr(schedule, "run_dispatch"):
         return _run_by(schedule, kernel, workgroups, bindings, sanitize=sanitize,
                        instruments=instruments, allow_races=allow_races, overrides=overrides,
-                       subgroup_size=subgroup_size)
+                       subgroup_size=subgroup_size, subgroup_reduction=subgroup_reduction,
+                       max_live_workgroups=max_live_workgroups, derivatives=derivatives,
+                       max_points_per_invocation=max_points_per_invocation, watchdog=watchdog)
     job = _prepare(kernel, workgroups, schedule, max_live_workgroups, instruments, bindings,
                    max_points_per_invocation, derivatives, sanitize, allow_races, watchdog,
                    subgroup_size, subgroup_reduction, overrides)

@@ -95,6 +95,7 @@ from .fragment_io import (
     image_of,
     input_value,
     quad_subgroup,
+    quads_that_run,
     run_coverage,
     split_inputs,
     storage_classes,
@@ -352,6 +353,7 @@ class FragmentRun(SanitizedRun):
         subgroups, per_sg, sg = self.subgroups, self.subgroup_size // 4, None
         if subgroups:  # a subgroup: per_sg quads; a member's lane in it: its key % size
             fragment = self.fragment_class = with_subgroup_lanes(fragment, self.subgroup_size)
+            running = quads_that_run(cover, self.qw * self.qh)
         quad = _quad_maker(self.shader.shader_fn, self.shader.builtins, self.uniforms,
                            {"_z": z, "_w": w, "front_facing": front, "sample_index": index,
                             "sample_mask": mask})
@@ -377,7 +379,7 @@ class FragmentRun(SanitizedRun):
             unit = _Quad(self, q)
             groups = {QUAD: unit}
             if subgroups:
-                sg = groups[SUBGROUP] = quad_subgroup(q, per_sg, self.qw * self.qh, sg)
+                sg = groups[SUBGROUP] = quad_subgroup(q, per_sg, running, sg)
             members = unit.members
             for lane, (x, y), values in zip(range(4), pixels, inputs_of):
                 position = make_position(xs[x], ys[y], z, w)
@@ -512,13 +514,14 @@ _OPTIONS = {"position_z": 0.0, "position_w": 1.0, "front_facing": True,
 
 
 def _run_by(schedule: Any, shader: Any, width: int, height: int, derivatives: str,
-            instruments: Any, inputs: dict[str, Any]) -> FragmentResult:
+            instruments: Any, inputs: dict[str, Any], **given: Any) -> FragmentResult:
     """A fragment dispatch run by its schedule object rather than the scheduler (a back-end
     in a layer above this one, ``ash.Lockstep``, carries ``run_fragment_dispatch``): the
-    bindings, and the options by name."""
+    bindings, and the options by name (``given``: the scheduler's own, for the schedule to
+    honour or refuse)."""
     refuse_nested(shader)
     options = {k: inputs.pop(k, default) for k, default in _OPTIONS.items()}
-    options.update(derivatives=check_derivative_mode(derivatives), instruments=instruments,
+    options.update(given, derivatives=check_derivative_mode(derivatives), instruments=instruments,
                    sanitize=inputs.pop("sanitize", None),
                    allow_races=inputs.pop("allow_races", ()),
                    overrides=inputs.pop("overrides", None))
@@ -562,7 +565,9 @@ def run_fragments(shader: FragmentShader, width: int, height: int, *, schedule: 
     ``schedule=``, runs it so again."""
     schedule = dispatcher(schedule)  # (the default provider's; a Lockstep trace's Lockstep)
     if hasattr(schedule, "run_fragment_dispatch"):  # a schedule that runs it (Lockstep)
-        return _run_by(schedule, shader, width, height, derivatives, instruments, inputs)
+        return _run_by(schedule, shader, width, height, derivatives, instruments, inputs,
+                       max_live_quads=max_live_quads, watchdog=watchdog,
+                       max_points_per_invocation=max_points_per_invocation)
     job = _prepare(shader, width, height, schedule, derivatives, max_live_quads, instruments,
                    max_points_per_invocation, inputs, watchdog)
     drive(job)
@@ -578,7 +583,9 @@ async def dispatch_fragments(shader: FragmentShader, width: int, height: int, *,
     """The awaitable form of :func:`run_fragments` (asyncio or trio, through anyio)."""
     schedule = dispatcher(schedule)
     if hasattr(schedule, "run_fragment_dispatch"):
-        return _run_by(schedule, shader, width, height, derivatives, instruments, inputs)
+        return _run_by(schedule, shader, width, height, derivatives, instruments, inputs,
+                       max_live_quads=max_live_quads, watchdog=watchdog,
+                       max_points_per_invocation=max_points_per_invocation)
     job = _prepare(shader, width, height, schedule, derivatives, max_live_quads, instruments,
                    max_points_per_invocation, inputs, watchdog)
     await drive_async(job)

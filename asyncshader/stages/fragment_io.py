@@ -390,10 +390,25 @@ def with_subgroup_lanes(fragment: type, size: int) -> type:
     return type(fragment.__name__, (fragment,), {"lanes": property(lanes)})
 
 
-def quad_subgroup(q: int, per: int, quads: int, current: Any) -> Any:
-    """The subgroup of quad ``q`` (``per`` quads a subgroup, ``quads`` in the dispatch): a new
-    one at every ``per``-th quad, else ``current``."""
-    if q % per:
-        return current
+def quad_subgroup(q: int, per: int, running: np.ndarray, current: Any) -> Any:
+    """The subgroup of quad ``q``: quads ``k*per`` to ``k*per + per - 1`` (``per`` a
+    subgroup, fewer in the last), ``current`` if it is already that one. Its lanes are
+    numbered by position, as ``subgroup_invocation_id`` is; a quad that does not run
+    (``running``: a bool per quad, False for one without a covered pixel) holds none of them:
+    its lanes are absent, inactive from the start, as on a GPU that leaves lanes of a wave
+    empty."""
     k = q // per
-    return subgroup_group(k, f"subgroup {k} of the fragment dispatch", 4 * min(per, quads - q))
+    if current is not None and current.index == k:
+        return current
+    quads = running[k * per:(k + 1) * per]
+    absent = [4 * j + i for j in np.flatnonzero(~quads).tolist() for i in range(4)]
+    return subgroup_group(k, f"subgroup {k} of the fragment dispatch", 4 * len(quads), absent)
+
+
+def quads_that_run(cover: np.ndarray | None, quads: int) -> np.ndarray:
+    """A bool per quad (row-major): whether it runs, that is has a pixel ``cover`` (the
+    padded coverage, None for every pixel) covers."""
+    if cover is None:
+        return np.ones(quads, bool)
+    h, w = cover.shape
+    return cover.reshape(h // 2, 2, w // 2, 2).any(axis=(1, 3)).reshape(quads)

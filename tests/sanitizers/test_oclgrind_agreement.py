@@ -301,13 +301,13 @@ def _sizes(case: Case) -> tuple[tuple, tuple]:
     return tuple(g * n for g, n in zip(groups, local)), local
 
 
-def run_asyncshader(case: Case) -> tuple[list, list]:
+def run_asyncshader(case: Case, schedule: Any = None) -> tuple[list, list]:
     """asyncshader's races as ((kind, .cl line, .cl line, memory, same group), same value) pairs,
     and the buffers after the run. A line that ``case.lines`` does not map stays as minus its
     asyncshader line number, so that it cannot match."""
     arrays = {k: make() for k, make in case.bindings.items()}
     r = ash.run(case.kernel, case.workgroups, sanitize="report", max_live_workgroups=4,
-                **arrays)
+                schedule=schedule, **arrays)
     to_cl = {_py_line(case.kernel.fn, snip): cl for snip, cl in case.lines.items()}
     found = []
     for f in r.findings:
@@ -369,6 +369,19 @@ def test_asyncshader_and_oclgrind_agree_on_the_pair_of_source_lines(case, oclgri
     ours, _ = run_asyncshader(case)
     theirs, rep = run_oclgrind(case, oclgrind)
     mine = {key for key, same_value in ours if not same_value}
+    assert mine == theirs, (
+        f"{case.name}: asyncshader {sorted(ours)} vs Oclgrind {sorted(theirs)} (a negative "
+        f"line is an asyncshader line that case.lines does not map)\n{rep.stderr}")
+
+
+@pytest.mark.parametrize("case", LINE_CASES)
+def test_lockstep_and_oclgrind_agree_on_the_races_and_their_lines(case, oclgrind):
+    """Lockstep's vectorised detector: the same races as Oclgrind's with --uniform-writes
+    (every race, the same-value ones included: whether both wrote the same value depends on
+    the interleaving, and Lockstep's is not Oclgrind's)."""
+    ours, _ = run_asyncshader(case, ash.Lockstep())
+    theirs, rep = run_oclgrind(case, oclgrind, uniform_writes=True)
+    mine = {key for key, _ in ours}
     assert mine == theirs, (
         f"{case.name}: asyncshader {sorted(ours)} vs Oclgrind {sorted(theirs)} (a negative "
         f"line is an asyncshader line that case.lines does not map)\n{rep.stderr}")

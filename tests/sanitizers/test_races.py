@@ -9,7 +9,9 @@ import pytest
 import asyncshader as ash
 from asyncshader import u32, vec3u, vec4f, workgroup_barrier
 
-SCHEDULES = [ash.InOrder(), ash.Random(0), ash.Random(3)]
+SCHEDULES = [ash.InOrder(), ash.Random(0), ash.Random(3), ash.Lockstep()]
+#: the coroutine detector and Lockstep's vectorised one (tests/lockstep/test_lockstep_races.py)
+DETECTORS = [ash.InOrder(), ash.Lockstep()]
 
 
 def line(fn, text):
@@ -82,10 +84,11 @@ def test_the_correct_reduction_is_race_free(schedule):
     assert out.tolist() == [28, 28, 28]
 
 
-def test_every_workgroup_writing_the_same_result_slot_is_caught():
+@pytest.mark.parametrize("schedule", DETECTORS, ids=repr)
+def test_every_workgroup_writing_the_same_result_slot_is_caught(schedule):
     """The same kernel writing out[0] from three workgroups: a write-write race between them."""
     r = ash.run(reduce_missing_barrier, 3, inp=np.ones(8, np.float32),
-                out=np.zeros(1, np.float32), sanitize="report")
+                out=np.zeros(1, np.float32), sanitize="report", schedule=schedule)
     cross = [f for f in races(r) if not f.same_workgroup]
     assert cross and cross[0].memory == "out" and cross[0].race == "write-write"
 
@@ -108,9 +111,10 @@ async def matmul_missing_barrier(a: ash.Storage, b: ash.Storage, c: ash.Storage,
     c[y * 2 + x] = acc
 
 
-def test_tiled_matmul_without_the_second_barrier_races_between_use_and_reload():
+@pytest.mark.parametrize("schedule", DETECTORS, ids=repr)
+def test_tiled_matmul_without_the_second_barrier_races_between_use_and_reload(schedule):
     r = ash.run(matmul_missing_barrier, a=np.ones(8, np.float32), b=np.ones(8, np.float32),
-                c=np.zeros(4, np.float32), sanitize="report")
+                c=np.zeros(4, np.float32), sanitize="report", schedule=schedule)
     race = races(r)[0]
     assert race.memory == "tile_a" and race.race == "read-write"
     assert lines_of(race) == sorted([line(matmul_missing_barrier.fn, "# load this tile"),
@@ -125,9 +129,10 @@ async def same_slot_from_every_workgroup(out: ash.Storage, *, local_invocation_i
         out[0] = workgroup_id.x  # every workgroup writes slot 0
 
 
-def test_write_write_between_workgroups_is_a_race_no_barrier_can_fix():
+@pytest.mark.parametrize("schedule", DETECTORS, ids=repr)
+def test_write_write_between_workgroups_is_a_race_no_barrier_can_fix(schedule):
     r = ash.run(same_slot_from_every_workgroup, 2, out=np.zeros(1, np.uint32),
-                sanitize="report")
+                sanitize="report", schedule=schedule)
     race = races(r)[0]
     assert race.race == "write-write" and race.address_space == "storage"
     assert not race.same_workgroup and race.memory == "out"
@@ -181,9 +186,10 @@ async def flag_handoff(data: ash.Storage, flag: ash.Storage, out: ash.Storage, *
             out[0] = data[0]  # consumer reads it: relaxed atomics order nothing
 
 
-def test_a_flag_hand_off_between_workgroups_through_storage_races():
+@pytest.mark.parametrize("schedule", DETECTORS, ids=repr)
+def test_a_flag_hand_off_between_workgroups_through_storage_races(schedule):
     r = ash.run(flag_handoff, 2, data=np.zeros(1, np.uint32), flag=np.zeros(1, np.uint32),
-                out=np.zeros(1, np.uint32), sanitize="report")
+                out=np.zeros(1, np.uint32), sanitize="report", schedule=schedule)
     race = races(r)[0]
     assert race.memory == "data" and race.race == "read-write" and not race.same_workgroup
     assert lines_of(race) == sorted([line(flag_handoff.fn, "# producer"),
@@ -195,13 +201,15 @@ async def everyone_writes_one(flag: ash.Storage):
     flag[0] = 1
 
 
-def test_several_invocations_writing_the_same_value_race_and_say_so_or_are_allowed():
-    r = ash.run(everyone_writes_one, flag=np.zeros(1, np.uint32), sanitize="report")
+@pytest.mark.parametrize("schedule", DETECTORS, ids=repr)
+def test_several_invocations_writing_the_same_value_race_and_say_so_or_are_allowed(schedule):
+    r = ash.run(everyone_writes_one, flag=np.zeros(1, np.uint32), sanitize="report",
+                schedule=schedule)
     race = races(r)[0]
     assert race.race == "write-write" and race.same_value and race.count == 3
     assert "(both wrote the same value)" in race.render()
     allowed = ash.run(everyone_writes_one, flag=np.zeros(1, np.uint32), sanitize="report",
-                      allow_races=["flag"])
+                      allow_races=["flag"], schedule=schedule)
     ash.assert_race_free(allowed)
 
 
@@ -219,11 +227,14 @@ async def storage_with_storage_barrier(buf: ash.Storage, *, local_invocation_ind
     _ = buf[1 - local_invocation_index]
 
 
-def test_storage_is_ordered_by_storage_barrier_not_by_workgroup_barrier():
-    r = ash.run(storage_only_workgroup_barrier, buf=np.zeros(2, np.uint32), sanitize="report")
+@pytest.mark.parametrize("schedule", DETECTORS, ids=repr)
+def test_storage_is_ordered_by_storage_barrier_not_by_workgroup_barrier(schedule):
+    r = ash.run(storage_only_workgroup_barrier, buf=np.zeros(2, np.uint32), sanitize="report",
+                schedule=schedule)
     race = races(r)[0]
     assert "storage_barrier()" in race.hint and "does not order storage" in race.hint
-    ok = ash.run(storage_with_storage_barrier, buf=np.zeros(2, np.uint32), sanitize="report")
+    ok = ash.run(storage_with_storage_barrier, buf=np.zeros(2, np.uint32), sanitize="report",
+                 schedule=schedule)
     ash.assert_race_free(ok)
 
 
@@ -233,9 +244,11 @@ async def off_by_one(buf: ash.Storage, out: ash.Storage, *, local_invocation_ind
     out[local_invocation_index] = buf[local_invocation_index + 1]  # reads past the end
 
 
-def test_out_of_bounds_reads_are_findings_and_return_zero():
+@pytest.mark.parametrize("schedule", DETECTORS, ids=repr)
+def test_out_of_bounds_reads_are_findings_and_return_zero(schedule):
     out = np.full(4, 9, np.float32)
-    r = ash.run(off_by_one, buf=np.arange(4, dtype=np.float32), out=out, sanitize="report")
+    r = ash.run(off_by_one, buf=np.arange(4, dtype=np.float32), out=out, sanitize="report",
+                schedule=schedule)
     assert out.tolist() == [1, 2, 3, 0]  # robust access: the bad load gave zero
     oob = [f for f in r.findings if isinstance(f, ash.OutOfBounds)]
     assert len(oob) == 1 and oob[0].memory == "buf" and oob[0].index == 4
@@ -255,20 +268,24 @@ def test_helper_writes_are_reported_as_helper_side_effects():
     assert "helper (padding)" in helpers[0].access.invocation
 
 
-def test_sanitize_error_raises_with_the_rendered_findings_and_off_finds_nothing():
+@pytest.mark.parametrize("schedule", DETECTORS, ids=repr)
+def test_sanitize_error_raises_with_the_rendered_findings_and_off_finds_nothing(schedule):
     with pytest.raises(ash.DataRaceError) as info:
-        ash.run(everyone_writes_one, flag=np.zeros(1, np.uint32), sanitize="error")
+        ash.run(everyone_writes_one, flag=np.zeros(1, np.uint32), sanitize="error",
+                schedule=schedule)
     assert "Write-write data race on storage memory flag[0]" in str(info.value)
     assert len(info.value.findings) == 1
-    r = ash.run(everyone_writes_one, flag=np.zeros(1, np.uint32), sanitize="off")
+    r = ash.run(everyone_writes_one, flag=np.zeros(1, np.uint32), sanitize="off", schedule=schedule)
     assert r.findings == []
     with pytest.raises(ValueError, match="sanitize= takes"):
-        ash.run(everyone_writes_one, flag=np.zeros(1, np.uint32), sanitize="loud")
+        ash.run(everyone_writes_one, flag=np.zeros(1, np.uint32), sanitize="loud",
+                schedule=schedule)
 
 
-def test_findings_render_as_text_and_json():
+@pytest.mark.parametrize("schedule", DETECTORS, ids=repr)
+def test_findings_render_as_text_and_json(schedule):
     r = ash.run(same_slot_from_every_workgroup, 2, out=np.zeros(1, np.uint32),
-                sanitize="report")
+                sanitize="report", schedule=schedule)
     text = ash.render_findings(r.findings)
     assert text.startswith("Write-write data race on storage memory out[0]")
     assert "First access: store by global_invocation_id=(0,0,0)" in text
@@ -304,20 +321,22 @@ async def chained_2d(x: ash.Storage, *, local_invocation_index: u32):
     x[0][0] = local_invocation_index  # the same element from both: a race
 
 
-def test_accesses_through_sub_array_views_are_seen_at_the_right_elements():
-    r = ash.run(chained_2d, x=np.zeros((2, 2), np.uint32), sanitize="report")
+@pytest.mark.parametrize("schedule", DETECTORS, ids=repr)
+def test_accesses_through_sub_array_views_are_seen_at_the_right_elements(schedule):
+    r = ash.run(chained_2d, x=np.zeros((2, 2), np.uint32), sanitize="report", schedule=schedule)
     found = races(r)
     assert len(found) == 1 and found[0].race == "write-write" and found[0].index == (0, 0)
     assert found[0].first.line == line(chained_2d.fn, "the same element")
 
 
-def test_a_folded_finding_names_the_elements_it_covers():
+@pytest.mark.parametrize("schedule", DETECTORS, ids=repr)
+def test_a_folded_finding_names_the_elements_it_covers(schedule):
     @ash.compute(workgroup_size=8)
     async def tail_reads(buf: ash.Storage, out: ash.Storage, *, local_invocation_index: u32):
         out[local_invocation_index] = buf[local_invocation_index + 6]
 
     r = ash.run(tail_reads, buf=np.zeros(8, np.float32), out=np.zeros(8, np.float32),
-                sanitize="report")
+                sanitize="report", schedule=schedule)
     (oob,) = r.findings
     assert oob.count == 6 and oob.elements == [8, 9, 10, 11, 12, 13]
     assert "(6 times, at [8], [9], [10], [11], [12], [13])" in oob.render()
@@ -421,12 +440,13 @@ async def unpacks_rows(pairs: ash.Storage, out: ash.Storage, *, local_invocation
     out[local_invocation_index] = a + b
 
 
-def test_rows_of_a_watched_buffer_can_be_unpacked():
+@pytest.mark.parametrize("schedule", DETECTORS, ids=repr)
+def test_rows_of_a_watched_buffer_can_be_unpacked(schedule):
     # numpy iterates a subclass through __getitem__ until IndexError, which WGSL's robust
     # access never raises: iteration must stop at the row's end
     out = np.zeros(2, np.uint32)
     r = ash.run(unpacks_rows, pairs=np.array([[1, 2], [3, 4]], np.uint32), out=out,
-                sanitize="report")
+                sanitize="report", schedule=schedule)
     assert out.tolist() == [3, 7] and r.findings == []
 
 
@@ -469,8 +489,8 @@ async def peek_then_atomics(counter: ash.Storage, out: ash.Storage, *,
         await ash.atomic_add(ash.ptr(counter, 0), 1)  # atomic write
 
 
-@pytest.mark.parametrize("schedule", [ash.InOrder(), *[ash.Random(s) for s in range(6)]],
-                         ids=repr)
+@pytest.mark.parametrize("schedule", [ash.InOrder(), *[ash.Random(s) for s in range(6)],
+                                      ash.Lockstep()], ids=repr)
 def test_a_plain_access_races_with_an_atomic_one_whatever_came_between(schedule):
     # only atomic-atomic pairs are exempt; an invocation's own atomic after its plain store,
     # or atomic loads after a plain load, must not hide the plain access from later atomics
@@ -576,16 +596,19 @@ async def own_vec4_rows(pos: ash.Storage, *, local_invocation_index: u32):
     pos[i] += ash.f32(1)
 
 
-def test_whole_rows_of_a_vector_buffer_are_loads_and_stores():
+@pytest.mark.parametrize("schedule", DETECTORS, ids=repr)
+def test_whole_rows_of_a_vector_buffer_are_loads_and_stores(schedule):
     # an (N, 4) float32 buffer is array<vec4f>: pos[j] is one element, read whole
-    r = ash.run(rotate_vec4_rows, pos=np.ones((N_ROWS, 4), np.float32), sanitize="report")
+    r = ash.run(rotate_vec4_rows, pos=np.ones((N_ROWS, 4), np.float32), sanitize="report",
+                schedule=schedule)
     assert [(f.race, lines_of(f)) for f in races(r)] == [
         ("read-write", sorted([line(rotate_vec4_rows.fn, "loads a neighbour"),
                                line(rotate_vec4_rows.fn, "stores this invocation's row")]))]
-    r = ash.run(copy_vec4_rows, pos=np.ones((N_ROWS, 4), np.float32), sanitize="report")
+    r = ash.run(copy_vec4_rows, pos=np.ones((N_ROWS, 4), np.float32), sanitize="report",
+                schedule=schedule)
     assert [f.race for f in races(r)] == ["read-write"]
     pos = np.ones((N_ROWS, 4), np.float32)
-    r = ash.run(own_vec4_rows, pos=pos, sanitize="report")
+    r = ash.run(own_vec4_rows, pos=pos, sanitize="report", schedule=schedule)
     assert r.findings == [] and (pos == 3).all()
 
 
@@ -733,7 +756,8 @@ async def writes_a_tenth(buf: ash.Storage, *, local_invocation_index: u32):
     buf[1] = 0.1 * float(local_invocation_index)  # different values
 
 
-def test_same_value_compares_what_was_stored_after_f32_rounding():
-    r = ash.run(writes_a_tenth, buf=np.zeros(2, np.float32), sanitize="report")
+@pytest.mark.parametrize("schedule", DETECTORS, ids=repr)
+def test_same_value_compares_what_was_stored_after_f32_rounding(schedule):
+    r = ash.run(writes_a_tenth, buf=np.zeros(2, np.float32), sanitize="report", schedule=schedule)
     same = {f.index: f.same_value for f in races(r) if f.race == "write-write"}
     assert same == {0: True, 1: False}

@@ -10,7 +10,8 @@ import asyncshader as ash
 from asyncshader import u32
 from asyncshader.sanitizers.races import RaceDetector
 
-SCHEDULES = [ash.InOrder(), ash.Reverse(), ash.Random(0), ash.Random(1), ash.PCT(2, 3)]
+SCHEDULES = [ash.InOrder(), ash.Reverse(), ash.Random(0), ash.Random(1), ash.PCT(2, 3),
+             ash.Lockstep()]
 
 
 def line(fn, text):

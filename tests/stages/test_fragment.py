@@ -133,8 +133,9 @@ async def gbuffer(tint: ash.vec4f, *, position: vec4f):
     return GBuffer(tint * position.x, position.y / 10, np.uint32(position.x))
 
 
-def test_struct_outputs_become_one_array_per_field_and_uniforms_convert():
-    r = ash.run_fragments(gbuffer, 2, 2, tint=(1, 2, 3, 4))
+@pytest.mark.parametrize("schedule", [ash.InOrder(), ash.Lockstep()], ids=repr)
+def test_struct_outputs_become_one_array_per_field_and_uniforms_convert(schedule):
+    r = shade(gbuffer, 2, 2, schedule, tint=(1, 2, 3, 4))
     assert set(r.output) == {"color", "depth", "id"}
     assert r["color"].shape == (2, 2, 4) and r["color"].dtype == np.float32
     np.testing.assert_allclose(r["color"][1, 1], [1.5, 3, 4.5, 6])

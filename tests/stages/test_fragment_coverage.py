@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import asyncshader as ash
-from asyncshader import f32, u32, vec4f
+from asyncshader import f32, u32, vec4f, vec4u
 
 
 @ash.fragment
@@ -50,6 +50,34 @@ def test_an_odd_sized_grid_pads_the_coverage_and_a_bad_mask_is_refused():
     assert r.mask.all() and r.output[2, 2] == 6.0  # the padding helper at x = 3 takes part
     with pytest.raises(ash.BindingError, match=r"takes a \(3, 3\) bool array"):
         ash.run_fragments(square_slope, 3, 3, coverage=np.ones((3, 3)))
+
+
+@ash.fragment
+async def subgroup_count(*, position: vec4f, subgroup_invocation_id: u32):
+    before = u32(0)
+    if position.x < 1:  # (diverges: column 0 only)
+        before = await ash.subgroup_add(u32(1))
+    every = await ash.subgroup_add(u32(1))
+    other = await ash.subgroup_shuffle(subgroup_invocation_id, u32(3))
+    return vec4u(before, every, other, subgroup_invocation_id)
+
+
+def test_a_subgroup_holds_the_quads_that_run_and_absent_quads_are_no_divergence():
+    cov = np.zeros((2, 8), bool)  # 4 quads, subgroup_size=8: subgroups of quads 0-1, 2-3
+    cov[0, 0] = cov[1, 7] = True  # quad 0 runs, quad 1 not; quad 2 not, quad 3 runs
+    with pytest.warns(ash.DataRaceWarning, match="holds no invocation"):
+        r = ash.run_fragments(subgroup_count, 8, 2, coverage=cov, subgroup_size=8)
+    # (0, 0): lanes 0 and 2 (column 0) add 2; the 4 lanes of quad 0 add 4; lane 3 is there
+    assert r.output[0, 0].tolist() == [2, 4, 3, 0]
+    # (7, 1): quad 3 is lanes 4-7 of its subgroup; lane 3 holds no invocation
+    assert r.output[1, 7].tolist() == [0, 4, 0, 7]
+    kinds = sorted((type(f).__name__, f.group) for f in r.findings)
+    assert kinds == [("IndeterminateValue", "subgroup 1 of the fragment dispatch"),
+                     ("NonUniformCollective", "subgroup 0 of the fragment dispatch")]
+    diverged = next(f for f in r.findings if type(f).__name__ == "NonUniformCollective")
+    assert diverged.active == [0, 2] and diverged.inactive == [1, 3]  # (4-7: absent)
+    shuffled = next(f for f in r.findings if type(f).__name__ == "IndeterminateValue")
+    assert shuffled.read == 3 and "no covered pixel" in shuffled.why
 
 
 @ash.fragment

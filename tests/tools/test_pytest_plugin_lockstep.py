@@ -4,10 +4,6 @@ the fix."""
 
 import re
 
-import pytest
-
-from asyncshader.tools.pytest_plugin import _lockstep_without_detector
-
 pytest_plugins = ["pytester"]
 
 KERNEL = '''
@@ -51,9 +47,7 @@ def test_ran_once():
     assert "replayed 1 schedule(s)" in again.stdout.str()
 
 
-@pytest.mark.skipif(_lockstep_without_detector() is None,
-                    reason="Lockstep runs the race detector: races=True is taken")
-def test_the_lockstep_marker_without_a_detector_asks_for_races_false(pytester):
+def test_the_lockstep_marker_fails_a_racy_test_with_locksteps_race_detector(pytester):
     pytester.makepyfile(test_racy=KERNEL + '''
 @pytest.mark.schedules(strategy="lockstep")
 def test_counts():
@@ -61,7 +55,9 @@ def test_counts():
 ''')
     result = pytester.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
-    assert "which has no race detector: pass races=False" in result.stdout.str()
+    out = result.stdout.str()
+    assert "Read-write data race on storage memory counter[0]" in out
+    assert "counter[0] = counter[0] + 1" in out
 
 
 def test_a_wgsl_test_file_in_lockstep_is_refused_with_the_fix(pytester):
