@@ -371,7 +371,7 @@ def _execute(program: Program, groups: tuple[int, int, int], memories: dict,
         ns = dict(program.namespace)
         ns.update(np=np, _l=lanes, _a=atomics, _b=builtins, _m=matrices, _s=subgroups,
                   _t=textures, L=L,
-                  WG=n, SG=subgroup_size, P={},
+                  WG=n, SG=subgroup_size, P={}, CHUNK=(first, groups),
                   MAX_ITERATIONS=max_iterations)
         for name, words in memories.items():
             ns[name if name.startswith(("o_", "h_")) else f"g_{name}"] = words
