@@ -136,6 +136,7 @@ def flattened(fx: Any, node: ast.Subscript) -> ast.expr | None:
     out: ast.expr = ast.Subscript(node.value, index, ast.Load())
     out.flat = True  # type: ignore[attr-defined]  # (one index into the flattened space)
     out.checks = list(zip(outer[1:], space[1:]))  # type: ignore[attr-defined]
+    out.written = ast.unparse(node)  # type: ignore[attr-defined]
     for p in rest:
         out = ast.Subscript(out, p, ast.Load())
     return ast.fix_missing_locations(ast.copy_location(out, node))
@@ -156,7 +157,11 @@ def checked_index(fx: Any, node: ast.Subscript, index: Any) -> Any:
     conditions = []
     for part, size in getattr(node, "checks", ()):
         e = fx.value(part)
-        if e.has_const and isinstance(e.const, (int, np.integer)) and 0 <= e.const < size:
+        if e.has_const and isinstance(e.const, (int, np.integer)):
+            if not 0 <= e.const < size:  # (as WGSL refuses a constant index past an array)
+                fx.fail(part, f"the index {int(e.const)} of `{node.written}`, past the end of "
+                        f"its dimension ({size} elements, so 0 to {size - 1})", "index within "
+                        "the array (WGSL rejects a constant index out of bounds)")
             continue
         conditions.append(f"{_as_u32(fx, e)} < {int(size)}u")  # (a negative i32: 2**31 up)
     if not conditions:

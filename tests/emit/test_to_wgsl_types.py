@@ -225,6 +225,11 @@ async def past_the_row(img, src, *, local_invocation_index: u32):
     img[i32(2), i32(x) - 2] = f32(7.0)
 
 
+@ash.compute(workgroup_size=4)
+async def past_the_row_always(img, *, local_invocation_index: u32):
+    img[local_invocation_index, 7] = f32(1.0)
+
+
 def test_an_index_past_the_end_of_its_row_is_out_of_bounds_not_in_the_next_row(crosscheck):
     """img[0, x] with x past the end of a 5-value row is outside the (3, 5) array, as numpy
     bounds each dimension: the store is dropped and the load gives zero, on the CPU and on the
@@ -240,6 +245,10 @@ def test_an_index_past_the_end_of_its_row_is_out_of_bounds_not_in_the_next_row(c
     expected = [[2, 3, 4, 5, 1], [0] * 5, [7, 7, 7, 7, 7]]  # (x = 4 loads src[0, 5]: zero)
     assert report.gpu["img"].tolist() == expected
     assert report.cpu["img"].tolist() == expected
+    with pytest.raises(WGSLEmitError, match=r"past_the_row_always: the index 7 of "
+                       r"`img\[local_invocation_index, 7\]`, past the end of its dimension "
+                       r"\(5 elements, so 0 to 4\)"):
+        to_wgsl(past_the_row_always, img=img)  # (a constant: an error, as in WGSL)
 
 
 @ash.compute(workgroup_size=4)
