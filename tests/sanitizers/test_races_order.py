@@ -54,3 +54,28 @@ def test_a_read_write_pair_of_two_storing_lines_gets_the_same_hint_in_every_orde
         f"several invocations read and write this element at line {a} and line {b} at once")
     assert all(h.endswith("(each invocation writes its own slot, and after a barrier one "
                           "invocation combines them)") for _, h in found.values())
+
+
+@ash.compute(workgroup_size=2)
+async def within_and_between(out: ash.Storage[u32], *, local_invocation_index: u32,
+                             workgroup_id: ash.vec3u):
+    if local_invocation_index == 0:
+        out[0] = 1  # line A: each workgroup's first invocation
+    if workgroup_id.x == 1 and local_invocation_index == 1:
+        out[0] = 2  # line B: workgroup 1's second invocation only
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES, ids=repr)
+def test_a_pair_racing_within_and_between_workgroups_is_not_same_workgroup_in_any_order(
+        schedule):
+    # B races with A of its own workgroup (within) and with A of workgroup 0 (between); in
+    # InOrder workgroup 1's A is the last access of line A when B runs, workgroup 0's before
+    # it: the occurrence between workgroups is there all the same
+    r = ash.run(within_and_between, 2, schedule=schedule, sanitize="report",
+                out=np.zeros(1, np.uint32))
+    a, b = line(within_and_between.fn, "# line A"), line(within_and_between.fn, "# line B")
+    found = verdicts(r)
+    assert set(found) == {("write-write", a, a), ("write-write", a, b)}
+    assert [within for within, _ in found.values()] == [False, False]
+    assert found[("write-write", a, b)][1].startswith(
+        "the accesses come from different workgroups, which nothing orders within a dispatch")
