@@ -98,12 +98,14 @@ class WatchingCompiler(Compiler):
     plain_store = False
 
     def store(self, target: ast.Expr, value: str) -> None:
-        vector = _vector_of(target) if self.is_memory(target) else None
+        vector = _vector_of(target) if self.marks is None and self.is_memory(target) else None
         if vector is not None:
-            # a store of one component of a vector in memory loads the vector too, as the
-            # coroutine runtime's does (WGSL: a write of a component may access every memory
-            # location of the vector, so stores of different components by different
-            # invocations race)
+            # a loaded module's store of one component of a vector in memory loads the vector
+            # too, as the coroutine runtime's does (WGSL: a write of a component may access
+            # every memory location of the vector, so stores of different components by
+            # different invocations race). A Python kernel's vectors may be numpy rows of a
+            # bare 2-D buffer, which the coroutine runtime stores into element by element:
+            # to_wgsl's WGSL no longer says which, so its stores record the component only
             self.emit(self.load(self.ref(vector), target.span))
         super().store(target, value)
 

@@ -119,8 +119,12 @@ fn main(@builtin(local_invocation_index) i: u32) {
 """
 
 
-@pytest.mark.parametrize("schedule", [ash.InOrder(), ash.Reverse(), ash.Lockstep()], ids=repr)
-@pytest.mark.parametrize("wgsl", [False, True], ids=["python", "wgsl"])
+#: a Python kernel under Lockstep is left out: its vectors may be a bare 2-D buffer's numpy
+#: rows, stored element by element (docs/lockstep.md, where the detectors differ)
+@pytest.mark.parametrize("schedule, wgsl", [
+    (schedule, wgsl) for schedule in (ash.InOrder(), ash.Reverse(), ash.Lockstep())
+    for wgsl in (False, True) if wgsl or not isinstance(schedule, ash.Lockstep)],
+    ids=lambda x: repr(x) if not isinstance(x, bool) else ("wgsl" if x else "python"))
 def test_stores_of_different_components_race_under_every_schedule_and_lockstep(schedule, wgsl):
     # WGSL: a write of one component may access every memory location of the vector, so
     # different invocations writing different components must synchronize; the component
