@@ -17,7 +17,7 @@ from ..front.wgsl import syntax as ast
 from ..ir.types import Atomic, Scalar, Vector, concretize, scalar_of
 from .compile import Compiler, Program
 from .conflicts import ATOMIC_READ, ATOMIC_WRITE, READ
-from .exprs import _ATOMICS, _BARRIERS, _VIEW, Ref
+from .exprs import _ATOMICS, _BARRIERS, _VIEW, Ref, value_type
 
 _MARK = re.compile(r"// @ash (\d+)\s*$")
 #: the address space each barrier orders (the detector's phases; textureBarrier orders
@@ -97,6 +97,18 @@ class WatchingCompiler(Compiler):
     store_op = ""
     plain_store = False
 
+    def store(self, target: ast.Expr, value: str) -> None:
+        vector = _vector_of(target) if self.marks is None and self.is_memory(target) else None
+        if vector is not None:
+            # a loaded module's store of one component of a vector in memory loads the vector
+            # too, as the coroutine runtime's does (WGSL: a write of a component may access
+            # every memory location of the vector, so stores of different components by
+            # different invocations race). A Python kernel's vectors may be numpy rows of a
+            # bare 2-D buffer, which the coroutine runtime stores into element by element:
+            # to_wgsl's WGSL no longer says which, so its stores record the component only
+            self.emit(self.load(self.ref(vector), target.span))
+        super().store(target, value)
+
     def atomic(self, e: ast.Call, name: str) -> str:
         ref = self.pointer(e.args[0])
         # (a Python kernel's plain access of an atomic buffer: its pointer in parentheses,
@@ -162,6 +174,16 @@ def _tripled(e: Any) -> bool:
             return False
         e = e.inner
     return True
+
+
+def _vector_of(target: ast.Expr) -> ast.Expr | None:
+    """The vector a store target is one component of (``buf[i].y``, ``v[k]``), or None."""
+    while isinstance(target, ast.Paren):
+        target = target.inner
+    if isinstance(target, (ast.Member, ast.Index)) and \
+            isinstance(value_type(target.base.type), Vector):
+        return target.base
+    return None
 
 
 def scalar_name(t: Any) -> str:

@@ -352,22 +352,26 @@ def in_wgsl(hint: str) -> str:
 
 def settle_hints(races: list[tuple[DataRace, bool]], fragment: bool) -> None:
     """Gives each race its hint, from all the races of the run. A write line that races
-    write-write with itself and read-write with a read of the same memory is an *update* by
-    several invocations at once (``c[0] = c[0] + 1``): its races get the hint of atomics or a
-    reduction, never a barrier (which would make every run lose the same updates). The other
-    pairs are hand-offs, which a barrier orders. ``races``: (race, whether an access of it is
+    write-write with itself and is a line of a read-write pair on the same memory (on either
+    side: which access of the pair a finding names as the store follows the order when both
+    lines store, and the hint must not) is an *update* by several invocations at once
+    (``c[0] = c[0] + 1``): its races get the hint of atomics or a reduction, never a barrier
+    (which would make every run lose the same updates). The other pairs are hand-offs, which
+    a barrier orders. ``races``: (race, whether an access of it is
     atomic)."""
     def site(a: Access) -> tuple:
         return a.file, a.line
 
     self_writes = {(r.memory, site(r.first)) for r, _ in races
                    if r.race == "write-write" and site(r.first) == site(r.second)}
-    read_then_written = {(r.memory, site(a)) for r, _ in races if r.race == "read-write"
-                         for a in (r.first, r.second) if a.kind == "store"}
-    updated = self_writes & read_then_written
+    # a read-write pair of lines is one finding whichever access came first, and which of the
+    # two it names as the store follows the order when both lines store: so every line of a
+    # read-write pair counts (a line of self_writes stores), whichever side the finding names
+    read_write = {(r.memory, site(a)) for r, _ in races if r.race == "read-write"
+                  for a in (r.first, r.second)}
+    updated = self_writes & read_write
     for r, atomic in races:
-        update = any(a.kind == "store" and (r.memory, site(a)) in updated
-                     for a in (r.first, r.second))
+        update = any((r.memory, site(a)) in updated for a in (r.first, r.second))
         r.hint = _hint(r.address_space, r.same_workgroup, site(r.first), site(r.second),
                        atomic, fragment, r.race, update)
         if r.first.file.endswith(".wgsl"):  # (a kernel loaded from WGSL: its fix in WGSL)

@@ -238,15 +238,15 @@ class RaceDetector(Instrument):
         if prev >= 0:
             k = prev & KEY
             if k != key and (k // n != wg or prev >> PHASE_SHIFT == phase):
-                self._report(shadow, prev, flat, state, rec, inv, op, write)
+                self._report(shadow, prev, flat, state, rec, inv, op, write, slots, b)
             elif slots[b + 1] >= 0 or slots[b + 2] >= 0:
                 prev = first_conflict(slots, b, key, wg, n, phase)
                 if prev >= 0:
-                    self._report(shadow, prev, flat, state, rec, inv, op, write)
+                    self._report(shadow, prev, flat, state, rec, inv, op, write, slots, b)
         if write:
             prev = first_conflict(slots, b + 3, key, wg, n, phase)  # the reads
             if prev >= 0:
-                self._report(shadow, prev, flat, state, rec, inv, op, write)
+                self._report(shadow, prev, flat, state, rec, inv, op, write, slots, b + 3)
             if flat in shadow.extra:  # other lines' and atomics' accesses
                 self._against_extra(shadow, flat, state, rec, inv, op, True, False, phase)
             last = slots[b]
@@ -283,7 +283,7 @@ class RaceDetector(Instrument):
             if kind in kinds:
                 prev = first_conflict(triple, 0, key, wg, n, phase)
                 if prev >= 0:
-                    self._report(shadow, prev, flat, state, rec, inv, op, write)
+                    self._report(shadow, prev, flat, state, rec, inv, op, write, triple, 0)
 
     def check_fragment(self, state: MemoryState, flat: int, write: bool, where: Any,
                        inv: Any = None, op: str | None = None, value: Any = _UNSET) -> None:
@@ -309,7 +309,7 @@ class RaceDetector(Instrument):
         for base in (b, b + 3) if write else (b,):
             prev = first_conflict(slots, base, key, wg, n, phase)
             if prev >= 0:
-                self._report(shadow, prev, flat, state, rec, inv, op, write)
+                self._report(shadow, prev, flat, state, rec, inv, op, write, slots, base)
         if flat in shadow.extra:
             self._against_extra(shadow, flat, state, rec, inv, op, write, True, phase)
         extra = shadow.extra.setdefault(flat, {})
@@ -320,7 +320,16 @@ class RaceDetector(Instrument):
         push(triple, 0, rec | (WRITE if write else 0), key, wg, n)
 
     def _report(self, shadow: _Shadow, prev: int, flat: int, state: MemoryState, rec: int,
-                inv: Any, op: str | None, write: bool) -> None:
+                inv: Any, op: str | None, write: bool, triple: list[int], base: int) -> None:
+        """Folds the conflict of the new access ``rec`` with ``prev`` (of the triple at
+        ``triple[base:base + 3]``) into its pair of lines' finding. The pair is within workgroups
+        only while no occurrence is between workgroups: ``prev`` is the first conflict of the
+        triple, and when it is from ``inv``'s workgroup, G (the last access from another
+        workgroup than L's, L being of ``inv``'s workgroup then) is one between workgroups if
+        there is any, whichever the order (Lockstep's rule)."""
+        wg = inv.key // self.n
+        far = triple[base + 2]
+        within = (prev & KEY) // self.n == wg and not (far >= 0 and (far & KEY) // self.n != wg)
         prev_site = (prev & SITE_BITS) >> SITE_SHIFT
         site = (rec & SITE_BITS) >> SITE_SHIFT
         race = "write-write" if write and prev & WRITE else "read-write"
@@ -331,7 +340,7 @@ class RaceDetector(Instrument):
         seen = self._seen.get(key)
         if seen is not None:
             seen.note(_unflatten(memory, flat))
-            if seen.same_workgroup and (prev & KEY) // self.n != inv.key // self.n:
+            if not within:
                 seen.same_workgroup = False  # also between workgroups: whatever the order
             return
         prev_op = "store" if prev & WRITE else "load"
@@ -340,14 +349,13 @@ class RaceDetector(Instrument):
         op = op or ("store" if write else "load")
         a, b = self._sites[prev_site], self._sites[site]
         k = prev & KEY
-        same_wg = k // self.n == inv.key // self.n
         same_value = race == "write-write" and as_stored(state, shadow.value.get(flat)) == \
             state.item(flat)
         finding = reports.DataRace(
             race=race, memory=state.name, address_space=state.space,
             index=_unflatten(memory, flat),
             first=_access_at(self.run.describe_key(k), prev_op, a),
-            second=_access_at(str(inv), op, b), same_workgroup=same_wg,
+            second=_access_at(str(inv), op, b), same_workgroup=within,
             hint="", same_value=bool(same_value))
         self._races.append((finding, bool(prev & ATOMIC) or "atomic" in op))
         finding.elements.append(finding.index)

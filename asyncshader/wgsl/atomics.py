@@ -8,7 +8,9 @@ for i32 and unsigned for u32; every read-modify-write returns the old value.
 A pointer is a workgroup atomic variable, ``ptr(buffer_or_var, index)`` or ``(buffer, index)``,
 or ``ptr(p[i].count)`` for an ``atomic<T>`` member of a struct in storage or workgroup memory;
 storage buffers must be int32 or uint32 arrays. Helper invocations (fragment stage) perform no
-atomic and get 0 back, as Tint does.
+atomic and get 0 back, as Tint does. An atomic out of bounds follows WGSL's robust access as
+asyncshader implements it for every access: no effect, zero back, and an ``OutOfBounds`` finding
+(of kind store, or load for ``atomic_load``) at the atomic's line, as Lockstep reports it.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import numpy as np
 
 from .._core.traps import Point, suspend, trap_function
 from .memory import WorkgroupAtomic, WorkgroupVar, resolve_ptr
+from .robust import outside
 from .struct_refs import AtomicMember
 
 _MASK = 0xFFFFFFFF
@@ -79,8 +82,13 @@ class AtomicOp(Point):
             if run is not None:
                 run.helper_effect(inv, self.report[0] if self.report else memory, op)
             zero = dtype.type(0)
-            return AtomicCompareExchangeResult(zero, False) if self.compare is not None else \
-                (None if op == "atomic_store" else zero)
+            return self._nothing(zero)
+        if outside(memory, index):  # WGSL's robust access: no effect, zero back (a finding)
+            run = getattr(inv.unit.context, "run", None)
+            if run is not None:
+                run.out_of_bounds(memory, index, "load" if op == "atomic_load" else "store",
+                                  waiting=inv)
+            return self._nothing(dtype.type(0))
         old = np.ndarray.__getitem__(memory, index)
         old_i = int(old)
         if op == "atomic_compare_exchange_weak":
@@ -99,6 +107,12 @@ class AtomicOp(Point):
             hook(inv, op, memory, index, old, new)
         return result
 
+    def _nothing(self, zero: Any) -> Any:
+        """What an atomic that did nothing returns: zero, or a failed exchange of zero."""
+        if self.compare is not None:
+            return AtomicCompareExchangeResult(zero, False)
+        return None if self.op == "atomic_store" else zero
+
     def polls(self) -> Any:
         """Whether, applied now, this atomic would leave memory as it is (a load, an exchange or
         store of the value already there, a compare-exchange that fails...): then the location
@@ -109,6 +123,8 @@ class AtomicOp(Point):
         if op in _ALWAYS_CHANGE and int(self.operand) & _MASK:
             return None  # (the common case, answered without reading memory)
         memory, index = self.memory, self.index
+        if outside(memory, index):  # (it would do nothing and read zero)
+            return (id(memory), index if isinstance(index, tuple) else int(index), 0)
         old = int(np.ndarray.__getitem__(memory, index))
         if op == "atomic_compare_exchange_weak":
             changes = old == int(self.compare) and int(_wrap(memory.dtype, int(self.operand))) \

@@ -40,7 +40,7 @@ def ix(memory: Any, index: Any) -> Any:
     return _PAST
 
 
-def _outside(memory: Any, index: Any) -> bool | None:
+def outside(memory: Any, index: Any) -> bool | None:
     """Whether ``index`` is out of ``memory``'s bounds (negative included); None when
     ``memory`` is not an array (a vector, a Python container: its own indexing applies)."""
     if not isinstance(memory, np.ndarray):
@@ -61,7 +61,7 @@ def _outside(memory: Any, index: Any) -> bool | None:
 def load(memory: Any, index: Any) -> Any:
     """``memory[index]``, or zero of its element where the index is out of bounds (memory
     that checks its indices itself, the race detector's views, gives zero and reports it)."""
-    if _outside(memory, index) and not getattr(memory, "_checks_indices", False):
+    if outside(memory, index) and not getattr(memory, "_checks_indices", False):
         parts = index if isinstance(index, tuple) else (index,)
         if all(memory.shape):  # (the same form of index, so that a vector buffer gives a vector)
             return _zero(memory[tuple(0 for _ in parts) if isinstance(index, tuple) else 0])
@@ -72,7 +72,7 @@ def load(memory: Any, index: Any) -> Any:
 def store(memory: Any, index: Any, value: Any) -> None:
     """``memory[index] = value``, dropped where the index is out of bounds (and reported by
     memory that checks its indices itself)."""
-    if not _outside(memory, index) or getattr(memory, "_checks_indices", False):
+    if not outside(memory, index) or getattr(memory, "_checks_indices", False):
         memory[index] = value
 
 
