@@ -5,8 +5,8 @@ Each (kernel, schedule) runs once in a fresh process; the figure is the peak of 
 the dispatch allocates (Python objects and numpy arrays, as ``tracemalloc`` traces them)
 above what was allocated before it (the imports, the bindings), so the interpreter, numpy
 and the caller's arrays are left out. Lockstep's includes compiling the kernel (its first
-run) unless ``--warm`` measures a second run. ``Lockstep(max_lanes=4096)`` shows what the
-chunk size buys: memory grows with the lanes of a chunk.
+run) unless ``--warm`` measures a second run. ``Lockstep(max_lanes=65536)`` shows what a
+larger chunk than the default (4,096 lanes) costs: memory grows with the lanes of a chunk.
 
     python benchmarks/lockstep_memory.py [--boids 256] [--groups 64] [--big-groups 4096] [--warm]
 """
@@ -36,7 +36,7 @@ if which == "big reduce":
 else:
     title, kernel, workgroups, given, _ = bench.cases(n_boids, groups)[int(which)]
 chosen = {{"InOrder": ash.InOrder(), "Lockstep": ash.Lockstep(),
-          "Lockstep(max_lanes=4096)": ash.Lockstep(max_lanes=4096)}}[schedule]
+          "Lockstep(max_lanes=65536)": ash.Lockstep(max_lanes=65536)}}[schedule]
 if {warm}:  # (a first run on copies: Lockstep's compile and InOrder's preparation)
     ash.run(kernel, workgroups, schedule=chosen, sanitize="off",
             **{{k: v.copy() if isinstance(v, np.ndarray) else v for k, v in given.items()}})
@@ -47,7 +47,7 @@ peak = tracemalloc.get_traced_memory()[1]
 print(json.dumps({{"title": title, "growth_mb": (peak - before) / 2**20}}))
 """
 
-SCHEDULES = ("InOrder", "Lockstep", "Lockstep(max_lanes=4096)")
+SCHEDULES = ("InOrder", "Lockstep", "Lockstep(max_lanes=65536)")
 
 
 def measure(which: str, schedule: str, args: argparse.Namespace) -> dict:

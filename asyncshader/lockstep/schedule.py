@@ -46,7 +46,7 @@ from .watch import WatchingCompiler
 MAX_ITERATIONS = 1 << 20
 #: the most lanes one chunk of workgroups runs at once (memory: a few arrays of this size
 #: per live value)
-MAX_LANES = 1 << 16
+MAX_LANES = 1 << 12
 
 _PROGRAMS: dict[tuple[str, str, str], Program] = {}
 _BY_KERNEL: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
