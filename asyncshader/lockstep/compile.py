@@ -19,7 +19,17 @@ from .._core.sources import register_source
 from ..front.wgsl import syntax as ast
 from ..front.wgsl.source import Span, WGSLError, error_at
 from ..ir.layout import size_of
-from ..ir.types import Array, Atomic, Matrix, Pointer, Scalar, Struct, Vector, concretize
+from ..ir.types import (
+    Array,
+    Atomic,
+    Matrix,
+    Pointer,
+    Scalar,
+    Struct,
+    Vector,
+    concretize,
+    scalar_of,
+)
 from .exprs import Expressions, Ref, value_type
 from .texture_calls import TextureCalls, handle_type
 
@@ -503,8 +513,7 @@ class Compiler(Expressions, TextureCalls):
 def _value(t: Any) -> bool:
     """Whether a local of type ``t`` can hold its value over lanes."""
     if isinstance(t, (Scalar, Vector)):
-        return t.scalar.name in ("f32", "i32", "u32", "bool") if isinstance(t, Vector) \
-            else t.name in ("f32", "i32", "u32", "bool")
+        return scalar_of(t).name in ("f32", "f16", "i32", "u32", "bool")
     if isinstance(t, Struct):
         return all(_value(m) for _, m in t.fields)
     if isinstance(t, Array):
@@ -513,8 +522,12 @@ def _value(t: Any) -> bool:
 
 
 def _laid_out(t: Any) -> bool:
+    """Whether memory of type ``t`` is words Lockstep loads and stores (f16 in memory is
+    not: its 2-byte places are not word addresses)."""
     if isinstance(t, Atomic):
         return True
+    if isinstance(t, (Scalar, Vector)) and scalar_of(t).name == "f16":
+        return False
     if isinstance(t, Array):
         return isinstance(t.length, int) and _laid_out(t.element)
     if isinstance(t, Struct):

@@ -39,7 +39,8 @@ from .builtins import DTYPES, dtype_of
 _ARITH = {"+": "+", "-": "-", "*": "*", "&": "&", "|": "|", "^": "^"}
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 _VIEW = {"f32": "f", "i32": "i", "u32": "u", "bool": "u"}
-_CONVERT = {"f32": "to_f32", "i32": "to_i32", "u32": "to_u32", "bool": "to_bool"}
+_CONVERT = {"f32": "to_f32", "f16": "to_f16", "i32": "to_i32", "u32": "to_u32",
+            "bool": "to_bool"}
 #: the built-ins Lockstep runs as memory operations rather than values
 _ATOMICS = {"atomicAdd": "add", "atomicSub": "sub", "atomicMax": "max", "atomicMin": "min",
             "atomicAnd": "and", "atomicOr": "or", "atomicXor": "xor",

@@ -159,6 +159,13 @@ def to_f32(x: Any) -> Any:
     return np.asarray(x).astype(np.float32)
 
 
+def to_f16(x: Any) -> Any:
+    """WGSL ``f16(x)`` over lanes (:func:`asyncshader.wgsl.types._to_f16`): one rounding to
+    the nearest binary16 from the exact value (through float64, which holds every i32, u32
+    and f32 exactly), ±inf past the f16 range, as numpy rounds a double."""
+    return np.asarray(x).astype(np.float64).astype(np.float16)
+
+
 def to_bool(x: Any) -> Any:
     return np.asarray(x) != 0
 
