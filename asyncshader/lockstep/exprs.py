@@ -35,6 +35,7 @@ from ..ir.types import (
     Predeclared as PredeclaredStruct,
 )
 from .builtins import DTYPES, dtype_of
+from .pipelines import MISSING, sized
 
 _ARITH = {"+": "+", "-": "-", "*": "*", "&": "&", "|": "|", "^": "^"}
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
@@ -156,7 +157,9 @@ class Expressions:
         default = None
         if decl.init is not None:
             default = self.checker.value(decl.init)
-            if default is UNKNOWN:
+            if default is UNKNOWN and self.pipeline is not None:  # (from other overrides)
+                default = self.pipeline.value_of(decl.init)
+            if default is UNKNOWN or default is MISSING:
                 raise self.refuse(decl.span, "an override initialized from other overrides")
         ids = [a for a in decl.attributes if a.name == "id"]
         key = str(int(self.checker.value(ids[0].args[0]))) if ids else decl.name
@@ -501,7 +504,7 @@ class Expressions:
             raise self.refuse(e.span, f"the access '.{e.name}' of memory")
         index = self.expr(e.index, self.want_for(e.index, scalar_of(
             value_type(e.index.type)).concrete()))
-        bt = base.type
+        bt = sized(self.pipeline, base.type)
         if isinstance(bt, Array):
             stride = stride_of(bt.element) // 4
             if bt.length is None:

@@ -39,6 +39,7 @@ from .buffers import word_view
 from .builtins import dtype_of
 from .compile import Compiler, Program
 from .options import check_coroutine_options
+from .pipelines import pipeline_of
 from .typed import checked_tree
 from .watch import WatchingCompiler
 
@@ -97,8 +98,9 @@ class Lockstep:
             bindings = kernel.resolve_bindings(bindings)
         run = races.LockstepRun(kernel.workgroup_size, groups, options.get("sanitize"),
                                 options.get("allow_races"))
-        program, names = program_of(kernel, bindings, watch=run.detector is not None)
         constants = _constants(kernel, options.get("overrides"))
+        program, names = program_of(kernel, bindings, watch=run.detector is not None,
+                                    constants=constants)
         size = check_subgroup_size(options.get("subgroup_size") or kernel.subgroup_size
                                    or DEFAULT_SUBGROUP_SIZE)
         config = {"stage": "compute", "workgroups": list(groups),
@@ -194,21 +196,24 @@ def wgsl_of(kernel: ComputeKernel, bindings: dict[str, Any], marks: list | None 
 
 
 def program_of(kernel: Any, bindings: dict[str, Any], compiler: type = Compiler,
-               watch: bool = False) -> tuple[Program, dict]:
+               watch: bool = False, constants: dict | None = None) -> tuple[Program, dict]:
     """The compiled entry point of ``kernel`` (by ``compiler``: its stage's) and the binding
     names: cached per kernel and binding types (what ``to_wgsl`` reads of the bindings), and
-    by WGSL text; ``watch``: a compute entry point with the race detector's calls
+    by WGSL text and pipeline ``constants`` (sizes given by overrides are compiled in:
+    :mod:`.pipelines`); ``watch``: a compute entry point with the race detector's calls
     (:mod:`.watch`)."""
     per_kernel = _BY_KERNEL.setdefault(kernel, {})
-    signature = (watch, *sorted((k, _type_key(v)) for k, v in bindings.items()))
+    pipeline = tuple(sorted((str(k), repr(v)) for k, v in (constants or {}).items()))
+    signature = (watch, pipeline, *sorted((k, _type_key(v)) for k, v in bindings.items()))
     if signature not in per_kernel:
         marks: list | None = [] if watch else None
         source, entry, names = wgsl_of(kernel, bindings, marks)
-        key = (source.name, source.text, entry, watch)
+        key = (source.name, source.text, entry, watch, pipeline)
         if key not in _PROGRAMS:
             checker, typed = checked_tree(kernel, source)
             made = WatchingCompiler(checker, typed, marks or None) if watch else \
                 compiler(checker, typed)
+            made.pipeline = pipeline_of(checker, constants)
             _PROGRAMS[key] = made.compile(entry)
         per_kernel[signature] = (_PROGRAMS[key], names)
     return per_kernel[signature]
