@@ -524,12 +524,8 @@ def _value(t: Any) -> bool:
 
 
 def _laid_out(t: Any) -> bool:
-    """Whether memory of type ``t`` is words Lockstep loads and stores (f16 in memory is
-    not: its 2-byte places are not word addresses)."""
     if isinstance(t, Atomic):
         return True
-    if isinstance(t, (Scalar, Vector)) and scalar_of(t).name == "f16":
-        return False
     if isinstance(t, Array):
         return isinstance(t.length, int) and _laid_out(t.element)
     if isinstance(t, Struct):

@@ -30,9 +30,20 @@ def step(at: str, outer: Any, inner: Any, offset_bytes: int) -> str:
     return f"({at} + {offset_bytes // (2 if halves(inner) else 4)})"
 
 
+def access(mem: str, at: str, ok: str, t: Any, mask: str, value: str | None = None) -> str:
+    """Code loading (``value`` None) or storing ``value`` in the lanes of ``mask``: an f16
+    scalar or vector ``t`` at half-word address ``at`` of the words ``mem``."""
+    n = t.size if isinstance(t, Vector) else 0
+    if value is None:
+        return f"_l.load({mem}.h, {f'_l.vector_at({at}, {n})' if n else at}, {ok})"
+    if n:
+        return f"_l.store_vector({mem}.h, {at}, {ok}, {mask}, {value}, {n}, L)"
+    return f"_l.store({mem}.h, {at}, {ok}, {mask}, {value}, L)"
+
+
 def unit(t: Any) -> int:
     """The bytes of one address step in memory of type ``t``."""
     return 2 if halves(t) else 4
 
 
-__all__ = ["halves", "step", "unit"]
+__all__ = ["access", "halves", "step", "unit"]

@@ -262,9 +262,10 @@ def _memories(program: Program, names: dict[str, str], bindings: dict[str, Any],
             if arr.dtype == np.bool_:
                 arr = arr.astype(np.uint32)
             data = to_gpu(arr, t).tobytes()
+        size = len(data)
         data += bytes(-len(data) % 4)
         words = np.frombuffer(data, np.uint32).copy() if data else np.zeros(0, np.uint32)
-        memories[name] = lanes.Words(words)
+        memories[name] = lanes.Words(words, size)
         if space == "storage" and access != "read" and isinstance(value, np.ndarray):
             back[name] = (words, t, value)
     return memories, back

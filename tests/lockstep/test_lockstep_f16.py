@@ -2,13 +2,13 @@
 struct and array values, ``var<private>``, parameters and results, overrides), their
 arithmetic, conversions and built-ins leave the same bits as the coroutine runtime under
 InOrder, whose f16 is numpy's binary16 (each ``+ - * /`` rounded once to f16) and whose f16
-built-ins are the f32 kernels rounded to f16. f16 in memory is refused with its line."""
+built-ins are the f32 kernels rounded to f16; f16 in storage, uniform and workgroup memory
+too (2-byte addresses), without the race detector (with it, it is refused with its line)."""
 
 import warnings
 
 import numpy as np
 import pytest
-from test_lockstep_schedule import compile_text
 
 import asyncshader as ash
 from asyncshader.front.wgsl.source import WGSLError
@@ -155,21 +155,78 @@ def test_an_f16_built_in_gives_the_scalar_built_ins_bits(name, types, result):
     assert got.tobytes() == slow.tobytes()
 
 
-def test_f16_in_memory_is_refused_with_its_line():
-    with pytest.raises(WGSLError, match=r"refused\.wgsl:3:\d+.*not supported by Lockstep: "
-                       r"a var<workgroup> of type array<f16, 8>"):
-        compile_text("""
+MEMORY = """
 enable f16;
-var<workgroup> tile: array<f16, 8>;
-@group(0) @binding(0) var<storage, read_write> out: array<f32>;
-@compute @workgroup_size(8)
-fn main(@builtin(local_invocation_index) i: u32) { tile[i] = 1.0h; out[i] = f32(tile[i]); }
-""")
-    with pytest.raises(WGSLError, match=r"refused\.wgsl:5:\d+.*not supported by Lockstep: "
-                       r"a load of f16 from memory"):
-        compile_text("""
+struct P { a: f16, b: f16, c: vec3<f16>, w: f32, h: array<f16, 3> }
+struct H { x: f16, y: vec2h }
+struct U { s: f16, o: vec2h }
+var<workgroup> tile: array<f16, 64>;
+var<workgroup> hs: array<H, 8>;
+@group(0) @binding(0) var<storage, read_write> out: array<f16>;
+@group(0) @binding(1) var<storage, read> inp: array<f16>;
+@group(0) @binding(2) var<storage, read_write> ps: array<P>;
+@group(0) @binding(3) var<storage, read_write> v2: array<vec2h>;
+@group(0) @binding(4) var<uniform> u: U;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) l: u32, @builtin(global_invocation_id) gid: vec3u) {
+  let i = gid.x;
+  tile[l] = inp[i] * u.s;
+  if (l < 8u) { hs[l] = H(inp[i], vec2h(f16(l), 1.5h) + u.o); }
+  workgroupBarrier();
+  if (i < arrayLength(&out)) {
+    out[i] = tile[63u - l] + hs[l % 8u].y.x + f16(arrayLength(&out));
+  }
+  if (i < arrayLength(&ps)) {
+    var p = ps[i];
+    p.b = p.a + p.h[i % 3u];
+    p.c = p.c.zyx * inp[i];
+    p.w = f32(p.c.x);
+    ps[i] = p;
+    ps[i].h[1] = hs[i % 8u].x;
+  }
+  v2[i] = vec2h(inp[i], -inp[i]);
+  v2[i].y += 1.0h;
+}
+"""
+
+
+def test_f16_in_storage_uniform_and_workgroup_memory_gives_inorder_bits():
+    module = ash.load_wgsl(MEMORY)
+    rng = np.random.default_rng(3)
+    inp = (rng.standard_normal(128) * 10).astype(np.float16)
+    ps = module["P"].zeros(37)  # (f16 members at byte offsets 0, 2, 8, 20; f32 at 16)
+    for name in ps.dtype.names:
+        ps[name] = rng.standard_normal(ps[name].shape)
+    uniform = module["U"].zeros(1)
+    uniform["s"], uniform["o"] = 2.0, (0.25, -3.0)
+    outs = []
+    for schedule in (ash.InOrder(), ash.Lockstep()):
+        bound = dict(out=np.zeros(127, np.float16), inp=inp, ps=ps.copy(),
+                     v2=np.zeros((128, 2), np.float16), u=uniform)
+        ash.run(module["main"], 2, schedule=schedule, sanitize="off", **bound)
+        outs.append(bound)
+    scalar, lockstep = outs
+    for name in ("out", "v2"):
+        assert scalar[name].tobytes() == lockstep[name].tobytes(), name
+    for name in ps.dtype.names:
+        assert scalar["ps"][name].tobytes() == lockstep["ps"][name].tobytes(), name
+    # by hand: arrayLength is the 127 bound f16s (not the 128 of the padded words)
+    assert lockstep["out"][5] == np.float16(inp[63 - 5] * np.float16(2)) + np.float16(5.25) \
+        + np.float16(127)
+    assert lockstep["v2"].tolist() == np.stack([inp, -inp + np.float16(1)], 1).tolist()
+    assert lockstep["ps"]["w"][4] == np.float32(np.float16(ps["c"][4][2] * inp[4]))
+
+
+def test_f16_in_memory_with_the_race_detector_is_refused_with_its_line():
+    module = ash.load_wgsl("""
 enable f16;
 @group(0) @binding(0) var<storage, read_write> out: array<f16>;
-@compute @workgroup_size(1)
-fn main() { out[1] = out[0]; }
+@compute @workgroup_size(4)
+fn main(@builtin(global_invocation_id) gid: vec3u) { out[gid.x] = 1.0h; }
 """)
+    with pytest.raises(WGSLError, match=r"\.wgsl:5:\d+.*not supported by Lockstep: f16 in "
+                       r"memory with the race detector \(run it with sanitize=\"off\"\)"):
+        ash.run(module["main"], 1, schedule=ash.Lockstep(), out=np.zeros(4, np.float16))
+    out = np.zeros(4, np.float16)
+    ash.run(module["main"], 1, schedule=ash.Lockstep(), sanitize="off", out=out)
+    assert out.tolist() == [1.0] * 4
