@@ -111,6 +111,7 @@ class Diagnostics:
         if _no_event_loop(exc):
             return self._foreign_loop(inv, exc, (name, line, text))
         where = f" at {_short(name)}:{line}: {text}" if line else ""
+        _word_attribute_error(exc)
         msg = f"invocation {inv} raised {type(exc).__name__}: {exc}{where}"
         return ShaderError(msg, str(inv), exc)
 
@@ -241,6 +242,16 @@ class Diagnostics:
             "barrier the write is not even visible). Fix: an await is missing; wait with an "
             "atomic (`while await ash.atomic_load(ptr) == 0`) or a workgroup_barrier(). If the "
             "shader is only slow, raise watchdog= (None turns the limit off).", str(inv or ""))
+
+
+def _word_attribute_error(exc: BaseException) -> None:
+    """Reword Python's ``'vec3f' object has no attribute 'q'`` with the class's own message
+    (``_attribute_error``: a vector names its components and aliases). A class that words its
+    missing attributes so without a ``__getattr__`` keeps its attribute reads on the fast path."""
+    if isinstance(exc, AttributeError) and isinstance(exc.name, str):
+        explain = getattr(type(exc.obj), "_attribute_error", None)
+        if explain is not None:
+            exc.args = (explain(exc.obj, exc.name),)
 
 
 def spin_position(exc: BaseException) -> tuple[str, int, str]:

@@ -15,7 +15,14 @@ import numpy as np
 from .._core.traps import Rendezvous, constant_trap, suspend, trap_function
 from ..errors import BarrierDivergenceError, DivergenceError
 from ..wgsl.managed import _map_of
-from ..wgsl.memory import WorkgroupAtomic, WorkgroupVar, _read_whole, read_unreported, resolve_ptr
+from ..wgsl.memory import (
+    WorkgroupAtomic,
+    WorkgroupStruct,
+    WorkgroupVar,
+    _read_whole,
+    read_unreported,
+    resolve_ptr,
+)
 from ..wgsl.types import Vec
 
 WORKGROUP = "workgroup"  # the scope of workgroup collectives
@@ -63,6 +70,8 @@ def _uniform_load(values: list, group: Any) -> list:
     memory, index = first
     if isinstance(memory, WorkgroupAtomic):
         value = np.ndarray.__getitem__(memory, index)
+    elif isinstance(memory, WorkgroupStruct) and memory.ndim == 0:
+        return [memory.unreported_value() for _ in values]  # (each invocation its own copy)
     elif isinstance(index, tuple) and index == ():
         value = _read_whole(memory)
     else:  # barrier, load, barrier: the load cannot race, so it is not reported

@@ -36,8 +36,9 @@ from . import (
     subgroups,
     textures,
 )
+from .conditionals import Conditionals
 from .folding import Folding
-from .marks import conditional, plain_pointer
+from .marks import plain_pointer
 from .numpy_casts import is_numpy_scalar, numpy_cast
 from .overrides import value as override_value
 from .pointers import deref, function_pointer
@@ -70,7 +71,9 @@ _SHIFTS = {ast.LShift: "<<", ast.RShift: ">>"}
 _CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 _LEVEL = {"+": "add", "-": "add", "*": "mul", "/": "mul", "%": "mul", "<<": "shift",
           ">>": "shift", "&": "&", "|": "|", "^": "^"}
-class Expressions(Folding):
+
+
+class Expressions(Conditionals, Folding):
     """Mixin of :class:`asyncshader.emit.functions.Function`: the expression translator.
     Needs ``self.module``, ``self.scope``, ``self.fail``, ``self.lookup_name``."""
 
@@ -207,11 +210,11 @@ class Expressions(Folding):
         if base.memory is not None and base.memory.space == "select":
             choices = self.module.choices(self.key)
             element = choices[0].element(self.module)
-            text = f"{choices[0].name}[{index.text}]"
-            for k, mem in enumerate(choices[1:], 1):
+            for mem in choices[1:]:
                 self.module.unify(element, mem.element(self.module), node, self)
-                text = conditional(text, f"{mem.name}[{index.text}]", f"{base.text} == {k}u")
-            return E(text, element, ref=("selected", base, index, choices))
+            load = self.module.chooser(choices, element, index.type, self)
+            return E(f"{load}({base.text}, {index.text})", element,
+                     ref=("selected", base, index, choices))
         if base.memory is not None:
             mem = base.memory
             mt = self.module.resolved(mem.type)
@@ -366,15 +369,6 @@ class Expressions(Folding):
                           f"`{ast.unparse(n)}`", "compare explicitly (x != 0): WGSL's "
                           f"{op} takes bools and gives a bool")
         return E(f" {op} ".join(v.operand(op, i > 0) for i, v in enumerate(values)), BOOL, op)
-
-    def x_IfExp(self, node: ast.IfExp) -> E:
-        test = self.value(node.test)
-        if self.module.resolved(test.type) != BOOL:
-            self.fail(node.test, "a condition that is not a bool", "compare explicitly (x != 0)")
-        a, b = self.value(node.body), self.value(node.orelse)
-        t = self.module.unify(self.module.resolved(a.type), self.module.resolved(b.type), node,
-                              self)
-        return E(conditional(b.text, a.text, test.text), t)
 
     def x_Await(self, node: ast.Await) -> E:
         if not isinstance(node.value, ast.Call):

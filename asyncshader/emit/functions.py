@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from ..wgsl.source import parse
+from ..wgsl.source import parse, resolve
 from . import creation, powers, results, swizzles
 from .expressions import E, Expressions, Memory
 from .marks import SOURCE_LINES, plain_pointer
@@ -74,6 +74,7 @@ class Function(Switches, Expressions):
         self.lines: list[str] = []
         self.at_line: int | None = None  # the Python line being translated
         self.depth = 1
+        self.ordered = False  # (statements may be emitted before the one being emitted)
         self.returns: list[Any] = []
         self.taken = {n.id for n in ast.walk(self.node) if isinstance(n, ast.Name)} | set(params)
         self.stores = store_counts(self.node)  # (stores into a name or through it: v.x = 1)
@@ -154,12 +155,28 @@ class Function(Switches, Expressions):
     def block(self, stmts: list[ast.stmt]) -> None:
         for s in stmts:
             self.at_line = self.first + s.lineno - 1
+            self.ordered = self.in_order(s)
             method = getattr(self, "s_" + type(s).__name__, None)
             if method is None:
                 self.fail(s, _STATEMENTS.get(type(s).__name__, f"the statement "
                           f"{type(s).__name__}"), _FIXES.get(type(s).__name__, "rewrite it "
                           "with if / while / for-range / assignments"))
             method(s)
+            self.ordered = False  # (an elif's or a loop's condition: evaluated in place)
+
+    def in_order(self, s: ast.stmt) -> bool:
+        """Whether statements emitted before ``s`` may compute a part of it (a conditional
+        expression's branches as an if/else): ``s`` is an assignment, expression or return
+        that calls no user function and awaits nothing, so nothing it evaluates first has an
+        effect the moved part could see."""
+        if not isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return)):
+            return False
+        for n in ast.walk(s):
+            if isinstance(n, ast.Await) or (isinstance(n, ast.Call) and
+                                             self.module.is_user_function(
+                                                 resolve(n.func, self.scope))):
+                return False
+        return True
 
     def nested(self, stmts: list[ast.stmt]) -> None:
         self.depth += 1

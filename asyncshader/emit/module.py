@@ -223,6 +223,24 @@ class Module:
     def choices(self, key: str) -> list[Memory]:
         return self.pools.get(key, [])
 
+    def chooser(self, choices: list[Memory], element: Any, index: Any, fn: Any) -> str:
+        """The helper ``load_a_or_b(k, i)`` giving element ``i`` of the ``k``-th of ``choices``
+        (the buffers a local names in turn): it reads that buffer only, as the kernel does
+        (a select() over them would read each: races and bounds the kernel has not)."""
+        key = ("chooser", tuple(m.name for m in choices))
+        if key in self.helpers:
+            return self.helpers[key][0]
+        name = self._unique("load_" + "_or_".join(m.name for m in choices),
+                            {k: 0 for k in self.function_names})
+        self.function_names.add(name)
+        lines = [f"fn {name}(k: u32, i: {self.final(index, fn, 'an index')}) -> "
+                 f"{self.final(element, fn, 'an element')} {{"]
+        for k, mem in enumerate(choices[:-1]):
+            lines.append(f"    if k == {k}u {{ return {mem.name}[i]; }}")
+        lines += [f"    return {choices[-1].name}[i];", "}"]
+        self.helpers[key] = (name, element, "\n".join(lines))
+        return name
+
     def mark_atomic(self, name: str) -> None:
         if name not in self.atomic_buffers:
             self.atomic_buffers.add(name)

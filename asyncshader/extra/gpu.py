@@ -235,7 +235,8 @@ def crosscheck_fragments(shader: Any, width: int, height: int, *, ulp: int = 4,
                          overrides: dict | None = None, **bindings: Any) -> CrosscheckReport:
     """:func:`crosscheck` for a fragment shader: ``run_fragments`` on the CPU (with
     ``derivatives="fine"``: lavapipe computes coarse derivatives as fine ones) against a draw
-    of ``width`` x ``height`` pixels on the GPU; compares the outputs and storage buffers.
+    of ``width`` x ``height`` pixels on the GPU; compares the outputs, the storage buffers and
+    the storage textures the shader may write (the written level).
     Per-pixel inputs are arrays shaped (height, width[, n]); ``overrides`` as for
     :func:`crosscheck`."""
     dev = device or _device()
@@ -254,6 +255,8 @@ def crosscheck_fragments(shader: Any, width: int, height: int, *, ulp: int = 4,
     constants = pipeline_constants(shader.fn.__qualname__, getattr(
         shader.shader_fn, "__ash_overrides__", {}), overrides)
     gpu = read_pixels(dev, harness, width, height, bindings, _buffers, constants)
+    cpu.update({b.name: written_level(cpu_b[b.name]) for b in harness.emitted.bindings
+                if _writes_texture(b)})  # (a storage texture compares as its written level)
     return _compare(harness.emitted, cpu, gpu, writers, (ulp, atol), ignore, check, dev,
                     raise_on_difference, result.findings)
 

@@ -151,7 +151,8 @@ def read_pixels(dev: Any, harness: Harness, width: int, height: int,
     entries = [e for _, e in grouped]
     frag = wgpu.ShaderStage.FRAGMENT
     kinds = {"storage": "storage", "read": "read-only-storage", "uniform": "uniform"}
-    layouts = [[handle_layout(b.binding, bindings[b.name], frag) if b.space == "handle" else
+    layouts = [[handle_layout(b.binding, bindings[b.name], frag, getattr(b.type, "kind", None))
+                 if b.space == "handle" else
                 {"binding": b.binding, "visibility": frag, "buffer": {"type": kinds[b.space]}}
                 for b in code.bindings], [], []]
     groups: list[list] = [entries, [], []]

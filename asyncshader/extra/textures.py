@@ -125,9 +125,19 @@ def handle_entry(dev: Any, binding: int, value: Any) -> dict[str, Any]:
     return _entries(dev, {binding: value})[0][0]
 
 
-def handle_layout(binding: int, value: Any, visibility: Any) -> dict[str, Any]:
-    """The bind group layout entry of a sampled texture or a sampler (for explicit layouts:
-    the fragment cross-check's)."""
+#: WGSL's storage texture access modes as WebGPU's StorageTextureAccess
+_ACCESS = {"write": "write-only", "read": "read-only", "read_write": "read-write"}
+
+
+def handle_layout(binding: int, value: Any, visibility: Any, kind: Any = None
+                  ) -> dict[str, Any]:
+    """The bind group layout entry of a sampled texture, a storage texture (``kind``: the
+    binding's annotation, a storage texture's with its format and access) or a sampler (for
+    explicit layouts: the fragment cross-check's)."""
+    if getattr(kind, "storage", False):
+        return {"binding": binding, "visibility": visibility, "storage_texture": {
+            "access": _ACCESS[kind.access], "format": kind.format or as_view(value).format.name,
+            "view_dimension": as_view(value).dimension}}
     if isinstance(value, Sampler):
         kind = "comparison" if value.is_comparison else "filtering"
         return {"binding": binding, "visibility": visibility, "sampler": {"type": kind}}

@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 
 from ..front.wgsl import syntax as ast
-from ..front.wgsl.codegen_exprs import _like
 from ..front.wgsl.consteval import UNKNOWN, ConstError, fit
 from ..front.wgsl.predeclared import Predeclared
 from ..ir.layout import stride_of, struct_layout
@@ -385,10 +384,8 @@ class Expressions:
                      "quadBroadcast": "broadcast"}
             if name not in kinds:
                 raise self.refuse(e.span, f"the quad operation {name}")
-            value = self.expr(e.args[0], self.want_for(e.args[0], scalar_of(
-                concretize(result))))
-            arg = self.expr(e.args[1], self.want_for(e.args[1], Scalar("u32"))) \
-                if len(e.args) > 1 else "0"
+            value = self.expr(e.args[0], concretize(e.params[0]))
+            arg = self.expr(e.args[1], concretize(e.params[1])) if len(e.args) > 1 else "0"
             return (f"_s.quad({kinds[name]!r}, {value}, {arg}, {self.mask}, L, WG, "
                     f"{self.where(e.span)!r})")
         from .builtins import FAST, scalar_function  # (the table of vector forms)
@@ -399,10 +396,9 @@ class Expressions:
         if isinstance(result, (Struct, Array)) or result is None or dtype_of(result) is None:
             raise self.refuse(e.span, f"the built-in {name} with a result of type "
                               f"{getattr(result, 'wgsl', result)}")
-        scalar = scalar_of(concretize(result))
         types, args = [], []
-        for k, a in enumerate(e.args):
-            t = self.want_for(a, _like(a, scalar, name, k))  # (the code generator's rule)
+        for a, param in zip(e.args, e.params):  # (the checker's overload's parameter types)
+            t = concretize(param)
             if dtype_of(t) is None:
                 raise self.refuse(a.span, f"an argument of type {getattr(t, 'wgsl', t)}")
             types.append(t)
@@ -416,8 +412,7 @@ class Expressions:
         """A subgroup built-in over each subgroup's active lanes (:mod:`.subgroups`)."""
         kind = name[len("subgroup"):]
         ctx = f"{self.mask}, L, WG, SG"
-        args = [self.expr(a, self.want_for(a, scalar_of(concretize(result))
-                                          if result is not None else None)) for a in e.args]
+        args = [self.expr(a, concretize(p)) for a, p in zip(e.args, e.params)]
         folds = {"Add": "add", "Mul": "mul", "Min": "min", "Max": "max", "And": "and",
                  "Or": "or", "Xor": "xor"}
         if kind in folds:

@@ -321,14 +321,15 @@ class FragmentDispatch:
         return {"stage": "fragment", "size": [self.width, self.height],
                 "derivatives": self.derivatives}
 
-    def result(self, strategy: dict[str, Any]) -> FragmentResult:
+    def result(self, strategy: dict[str, Any], written: dict[str, Any]) -> FragmentResult:
+        """The dispatch's result; ``written``: the resources it may write, by binding name
+        (the storage buffers and storage textures a coroutine dispatch's outputs hold)."""
         w, h = self.width, self.height
         if isinstance(self.output, dict):
             output: Any = {k: image_of(v, w, h) for k, v in self.output.items()}
         else:
             output = None if self.output is None else image_of(self.output, w, h)
-        outputs = {k: v for k, v in self.resources.items()
-                   if isinstance(v, np.ndarray) and v.flags.writeable}
+        outputs = dict(written)
         if isinstance(output, dict):
             outputs.update(output)
         elif output is not None:

@@ -94,8 +94,7 @@ class Lockstep:
                               "local ids (derivatives='quads'); Lockstep runs compute quads as "
                               "4 consecutive local invocation indices only")
         groups = _size3(workgroups)
-        if "bindings" in bindings:  # (by (group, binding): the WebGPU device binds so)
-            bindings = kernel.resolve_bindings(bindings)
+        bindings = kernel.resolve_bindings(bindings)  # (the coroutine path's: bindings=, bytes)
         run = races.LockstepRun(kernel.workgroup_size, groups, options.get("sanitize"),
                                 options.get("allow_races"))
         constants = _constants(kernel, options.get("overrides"))
@@ -114,10 +113,7 @@ class Lockstep:
             exc.asyncshader_trace = trace  # type: ignore[attr-defined]
             raise
         total = int(np.prod(groups)) * int(np.prod(program.workgroup_size))
-        outputs = {k: v for k, v in bindings.items()
-                   if isinstance(v, np.ndarray) and v.flags.writeable}
-        outputs.update(textures.written(program.variables, names, bindings))
-        return DispatchResult(outputs=outputs, trace=trace,
+        return DispatchResult(outputs=outputs_of(program, names, bindings), trace=trace,
                               counters=Counters(invocations=total),
                               findings=run.findings(trace))
 
@@ -134,11 +130,24 @@ class Lockstep:
         with np.errstate(all="ignore"):
             job.execute(program, {**memories, **values}, self.max_lanes, self.max_iterations)
         write_back(back)
-        return job.result(self.describe())
+        return job.result(self.describe(), outputs_of(program, names, job.resources))
 
     def starting(self, kernel: Any, config: dict[str, Any]) -> None:
         """Called before a dispatch runs, with its trace's configuration (a replay checks
         that it is the recorded one: :mod:`.replay`)."""
+
+
+def outputs_of(program: Program, names: dict[str, str], bindings: dict[str, Any]) -> dict:
+    """What a dispatch may write, by the name it binds it, as a coroutine dispatch's
+    ``outputs`` hold it: the arrays bound to ``var<storage, read_write>`` (not the read-only
+    buffers, not uniforms) and the written level of each writable storage texture."""
+    outputs = {}
+    for key, value in bindings.items():
+        space, access, _ = program.variables.get(names.get(key, key), (None, None, None))
+        if space == "storage" and access != "read" and isinstance(value, np.ndarray):
+            outputs[key] = value
+    outputs.update(textures.written(program.variables, names, bindings))
+    return outputs
 
 
 def _check_options(options: dict[str, Any], stage: str = "compute") -> None:

@@ -29,13 +29,13 @@ from typing import Any
 import numpy as np
 
 from ..errors import BindingError
-from .layout import check_uniform
+from .layout import check_uniform, not_shareable
 from .matrices import Matrix
 from .readonly import ReadOnlyStorage, read_only_view
 from .struct_buffers import as_struct_binding, write_value
 from .structs import is_struct, struct_of
 from .textures.annotations import bind_texture, is_texture_binding
-from .types import ArrayType, AtomicType, Vec, _ScalarType
+from .types import ArrayType, AtomicType, Vec, _ScalarType, _type_name, f16, f32, i32, u32
 from .vec_arrays import vector_view
 
 _STORAGE_DTYPES = (np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.uint32),
@@ -75,7 +75,12 @@ class _Marker(type):
                             + (" and one ash.at(group, binding)" if hasattr(cls, "point") else
                                " (a fragment input has a @location, not a binding point)")
                             + f", not {item!r}")
-        attrs = {"element": rest[0] if rest else getattr(cls, "element", None)}
+        attrs = {"element": _wgsl_element(cls, rest[0]) if rest else getattr(cls, "element",
+                                                                          None)}
+        why = not_shareable(attrs["element"]) if hasattr(cls, "point") else ""
+        if why:  # (a storage buffer or uniform holds host-shareable types only)
+            raise TypeError(f"{cls.__name__}[{_type_name(attrs['element'])}]: {why}; a struct "
+                            "holding a bool lives in function, private or workgroup memory")
         if points:
             attrs["point"] = points[0]
         return type(cls.__name__, (cls,), attrs)
@@ -85,6 +90,22 @@ class _Marker(type):
         shown = [getattr(element, "__name__", repr(element))] if element is not None else []
         shown += [repr(cls.point)] if getattr(cls, "point", None) is not None else []
         return cls.__name__ + (f"[{', '.join(shown)}]" if shown else "")
+
+
+#: numpy's scalar types that are WGSL's (``Storage[np.float32]`` means ``Storage[f32]``)
+_NUMPY_SCALARS = {t.numpy_type: t for t in (f32, f16, i32, u32)}
+
+
+def _wgsl_element(cls: type, element: Any) -> Any:
+    """An annotation's element type: a numpy scalar type stands for its WGSL scalar; one WGSL
+    has not (float64, int64 ...) is a TypeError with the fix."""
+    if isinstance(element, type) and issubclass(element, np.generic):
+        if element in _NUMPY_SCALARS:
+            return _NUMPY_SCALARS[element]
+        raise TypeError(f"{cls.__name__}[np.{element.__name__}]: WGSL has no {element.__name__} "
+                        "(storage holds f32, f16, i32 and u32); annotate "
+                        f"{cls.__name__}[ash.f32] (or i32, u32, f16) and pass an array of it")
+    return element
 
 
 class Storage(metaclass=_Marker):
@@ -288,6 +309,9 @@ def _struct_storage(kernel: str, name: str, element: Any, value: np.ndarray,
     if element is not None and element is not cls:
         raise BindingError(f"{kernel}: binding {name!r} is declared Storage[{element!r}] but "
                            f"holds {cls.__name__} structs")
+    if not_shareable(cls):
+        raise BindingError(f"{kernel}: binding {name!r}: {not_shareable(cls)}; a buffer holds "
+                           "host-shareable types only")
     if not value.flags.writeable and not read_only:
         raise BindingError(f"{kernel}: storage buffer {name!r} is read-only; pass a writeable "
                            "array or declare the parameter ash.ReadOnly (var<storage, read>)")
@@ -312,6 +336,9 @@ def _struct_uniform(kernel: str, name: str, ann: Any, value: Any) -> Any:
         raise BindingError(f"{kernel}: uniform {name!r} is declared {_ann(ann)}; pass a "
                            f"{_ann(ann)} value or {_ann(ann)}.zeros()/zeros(n), not "
                            f"{type(value).__name__}")
+    if not_shareable(t):
+        raise BindingError(f"{kernel}: uniform {name!r}: {not_shareable(t)}; a uniform holds "
+                           "host-shareable types only")
     try:
         check_uniform(t, f"{kernel}: uniform {name!r}")
     except TypeError as exc:

@@ -168,6 +168,9 @@ class StructLayout:
     members: tuple[Member, ...]
     align: int
     size: int
+    #: why the struct is not host-shareable (``"member 'b' is bool"``), "" when it is:
+    #: WGSL allows it in function, private and workgroup memory, not in a buffer
+    not_shareable: str = ""
 
     @property
     def runtime(self) -> Member | None:
@@ -192,28 +195,64 @@ def _bool_in(t: Any) -> tuple[str, str] | None:
     return None
 
 
+def _laid_out_as(t: Any) -> Any:
+    """The type whose layout ``t`` takes: ``t``, with bool as u32 and ``vecN<bool>`` as
+    ``vecNu`` (WGSL's table gives bool 4 bytes; :mod:`asyncshader.ir.layout` agrees)."""
+    if isinstance(t, ArrayType):
+        return ArrayType(_laid_out_as(_attrs(t.element).type), t.length)
+    if isinstance(t, RuntimeArrayType):
+        return RuntimeArrayType(_laid_out_as(_attrs(t.element).type))
+    if t is bool or getattr(t, "wgsl", None) == "bool":
+        from .types import u32
+        return u32
+    if isinstance(t, type) and issubclass(t, Vec) and t.kind == "b":
+        from .types import _VECS
+        return _VECS[(t.size, "u")]
+    return t
+
+
+def not_shareable(t: Any) -> str:
+    """Why a struct ``t`` (or an array of one) cannot be in a storage or uniform buffer (it
+    holds a bool: WGSL's host-shareable types hold none), "" when it can."""
+    t = _attrs(t).type
+    while isinstance(t, (ArrayType, RuntimeArrayType)):
+        t = _attrs(t.element).type
+    layout = getattr(t, "__wgsl_layout__", None)
+    return layout.not_shareable if isinstance(layout, StructLayout) else ""
+
+
+def _bool_member(name: str, mname: str, t: Any) -> str:
+    """Why the member ``mname`` of type ``t`` keeps struct ``name`` out of buffers ("": it
+    does not)."""
+    held = _bool_in(t)
+    if t is bool or getattr(t, "wgsl", None) == "bool":
+        return (f"struct {name}: member {mname!r} is bool, which is not host-shareable "
+                "(WGSL): use u32 (0 or 1)")
+    if held is not None:
+        return (f"struct {name}: member {mname!r} is {_type_name(t)}, which holds {held[0]}: "
+                f"WGSL's bool is not host-shareable, so a buffer cannot hold one: use "
+                f"{held[1]} (0 or 1)")
+    inner = not_shareable(t)
+    return f"struct {name}: member {mname!r} holds {inner}" if inner else ""
+
+
 def struct_layout(name: str, fields: list[tuple[str, Any]]) -> StructLayout:
     """Lays out the members ``(name, type or align/size(...))`` in order (WGSL §Structure
-    Member Layout). Raises TypeError naming the member for what WGSL rejects."""
+    Member Layout). Raises TypeError naming the member for what WGSL rejects. A member
+    holding a bool is laid out as its u32 counterpart and makes the struct not
+    host-shareable (:attr:`StructLayout.not_shareable`)."""
     if not fields:
         raise TypeError(f"struct {name} has no members: WGSL structs need at least one")
-    members, end, struct_align = [], 0, 1
+    members, end, struct_align, why = [], 0, 1, ""
     for i, (mname, declared) in enumerate(fields):
         attrs = _attrs(declared)
         t = attrs.type
         if isinstance(t, RuntimeArrayType) and i != len(fields) - 1:
             raise TypeError(f"struct {name}: member {mname!r} is a runtime-sized array, which "
                             "WGSL allows only as the last member")
-        if t is bool or getattr(t, "wgsl", None) == "bool":
-            raise TypeError(f"struct {name}: member {mname!r} is bool, which is not "
-                            "host-shareable (WGSL): use u32 (0 or 1)")
-        held = _bool_in(t)
-        if held is not None:
-            raise TypeError(f"struct {name}: member {mname!r} is {_type_name(t)}, which holds "
-                            f"{held[0]}: WGSL's bool is not host-shareable, so a struct in "
-                            f"memory cannot hold one: use {held[1]} (0 or 1)")
+        why = why or _bool_member(name, mname, t)
         try:
-            natural_align, natural_size = align_size(t)
+            natural_align, natural_size = align_size(_laid_out_as(t))
         except TypeError as exc:
             raise TypeError(f"struct {name}: member {mname!r}: {exc}") from None
         if isinstance(t, RuntimeArrayType) and attrs.size:
@@ -238,7 +277,7 @@ def struct_layout(name: str, fields: list[tuple[str, Any]]) -> StructLayout:
                             "maxStorageBufferBindingSize is 128 MiB by default): bind the "
                             "elements as a buffer of their own")
         struct_align = max(struct_align, a)
-    return StructLayout(name, tuple(members), struct_align, round_up(struct_align, end))
+    return StructLayout(name, tuple(members), struct_align, round_up(struct_align, end), why)
 
 
 # ------------------------------------------------------------------------------------ dtypes
@@ -332,7 +371,7 @@ def granule(t: Any) -> int:
     if isinstance(t, AtomicType):
         return 4
     scalar = t if isinstance(t, _ScalarType) else t.scalar
-    return _scalar_size(scalar)
+    return 4 if scalar.dtype.kind == "b" else _scalar_size(scalar)  # (bool: a 4-byte slot)
 
 
 # ------------------------------------------------------------------ the uniform address space

@@ -138,6 +138,11 @@ class WorkgroupStruct(WorkgroupVar):
             raise TypeError(f"{self.var_name} is an array of structs: index it")
         store(self._view()._blk, 0, self._struct, v, _getframe(1), self.var_name)
 
+    def unreported_value(self) -> Any:
+        """One struct's value, loaded without telling the race detector (the load of
+        ``workgroupUniformLoad``, between its two barriers, cannot race)."""
+        return ref_of(self._struct)((Block(self.view(np.ndarray), self._struct), 0)).load()
+
 
 class WorkgroupAtomic(WorkgroupVar):
     """``atomic<T>`` or ``array<atomic<T>, N>``: only the ``atomic_*`` operations may touch it."""

@@ -87,8 +87,8 @@ class Block:
         self.g = granule(struct_cls)
         self.gshift = self.g.bit_length() - 1
         self.views: dict[str, np.ndarray] = {}
-        for ch in "fiue":
-            dt = np.dtype({"f": "<f4", "i": "<i4", "u": "<u4", "e": "<f2"}[ch])
+        for ch in "fiue?":  # (bool: a member of a struct outside buffers)
+            dt = np.dtype({"f": "<f4", "i": "<i4", "u": "<u4", "e": "<f2", "?": "?"}[ch])
             if raw.size % dt.itemsize == 0:
                 self.views[dt.char] = raw.view(dt)
         self.read_only = read_only
@@ -139,7 +139,8 @@ class Block:
         if self.oob is not None:
             self._out_of_bounds(write)
             return
-        lo, hi = offset >> self.gshift, (offset + nbytes) >> self.gshift
+        # (every granule the bytes touch: a bool member is 1 byte of its 4-byte slot)
+        lo, hi = offset >> self.gshift, ((offset + nbytes - 1) >> self.gshift) + 1
         fast = self.fast
         if fast is not None:
             for loc in range(lo, hi):

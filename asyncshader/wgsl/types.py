@@ -25,6 +25,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .swizzle_properties import swizzle_properties
+
 __all__ = [  # (grouped: scalars and helpers, then vectors by size)
     "ArrayType", "AtomicType", "Vec", "all", "any", "array", "atomic", "bool_", "f16", "f32",
     "i32", "select", "u32",
@@ -192,16 +194,17 @@ class Vec:
     kind: ClassVar[str]
     scalar: ClassVar[type]
     _names: ClassVar[str]
+    _sized: ClassVar[tuple]  # (the vector classes of the same kind by size, for swizzles)
 
-    def __getattr__(self, name: str) -> Any:  # swizzles and rgba aliases; x/y/z/w are slots
-        if 1 <= len(name) <= 4:
-            idx = _swizzle_index(name, self.size)
-            if idx is not None:
-                vals = [getattr(self, "xyzw"[i]) for i in idx]
-                return vals[0] if len(vals) == 1 else _VECS[(len(vals), self.kind)]._make(*vals)
-        raise AttributeError(
-            f"{type(self).__name__} has no component or swizzle {name!r} "
-            f"(components: {', '.join(self._names)}; aliases r g b a)")
+    # Swizzles and rgba aliases are properties made with the classes (.swizzle_properties), not a
+    # __getattr__: a class with __getattr__ reads every attribute through the slower hook
+    # (``v.x`` about twice as slow). A name that is neither raises Python's AttributeError,
+    # which a shader's error message words as :meth:`_attribute_error` (_core/diagnostics).
+
+    def _attribute_error(self, name: str) -> str:
+        """What is wrong with ``v.<name>`` when ``name`` is no component or swizzle of ``v``."""
+        return (f"{type(self).__name__} has no component or swizzle {name!r} "
+                f"(components: {', '.join(self._names)}; aliases r g b a)")
 
     def __repr__(self) -> str:
         return f"{_VECS[(self.size, self.kind)].__name__}({', '.join(repr(_py(c)) for c in self)})"
@@ -447,15 +450,18 @@ def _gen_vec(n: int, kind: str) -> dict[str, Any]:
     cls = type(f"vec{n}{suffix}", (Vec,), {
         "__slots__": tuple(names), "size": n, "kind": kind, "scalar": _SCALAR_BY_KIND[kind],
         "_names": names, "__module__": __name__, "__hash__": None,
-        "__doc__": f"WGSL ``vec{n}<{_SCALAR_BY_KIND[kind].wgsl}>``.", **methods})
+        "__doc__": f"WGSL ``vec{n}<{_SCALAR_BY_KIND[kind].wgsl}>``.", **methods,
+        **_SWIZZLES_BY_SIZE[n]})
     ns["_R"] = cls
     _VECS[(n, kind)] = cls
     return ns
 
 
+_SWIZZLES_BY_SIZE = {n: swizzle_properties(n) for n in (2, 3, 4)}
 _namespaces = {(n, k): _gen_vec(n, k) for n in (2, 3, 4) for k in "fiubh"}
 for (_n, _k), _ns in _namespaces.items():  # comparisons return the bool vector of the same size
     _ns["_B"] = _VECS[(_n, "b")]
+    _VECS[(_n, _k)]._sized = (None, None, *(_VECS[(m, _k)] for m in (2, 3, 4)))
 del _namespaces
 
 vec2f, vec3f, vec4f = _VECS[(2, "f")], _VECS[(3, "f")], _VECS[(4, "f")]

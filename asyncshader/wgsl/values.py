@@ -114,7 +114,7 @@ def store_swizzle(obj: Any, name: str, value: Any) -> None:
         return
     idx = _swizzle_index(name, obj.size)
     if idx is None:
-        obj.__getattr__(name)  # (raises the vector's AttributeError naming its components)
+        raise AttributeError(obj._attribute_error(name))
     for i, c in zip(idx, parts(value, name)):
         setattr(obj, "xyzw"[i], c)
 
@@ -167,7 +167,7 @@ def _vec_with(v: Vec, key: Any, value: Any) -> Vec:
         if idx == ():
             idx = _SWIZZLES[(key, v.size)] = _swizzle_index(key, v.size)
         if idx is None:
-            v.__getattr__(key)  # (raises the vector's AttributeError naming its components)
+            raise AttributeError(v._attribute_error(key))
         if len(idx) == 1:
             comps[idx[0]] = convert_component(value)
         else:

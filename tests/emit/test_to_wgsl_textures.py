@@ -125,3 +125,22 @@ def test_a_storage_texture_that_differs_is_reported_texel_by_texel():
     same = ash.crosscheck(tally, 1, acc=tex, subgroup_size=8)  # (lavapipe's 8)
     assert same.gpu["acc"].ravel().tolist() == [8.0, 9.0, 10.0, 11.0]
     assert (tex.levels[0] == start).all()
+
+
+@ash.fragment
+async def stamp(dst: RGBA8Out, *, position: vec4f):
+    p = vec2i(ash.i32(position.x), ash.i32(position.y))
+    ash.texture_store(dst, p, vec4f((position.x - 0.5) * 0.25, (position.y - 0.5) / 3.0, 1, 1))
+    return vec4f(position.x, position.y, 0.0, 1.0)
+
+
+@pytest.mark.usefixtures("gpu_device")
+def test_crosscheck_fragments_compares_the_storage_textures_a_shader_writes():
+    tex = ash.Texture([np.zeros((4, 4, 4), np.uint8)])
+    report = ash.crosscheck_fragments(stamp, 4, 4, dst=tex)
+    assert report.ok and report.sizes["dst"] == 64 and report.sizes["output"] == 64
+    for side in (report.cpu["dst"], report.gpu["dst"]):  # (as ramp's, pixel centres x + 0.5)
+        assert side.shape == (1, 4, 4, 4)
+        assert side[0, 0, :, 0].tolist() == [0, 64, 128, 191]
+        assert side[0, :, 0, 1].tolist() == [0, 85, 170, 255]
+    assert not tex.levels[0].any()  # (the caller's texture: each side wrote a copy)

@@ -4,6 +4,8 @@ by member, held in a ``let`` or a ``var``, and stored into by member as any stru
 6.0 = 0.75 * 2^3, -40.0 = -0.625 * 2^6, 6.5 = 0.5 + 6.0."""
 
 import numpy as np
+import pytest
+from ports import wgsl_originals
 
 import asyncshader as ash
 
@@ -63,3 +65,39 @@ def test_an_abstract_integer_argument_takes_a_float_overload_s_type():
     o = np.array([1024.0, 0, 0, 0, 0], np.float32)
     ash.run(ash.load_wgsl(ABSTRACT_ARGUMENTS)["main"], 1, o=o)
     assert o.tolist() == [1024.0, 8.0, 1024.0, 4096.0, 1024.0]   # log2(1024) = 10 -> 8
+
+
+FLOAT_PARAMETERS_OF_INTEGER_RESULTS = """\
+@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+
+@compute @workgroup_size(1)
+fn main() {
+    let x = f32(o[0]);
+    o[1] = pack2x16float(vec2(1, 2));
+    o[2] = pack2x16float(vec2(x, 2));
+    o[3] = pack4x8unorm(vec4(1, 0, 1, 0));
+    o[4] = u32(dot(vec2(1, 2), vec2(x, x)));
+    o[5] = u32(ldexp(x, 3));
+}
+"""
+#: by hand: f16 1.0 is 0x3c00, 2.0 0x4000 and 3.0 0x4200 (the first component in the low
+#: half); unorm 1.0 is 0xff per byte, first component lowest; dot((1, 2), (3, 3)) = 9;
+#: 3 * 2^3 = 24
+FLOAT_PARAMETERS_WANT = [3, 0x40003C00, 0x40004200, 0x00FF00FF, 9, 24]
+
+
+@pytest.mark.parametrize("schedule", [ash.InOrder(), ash.Lockstep()], ids=["InOrder", "Lockstep"])
+def test_an_abstract_integer_argument_takes_its_float_parameter_s_type(schedule):
+    """``pack2x16float(vec2(1, 2))``: the overload's parameter is vec2<f32>, so the abstract
+    integers convert to f32 although the result is a u32 (the checker's overload resolution
+    gives each argument its parameter's type; the generator and Lockstep read it)."""
+    o = np.array([3, 0, 0, 0, 0, 0], np.uint32)
+    ash.run(ash.load_wgsl(FLOAT_PARAMETERS_OF_INTEGER_RESULTS)["main"], 1, o=o,
+            schedule=schedule, sanitize="off")
+    assert o.tolist() == FLOAT_PARAMETERS_WANT
+
+
+def test_lavapipe_converts_the_abstract_integers_to_f32_too(gpu_device):
+    o = np.array([3, 0, 0, 0, 0, 0], np.uint32)
+    gpu = wgsl_originals.run(gpu_device, FLOAT_PARAMETERS_OF_INTEGER_RESULTS, "main", 1, o=o)
+    assert gpu["o"].tolist() == FLOAT_PARAMETERS_WANT

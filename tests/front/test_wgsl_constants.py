@@ -3,8 +3,7 @@ digits are digits, not a suffix (``0x1f`` is 31, ``0xffffffff`` is 2**32 - 1); a
 whose abstract value leaves i32's range is valid WGSL and loads (Dawn's test/tint/bug/tint/
 1713.wgsl). Checked in const-evaluation, in a loaded kernel and against lavapipe. And what
 made the loader crash on Dawn's corpus (benchmarks/wgsl_load.py) is a diagnostic at its
-place: a huge const array, an override index past the end, nesting past Python's limit, a
-struct with a bool member."""
+place: a huge const array, an override index past the end, nesting past Python's limit."""
 
 import numpy as np
 import pytest
@@ -112,14 +111,3 @@ def test_blocks_nested_past_pythons_limit_are_refused_at_their_line():
     with pytest.raises(WGSLError, match="not supported yet by load_wgsl: too many statically "
                                         "nested blocks"):
         ash.load_wgsl(wgsl)
-
-
-@pytest.mark.parametrize("member", ["b: bool", "f: vec3<bool>", "a: array<bool, 2>"])
-def test_a_struct_with_a_bool_member_is_refused_at_the_member(member):
-    """Valid WGSL (a struct outside memory may hold bools: Dawn's types/struct_members.wgsl),
-    but a loaded struct is an @ash.struct class, which has a memory layout: refused at the
-    member (it was a TypeError from the class's creation)."""
-    with pytest.raises(WGSLError, match=r":1:12: error: not supported yet by load_wgsl: a "
-                                        "struct with a bool member"):
-        ash.load_wgsl(f"struct S {{ {member}, x: u32 }}\n@compute @workgroup_size(1)\n"
-                      "fn f() {\n    var s: S;\n    s.x = 1u;\n}\n")

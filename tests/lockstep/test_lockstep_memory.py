@@ -66,13 +66,14 @@ def test_viewed_and_copied_buffers_give_the_values_of_the_kernel():
     inp = np.arange(32, dtype=np.float32).reshape(8, 4)
     inp.flags.writeable = False  # (a read binding: seen as it is)
     out = np.zeros((8, 4), np.float32)          # (viewed)
-    odd = np.zeros((8, 3), np.float32)          # (vec3: copied in and back)
+    odd = np.full((8, 4), -1.0, np.float32)     # (vec3, 16 bytes apart: copied in and back)
     ash.run(SCALE["main"], 2, inp=inp, out=out, odd=odd, schedule=ash.Lockstep(),
             sanitize="off")
     want = inp * 2
     want[:, 3] += np.arange(8)
     assert out.tolist() == want.tolist()
-    assert odd.tolist() == (inp[:, :3] + 1).tolist()
+    assert odd[:, :3].tolist() == (inp[:, :3] + 1).tolist()
+    assert odd[:, 3].tolist() == [-1.0] * 8  # (the padding: untouched)
 
 
 def test_the_arrays_of_each_chunk_are_freed_when_it_ends():

@@ -350,12 +350,32 @@ async def guarded(inp: ash.Storage, out: ash.Storage, *, local_invocation_index:
 
 
 def test_a_conditional_expression_reads_one_side_as_in_python():
-    # to_wgsl writes select(0.0f, inp[i + 2], i < 2): WGSL evaluates both sides, so the
-    # WGSL reads inp[4] and inp[5], out of bounds; the Python kernel does not
+    # to_wgsl writes an if/else here (WGSL's select would evaluate both sides and read
+    # inp[4] and inp[5], out of bounds, which the Python kernel does not)
     bindings = dict(inp=np.arange(4, dtype=np.float32), out=np.zeros(4, np.float32))
-    assert "select(0.0f, inp[i + 2], i < 2)" in to_wgsl(guarded, **bindings)
+    assert "select(" not in to_wgsl(guarded, **bindings)
     r = ash.run(guarded, schedule=ash.Lockstep(), sanitize="report", **bindings)
     assert r.findings == [] and bindings["out"].tolist() == [2, 3, 0, 0]
+
+
+@ash.compute(workgroup_size=4)
+async def guarded_elif(inp: ash.Storage, out: ash.Storage, *, local_invocation_index: u32):
+    i = local_invocation_index
+    if i > 10:
+        out[i] = ash.f32(1)
+    elif (inp[i + 2] if i < 2 else ash.f32(0)) > ash.f32(1):  # reads inp[2], inp[3] only
+        out[i] = ash.f32(5)
+
+
+def test_a_select_in_a_condition_is_recorded_for_the_side_each_lane_takes():
+    # an elif's condition is evaluated in place, so to_wgsl keeps select(), which reads
+    # both sides in WGSL; Lockstep's detector records each side for the lanes taking it only
+    bindings = dict(inp=np.arange(4, dtype=np.float32), out=np.zeros(4, np.float32))
+    assert "select(0.0f, inp[i + 2], i < 2)" in to_wgsl(guarded_elif, **bindings)
+    r = ash.run(guarded_elif, schedule=ash.Lockstep(), sanitize="report", **bindings)
+    assert r.findings == [] and bindings["out"].tolist() == [5, 5, 0, 0]
+    inorder = dict(inp=np.arange(4, dtype=np.float32), out=np.zeros(4, np.float32))
+    assert ash.run(guarded_elif, sanitize="report", **inorder).findings == []
 
 
 # ------------------------------------------------------------- generated kernels, both ways

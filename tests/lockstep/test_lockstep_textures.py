@@ -379,14 +379,17 @@ def small():
 
 @pytest.mark.parametrize("given, words", [
     (dict(smp=ash.Sampler(compare="less")),
-     ["binding 'smp' is a sampler but got a comparison sampler", "drop compare="]),
+     ["var smp: sampler is a filtering sampler but got a comparison sampler",
+      "drop compare="]),
     (dict(tex=ash.Texture([np.zeros((2, 2, 1), np.uint32)], "r32uint")),
-     ["binding 'tex' is a texture_2d<f32>", "read as u32", "Fix: declare [u32]"]),
+     ["var tex: texture_2d<f32> but got a r32uint texture", "read as u32",
+      "Fix: declare texture_2d<u32>"]),
     (dict(tex=ash.Texture([np.zeros((2, 4, 4, 1), np.uint8)], "r8unorm")),
      ["binding 'tex' is a texture_2d<f32> (view dimension '2d') but got a 2d-array view",
       "texture.view(dimension='2d')"]),
-    (dict(tex=ash.Sampler()), ["binding 'tex' is a texture_2d<f32>", "got a Sampler"]),
-    (dict(tex=None), ["handle variable 'tex' is not bound: pass tex=..."]),
+    (dict(tex=ash.Sampler()), ["var tex: texture_2d<f32> needs an ash.Texture",
+                               "not Sampler"]),
+    (dict(tex=None), ["missing binding 'tex'", "pass tex=<ash.Texture>"]),
 ])
 def test_a_texture_or_sampler_of_the_wrong_kind_is_a_binding_error_naming_it(given, words):
     bindings = {**dict(tex=small(), smp=ash.Sampler()), **given}

@@ -181,7 +181,8 @@ def test_wgsl_errors_carry_the_diagnostic(device):
 
 def test_valid_wgsl_that_load_wgsl_cannot_run_yet_is_an_internal_error_saying_so(device):
     code = """\
-@group(0) @binding(0) var<storage, read_write> out: array<array<vec2f, 2>>;
+struct P { x: f32, y: f32 }
+@group(0) @binding(0) var<storage, read_write> out: array<array<P, 2>>;
 @compute @workgroup_size(1)
 fn main() { out[0][1].x += 1.0; }
 """

@@ -61,6 +61,28 @@ def test_storage_element_type_is_checked_when_declared():
     assert buf[0] == 1
 
 
+
+@pytest.mark.parametrize("schedule", [None, ash.Lockstep()], ids=["InOrder", "Lockstep"])
+def test_a_numpy_scalar_type_as_element_means_its_wgsl_scalar(schedule):
+    @ash.compute(workgroup_size=4)
+    async def copy(src: ash.ReadOnly[np.float32], dst: ash.Storage[np.uint32], *,
+                   local_invocation_index: u32):
+        dst[local_invocation_index] = u32(src[local_invocation_index] * 2)
+
+    assert repr(ash.ReadOnly[np.float32]) == "ReadOnly[f32]"
+    dst = np.zeros(4, np.uint32)
+    ash.run(copy, src=np.arange(4, dtype=np.float32), dst=dst,
+            **({} if schedule is None else {"schedule": schedule}))
+    assert dst.tolist() == [0, 2, 4, 6]
+    with pytest.raises(ash.BindingError, match=r"declared ReadOnly\[f32\] but the array is int32"):
+        ash.run(copy, src=np.zeros(4, np.int32), dst=dst)
+
+
+def test_a_numpy_scalar_type_wgsl_lacks_is_refused_with_the_fix():
+    with pytest.raises(TypeError, match=r"WGSL has no float64 .*annotate Storage\[ash.f32\]"):
+        ash.Storage[np.float64]
+
+
 @pytest.mark.parametrize("shape", [(12,), (4, 4), (2, 2, 3)])
 def test_a_vector_element_needs_an_array_of_n_vectors(shape):
     @ash.compute(workgroup_size=1)

@@ -226,10 +226,13 @@ def test_bad_declarations_name_the_member():
         @ash.struct
         class S1:
             x: ash.size(2, f32)
-    with pytest.raises(TypeError, match="member 'b' is bool"):
-        @ash.struct
-        class S2:
-            b: ash.bool_
+    @ash.struct
+    class S2:
+        b: ash.bool_
+        f: ash.vec3b
+    assert S2.offsets == {"b": 0, "f": 16} and S2.size == 32  # (bool: 4 bytes, as u32)
+    with pytest.raises(TypeError, match="member 'b' is bool, which is not host-shareable"):
+        ash.Uniform[S2]
     with pytest.raises(TypeError, match="power of two"):
         ash.align(12, f32)
     with pytest.raises(TypeError, match=r"@align\(4\).*multiple of 16"):

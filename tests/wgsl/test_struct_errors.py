@@ -1,4 +1,5 @@
-"""What ``@ash.struct`` refuses, at decoration, naming the struct, the member and WGSL's rule;
+"""What ``@ash.struct`` refuses, at decoration, naming the struct, the member and WGSL's rule
+(and a struct holding a bool, which WGSL keeps out of buffers, at Storage[...]/Uniform[...]);
 and the errors of a value of the wrong type or a store into a name that is no member, which
 name the struct (not an internal class) and the member."""
 
@@ -14,11 +15,12 @@ from asyncshader import f32, vec2b, vec2f, vec3b, vec4b
     (vec2b, "vec2<bool>", "vec2u"),
     (ash.array(vec4b, 3), "vec4<bool>", "vec4u"),
 ])
-def test_a_bool_vector_member_is_refused_at_decoration(member, held, instead):
+def test_a_bool_vector_member_keeps_the_struct_out_of_buffers(member, held, instead):
+    flags = ash.struct(type("Flags", (), {"__annotations__": {"x": f32, "flags": member}}))
     with pytest.raises(TypeError) as err:
-        ash.struct(type("Flags", (), {"__annotations__": {"x": f32, "flags": member}}))
+        ash.Storage[flags]
     msg = str(err.value)
-    assert msg.startswith("struct Flags: member 'flags' ")
+    assert msg.startswith("Storage[Flags]: struct Flags: member 'flags' ")
     assert f"holds {held}: WGSL's bool is not host-shareable" in msg
     assert f"use {instead} (0 or 1)" in msg
 

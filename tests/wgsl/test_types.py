@@ -61,10 +61,45 @@ def test_components_swizzles_and_rgba_aliases():
     assert v[0] == 10 and len(v) == 4
     v[1] = 7
     assert v.y == 7
-    with pytest.raises(AttributeError, match="no component or swizzle 'q'"):
+    with pytest.raises(AttributeError, match="'q'"):
         _ = v.q
     with pytest.raises(AttributeError):
         _ = vec2f(1, 2).z
+
+
+def test_every_swizzle_reads_a_vector_of_the_same_kind():
+    v, w = vec4u(1, 2, 3, 4), ash.vec3h(0.5, 1.5, 2.5)
+    assert v.wzyx == vec4u(4, 3, 2, 1) and type(v.wzyx) is vec4u
+    assert v.ba == ash.vec2u(3, 4) and type(v.ab) is ash.vec2u and v.g == 2
+    assert w.bgr == ash.vec3h(2.5, 1.5, 0.5) and type(w.zz) is ash.vec2h
+    assert ash.vec2b(True, False).yxy == ash.vec3b(False, True, False)
+    with pytest.raises(AttributeError):
+        _ = vec3f(1, 2, 3).xyzw  # (w is not a component of a vec3f)
+    with pytest.raises(AttributeError):
+        _ = v.xyzwx  # (five letters)
+    with pytest.raises(AttributeError):
+        _ = v.xg  # (letters of one set only)
+
+
+def test_vectors_read_components_without_a_getattr_hook():
+    # A class with __getattr__ reads every attribute through CPython's slower hook: the
+    # swizzles are properties, so `v.x` stays a plain slot read (docs/performance.md).
+    for cls in (vec2f, vec3i, vec4u, ash.vec4h, ash.vec3b):
+        assert not hasattr(cls, "__getattr__")
+
+
+@ash.compute(workgroup_size=1)
+async def reads_no_such_component(out: ash.Storage[vec4f]):
+    v = vec3f(1.0)
+    out[0] = vec4f(v.q, 0.0, 0.0, 0.0)
+
+
+def test_a_shader_reading_no_such_component_is_told_the_components():
+    with pytest.raises(ash.ShaderError, match=r"invocation .* raised AttributeError: vec3f has no "
+                       r"component or swizzle 'q' \(components: x, y, z; aliases r g b a\) at "
+                       r".*test_types.py:\d+: out\[0\] = vec4f\(v.q") as info:
+        ash.run(reads_no_such_component, out=np.zeros((1, 4), np.float32))
+    assert "components: x, y, z" in str(info.value.original)  # (the chained cause too)
 
 
 def test_vector_arithmetic_is_component_wise_with_scalar_broadcast():

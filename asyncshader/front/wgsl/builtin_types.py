@@ -1,8 +1,10 @@
-"""The types of WGSL's built-in function calls (§ Built-in functions): each built-in's
-parameters and the type it returns for the arguments' types, with WGSL's overload rules (a
-generic ``T`` shared by the arguments, abstract arguments converted to the others' type, no
-splatting of a scalar into a vector argument). A call the rules reject raises
-:class:`BuiltinError` with what the function takes.
+"""The types of WGSL's built-in function calls (§ Built-in functions): the overload a call
+selects for the arguments' types, as its parameter types and the type it returns, with
+WGSL's overload rules (a generic ``T`` shared by the arguments, abstract arguments converted
+to the others' type, no splatting of a scalar into a vector argument). The parameter types
+are what each argument converts to (``clamp(x, 0.0, N - 1)`` with ``x: f32``: three f32;
+``ldexp(x, 2)``: f32 and i32). A call the rules reject raises :class:`BuiltinError` with
+what the function takes.
 
 Built-ins that WGSL evaluates in a const-expression keep abstract types when all the
 arguments are const (``sqrt(4.0)`` is an AbstractFloat); the others (derivatives, atomics,
@@ -34,11 +36,21 @@ from ...ir.types import (
     result_struct_name,
 )
 from .conversions import common_type, converts, describe, leaf, with_leaf
-from .texture_args import check_arguments
+from .texture_args import argument_roles, check_arguments
 
 
 class BuiltinError(Exception):
     """A built-in call that WGSL's overload rules reject (the message says what it takes)."""
+
+
+#: an overload selected for a call: each argument's parameter type, and the result type
+#: (None for a built-in that returns nothing)
+Signature = tuple[list[Any], Any]
+
+
+def _each(t: Any, types: list[Any], result: Any = None) -> Signature:
+    """Every parameter of type ``t`` (the generic ``T``); the result ``t`` unless given."""
+    return [t] * len(types), t if result is None else result
 
 
 def _generic(name: str, types: list[Any], what: str, ok: Callable[[Any], bool]) -> Any:
@@ -74,8 +86,8 @@ def _float_of(types: list[Any]) -> list[Any]:
 
 
 def _same(what: str, ok: Callable[[Any], bool], floats: bool = False) -> Callable:
-    def rule(name: str, types: list[Any]) -> Any:
-        return _generic(name, _float_of(types) if floats else types, what, ok)
+    def rule(name: str, types: list[Any]) -> Signature:
+        return _each(_generic(name, _float_of(types) if floats else types, what, ok), types)
     return rule
 
 
@@ -84,56 +96,57 @@ _NUMERIC_T = _same("numeric scalars or vectors", _is_numeric)
 _INT_T = _same("i32 or u32 scalars or vectors", _is_int)
 
 
-def _vector_float(name: str, types: list[Any]) -> Any:
-    t = _FLOAT_T(name, types)
+def _vector_float(name: str, types: list[Any]) -> Signature:
+    params, t = _FLOAT_T(name, types)
     if not isinstance(t, Vector):
         raise BuiltinError(f"{name} takes float vectors, not {describe(t)}")
-    return t
+    return params, t
 
 
 def _scalar_result(rule: Callable) -> Callable:
-    def result(name: str, types: list[Any]) -> Any:
-        t = rule(name, types)
-        return t.scalar if isinstance(t, Vector) else t
+    def result(name: str, types: list[Any]) -> Signature:
+        params, t = rule(name, types)
+        return params, t.scalar if isinstance(t, Vector) else t
     return result
 
 
-def _dot(name: str, types: list[Any]) -> Any:
-    t = _NUMERIC_T(name, types)
+def _dot(name: str, types: list[Any]) -> Signature:
+    params, t = _NUMERIC_T(name, types)
     if not isinstance(t, Vector):
         raise BuiltinError(f"dot takes two vectors, not {describe(types[0])}")
-    return t.scalar
+    return params, t.scalar
 
 
-def _cross(name: str, types: list[Any]) -> Any:
-    t = _FLOAT_T(name, types)
+def _cross(name: str, types: list[Any]) -> Signature:
+    params, t = _FLOAT_T(name, types)
     if t != Vector(3, t.scalar if isinstance(t, Vector) else F32):
         raise BuiltinError(f"cross takes two 3-component float vectors, not {describe(t)}")
-    return t
+    return params, t
 
 
-def _mix(name: str, types: list[Any]) -> Any:
+def _mix(name: str, types: list[Any]) -> Signature:
     if len(types) == 3 and isinstance(types[0], Vector) and isinstance(types[2], Scalar):
-        t = _FLOAT_T(name, [types[0], types[1]])  # mix(vecN, vecN, S)
+        _, t = _FLOAT_T(name, [types[0], types[1]])  # mix(vecN, vecN, S)
         s = common_type([t.scalar, *_float_of([types[2]])])
         if s is None:
             raise BuiltinError(f"mix: the factor is {describe(types[2])}, the vectors' "
                                f"scalar is {describe(t.scalar)}")
-        return _generic(name, [t, Vector(t.size, s)], "float vectors", _is_float)
+        t = _generic(name, [t, Vector(t.size, s)], "float vectors", _is_float)
+        return [t, t, t.scalar], t
     return _FLOAT_T(name, types)
 
 
-def _refract(name: str, types: list[Any]) -> Any:
-    t = _vector_float(name, types[:2])
+def _refract(name: str, types: list[Any]) -> Signature:
+    _, t = _vector_float(name, types[:2])
     s = common_type([t.scalar, *_float_of(types[2:])])
     if s is None:
         raise BuiltinError(f"refract: eta is {describe(types[2])}, the vectors' scalar is "
                            f"{describe(t.scalar)}")
-    return Vector(t.size, s)
+    return [Vector(t.size, s), Vector(t.size, s), s], Vector(t.size, s)
 
 
-def _ldexp(name: str, types: list[Any]) -> Any:
-    t = _FLOAT_T(name, types[:1])
+def _ldexp(name: str, types: list[Any]) -> Signature:
+    _, t = _FLOAT_T(name, types[:1])
     e = types[1]
     shape_ok = isinstance(e, Vector) == isinstance(t, Vector) and (
         not isinstance(e, Vector) or e.size == t.size)
@@ -142,39 +155,40 @@ def _ldexp(name: str, types: list[Any]) -> Any:
                            "the fraction's shape")
     if leaf(e) == I32 and is_abstract(t):
         t = concretize(t)
-    return t
+    return [t, e if is_abstract(t) else with_leaf(e, I32)], t
 
 
-def _frexp_modf(name: str, types: list[Any]) -> Any:
-    t = _FLOAT_T(name, types)
+def _frexp_modf(name: str, types: list[Any]) -> Signature:
+    params, t = _FLOAT_T(name, types)
     if name == "modf":
-        return Predeclared(result_struct_name("modf", t), (("fract", t), ("whole", t)))
+        return params, Predeclared(result_struct_name("modf", t), (("fract", t),
+                                                                   ("whole", t)))
     exp_scalar = AINT if is_abstract(t) else I32
     exp = Vector(t.size, exp_scalar) if isinstance(t, Vector) else exp_scalar
-    return Predeclared(result_struct_name("frexp", t), (("fract", t), ("exp", exp)))
+    return params, Predeclared(result_struct_name("frexp", t), (("fract", t), ("exp", exp)))
 
 
-def _determinant(name: str, types: list[Any]) -> Any:
+def _determinant(name: str, types: list[Any]) -> Signature:
     t = types[0]
     if not isinstance(t, Matrix) or t.cols != t.rows:
         raise BuiltinError(f"determinant takes a square matrix, not {describe(t)}")
-    return t.scalar
+    return [t], t.scalar
 
 
-def _transpose(name: str, types: list[Any]) -> Any:
+def _transpose(name: str, types: list[Any]) -> Signature:
     t = types[0]
     if not isinstance(t, Matrix):
         raise BuiltinError(f"transpose takes a matrix, not {describe(t)}")
-    return Matrix(t.rows, t.cols, t.scalar)
+    return [t], Matrix(t.rows, t.cols, t.scalar)
 
 
-def _bool_reduce(name: str, types: list[Any]) -> Any:
+def _bool_reduce(name: str, types: list[Any]) -> Signature:
     if leaf(types[0]) != BOOL or not isinstance(types[0], (Scalar, Vector)):
         raise BuiltinError(f"{name} takes a bool or a bool vector, not {describe(types[0])}")
-    return BOOL
+    return [types[0]], BOOL
 
 
-def _select(name: str, types: list[Any]) -> Any:
+def _select(name: str, types: list[Any]) -> Signature:
     t = _generic(name, types[:2], "scalars or vectors",
                  lambda x: isinstance(x, (Scalar, Vector)))
     c = types[2]
@@ -182,25 +196,25 @@ def _select(name: str, types: list[Any]) -> Any:
     if c != BOOL and c != shape:
         raise BuiltinError(f"select({describe(types[0])}, {describe(types[1])}, "
                            f"{describe(c)}): the condition is bool or {describe(shape)}")
-    return t
+    return [t, t, c], t
 
 
-def _bits(name: str, types: list[Any]) -> Any:
+def _bits(name: str, types: list[Any]) -> Signature:
     n = 1 if name == "extractBits" else 2
-    t = _INT_T(name, types[:n])
+    _, t = _INT_T(name, types[:n])
     for extra in types[n:]:
         if not converts(extra, U32):
             raise BuiltinError(f"{name}: offset and count are u32, not {describe(extra)}")
-    return t
+    return [t] * n + [U32] * (len(types) - n), t
 
 
 def _fixed(params: tuple[Any, ...], result: Any) -> Callable:
-    def rule(name: str, types: list[Any]) -> Any:
+    def rule(name: str, types: list[Any]) -> Signature:
         for want, got in zip(params, types):
             if not converts(got, want):
                 raise BuiltinError(f"{name} takes ({', '.join(describe(p) for p in params)}), "
                                    f"not ({', '.join(describe(t) for t in types)})")
-        return result
+        return list(params[:len(types)]), result
     return rule
 
 
@@ -212,13 +226,13 @@ def _pointer_to(name: str, types: list[Any], want: Callable[[Any], bool], what: 
     return p.store
 
 
-def _array_length(name: str, types: list[Any]) -> Any:
+def _array_length(name: str, types: list[Any]) -> Signature:
     _pointer_to(name, types, lambda t: isinstance(t, Array) and t.length is None,
                 "a runtime-sized array")
-    return U32
+    return types[:1], U32
 
 
-def _atomic(name: str, types: list[Any]) -> Any:
+def _atomic(name: str, types: list[Any]) -> Signature:
     store = _pointer_to(name, types, lambda t: isinstance(t, Atomic), "an atomic")
     if types[0].access != "read_write":
         raise BuiltinError(f"{name} needs a read_write pointer, not {describe(types[0])}: "
@@ -227,31 +241,32 @@ def _atomic(name: str, types: list[Any]) -> Any:
         if not converts(value, store.scalar):
             raise BuiltinError(f"{name}: the value is {describe(value)}, the atomic holds "
                                f"{describe(store.scalar)}")
+    params = types[:1] + [store.scalar] * (len(types) - 1)
     if name == "atomicStore":
-        return None
+        return params, None
     if name == "atomicCompareExchangeWeak":
-        return Predeclared(result_struct_name("atomic_compare_exchange", store.scalar),
-                           (("old_value", store.scalar), ("exchanged", BOOL)))
-    return store.scalar
+        return params, Predeclared(result_struct_name("atomic_compare_exchange", store.scalar),
+                                   (("old_value", store.scalar), ("exchanged", BOOL)))
+    return params, store.scalar
 
 
-def _uniform_load(name: str, types: list[Any]) -> Any:
+def _uniform_load(name: str, types: list[Any]) -> Signature:
     store = _pointer_to(name, types, lambda t: True, "workgroup memory")
     if types[0].space != "workgroup":
         raise BuiltinError(f"workgroupUniformLoad takes a pointer to workgroup memory, not "
                            f"{describe(types[0])}")
-    return store.scalar if isinstance(store, Atomic) else store
+    return types[:1], store.scalar if isinstance(store, Atomic) else store
 
 
-def _derivative(name: str, types: list[Any]) -> Any:
-    t = _FLOAT_T(name, types)
+def _derivative(name: str, types: list[Any]) -> Signature:
+    _, t = _FLOAT_T(name, types)
     if leaf(t) not in (F32, AFLOAT):
         raise BuiltinError(f"{name} takes f32 or a vector of f32, not {describe(t)}")
-    return concretize(t)
+    return _each(concretize(t), types)
 
 
 def _subgroup(what: str, ok: Callable[[Any], bool]) -> Callable:
-    def rule(name: str, types: list[Any]) -> Any:
+    def rule(name: str, types: list[Any]) -> Signature:
         t = concretize(_generic(name, types[:1], what, ok))
         lanes = (U32, AINT) if name.endswith(("Up", "Down", "Xor")) else (I32, U32, AINT)
         for index in types[1:]:
@@ -259,17 +274,35 @@ def _subgroup(what: str, ok: Callable[[Any], bool]) -> Callable:
                 raise BuiltinError(f"{name}: the {'delta or mask' if len(lanes) == 2 else 'lane'}"
                                    f" is {' or '.join(describe(x) for x in lanes[:-1])}, not "
                                    f"{describe(index)}")
-        return t
+        # (an abstract lane takes the overload's first integer type: u32 for a delta or a
+        # mask, i32 for a lane, § Conversion rank)
+        return [t] + [lanes[0] if i == AINT else i for i in types[1:]], t
     return rule
 
 
-def _texture(name: str, types: list[Any]) -> Any:
+def _texture(name: str, types: list[Any]) -> Signature:
+    first = types[:0]
     if name == "textureGather" and types and isinstance(types[0], Scalar):
-        types = types[1:]  # textureGather(component, t, s, coords) of a non-depth texture
+        first, types = types[:1], types[1:]  # textureGather(component, t, s, coords)
     t = types[0] if types else None
     if not isinstance(t, Opaque) or not t.is_texture:
         raise BuiltinError(f"{name}'s first argument is a texture, not {describe(t)}")
-    _texture_args(name, t, types[1:])
+    result = _texture_result(name, t, types[1:])
+    roles = argument_roles(name, t, len(types) - 1) or []
+    sampled = name.startswith(("textureSample", "textureGather"))
+    floats = {"coords", "ddx", "ddy", "bias", "depth_ref"} if sampled else set()
+    if name == "textureSampleLevel" and "depth" not in t.name:
+        floats.add("level")
+    # (an abstract argument takes its parameter's type: f32 where the overload takes a
+    # float, the texel for a stored value, i32 for an integer level, index or coordinate)
+    rest = [Vector(4, _texel(t)) if role == "value" else
+            with_leaf(x, F32) if role in floats and is_abstract(x) else concretize(x)
+            for role, x in zip(roles, types[1:])]
+    return [concretize(x) for x in first] + types[:1] + rest, result
+
+
+def _texture_result(name: str, t: Opaque, rest: list[Any]) -> Any:
+    _texture_args(name, t, rest)
     if name == "textureStore":
         return None
     depth = "depth" in t.name
@@ -348,7 +381,7 @@ def _texture_args(name: str, t: Opaque, rest: list[Any]) -> None:
 
 
 _ARITY: dict[str, tuple[int, int]] = {}
-RULES: dict[str, Callable[[str, list[Any]], Any]] = {}
+RULES: dict[str, Callable[[str, list[Any]], Signature]] = {}
 
 
 def _add(names: str, rule: Callable, arity: int | tuple[int, int]) -> None:
@@ -361,7 +394,7 @@ _add("acos acosh asin asinh atan atanh ceil cos cosh degrees exp exp2 floor frac
      "inverseSqrt log log2 radians round saturate sin sinh sqrt tan tanh trunc", _FLOAT_T, 1)
 _add("atan2 pow step", _FLOAT_T, 2)
 _add("smoothstep fma", _FLOAT_T, 3)
-_add("quantizeToF16", lambda n, ts: concretize(_FLOAT_T(n, ts)), 1)
+_add("quantizeToF16", lambda n, ts: _each(concretize(_FLOAT_T(n, ts)[1]), ts), 1)
 _add("normalize", _vector_float, 1)
 _add("reflect", _vector_float, 2)
 _add("faceForward", _vector_float, 3)
@@ -400,7 +433,7 @@ _add("atomicLoad", _atomic, 1)
 _add("atomicStore atomicAdd atomicSub atomicMax atomicMin atomicAnd atomicOr atomicXor "
      "atomicExchange", _atomic, 2)
 _add("atomicCompareExchangeWeak", _atomic, 3)
-_add("storageBarrier textureBarrier workgroupBarrier", lambda n, ts: None, 0)
+_add("storageBarrier textureBarrier workgroupBarrier", lambda n, ts: ([], None), 0)
 _add("workgroupUniformLoad", _uniform_load, 1)
 _add("dpdx dpdxCoarse dpdxFine dpdy dpdyCoarse dpdyFine fwidth fwidthCoarse fwidthFine",
      _derivative, 1)
@@ -430,10 +463,11 @@ NOT_CONST = frozenset(
                                          "texture"))])
 
 
-def builtin_type(name: str, types: list[Any], const: bool) -> Any:
-    """The type a call of built-in ``name`` gives for the (loaded) argument ``types``; None
-    for a built-in that returns nothing. ``const``: every argument is a const-expression (an
-    abstract result stays abstract only then). Raises :class:`BuiltinError`."""
+def builtin_signature(name: str, types: list[Any], const: bool) -> Signature:
+    """The overload a call of built-in ``name`` selects for the (loaded) argument ``types``:
+    the parameter type each argument converts to, and the result type (None for a built-in
+    that returns nothing). ``const``: every argument is a const-expression (abstract types
+    stay abstract only then). Raises :class:`BuiltinError`."""
     rule = RULES.get(name)
     if rule is None:
         raise BuiltinError(f"the built-in function '{name}' is not supported")
@@ -442,5 +476,7 @@ def builtin_type(name: str, types: list[Any], const: bool) -> Any:
         wanted = f"{low}" if low == high else f"{low} to {high}"
         raise BuiltinError(f"{name} takes {wanted} argument{'s' if high != 1 else ''}, "
                            f"not {len(types)}")
-    result = rule(name, types)  # (abstract arguments convert as the overload needs)
-    return result if const and name not in NOT_CONST else concretize(result)
+    params, result = rule(name, types)  # (abstract arguments convert as the overload needs)
+    if const and name not in NOT_CONST:
+        return params, result
+    return [concretize(p) for p in params], concretize(result)

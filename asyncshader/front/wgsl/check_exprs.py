@@ -27,10 +27,9 @@ from ...ir.types import (
     Struct,
     Vector,
     concretize,
-    is_abstract,
 )
 from . import syntax as ast
-from .builtin_types import NOT_CONST, BuiltinError, builtin_type
+from .builtin_types import NOT_CONST, BuiltinError, builtin_signature
 from .consteval import UNKNOWN
 from .conversions import common_type, converts, describe, leaf, loaded
 from .predeclared import FUNCTION, GENERATOR, TYPE
@@ -343,16 +342,15 @@ class Expressions:
         name = e.callee.name
         types = [self.value_type(a) for a in e.args]
         stage = latest(*(a.stage for a in e.args))
+        e.params = [concretize(t) for t in types]  # (bitcast's, the buffer views': their own)
         if name == "bitcast":
             return self.bitcast(e, types), stage
         if name in ("bufferView", "bufferArrayView", "bufferLength"):
             return self.buffer_view(e, types), "runtime"
         try:
-            result = builtin_type(name, types, stage == "const")
+            e.params, result = builtin_signature(name, types, stage == "const")
         except BuiltinError as error:
             raise self.error(e.span, str(error)) from None
-        if result is not None and is_abstract(result) and stage != "const":
-            result = concretize(result)
         if name.startswith(("textureSample", "textureGather")):
             self.texture_constants(e, types)
         return result, ("runtime" if name in NOT_CONST else stage)

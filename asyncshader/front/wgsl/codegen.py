@@ -35,15 +35,41 @@ from ...ir.types import (
 )
 from ...stages.compute import COMPUTE_BUILTINS  # (passed by parameter name)
 from . import syntax as ast
-from .codegen_entry import fragment_helpers, fragment_parameters, struct_of_builtins
+from .codegen_entry import (
+    check_whole_quads,
+    fragment_helpers,
+    fragment_parameters,
+    struct_of_builtins,
+)
 from .codegen_exprs import Expressions, value_type
 from .codegen_fast import counted_loop, mark, never_negative
 from .codegen_pointers import Pointers
 from .codegen_textures import check_compute_stage, handle_binding
-from .codegen_values import PRIVATE, VALUE_SPACES, Values, is_value_type
+from .codegen_values import PRIVATE, VALUE_SPACES, Values, is_value_type, member_attribute
 from .consteval import UNKNOWN, ConstError, fit, zero
 from .pipeline import workgroup_dimension
 from .source import Span, WGSLError, error_at
+
+#: module-scope names generated code cannot define: the names it calls, and Python's
+#: constants (a variable named so is renamed, :func:`_python_names`; anything else refused)
+_TAKEN = ("ash", "int", "True", "False", "None")
+
+
+def _python_names(decls: list) -> dict[str, str]:
+    """The Python names of the module-scope variables whose WGSL names Python cannot give
+    them (a keyword such as ``in``, or one of :data:`_TAKEN`): the name with ``_`` appended
+    until no other module-scope name has it. A run still binds them by WGSL name."""
+    names = {d.name for d in decls if hasattr(d, "name")}
+    out = {}
+    for d in decls:
+        if isinstance(d, ast.VarDecl) and (keyword.iskeyword(d.name) or d.name in _TAKEN):
+            name = d.name + "_"
+            while name in names or keyword.iskeyword(name):
+                name += "_"
+            names.add(name)
+            out[d.name] = name
+    return out
+
 
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "|=": "|",
              "^=": "^", "<<=": "<<", ">>=": ">>"}
@@ -73,6 +99,8 @@ class Generator(Pointers, Values, Expressions):
         self.privates = {d.name: d for d in typed.resolved.module.decls
                          if isinstance(d, ast.VarDecl) and d.kind == "var" and
                          checker.var_space(d)[0] == "private"}
+        self.python_names = _python_names(typed.resolved.module.decls)
+        self.globals |= set(self.python_names.values())
 
     # --- positions and refusals -----------------------------------------------------------
 
@@ -92,6 +120,10 @@ class Generator(Pointers, Values, Expressions):
             node.end_col_offset = max(node.end_col_offset, node.col_offset)
         return node
 
+    def py_global(self, name: str) -> str:
+        """The Python name of the module-scope variable ``name`` (:func:`_python_names`)."""
+        return self.python_names.get(name, name)
+
     def is_global(self, decl: object) -> bool:
         return self.typed.resolved.globals.get(getattr(decl, "name", None)) is decl
 
@@ -99,10 +131,9 @@ class Generator(Pointers, Values, Expressions):
 
     def module(self) -> py.Module:
         body: list[py.stmt] = []
-        for name in ("ash", "int", "True", "False", "None"):  # (the names generated code
-            # calls; Python's constants, which no Python name can be)
-            if name in self.globals:
-                raise self.refuse(self.source_span(name), f"a module-scope name '{name}'")
+        for decl in self.typed.resolved.module.decls:  # (variables are renamed)
+            if getattr(decl, "name", None) in _TAKEN and not isinstance(decl, ast.VarDecl):
+                raise self.refuse(decl.span, f"a module-scope name '{decl.name}'")
         decls = self.typed.resolved.module.decls
         structs = [d for d in decls if isinstance(d, ast.Struct)]
         while structs:  # (WGSL declares in any order; a class needs its members' classes)
@@ -138,16 +169,7 @@ class Generator(Pointers, Values, Expressions):
     def struct(self, decl: ast.Struct) -> py.stmt:
         t = self.typed.structs[decl.name]
         attrs = t.attrs or ("",) * len(t.fields)
-        for m, (_, ft) in zip(decl.members, t.fields):
-            if keyword.iskeyword(m.name):  # (a Python class has no such attribute)
-                raise self.refuse(m.span, f"a struct member named '{m.name}' (a Python "
-                                  "keyword)")
-            while isinstance(ft, Array):
-                ft = ft.element
-            if isinstance(ft, (Scalar, Vector)) and scalar_of(ft).name == "bool":
-                raise self.refuse(m.span, "a struct with a bool member (asyncshader's "
-                                  "structs have a memory layout, and bool has none)")
-        fields = [self.place(py.AnnAssign(py.Name(name, py.Store()),
+        fields = [self.place(py.AnnAssign(py.Name(member_attribute(t, name), py.Store()),
                                           self.member_type_expr(ft, a, m.span), None, 1), m.span)
                   for (name, ft), a, m in zip(t.fields, attrs, decl.members)]
         self.struct_names.add(decl.name)
@@ -181,11 +203,14 @@ class Generator(Pointers, Values, Expressions):
                                       and not isinstance(t.length, OverrideSize)) or
                                      isinstance(t, (Scalar, Vector, Matrix, Atomic))):
             # (one scalar, vector, matrix or atomic: an array of one, used as name[0]; arrays
-            # of arrays of scalars: a numpy array of as many axes, of the scalar)
+            # of arrays of scalars, vectors, matrices or atomics: a numpy array of as many
+            # axes, of the scalar)
             element = t.element if isinstance(t, Array) else t
             while isinstance(element, Array):
                 element = element.element
-            element = element.scalar if isinstance(element, Atomic) else element
+            nested = isinstance(t, Array) and isinstance(t.element, Array)
+            element = element.scalar if isinstance(element, Atomic) or (
+                nested and isinstance(element, (Vector, Matrix))) else element
             value = py.Call(self.ash_attr("storage"), [self.type_expr(element, decl.span)],
                             [*self.binding_keywords(decl, attrs),
                              py.keyword("access", py.Constant(access))])
@@ -200,7 +225,8 @@ class Generator(Pointers, Values, Expressions):
             value = handle_binding(self, decl, t)
         else:
             raise self.refuse(decl.span, f"a var<{space}> of type {t.wgsl}")
-        return [self.place(py.Assign([py.Name(decl.name, py.Store())], value), decl.span)]
+        return [self.place(py.Assign([py.Name(self.py_global(decl.name), py.Store())], value),
+                           decl.span)]
 
     def binding_keywords(self, decl: ast.VarDecl, attrs: dict) -> list[py.keyword]:
         return [py.keyword(k, py.Constant(self.checker.value(attrs[k].args[0])))
@@ -242,6 +268,7 @@ class Generator(Pointers, Values, Expressions):
         if entry:
             check_compute_stage(self, fn)  # (textureSample: fragment stage only)
             self.entry_points[fn.name] = self.workgroup_size(attrs["workgroup_size"])
+            check_whole_quads(self, fn, self.entry_points[fn.name])
         if self.privates and (entry or "fragment" in attrs):  # (an entry point's own)
             prologue = self.private_prologue(fn.span) + prologue
         elif self.privates:
@@ -315,7 +342,8 @@ class Generator(Pointers, Values, Expressions):
         if self.through_pointer(target):
             return self.store_through(target, value, once)
         if isinstance(inner, ast.Ident) and self.storage_value(inner):
-            return py.Expr(mark(self.robust("store", [py.Name(inner.name, py.Load()),
+            return py.Expr(mark(self.robust("store", [py.Name(self.py_global(inner.name),
+                                                              py.Load()),
                                                       py.Constant(0), value]), True))
         if isinstance(inner, ast.Ident) and self.whole_memory(inner):
             return py.Expr(py.Call(py.Name("__ash_store_whole", py.Load()),
@@ -477,10 +505,11 @@ def _breakable(body: list[py.stmt], flag: str) -> tuple[list[py.stmt], bool]:
 
 
 def _of_scalars(t: Array) -> bool:
-    """Whether the array ``t`` holds arrays of arrays ... of scalars (nothing else)."""
+    """Whether the array ``t`` holds arrays of arrays ... of scalars, vectors or matrices (a
+    vector's components: one more axis; a matrix's columns and rows: two)."""
     while isinstance(t, Array):
         t = t.element
-    return isinstance(t, Scalar)
+    return isinstance(t, (Scalar, Vector, Matrix, Atomic))
 
 
 def _struct_uses(t: Struct) -> set[str]:

@@ -20,6 +20,8 @@ from ...ir.types import Struct
 from ...stages.compute import COMPUTE_BUILTINS
 from ...stages.fragment import FRAGMENT_BUILTINS
 from . import syntax as ast
+from .codegen_textures import _first_call
+from .codegen_values import member_attribute
 from .reflect import _idents, _reached
 
 
@@ -97,7 +99,8 @@ class _Parameters:
         members = [self.one(m.name, m.attributes, mt, m.span)
                    for m, (_, mt) in zip(decl.members, t.fields)]
         self.bind_local(p, py.Call(py.Name(t.name, py.Load()), [],
-                                   [py.keyword(m.name, py.Name(arg, py.Load()))
+                                   [py.keyword(member_attribute(t, m.name),
+                                               py.Name(arg, py.Load()))
                                     for m, arg in zip(decl.members, members)]))
 
 
@@ -107,6 +110,29 @@ def struct_of_builtins(gen: Any, p: ast.Param, t: Struct, args: py.arguments) ->
     params = _Parameters(gen, COMPUTE_BUILTINS, args)
     params.param(p, t)
     return params.prologue
+
+
+_QUAD_OPS = ("quadBroadcast", "quadSwapX", "quadSwapY", "quadSwapDiagonal")
+
+
+def check_whole_quads(gen: Any, fn: ast.Function, size: tuple[int, int, int] | None) -> None:
+    """A compute entry point of ``size`` that is no whole number of quads and reaches a quad
+    operation is refused at the call. Valid WGSL (Tint takes it: WGSL sets no divisibility
+    for quad operations outside a compute-derivative layout, and a read of a quad member
+    that does not exist is indeterminate), but asyncshader's compute quads are four
+    consecutive local invocation indices, all present: it forms no partial quad."""
+    n = size[0] * size[1] * size[2] if size is not None else 0
+    if not n % 4:
+        return
+    decls = {d.name: d for d in gen.typed.resolved.module.decls if isinstance(d, ast.Function)}
+    for name in sorted(_reached(gen.typed.resolved.calls, fn.name)):
+        call = _first_call(decls[name].body, _QUAD_OPS) if name in decls else None
+        if call is not None:
+            raise gen.refuse(call.span, f"{call.callee.name} in the compute entry point "
+                             f"'{fn.name}' of {n} invocation{'s' if n > 1 else ''} (valid "
+                             "WGSL; its last quad would have fewer than four members, and "
+                             "asyncshader's compute quads are four consecutive local "
+                             "invocation indices: make the workgroup a multiple of 4)")
 
 
 def fragment_parameters(gen: Any, fn: ast.Function, types: list[Any]
@@ -125,8 +151,8 @@ def fragment_parameters(gen: Any, fn: ast.Function, types: list[Any]
 
 
 def _buffers(gen: Any, entry: str) -> list[str]:
-    """The names of the buffers, textures and samplers the entry point uses."""
-    return [r.name for r in gen.reflection.entry_points[entry].resources]
+    """The Python names of the buffers, textures and samplers the entry point uses."""
+    return [gen.py_global(r.name) for r in gen.reflection.entry_points[entry].resources]
 
 
 def _reaching(gen: Any, entry: str, buffers: list[str]) -> set[str]:
@@ -135,7 +161,8 @@ def _reaching(gen: Any, entry: str, buffers: list[str]) -> set[str]:
     calls = gen.typed.resolved.calls
     decls = {d.name: d for d in gen.typed.resolved.module.decls
              if isinstance(d, ast.Function)}
-    uses = {name: bool(_idents(decls[name]) & set(buffers)) for name in decls}
+    uses = {name: bool({gen.py_global(i) for i in _idents(decls[name])} & set(buffers))
+            for name in decls}
     reached = _reached(calls, entry) - {entry}
 
     def reaches(name: str, seen: frozenset = frozenset()) -> bool:

@@ -29,7 +29,7 @@ from . import syntax as ast
 from .codegen_entry import helper_call
 from .codegen_fast import mark, never_negative, plain_division
 from .codegen_textures import is_texture_builtin, texture_call
-from .codegen_values import holds_struct, is_value_type
+from .codegen_values import attribute, holds_struct, is_value_type
 from .consteval import UNKNOWN, ConstError, fit
 from .pipeline import MISSING
 from .predeclared import Predeclared
@@ -52,30 +52,6 @@ def builtin_function(wgsl_name: str) -> tuple[str, bool] | None:
         for module in modules:
             if callable(getattr(module, name, None)):
                 return name, awaited
-    return None
-
-
-#: the built-ins with a float overload whose parameter at these positions is an integer
-#: (every other parameter of a float overload takes the result's float type)
-_INTEGER_PARAMETERS = {"ldexp": {1}, "quadBroadcast": {1}, "subgroupBroadcast": {1},
-                       "subgroupShuffle": {1}, "subgroupShuffleXor": {1},
-                       "subgroupShuffleUp": {1}, "subgroupShuffleDown": {1}}
-
-
-def _like(e: ast.Expr, scalar: Any, function: str = "", index: int = 0) -> Any:
-    """``scalar`` (a built-in's result scalar) where an abstract argument ``e`` (the
-    ``index``-th of ``function``) converts to it: when both are floats or both integers, and
-    an abstract integer where the overload's parameter is a float (``clamp(x, 0.0, N - 1)``
-    with ``x: f32`` converts ``N - 1`` to f32, as WGSL's overload resolution does); otherwise
-    None (the argument's own concrete type)."""
-    own = scalar_of(value_type(e.type))
-    if scalar is None or own is None:
-        return None
-    if (own.kind == "f") == (scalar.kind == "f"):
-        return scalar
-    if own.abstract and own.kind != "f" and scalar.kind == "f" and \
-            index not in _INTEGER_PARAMETERS.get(function, ()):
-        return scalar
     return None
 
 
@@ -198,7 +174,7 @@ class Expressions:
                 self.is_global(target):
             return self.private_load(e)
         if isinstance(target, ast.VarDecl) and self.is_global(target):
-            name = py.Name(e.name, py.Load())
+            name = py.Name(self.py_global(e.name), py.Load())
             if isinstance(e.type, Reference) and e.type.space == "workgroup" and \
                     isinstance(e.type.store, (Scalar, Vector, Struct)):
                 return py.Attribute(name, "value", py.Load())
@@ -219,7 +195,7 @@ class Expressions:
         base = value_type(e.base.type)
         if not isinstance(base, (Vector, Struct)):
             raise self.refuse(e.span, f"the member access '.{e.name}'")
-        return py.Attribute(self.expr(e.base), e.name, py.Load())
+        return py.Attribute(self.expr(e.base), attribute(e), py.Load())
 
     def e_Index(self, e: ast.Index, want: Any) -> py.expr:
         base = value_type(e.base.type)
@@ -288,14 +264,10 @@ class Expressions:
             if found is None:
                 raise self.refuse(e.span, f"the built-in function {e.callee.name}")
             name, awaited = found
-            scalar = scalar_of(concretize(result)) if result is not None else None
+            # (each argument as the type of its parameter in the overload the checker
+            # selected: an abstract one converts to it)
             args = [self.pointer_arg(a) if isinstance(a.type, Pointer) else self.expr(
-                        a, self.want_for(a, _like(a, scalar, e.callee.name, i)))
-                    for i, a in enumerate(e.args)]
-            if name.startswith("atomic") and len(e.args) > 1:
-                atom = value_type(e.args[0].type)
-                args[1:] = [self.expr(a, self.want_for(a, atom.store.scalar))
-                            for a in e.args[1:]]
+                        a, concretize(p)) for a, p in zip(e.args, e.params)]
             return self.ash_call(name, args, awaited)
         raise self.refuse(e.span, f"the call of {e.callee.name}")
 

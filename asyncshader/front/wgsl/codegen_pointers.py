@@ -23,6 +23,7 @@ from typing import Any
 from ...ir.types import Atomic, Pointer, Reference, Scalar, Vector
 from ...wgsl import places
 from . import syntax as ast
+from .codegen_values import attribute
 
 #: the runtime names generated pointer code calls (partials: the kernel scan looks for
 #: shader memory in the globals of the functions a kernel reaches, and these hold none)
@@ -152,7 +153,7 @@ class Pointers:
         if isinstance(e, ast.Member):
             if isinstance(e.base.type.store, Vector):
                 return py.Constant(max("xyzw".find(e.name), "rgba".find(e.name)))
-            return py.Constant(e.name)
+            return py.Constant(attribute(e))
         return self.expr(e.index, self.want_for(e.index, None))
 
     def place_root(self, e: ast.Ident) -> tuple[str, py.expr, list[py.expr]]:
@@ -168,7 +169,7 @@ class Pointers:
         if isinstance(target, ast.VarDecl) and self.is_global(target) and \
                 isinstance(t, Reference) and t.space in ("storage", "uniform", "workgroup"):
             start = [py.Constant(0)] if _one_value(t) else []
-            return "__ash_place", py.Name(e.name, py.Load()), start
+            return "__ash_place", py.Name(self.py_global(e.name), py.Load()), start
         space = t.space if isinstance(t, Reference) else "function"
         if space == "private":  # (its load is an attribute of the invocation's namespace)
             holder = self.expr_node(e, None)
@@ -270,11 +271,13 @@ class Pointers:
             if isinstance(base, ast.Ident) and isinstance(base.target, ast.VarDecl) and \
                     self.is_global(base.target) and not _one_value(base.type):
                 index = self.expr(inner.index, self.want_for(inner.index, None))
-                return self.ash_call("ptr", [py.Name(base.name, py.Load()), index])
+                return self.ash_call("ptr", [py.Name(self.py_global(base.name), py.Load()),
+                                             index])
         if isinstance(inner, ast.Ident) and isinstance(inner.target, ast.VarDecl) and \
                 self.is_global(inner.target):
             index = [py.Constant(0)] if _one_value(inner.type) else []
-            return self.ash_call("ptr", [py.Name(inner.name, py.Load()), *index])
+            return self.ash_call("ptr", [py.Name(self.py_global(inner.name), py.Load()),
+                                         *index])
         if isinstance(inner, ast.Member) and not self.through_pointer(inner) and \
                 inner.type.space in ("storage", "workgroup"):
             if isinstance(inner.type.store, Atomic):  # (a struct's atomic member)

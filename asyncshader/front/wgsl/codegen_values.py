@@ -20,6 +20,7 @@ types what each name holds:
 from __future__ import annotations
 
 import ast as py
+import keyword
 import re
 from dataclasses import replace
 from typing import Any
@@ -27,6 +28,7 @@ from typing import Any
 from ...ir.types import (
     Array,
     Matrix,
+    Pointer,
     Predeclared,
     Reference,
     Scalar,
@@ -46,6 +48,25 @@ _MATRIX_SUFFIX = {"f32": "f", "f16": "h"}
 VALUE_SPACES = ("function", "private")
 #: the name of the private variables' namespace in generated functions
 PRIVATE = "__p"
+
+
+def member_attribute(t: Struct, name: str) -> str:
+    """The Python attribute (and dtype field) holding member ``name`` of the struct ``t``:
+    its WGSL name, with ``_`` appended while that is a Python keyword (a dataclass has no
+    field ``in``) or another member's name."""
+    taken = {n for n, _ in t.fields}
+    attr = name
+    while keyword.iskeyword(attr) or (attr != name and attr in taken):
+        attr += "_"
+    return attr
+
+
+def attribute(e: ast.Member) -> str:
+    """The Python attribute a member access reads: a struct member's
+    (:func:`member_attribute`), or a vector's component letters."""
+    t = e.base.type
+    t = t.store if isinstance(t, (Reference, Pointer)) else t
+    return member_attribute(t, e.name) if isinstance(t, Struct) else e.name
 
 
 def is_value_type(t: Any) -> bool:
@@ -181,7 +202,7 @@ class Values:
         if not holds_struct(t):
             self.constants[decl.name] = self.make_value(fit(v, t), t, decl.span)
             return
-        self.late.append(self.place(py.Assign([py.Name(decl.name, py.Store())],
+        self.late.append(self.place(py.Assign([py.Name(self.py_global(decl.name), py.Store())],
                                               self.late_constant(fit(v, t), t, decl.span)),
                                     decl.span))
 
@@ -213,7 +234,10 @@ class Values:
         inner = e.inner if isinstance(e, ast.Paren) else e
         if isinstance(t.store, Matrix) or (  # (a column of a matrix in memory: a numpy row)
                 isinstance(inner, ast.Index) and isinstance(inner.base.type, Reference) and
-                isinstance(inner.base.type.store, Matrix)):
+                isinstance(inner.base.type.store, Matrix)) or (  # (a vector of a storage
+                # array of arrays: a numpy row too)
+                isinstance(t.store, Vector) and t.space == "storage" and
+                isinstance(inner, ast.Index) and isinstance(inner.base, ast.Index)):
             return self.place(py.Call(self.type_expr(t.store, e.span), [node], []), e.span)
         return node
 
@@ -280,7 +304,7 @@ class Values:
                 isinstance(p, ast.Index) and _has_call(p.index) for p in path)):
             raise self.refuse(target.span, f"a store into {self.text(target.span)!r}")
         if space in VALUE_SPACES:
-            keys = [py.Constant(p.name) if isinstance(p, ast.Member) else
+            keys = [py.Constant(attribute(p)) if isinstance(p, ast.Member) else
                     self.index_value(p.index) for p in path]
             load = self.expr(root)
             store = self.expr(root)
@@ -298,8 +322,8 @@ class Values:
         if any(isinstance(n, py.Await) for n in py.walk(value)):
             # (the target before the value, as WGSL evaluates them)
             return py.Expr(py.Call(py.Name("__ash_setattr", py.Load()),
-                                   [base, py.Constant(last.name), value], []))
-        return py.Assign([py.Attribute(base, last.name, py.Store())], value)
+                                   [base, py.Constant(attribute(last)), value], []))
+        return py.Assign([py.Attribute(base, attribute(last), py.Store())], value)
 
     def hoist_indices(self, target: ast.Expr) -> tuple[list[py.stmt], ast.Expr]:
         """For ``e1 op= e2`` and ``e1++``, which evaluate ``e1`` once: each index of ``e1``
@@ -327,7 +351,7 @@ class Values:
     # --- private variables ----------------------------------------------------------------
 
     def private_load(self, e: ast.Ident) -> py.expr:
-        return py.Attribute(py.Name(PRIVATE, py.Load()), e.name, py.Load())
+        return py.Attribute(py.Name(PRIVATE, py.Load()), self.py_global(e.name), py.Load())
 
     def private_prologue(self, span: Any) -> list[py.stmt]:
         """``__p = __ash_namespace(x=<init>, ...)``: one invocation's private variables,
@@ -344,7 +368,7 @@ class Values:
                 value = self.expr(decl.init, t)
             else:
                 value = self.constant(zero(t), t, decl.span)
-            keywords.append(py.keyword(name, value))
+            keywords.append(py.keyword(self.py_global(name), value))
         call = py.Call(py.Name("__ash_namespace", py.Load()), [], keywords)
         return [self.place(py.Assign([py.Name(PRIVATE, py.Store())], call), span)]
 

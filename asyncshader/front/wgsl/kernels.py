@@ -24,6 +24,8 @@ class _Loaded:
     file: str
     entry: EntryPoint
     structs: Mapping[str, Any]
+    #: the Python names of variables whose WGSL names Python cannot use (``in``: ``in_``)
+    python_names: Mapping[str, str] = {}
     #: the module's checked tree, ``(checker, typed module)``, as load_wgsl made it (the
     #: Lockstep back-end compiles from it rather than checking the text again); None when
     #: the kernel was not made by load_wgsl
@@ -46,8 +48,11 @@ class _Loaded:
     def resolve_bindings(self, given: dict[str, Any]) -> dict[str, Any]:
         """``given`` by WGSL variable name, ``bindings={(group, binding): ...}`` resolved to
         the variables this entry point uses, each numpy array viewed through its binding's
-        WGSL type (:func:`.bindings.view_binding`)."""
-        return resolve_bindings(self.where, self.entry, given, self.structs)
+        WGSL type (:func:`.bindings.view_binding`); each under its variable's Python name."""
+        bound = resolve_bindings(self.where, self.entry, given, self.structs)
+        if not self.python_names:
+            return bound
+        return {self.python_names.get(name, name): value for name, value in bound.items()}
 
 
 class WGSLComputeKernel(_Loaded, ComputeKernel):

@@ -209,7 +209,8 @@ def _load(source: Source, constants: dict, uniformity: str = "error") -> WGSLMod
             except TypeError as exc:  # (a helper it calls uses a module-scope buffer)
                 refused[name] = (f"{source.name}::{name}: not supported yet by load_wgsl: "
                                  f"this fragment entry point ({exc})")
-    for kernel in kernels.values():  # (Lockstep compiles from it)
+    for kernel in kernels.values():  # (Lockstep compiles from the checked tree)
+        kernel.python_names = gen.python_names
         kernel.checked = (checker, typed)
     for name, entry in reflection.entry_points.items():
         if entry.stage == "vertex":

@@ -55,10 +55,14 @@ class Literal(Expr):
 
 @dataclass(slots=True)
 class Call(Expr):
-    """A function call or a value constructor: ``callee(args)``."""
+    """A function call or a value constructor: ``callee(args)``. For a call of a built-in
+    function the checker sets :attr:`params`: the parameter type of the overload it selects
+    for each argument, the type an abstract argument converts to (``clamp(x, 0.0, N - 1)``
+    with ``x: f32``: f32 three times; ``ldexp(x, 2)``: f32 and i32)."""
 
     callee: Ident
     args: list[Expr]
+    params: list | None = field(default=None, kw_only=True, repr=False, compare=False)
 
 
 @dataclass(slots=True)
@@ -306,8 +310,8 @@ class AssertStmt(Stmt):
 
 def walk(node: object) -> Iterator[object]:
     """Every syntax node under ``node``, itself included (lists entered), without following
-    what resolution and checking set on an expression: its ``target`` declaration and its
-    ``type``."""
+    what resolution and checking set on an expression: its ``target`` declaration, its
+    ``type`` and a call's ``params``."""
     todo = [node]
     while todo:
         n = todo.pop()
@@ -315,7 +319,7 @@ def walk(node: object) -> Iterator[object]:
             todo.extend(n)
         elif dataclasses.is_dataclass(n) and not isinstance(n, type):
             yield n
-            skip = ("span", "name_span", "target", "type") if isinstance(n, Expr) else (
+            skip = ("span", "name_span", "target", "type", "params") if isinstance(n, Expr) else (
                 "span", "name_span")
             todo.extend(getattr(n, f.name) for f in dataclasses.fields(n)
                         if f.name not in skip)

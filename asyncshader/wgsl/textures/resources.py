@@ -7,7 +7,8 @@
   per cube) and ``(depth, height, width, C)`` for ``"3d"``; ``C`` the format's channels, the
   arrays of the format's host dtype (:mod:`.formats`). Level ``k`` is ``max(1, size >> k)``
   along each axis but the layers, as WebGPU's mip chain. The arrays are the texture's memory:
-  a storage texture's ``texture_store`` writes into them.
+  a storage texture's ``texture_store`` writes into them; ``texture.levels[k] = array``
+  replaces level ``k`` with an array of the same shape and dtype (a chain's sizes are fixed).
 * :meth:`Texture.view` makes a :class:`TextureView` (``dimension``, ``base_mip_level``,
   ``mip_level_count``, ``base_array_layer``, ``array_layer_count``); a texture bound without a
   view is bound through WebGPU's default view.
@@ -49,7 +50,8 @@ class Texture:
         levels = list(levels)
         if not levels:
             raise ValueError("Texture needs at least one mip level: pass [array] or an array")
-        self.levels: list[np.ndarray] = [self._check_level(k, a) for k, a in enumerate(levels)]
+        self._levels = _Levels(self._check_level(k, a) for k, a in enumerate(levels))
+        self._levels.texture = self
         #: samples per texel (WebGPU: 1, or 4 for a multisampled texture, whose one level is
         #: shaped (samples, height, width, C))
         self.sample_count = _check_samples(sample_count, dimension, self.levels)
@@ -104,6 +106,15 @@ class Texture:
                                  "previous one, rounding down, at least 1")
 
     @property
+    def levels(self) -> list[np.ndarray]:
+        """The mip levels' arrays, the texture's memory (``levels[k] = array`` replaces one)."""
+        return self._levels
+
+    @levels.setter
+    def levels(self, levels: Any) -> None:
+        raise TypeError(_FIXED)
+
+    @property
     def mip_level_count(self) -> int:
         return len(self.levels)
 
@@ -151,7 +162,9 @@ class Texture:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self._blocks = _blocks(self.levels)
+        self._levels = _Levels(self._levels)
+        self._levels.texture = self
+        self._blocks = _blocks(self._levels)
 
     def refresh(self) -> None:
         """Forget what was decoded from host arrays that have been written since (a run
@@ -188,6 +201,42 @@ class Texture:
         samples = f", {self.sample_count} samples" if self.sample_count > 1 else ""
         return (f"Texture({self.format.name}, {self.dimension}, {self.width}x{self.height}x"
                 f"{self.depth_or_array_layers}, {self.mip_level_count} levels{samples})")
+
+
+_FIXED = ("a texture's mip levels are fixed: replace one with texture.levels[k] = array of "
+          "the same shape, or make a new ash.Texture with other levels")
+
+
+class _Levels(list):
+    """A texture's ``levels``: a list whose ``levels[k] = array`` replaces level ``k`` (an
+    array of the same shape and dtype; the texture's 4d views and what it decoded follow), and
+    that refuses to change its length (a mip chain is fixed: make a new Texture)."""
+
+    texture: Texture
+
+    def __setitem__(self, k: Any, a: Any) -> None:
+        if not isinstance(k, (int, np.integer)):
+            raise TypeError("texture.levels[k] = array replaces one level; a slice of levels "
+                            "cannot be assigned (Fix: assign the levels one by one)")
+        k = range(len(self))[k]  # (an IndexError out of range; a negative index counts back)
+        t = self.texture
+        t._check_level(k, a)
+        if a.shape != self[k].shape:
+            raise ValueError(f"texture.levels[{k}] = array: the array is shaped {a.shape}, "
+                             f"level {k} is {self[k].shape}; a texture's size is fixed. Fix: "
+                             "make a new ash.Texture with the new levels")
+        list.__setitem__(self, k, a)
+        t._blocks[k] = _blocks([a])[0]
+        t.changed()
+
+    def _fixed(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError(_FIXED)
+
+    __delitem__ = append = extend = insert = pop = remove = clear = _fixed
+    __iadd__ = __imul__ = sort = reverse = _fixed
+
+    def __reduce__(self) -> Any:  # (a copy or pickle of a texture is remade by __setstate__)
+        return list, (list(self),)
 
 
 def _blocks(levels: list[np.ndarray]) -> list[np.ndarray]:

@@ -93,3 +93,50 @@ def test_a_host_write_into_a_level_between_runs_shows_in_the_next_run():
     level[...] = 102  # (the caller's array is the texture's memory)
     ash.run(read_centre, 1, out=out, t=tex, s=Sampler(), sanitize="off")
     assert out.tolist() == [np.float32(0.4), np.float32(0.4)]
+
+
+def test_assigning_a_level_replaces_it_in_the_next_run():
+    import asyncshader as ash
+
+    @ash.compute(workgroup_size=1)
+    async def read_level_one(out: ash.Storage[ash.f32], t: ash.Texture2D[ash.f32],
+                             s: ash.Sampler):
+        out[0] = ash.texture_sample_level(t, s, ash.vec2f(0.5, 0.5), 1.0).x
+        out[1] = ash.texture_load(t, ash.vec2i(1, 1), 1).y
+
+    tex = Texture([np.zeros((4, 4, 4), np.uint8), np.full((2, 2, 4), 51, np.uint8)])
+    out = np.zeros(2, np.float32)
+    ash.run(read_level_one, 1, out=out, t=tex, s=Sampler(), sanitize="off")
+    assert out.tolist() == [np.float32(0.2), np.float32(0.2)]  # 51 / 255
+    tex.levels[1] = np.full((2, 2, 4), 102, np.uint8)
+    ash.run(read_level_one, 1, out=out, t=tex, s=Sampler(), sanitize="off")
+    assert out.tolist() == [np.float32(0.4), np.float32(0.4)]  # 102 / 255
+    assert tex.block(1)[0, 0, 0, 0] == 102
+
+
+@pytest.mark.parametrize("change, error, match", [
+    (lambda t: t.levels.__setitem__(0, np.zeros((3, 3, 4), np.uint8)), ValueError,
+     r"shaped \(3, 3, 4\), level 0 is \(4, 4, 4\).*new ash.Texture"),
+    (lambda t: t.levels.__setitem__(1, np.zeros((2, 2, 4), np.float32)), TypeError,
+     r"astype\(np.uint8\)"),
+    (lambda t: t.levels.append(np.zeros((1, 1, 4), np.uint8)), TypeError,
+     r"mip levels are fixed.*levels\[k\] = array"),
+    (lambda t: t.levels.pop(), TypeError, "mip levels are fixed"),
+    (lambda t: setattr(t, "levels", chain(2, 2, 1)), TypeError, "mip levels are fixed"),
+    (lambda t: t.levels.__setitem__(slice(0, 1), []), TypeError, "one by one"),
+])
+def test_a_level_change_that_breaks_the_chain_is_refused_with_the_fix(change, error, match):
+    tex = Texture(chain(4, 4, 2))
+    with pytest.raises(error, match=match):
+        change(tex)
+    assert [a.shape for a in tex.levels] == [(4, 4, 4), (2, 2, 4)]
+
+
+def test_a_copied_texture_replaces_its_own_levels():
+    import copy
+    import pickle
+
+    tex = Texture(chain(4, 4, 2))
+    for other in (copy.deepcopy(tex), pickle.loads(pickle.dumps(tex))):
+        other.levels[1] = np.full((2, 2, 4), 9, np.uint8)
+        assert other.block(1)[0, 0, 0, 0] == 9 and tex.block(1)[0, 0, 0, 0] == 0
