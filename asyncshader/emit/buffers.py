@@ -15,9 +15,11 @@ import numpy as np
 
 from ..wgsl.struct_buffers import write_value
 from ..wgsl.structs import is_struct
-from .wtypes import Array, Matrix, Scalar, Vector, from_dtype
+from .values import E
+from .wtypes import U32, Array, Matrix, Scalar, Vector, from_dtype
 
-__all__ = ["element_of", "flattened", "from_gpu", "struct_bytes", "to_gpu", "whole_element"]
+__all__ = ["checked_index", "element_of", "flattened", "from_gpu", "struct_bytes", "to_gpu",
+           "whole_element"]
 
 
 def element_of(array: np.ndarray) -> Any:
@@ -133,6 +135,39 @@ def flattened(fx: Any, node: ast.Subscript) -> ast.expr | None:
         index = ast.BinOp(ast.BinOp(index, ast.Mult(), ast.Constant(int(size))), ast.Add(), p)
     out: ast.expr = ast.Subscript(node.value, index, ast.Load())
     out.flat = True  # type: ignore[attr-defined]  # (one index into the flattened space)
+    out.checks = list(zip(outer[1:], space[1:]))  # type: ignore[attr-defined]
+    out.written = ast.unparse(node)  # type: ignore[attr-defined]
     for p in rest:
         out = ast.Subscript(out, p, ast.Load())
     return ast.fix_missing_locations(ast.copy_location(out, node))
+
+
+#: the flat index of an access that is out of bounds in one of its dimensions (past the end
+#: of any buffer: an invalid memory reference, as the access is in the Python kernel)
+_OUT = "4294967295u"
+
+
+def checked_index(fx: Any, node: ast.Subscript, index: Any) -> Any:
+    """The flat index of ``buf[y, x]`` (:func:`flattened`) with each inner dimension checked:
+    asyncshader bounds every dimension of the numpy array (``img[0, x]`` with ``x`` past the
+    end of the row is out of bounds, a dropped store), where ``y * W + x`` alone would reach
+    the next row; an index outside its dimension makes the flat index ``4294967295u``, out of
+    bounds of any buffer (a GPU and Lockstep then treat the access as WGSL treats an
+    out-of-bounds one). ``index`` unchanged where every inner index is a constant in range."""
+    conditions = []
+    for part, size in getattr(node, "checks", ()):
+        e = fx.value(part)
+        if e.has_const and isinstance(e.const, (int, np.integer)):
+            if not 0 <= e.const < size:  # (as WGSL refuses a constant index past an array)
+                fx.fail(part, f"the index {int(e.const)} of `{node.written}`, past the end of "
+                        f"its dimension ({size} elements, so 0 to {size - 1})", "index within "
+                        "the array (WGSL rejects a constant index out of bounds)")
+            continue
+        conditions.append(f"{_as_u32(fx, e)} < {int(size)}u")  # (a negative i32: 2**31 up)
+    if not conditions:
+        return index
+    return E(f"select({_OUT}, {_as_u32(fx, index)}, {' && '.join(conditions)})", U32)
+
+
+def _as_u32(fx: Any, e: Any) -> str:
+    return e.text if fx.module.resolved(e.type) == U32 else f"u32({e.text})"

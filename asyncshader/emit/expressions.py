@@ -207,6 +207,7 @@ class Expressions(Conditionals, Folding):
         if index.has_const and isinstance(index.const, int) and index.const < 0:
             self.fail(node.slice, "a negative index (Python counts from the end; WGSL does not)",
                       "index from the start: a[len - 1]")
+        index = buffers.checked_index(self, node, index)
         if base.memory is not None and base.memory.space == "select":
             choices = self.module.choices(self.key)
             element = choices[0].element(self.module)

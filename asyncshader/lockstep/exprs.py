@@ -364,11 +364,11 @@ class Expressions:
         if name.startswith("texture") and name not in _BARRIERS:
             return self.texture_call(e, name)
         if name in _BARRIERS:
-            return f"_l.barrier({self.mask}, L, WG, {self.where(e.span)!r})"
+            return f"_l.barrier({self.mask}, L, WG, {self.where(e.span)!r}, CHUNK)"
         if name == "workgroupUniformLoad":
             ref = self.pointer(e.args[0])
             return (f"_l.uniform_load({self.mask}, L, WG, {self.where(e.span)!r}, "
-                    f"{self.load(ref, e.span)})")
+                    f"{self.load(ref, e.span)}, CHUNK)")
         if name == "arrayLength":
             ref = self.pointer(e.args[0])
             if not (isinstance(ref.type, Array) and ref.type.length is None):

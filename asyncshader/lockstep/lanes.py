@@ -331,9 +331,11 @@ def array_set(a: np.ndarray, i: Any, value: Any, L: int) -> np.ndarray:
 
 # --- collective points ----------------------------------------------------------------------
 
-def barrier(m: Any, L: int, size: int, where: str) -> None:
+def barrier(m: Any, L: int, size: int, where: str, chunk: tuple = (0, (1, 1, 1))) -> None:
     """A workgroup barrier over lanes: every lane of a workgroup must reach it together
-    (WGSL: in workgroup-uniform control flow), which a mask that splits a workgroup breaks."""
+    (WGSL: in workgroup-uniform control flow), which a mask that splits a workgroup breaks.
+    ``chunk``: the index of the chunk's first workgroup in the dispatch and the dispatch's
+    workgroup counts (the error names the workgroup by its ``workgroup_id``)."""
     if m is None or m is False:
         return
     rows = m.reshape(-1, size)
@@ -342,8 +344,12 @@ def barrier(m: Any, L: int, size: int, where: str) -> None:
         w = int(split[0])
         waiting = np.flatnonzero(rows[w])
         absent = np.flatnonzero(~rows[w])
+        first, (gx, gy, _) = chunk
+        index = first + w
+        wid = (index % gx, index // gx % gy, index // (gx * gy))
         raise BarrierDivergenceError(
-            f"{where}: a workgroup barrier reached by part of workgroup {w} only (local "
+            f"{where}: a workgroup barrier reached by part of workgroup_id=("
+            f"{','.join(map(str, wid))}) only (local "
             f"invocation indices {_few(waiting)} reach it, {_few(absent)} do not): WGSL "
             "requires every invocation of a workgroup to reach it together. Move the "
             "barrier out of the branch, or make the condition the same for the whole "
@@ -355,10 +361,11 @@ def _few(lanes: np.ndarray) -> str:
     return shown + (f" ... ({lanes.size} in all)" if lanes.size > 6 else "")
 
 
-def uniform_load(m: Any, L: int, size: int, where: str, value: Any) -> Any:
+def uniform_load(m: Any, L: int, size: int, where: str, value: Any,
+                 chunk: tuple = (0, (1, 1, 1))) -> Any:
     """``workgroupUniformLoad``: a barrier, then the value (one per workgroup: after the
     barrier every lane of a workgroup reads the same memory)."""
-    barrier(m, L, size, where)
+    barrier(m, L, size, where, chunk)
     return value
 
 

@@ -184,7 +184,9 @@ def wgsl_of(kernel: ComputeKernel, bindings: dict[str, Any], marks: list | None 
             ) -> tuple[Source, str, dict]:
     """The WGSL a kernel is: its module's text for a loaded one (the entry point by its name,
     bindings by their WGSL names), ``to_wgsl``'s for a Python one; with the entry point's
-    name and each binding's WGSL name by the name the dispatch binds it. ``marks``: a list
+    name and each binding's WGSL name by the name the dispatch binds it (None: a parameter
+    of a Python kernel that it does not use, which ``to_wgsl`` leaves out, and the
+    coroutine schedules accept as they accept it bound and unused). ``marks``: a list
     that gets the Python line of each line of a Python kernel's WGSL (the lines end in
     ``// @ash N``, N indexing it)."""
     fn = kernel.fn
@@ -200,7 +202,8 @@ def wgsl_of(kernel: ComputeKernel, bindings: dict[str, Any], marks: list | None 
         code = emit(kernel, **bindings)
     finally:
         SOURCE_LINES.reset(token)
-    names = {b.name: b.wgsl or b.name for b in code.bindings}
+    names: dict = {k: None for k in bindings}  # (a parameter the kernel does not use: None)
+    names.update({b.name: b.wgsl or b.name for b in code.bindings})
     return Source(code.source, f"<to_wgsl {kernel.identity['name']}>.wgsl"), code.entry, names
 
 
@@ -243,7 +246,7 @@ def _memories(program: Program, names: dict[str, str], bindings: dict[str, Any],
     """Each bound variable's words, by WGSL name (a texture's or sampler's
     :func:`.textures.bind` value by ``h_`` and its name), and the storage buffers to copy
     back."""
-    by_wgsl = {names.get(k, k): v for k, v in bindings.items()}
+    by_wgsl = {names.get(k, k): v for k, v in bindings.items() if names.get(k, k) is not None}
     takes = sorted(k for k, (space, _, _) in program.variables.items() if space != "workgroup")
     unknown = sorted(set(by_wgsl) - set(takes))
     if unknown:
@@ -388,7 +391,7 @@ def _execute(program: Program, groups: tuple[int, int, int], memories: dict,
         ns = dict(program.namespace)
         ns.update(np=np, _l=lanes, _a=atomics, _b=builtins, _m=matrices, _s=subgroups,
                   _t=textures, L=L,
-                  WG=n, SG=subgroup_size, P={},
+                  WG=n, SG=subgroup_size, P={}, CHUNK=(first, groups),
                   MAX_ITERATIONS=max_iterations)
         for name, words in memories.items():
             ns[name if name.startswith(("o_", "h_")) else f"g_{name}"] = words

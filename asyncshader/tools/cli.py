@@ -23,7 +23,7 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from .cli_lockstep import run_lockstep, save_trace, short
+from .cli_lockstep import lockstep_schedule, sanitize_for, save_trace, short
 from .targets import UsageError, origin
 from .targets import load_target as _load_target
 
@@ -107,21 +107,23 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
     from ..exploration.explore import Recorded, _run_checked
 
     _check_outputs(args, "trace")
-    if args.schedule == "lockstep":  # (tools/cli_lockstep.py)
-        return run_lockstep(args, load_target(args.target, args=args), out, UsageError)
     kernel, setup, check, path, name = load_target(args.target, args=args)
-    rec = Recorded(_strategy(args))
+    lockstep = args.schedule == "lockstep"
+    rec = lockstep_schedule() if lockstep else Recorded(_strategy(args))
     # with the race detector, as a plain dispatch (and `replay`) runs: WGSL's robust access
-    result, outcome, failure, _ = _run_checked(kernel, setup, check, rec, [], "report")
+    result, outcome, failure, exc = _run_checked(kernel, setup, check, rec, [],
+                                                 sanitize_for(kernel, lockstep))
     findings = result.findings if result is not None else []
-    trace = result.trace if result is not None else rec.trace()
+    trace = result.trace if result is not None else \
+        getattr(exc, "asyncshader_trace", None) if lockstep else rec.trace()
     if trace is not None:
         trace.origin = origin(path, name)
     if result is not None:
         for key, value in result.outputs.items():
             out(f"{key} = {short(value)}")
         c = result.counters
-        out(f"{c.invocations} invocations, {c.steps} steps, {c.decisions} decisions, "
+        out(f"{c.invocations} invocations in lockstep, outcome {outcome}" if lockstep else
+            f"{c.invocations} invocations, {c.steps} steps, {c.decisions} decisions, "
             f"outcome {outcome}")
     _print_findings(findings, out)
     if trace is not None and args.trace:
@@ -133,7 +135,9 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
         if trace is not None:
             out(f"replay: asyncshader replay {trace.to_string()}")
         return EXIT_FAILURE
-    out("ok" + (" (check passed)" if check is not None else ""))
+    out("ok" + (" (check passed)" if check is not None else "") +
+        (" (a fragment shader in lockstep: no race detector)"
+         if sanitize_for(kernel, lockstep) == "off" else ""))
     return EXIT_OK
 
 
@@ -287,9 +291,9 @@ def cmd_replay(args: argparse.Namespace, out: Callable) -> int:
         args.setup = args.setup or trace.origin.get("setup")
     kernel, setup, check, _, _ = load_target(target, args=args)
     lockstep = trace.strategy.get("name") == "lockstep"  # (run --schedule lockstep's)
-    try:
+    try:  # (with the race detector, as `run` runs)
         result, outcome, failure, _ = _run_checked(kernel, setup, check, Replay(trace), [],
-                                                   "off" if lockstep else "report")  # as run
+                                                   sanitize_for(kernel, lockstep))
     except ReplayMismatchError as exc:  # the trace does not fit this program: not a failure
         raise UsageError(f"the trace cannot be replayed: {exc}") from None
     what = "the lockstep run" if lockstep else f"{trace.decision_count} decisions"

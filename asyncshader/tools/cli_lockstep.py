@@ -1,10 +1,10 @@
-"""``asyncshader run FILE::KERNEL --schedule lockstep``: one run of a kernel file in lockstep
-(docs/lockstep.md), with its ``setup()`` and ``check()``, without the race detector; how the
-command line saves a trace, and the short form of a value it prints."""
+"""``asyncshader run FILE::KERNEL --schedule lockstep``'s schedule: one run of a kernel file in
+lockstep (docs/lockstep.md), with its ``setup()``, ``check()`` and the race detector, as
+under the other schedules; how the command line saves a trace, and the short form of a value
+it prints."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 
@@ -14,34 +14,21 @@ def short(value: Any) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def run_lockstep(args: Any, target: tuple, out: Callable, usage_error: type) -> int:
-    """The ``run`` command under ``schedule=ash.Lockstep()``: the outputs, the check's
-    verdict; exit 0 or 1. ``--trace`` saves the run's trace (Lockstep and its options),
-    which ``asyncshader replay`` runs in lockstep again."""
-    from ..exploration.runs import _run_checked
+def lockstep_schedule() -> Any:
+    """The schedule of ``run --schedule lockstep``: ``ash.Lockstep()`` with its defaults (the
+    race detector on, as under the other schedules; its trace replays in lockstep)."""
     from ..lockstep import Lockstep
-    from .targets import origin
 
-    kernel, setup, check, path, name = target
-    result, outcome, failure, exc = _run_checked(kernel, setup, check, Lockstep(), [], "off")
-    trace = result.trace if result is not None else getattr(exc, "asyncshader_trace", None)
-    if trace is not None:
-        trace.origin = origin(path, name)
-    if result is not None:
-        for key, value in result.outputs.items():
-            out(f"{key} = {short(value)}")
-        out(f"{result.counters.invocations} invocations in lockstep, outcome {outcome}")
-    if trace is not None and args.trace:
-        save_trace(trace, args.trace)
-        out(f"trace saved to {args.trace}")
-    if failure is not None:
-        out(f"FAILED: {failure}")
-        if trace is not None:
-            out(f"replay: asyncshader replay {trace.to_string()}")
-        return 1
-    out("ok" + (" (check passed)" if check is not None else "") +
-        " (lockstep: no race detector; run without --schedule to have races found)")
-    return 0
+    return Lockstep()
+
+
+def sanitize_for(kernel: Any, lockstep: bool) -> str:
+    """The ``sanitize=`` of a command-line run: the race detector on ("report"), except for a
+    fragment shader in lockstep, which Lockstep runs without it (its detector watches compute
+    dispatches)."""
+    from ..stages.compute import ComputeKernel
+
+    return "off" if lockstep and not isinstance(kernel, ComputeKernel) else "report"
 
 
 def save_trace(trace: Any, path: str) -> None:

@@ -133,19 +133,6 @@ class _Kept:
         return self.kept
 
 
-def _lockstep_without_detector() -> str | None:
-    """Lockstep's refusal of the race detector (its own options check), or None when it
-    runs it."""
-    from ..errors import DispatchError
-    from ..lockstep.schedule import _check_options
-
-    try:
-        _check_options({"sanitize": "report"})
-    except DispatchError as exc:
-        return str(exc)
-    return None
-
-
 def _strategy_maker(name: str, seed: int, depth: int, steps: list[int | None]) -> Any:
     def make(j: int) -> Any:
         s = seed * 1009 + j  # dispatch j of the run
@@ -224,12 +211,6 @@ def pytest_runtest_call(item: Any) -> Any:
                 "expectations (wgsl_test::expect ...) are checks of the coroutine runtime, "
                 "which Lockstep does not compile. Use strategy='in_order' (or random, pct) "
                 "for the test, and Lockstep in a Python test of the shader at its real size")
-        if check_races and _lockstep_without_detector():
-            raise pytest.UsageError(
-                "@pytest.mark.schedules(strategy='lockstep') runs the test's dispatches in "
-                "lockstep, which has no race detector: pass races=False (races and "
-                "out-of-bounds accesses are then not reported), or explore a coroutine "
-                "strategy to have them found")
     option = item.config.getoption("--asyncshader-seed")
     base = option if option is not None else (seed if seed is not None else 0)
     replay = item.config.getoption("--asyncshader-replay")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import asyncshader as ash
-from asyncshader import f32, mat2x3f, mat3x3f, mat4x4f, u32, vec2f, vec2u, vec3f, vec3u, vec4f
+from asyncshader import f32, i32, mat2x3f, mat3x3f, mat4x4f, u32, vec2f, vec2u, vec3f, vec3u, vec4f
 from asyncshader.emit import WGSLEmitError, to_wgsl
 from asyncshader.extra.gpu import validate
 
@@ -209,10 +209,46 @@ def test_a_multi_dimensional_index_into_a_bound_array_is_flattened_by_its_shape(
     with pytest.raises(WGSLEmitError, match="multi-dimensional index"):
         to_wgsl(grid)  # (no array: no shape to flatten by)
     wide = to_wgsl(grid, a=np.zeros((2, 8), np.float32), b=np.zeros((8, 5), np.float32))
-    assert "a[y * 8 + x] = f32(x + 10 * y);" in wide  # (rows of 8: no vector; f32 elements)
-    assert "b[x * 5 + 1] = a[y * 8 + x] + 0.5;" in wide
+    # (rows of 8: no vector, f32 elements; an x past the row is out of bounds, as in numpy)
+    row = "a[select(4294967295u, y * 8 + x, x < 8u)]"
+    assert f"{row} = f32(x + 10 * y);" in wide
+    assert f"b[x * 5 + 1] = {row} + 0.5;" in wide  # (a constant inside its row: unchecked)
     column = to_wgsl(grid, a=np.zeros((2, 4, 1), np.float32), b=np.zeros((4, 3), np.float32))
-    assert "a[y * 4 + x] = f32(x + 10 * y);" in column  # (a row of one value is that value)
+    # (a row of one value is that value)
+    assert "a[select(4294967295u, y * 4 + x, x < 4u)] = f32(x + 10 * y);" in column
+
+
+@ash.compute(workgroup_size=8)
+async def past_the_row(img, src, *, local_invocation_index: u32):
+    x = local_invocation_index
+    img[u32(0), x] = f32(1.0) + src[u32(0), x + u32(1)]
+    img[i32(2), i32(x) - 2] = f32(7.0)
+
+
+@ash.compute(workgroup_size=4)
+async def past_the_row_always(img, *, local_invocation_index: u32):
+    img[local_invocation_index, 7] = f32(1.0)
+
+
+def test_an_index_past_the_end_of_its_row_is_out_of_bounds_not_in_the_next_row(crosscheck):
+    """img[0, x] with x past the end of a 5-value row is outside the (3, 5) array, as numpy
+    bounds each dimension: the store is dropped and the load gives zero, on the CPU and on the
+    GPU; the flattened index is checked per dimension (0 * 5 + 6 alone is img[1, 1]), a
+    negative i32 index too (2 * 5 - 1 alone is img[1, 4])."""
+    img = np.zeros((3, 5), np.float32)
+    src = np.arange(15, dtype=np.float32).reshape(3, 5)
+    text = to_wgsl(past_the_row, img=img, src=src)
+    assert "img[select(4294967295u, 0u * 5 + x, x < 5u)] = 1.0f + src[select(4294967295u, " \
+        "0u * 5 + (x + 1u), x + 1u < 5u)];" in text
+    assert "img[select(4294967295u, u32(2i * 5 + (i32(x) - 2)), u32(i32(x) - 2) < 5u)]" in text
+    report = crosscheck(past_the_row, 1, img=img, src=src)
+    expected = [[2, 3, 4, 5, 1], [0] * 5, [7, 7, 7, 7, 7]]  # (x = 4 loads src[0, 5]: zero)
+    assert report.gpu["img"].tolist() == expected
+    assert report.cpu["img"].tolist() == expected
+    with pytest.raises(WGSLEmitError, match=r"past_the_row_always: the index 7 of "
+                       r"`img\[local_invocation_index, 7\]`, past the end of its dimension "
+                       r"\(5 elements, so 0 to 4\)"):
+        to_wgsl(past_the_row_always, img=img)  # (a constant: an error, as in WGSL)
 
 
 @ash.compute(workgroup_size=4)
@@ -289,7 +325,7 @@ def test_an_image_of_vectors_is_flattened_over_its_pixels(crosscheck):
     image = np.zeros((2, 4, 2), np.uint32)
     text = to_wgsl(pixels, image=image)
     assert "var<storage, read_write> image: array<vec2u>;" in text
-    assert "image[y * 4 + x] = vec2u(x, y * 10);" in text
+    assert "image[select(4294967295u, y * 4 + x, x < 4u)] = vec2u(x, y * 10);" in text
     report = crosscheck(pixels, 1, image=image)
     assert report.gpu["image"].tolist() == [[[x, 10 * y] for x in range(4)] for y in range(2)]
     with pytest.raises(WGSLEmitError, match=r"test_to_wgsl_types.py:\d+: pixel_rows: "

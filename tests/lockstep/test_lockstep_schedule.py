@@ -336,9 +336,29 @@ fn main(@builtin(local_invocation_index) i: u32) {
   out[i] = i;
 }
 """, uniformity="off")  # (a compiler rejects it; loaded anyway to see the run-time report)
-    with pytest.raises(BarrierDivergenceError, match=r"\.wgsl:6:5.*workgroup 0"):
+    with pytest.raises(BarrierDivergenceError, match=r"\.wgsl:6:5.*workgroup_id=\(0,0,0\)"):
         ash.run(module["main"], 1, schedule=ash.Lockstep(), sanitize="off",
                 out=np.zeros(8, np.uint32))
+
+
+def test_a_divergent_barrier_names_the_workgroup_id_in_a_later_chunk():
+    """Chunks of 2 workgroups of 4 (max_lanes=8) over 3 x 2 workgroups: workgroup index 3 is
+    the second of the second chunk, workgroup_id (0, 1, 0), which the error names, without
+    the race detector as with it."""
+    module = ash.load_wgsl("""
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32, @builtin(workgroup_id) w: vec3u) {
+  if (w.y == 1u && w.x == 0u && i < 2u) {
+    workgroupBarrier();
+  }
+  out[i] = i;
+}
+""", uniformity="off")
+    for sanitize in ("off", "report"):
+        with pytest.raises(BarrierDivergenceError, match=r"workgroup_id=\(0,1,0\)"):
+            ash.run(module["main"], (3, 2), schedule=ash.Lockstep(max_lanes=8),
+                    sanitize=sanitize, out=np.zeros(8, np.uint32))
 
 
 def test_out_of_bounds_loads_are_zero_and_stores_are_dropped_as_under_inorder():

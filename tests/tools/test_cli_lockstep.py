@@ -1,5 +1,5 @@
-"""``asyncshader run FILE::KERNEL --schedule lockstep``: one run in lockstep, its outputs and the
-file's check, without the race detector (and so without its findings)."""
+"""``asyncshader run FILE::KERNEL --schedule lockstep``: one run in lockstep, its outputs, the
+file's check and the race detector's findings, as under the other schedules."""
 
 from asyncshader.tools.cli import main
 
@@ -11,16 +11,20 @@ def test_run_in_lockstep_prints_the_outputs_and_passes_the_check():
     assert "counter = array([8], dtype=uint32)" in lines       # 8 atomic increments
     assert "seen = array([0, 1, 2, 3, 4, 5, 6, 7], dtype=uint32)" in lines  # in lane order
     assert any("invocations in lockstep" in line for line in lines)
-    assert lines[-1].startswith("ok") and "no race detector" in lines[-1]
+    assert lines[-1] == "ok"  # (the file has no check)
+    assert not any(line.startswith("race detector") for line in lines)  # (atomics: no race)
 
 
-def test_lockstep_shows_a_lost_update_as_a_wrong_answer_not_as_a_race():
+def test_lockstep_runs_the_race_detector_and_shows_a_lost_update_as_a_race():
     lines = []
     assert main(["run", "examples/lost_update.py::lost_update", "--schedule", "lockstep"],
                 out=lines.append) == 1
+    assert "race detector: 2 finding(s) (whatever order this run took):" in lines
+    text = "\n".join(lines)
+    assert "Read-write data race on storage memory total[0]" in text
+    assert "at examples/lost_update.py:40: old = total[0]" in text
     assert any(line.startswith("FAILED: check failed") and "lost update" in line
                for line in lines), lines
-    assert not any("data race" in line for line in lines)
 
 
 def test_a_lockstep_runs_trace_replays_in_lockstep_to_the_same_outcome(tmp_path):
@@ -35,3 +39,4 @@ def test_a_lockstep_runs_trace_replays_in_lockstep_to_the_same_outcome(tmp_path)
     assert replayed[0] == f"replayed the lockstep run of lost_update.lost_update: outcome " \
         f"{outcome}"
     assert any(line.startswith("FAILED: check failed") for line in replayed)
+    assert "race detector: 2 finding(s) (whatever order this run took):" in replayed

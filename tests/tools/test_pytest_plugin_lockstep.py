@@ -93,3 +93,25 @@ def test_shades():
     assert result.output[0, :, 0].tolist() == [0.125, 0.375, 0.625, 0.875]
 ''')
     pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
+def test_the_lockstep_marker_with_races_fails_a_fragment_test_naming_races_false(pytester):
+    """Lockstep's race detector watches compute dispatches: a fragment dispatch of a test
+    whose marker keeps races on (the default) fails with Lockstep's refusal, which names the
+    fix, races=False."""
+    pytester.makepyfile(test_shade='''
+import pytest
+import asyncshader as ash
+
+@ash.fragment
+async def gradient(*, position: ash.vec4f) -> ash.vec4f:
+    return ash.vec4f(position.x / 4.0, 0.0, 0.0, 1.0)
+
+@pytest.mark.schedules(strategy="lockstep")
+def test_shades():
+    ash.run_fragments(gradient, 4, 1)
+''')
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert "runs without the race detector" in out and "races=False on a pytest marker" in out
