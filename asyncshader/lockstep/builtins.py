@@ -21,7 +21,8 @@ from ..wgsl.spelling import snake
 from ..wgsl.types import _VECS
 from .lanes import lane_array
 
-DTYPES = {"f32": np.float32, "i32": np.int32, "u32": np.uint32, "bool": np.bool_}
+DTYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "u32": np.uint32,
+          "bool": np.bool_}
 
 
 def dtype_of(t: Any) -> Any:
@@ -43,7 +44,8 @@ def scalar_function(wgsl_name: str) -> Callable | None:
 
 def _runtime(value: np.ndarray, t: Any, lane: int) -> Any:
     if isinstance(t, Vector):
-        return _VECS[(t.size, t.scalar.kind)]._make(*value[:, lane])
+        kind = "h" if t.scalar.name == "f16" else t.scalar.kind
+        return _VECS[(t.size, kind)]._make(*value[:, lane])
     return value[lane]
 
 
@@ -181,12 +183,17 @@ FAST: dict[str, Callable] = {
 }
 #: built-ins whose vector forms take integer arguments too (the others: floats only)
 _ANY_KIND = {"select", "min", "max", "clamp", "abs", "dot", "all", "any"}
+#: the vector forms exact on f16 (they pick, compare or round to an integer); the others
+#: compute in f32 steps, so f16 lanes go to the scalar built-in's f16 overload
+_F16_EXACT = {"select", "min", "max", "clamp", "abs", "floor", "ceil", "trunc", "all", "any"}
 
 
 def call(name: str, args: list, types: list, result: Any, m: Any, L: int) -> Any:
     """The built-in ``name`` (its WGSL name) on lanes ``args`` of types ``types``."""
     fast = FAST.get(name)
     kinds = {t.scalar.kind if isinstance(t, Vector) else t.kind for t in types}
+    if any(dtype_of(t) is np.float16 for t in [*types, result]) and name not in _F16_EXACT:
+        fast = None
     if fast is not None and (name in _ANY_KIND or kinds <= {"f"}):
         value = fast(*args)
         if value is not None:

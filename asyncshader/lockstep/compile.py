@@ -19,8 +19,19 @@ from .._core.sources import register_source
 from ..front.wgsl import syntax as ast
 from ..front.wgsl.source import Span, WGSLError, error_at
 from ..ir.layout import size_of
-from ..ir.types import Array, Atomic, Matrix, Pointer, Scalar, Struct, Vector, concretize
+from ..ir.types import (
+    Array,
+    Atomic,
+    Matrix,
+    Pointer,
+    Scalar,
+    Struct,
+    Vector,
+    concretize,
+    scalar_of,
+)
 from .exprs import Expressions, Ref, value_type
+from .pipelines import dimension, sized
 from .texture_calls import TextureCalls, handle_type
 
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "|=": "|",
@@ -53,6 +64,8 @@ class Compiler(Expressions, TextureCalls):
     stage = "compute"
     #: whether accesses go through the race detector's recorder (:mod:`.watch`)
     watching = False
+    #: the pipeline the override-expressions of sizes are evaluated in (:mod:`.pipelines`)
+    pipeline: Any = None
 
     def __init__(self, checker: Any, typed: Any) -> None:
         self.checker, self.typed = checker, typed
@@ -142,13 +155,12 @@ class Compiler(Expressions, TextureCalls):
         attr = next(a for a in fn.attributes if a.name == "workgroup_size")
         sizes = []
         for a in attr.args:
-            if a.stage != "const":
-                raise self.refuse(a.span, "a workgroup size given by an override")
-            sizes.append(int(self.checker.value(a)))
+            sizes.append(int(self.checker.value(a)) if a.stage == "const" else
+                         dimension(self.pipeline, a, self.refuse))
         return tuple(sizes + [1] * (3 - len(sizes)))
 
     def global_var(self, decl: ast.VarDecl) -> None:
-        t = self.typed.type_of(decl)
+        t = sized(self.pipeline, self.typed.type_of(decl))
         space, access = self.checker.var_space(decl, t)
         if space == "handle" and handle_type(t) is not None:  # (bound per dispatch: .textures)
             self.handles[id(decl)] = decl.name
@@ -503,8 +515,7 @@ class Compiler(Expressions, TextureCalls):
 def _value(t: Any) -> bool:
     """Whether a local of type ``t`` can hold its value over lanes."""
     if isinstance(t, (Scalar, Vector)):
-        return t.scalar.name in ("f32", "i32", "u32", "bool") if isinstance(t, Vector) \
-            else t.name in ("f32", "i32", "u32", "bool")
+        return scalar_of(t).name in ("f32", "f16", "i32", "u32", "bool")
     if isinstance(t, Struct):
         return all(_value(m) for _, m in t.fields)
     if isinstance(t, Array):

@@ -34,16 +34,21 @@ from ..ir.types import (
     Predeclared as PredeclaredStruct,
 )
 from .builtins import DTYPES, dtype_of
+from .halves import access, halves, step, unit
+from .pipelines import MISSING, sized
 
 _ARITH = {"+": "+", "-": "-", "*": "*", "&": "&", "|": "|", "^": "^"}
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 _VIEW = {"f32": "f", "i32": "i", "u32": "u", "bool": "u"}
-_CONVERT = {"f32": "to_f32", "i32": "to_i32", "u32": "to_u32", "bool": "to_bool"}
+_CONVERT = {"f32": "to_f32", "f16": "to_f16", "i32": "to_i32", "u32": "to_u32",
+            "bool": "to_bool"}
 #: the built-ins Lockstep runs as memory operations rather than values
 _ATOMICS = {"atomicAdd": "add", "atomicSub": "sub", "atomicMax": "max", "atomicMin": "min",
             "atomicAnd": "and", "atomicOr": "or", "atomicXor": "xor",
             "atomicExchange": "exchange"}
 _BARRIERS = ("workgroupBarrier", "storageBarrier", "textureBarrier")
+#: a memory's size in address units of 4 and 2 bytes (:class:`~.lanes.Words`)
+_SIZE = {4: "words", 2: "halves"}
 
 
 def value_type(t: Any) -> Any:
@@ -154,7 +159,9 @@ class Expressions:
         default = None
         if decl.init is not None:
             default = self.checker.value(decl.init)
-            if default is UNKNOWN:
+            if default is UNKNOWN and self.pipeline is not None:  # (from other overrides)
+                default = self.pipeline.value_of(decl.init)
+            if default is UNKNOWN or default is MISSING:
                 raise self.refuse(decl.span, "an override initialized from other overrides")
         ids = [a for a in decl.attributes if a.name == "id"]
         key = str(int(self.checker.value(ids[0].args[0]))) if ids else decl.name
@@ -366,8 +373,8 @@ class Expressions:
             ref = self.pointer(e.args[0])
             if not (isinstance(ref.type, Array) and ref.type.length is None):
                 raise self.refuse(e.span, "arrayLength of this")
-            stride = stride_of(ref.type.element) // 4
-            return f"np.uint32(max(({ref.mem}.words - {ref.at}) // {stride}, 0))"
+            stride, size = stride_of(ref.type.element) // unit(ref.type), _SIZE[unit(ref.type)]
+            return f"np.uint32(max(({ref.mem}.{size} - {ref.at}) // {stride}, 0))"
         if name.startswith("atomic"):
             return self.atomic(e, name)
         if name.startswith("subgroup"):
@@ -481,13 +488,13 @@ class Expressions:
                 return self.pointers[id(e.target)]
             mem, base = self.memory[id(e.target)]
             self.reached.add(e.target.name)
-            return Ref(mem, base, "True", t)
+            return Ref(mem, f"({base} * 2)" if halves(t) else base, "True", t)
         base = self.ref(e.base)
         if isinstance(e, ast.Member):
             bt = base.type
             if isinstance(bt, Struct):
                 member = next(m for m in struct_layout(bt).members if m.name == e.name)
-                return Ref(base.mem, f"({base.at} + {member.offset // 4})", base.ok, t,
+                return Ref(base.mem, step(base.at, bt, t, member.offset), base.ok, t,
                            base.idx)
             if isinstance(bt, Vector) and len(e.name) == 1:
                 k = "xyzw".index(e.name) if e.name in "xyzw" else "rgba".index(e.name)
@@ -495,11 +502,11 @@ class Expressions:
             raise self.refuse(e.span, f"the access '.{e.name}' of memory")
         index = self.expr(e.index, self.want_for(e.index, scalar_of(
             value_type(e.index.type)).concrete()))
-        bt = base.type
+        bt = sized(self.pipeline, base.type)
         if isinstance(bt, Array):
-            stride = stride_of(bt.element) // 4
+            stride = stride_of(bt.element) // unit(bt)
             if bt.length is None:
-                count = f"(({base.mem}.words - {base.at}) // {stride})"
+                count = f"(({base.mem}.{_SIZE[unit(bt)]} - {base.at}) // {stride})"
             elif isinstance(bt.length, int):
                 count = str(bt.length)
             else:
@@ -516,6 +523,8 @@ class Expressions:
 
     def load(self, ref: Ref, span: Any) -> str:
         t = ref.type.scalar if isinstance(ref.type, Atomic) else ref.type
+        if isinstance(t, (Scalar, Vector)) and halves(t):
+            return self.f16_access(ref, t, span)
         if isinstance(t, Scalar) and t.name in _VIEW:
             code = f"_l.load({ref.mem}.{_VIEW[t.name]}, {ref.at}, {ref.ok})"
             return f"({code} != 0)" if t.name == "bool" else code
@@ -535,6 +544,8 @@ class Expressions:
     def store_memory(self, ref: Ref, value: str, span: Any) -> list[str]:
         """Statements storing ``value`` (code) into ``ref`` in the current mask's lanes."""
         t = ref.type.scalar if isinstance(ref.type, Atomic) else ref.type
+        if isinstance(t, (Scalar, Vector)) and halves(t):
+            return [self.f16_access(ref, t, span, value)]
         if isinstance(t, Scalar) and t.name in _VIEW:
             return [f"_l.store({ref.mem}.{_VIEW[t.name]}, {ref.at}, {ref.ok}, {self.mask}, "
                     f"{value}, L)"]
@@ -551,21 +562,30 @@ class Expressions:
         return out
 
 
+    def f16_access(self, ref: Ref, t: Any, span: Any, value: str | None = None) -> str:
+        """Code loading (``value`` None) or storing an f16 scalar or vector in memory
+        (:mod:`.halves`): without the race detector only (it records words)."""
+        if self.watching:
+            raise self.refuse(span, "f16 in memory with the race detector (run it with "
+                              "sanitize=\"off\")")
+        return access(ref.mem, ref.at, ref.ok, t, self.mask, value)
+
+
 def _parts(ref: Ref, t: Any) -> list[tuple[Any, Ref]] | None:
     """The parts of a composite ``t`` in memory at ``ref``, each with its key in the value
     (a column or element index, a member name) and its place: an f32 matrix's columns, a
     struct's members, a fixed-size array's elements; None for any other type."""
     if isinstance(t, Matrix) and dtype_of(t) is np.float32:
-        words, keys, types = stride_of(t.column) // 4, range(t.cols), [t.column] * t.cols
-        offsets = [c * words for c in keys]
+        keys, types = range(t.cols), [t.column] * t.cols
+        offsets = [c * stride_of(t.column) for c in keys]
     elif isinstance(t, Struct):
         keys = [name for name, _ in t.fields]
         types = [mt for _, mt in t.fields]
-        offsets = [m.offset // 4 for m in struct_layout(t).members]
+        offsets = [m.offset for m in struct_layout(t).members]
     elif isinstance(t, Array) and isinstance(t.length, int):
-        words, keys = stride_of(t.element) // 4, range(t.length)
-        types, offsets = [t.element] * t.length, [k * words for k in keys]
+        keys = range(t.length)
+        types, offsets = [t.element] * t.length, [k * stride_of(t.element) for k in keys]
     else:
         return None
-    return [(key, Ref(ref.mem, f"({ref.at} + {offset})", ref.ok, part, ref.idx))
+    return [(key, Ref(ref.mem, step(ref.at, t, part, offset), ref.ok, part, ref.idx))
             for key, offset, part in zip(keys, offsets, types)]

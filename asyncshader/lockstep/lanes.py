@@ -159,6 +159,13 @@ def to_f32(x: Any) -> Any:
     return np.asarray(x).astype(np.float32)
 
 
+def to_f16(x: Any) -> Any:
+    """WGSL ``f16(x)`` over lanes (:func:`asyncshader.wgsl.types._to_f16`): one rounding to
+    the nearest binary16 from the exact value (through float64, which holds every i32, u32
+    and f32 exactly), ±inf past the f16 range, as numpy rounds a double."""
+    return np.asarray(x).astype(np.float64).astype(np.float16)
+
+
 def to_bool(x: Any) -> Any:
     return np.asarray(x) != 0
 
@@ -167,14 +174,18 @@ def to_bool(x: Any) -> Any:
 
 class Words:
     """A buffer's memory as 32-bit words, seen as u32, i32 and f32 (one memory, three
-    views: a store through one is seen by loads through the others, as WGSL's bytes are)."""
+    views: a store through one is seen by loads through the others, as WGSL's bytes are),
+    and as f16 half-words (``h``: 2-byte addresses, :mod:`.halves`); ``halves``: the
+    half-words of the binding (``size`` bytes, before the padding to a word)."""
 
-    __slots__ = ("f", "i", "u", "words")
+    __slots__ = ("f", "h", "halves", "i", "u", "words")
 
-    def __init__(self, data: np.ndarray) -> None:
+    def __init__(self, data: np.ndarray, size: int | None = None) -> None:
         self.u = data.view(np.uint32)
         self.i = data.view(np.int32)
         self.f = data.view(np.float32)
+        self.h = self.u.view(np.float16)
+        self.halves = (data.nbytes if size is None else size) // 2
         self.words = self.u.size
 
 

@@ -39,6 +39,7 @@ from .buffers import word_view
 from .builtins import dtype_of
 from .compile import Compiler, Program
 from .options import check_coroutine_options
+from .pipelines import pipeline_of
 from .typed import checked_tree
 from .watch import WatchingCompiler
 
@@ -96,8 +97,9 @@ class Lockstep:
         bindings = kernel.resolve_bindings(bindings)  # (the coroutine path's: bindings=, bytes)
         run = races.LockstepRun(kernel.workgroup_size, groups, options.get("sanitize"),
                                 options.get("allow_races"))
-        program, names = program_of(kernel, bindings, watch=run.detector is not None)
         constants = _constants(kernel, options.get("overrides"))
+        program, names = program_of(kernel, bindings, watch=run.detector is not None,
+                                    constants=constants)
         size = check_subgroup_size(options.get("subgroup_size") or kernel.subgroup_size
                                    or DEFAULT_SUBGROUP_SIZE)
         config = {"stage": "compute", "workgroups": list(groups),
@@ -206,21 +208,24 @@ def wgsl_of(kernel: ComputeKernel, bindings: dict[str, Any], marks: list | None 
 
 
 def program_of(kernel: Any, bindings: dict[str, Any], compiler: type = Compiler,
-               watch: bool = False) -> tuple[Program, dict]:
+               watch: bool = False, constants: dict | None = None) -> tuple[Program, dict]:
     """The compiled entry point of ``kernel`` (by ``compiler``: its stage's) and the binding
     names: cached per kernel and binding types (what ``to_wgsl`` reads of the bindings), and
-    by WGSL text; ``watch``: a compute entry point with the race detector's calls
+    by WGSL text and pipeline ``constants`` (sizes given by overrides are compiled in:
+    :mod:`.pipelines`); ``watch``: a compute entry point with the race detector's calls
     (:mod:`.watch`)."""
     per_kernel = _BY_KERNEL.setdefault(kernel, {})
-    signature = (watch, *sorted((k, _type_key(v)) for k, v in bindings.items()))
+    pipeline = tuple(sorted((str(k), repr(v)) for k, v in (constants or {}).items()))
+    signature = (watch, pipeline, *sorted((k, _type_key(v)) for k, v in bindings.items()))
     if signature not in per_kernel:
         marks: list | None = [] if watch else None
         source, entry, names = wgsl_of(kernel, bindings, marks)
-        key = (source.name, source.text, entry, watch)
+        key = (source.name, source.text, entry, watch, pipeline)
         if key not in _PROGRAMS:
             checker, typed = checked_tree(kernel, source)
             made = WatchingCompiler(checker, typed, marks or None) if watch else \
                 compiler(checker, typed)
+            made.pipeline = pipeline_of(checker, constants)
             _PROGRAMS[key] = made.compile(entry)
         per_kernel[signature] = (_PROGRAMS[key], names)
     return per_kernel[signature]
@@ -269,9 +274,10 @@ def _memories(program: Program, names: dict[str, str], bindings: dict[str, Any],
             if arr.dtype == np.bool_:
                 arr = arr.astype(np.uint32)
             data = to_gpu(arr, t).tobytes()
+        size = len(data)
         data += bytes(-len(data) % 4)
         words = np.frombuffer(data, np.uint32).copy() if data else np.zeros(0, np.uint32)
-        memories[name] = lanes.Words(words)
+        memories[name] = lanes.Words(words, size)
         if space == "storage" and access != "read" and isinstance(value, np.ndarray):
             back[name] = (words, t, value)
     return memories, back

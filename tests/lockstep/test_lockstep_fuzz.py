@@ -1,8 +1,9 @@
 """Generated kernels: random WGSL programs (integer and float expressions with WGSL's edge
 cases, vec3f arithmetic, conversions, built-ins, branches, loops with break and continue,
-switch) loaded with load_wgsl leave the same bits under Lockstep as under InOrder, a NaN's
-sign and payload aside (docs/lockstep.md: numpy's own scalar and vector loops pick different
-operands' NaNs, and neither IEEE-754 nor WGSL says which)."""
+switch; and with f16 values, locals and an f16 storage array) loaded with load_wgsl leave
+the same bits under Lockstep as under InOrder, a NaN's sign and payload aside
+(docs/lockstep.md: numpy's own scalar and vector loops pick different operands' NaNs, and
+neither IEEE-754 nor WGSL says which)."""
 
 import os
 import random
@@ -14,19 +15,26 @@ import asyncshader as ash
 from asyncshader.front.wgsl import WGSLError
 
 TYPES = ("i32", "u32", "f32")
+FLOATS = ("f32", "f16")
+#: each type's input local and output array (f16: WGSL's `enable f16;`)
+LOCAL = {"i32": "x", "u32": "y", "f32": "z", "f16": "w"}
+OUT = {"i32": "out_i", "u32": "out_u", "f32": "out_f", "f16": "out_h"}
 LITERAL = {"i32": lambda r: f"{r.choice([0, 1, -1, 2, 7, -9, 31, 2147483647, -2147483647])}i",
            "u32": lambda r: f"{r.choice([0, 1, 2, 3, 5, 31, 32, 33, 4294967295])}u",
-           "f32": lambda r: f"{r.choice([0.0, 1.0, -2.5, 0.125, 1e20, -3.75, 1e-3])}f"}
+           "f32": lambda r: f"{r.choice([0.0, 1.0, -2.5, 0.125, 1e20, -3.75, 1e-3])}f",
+           "f16": lambda r: f"{r.choice([0.0, 1.0, -2.5, 0.125, 6e4, -3.75, 1e-3])}h"}
 
 
 class Program:
     """One random kernel: ``text`` reads ``a: array<i32>``, ``b: array<u32>``, ``c:
     array<f32>`` at the invocation's index and writes a value per statement into ``out_i``,
-    ``out_u`` or ``out_f`` by its type."""
+    ``out_u`` or ``out_f`` by its type; with ``types`` holding f16 also f16 values (from
+    ``f16(c[i])``) into ``out_h``."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, types: tuple = TYPES) -> None:
         self.r = random.Random(seed)
-        self.locals: dict[str, list[str]] = {t: [] for t in TYPES}
+        self.types = types
+        self.locals: dict[str, list[str]] = {t: [] for t in types}
         self.lines: list[str] = []
         self.outputs = 0
         self.count = 0
@@ -34,17 +42,17 @@ class Program:
     def expr(self, t: str, depth: int = 0) -> str:
         r = self.r
         if depth > 2 or r.random() < 0.25:
-            pool = self.locals[t] + [{"i32": "x", "u32": "y", "f32": "z"}[t]]
+            pool = self.locals[t] + [LOCAL[t]]
             return r.choice(pool) if r.random() < 0.7 else LITERAL[t](r)
         choice = r.random()
         if choice < 0.45:
-            ops = ["+", "-", "*", "/", "%"] + (["&", "|", "^"] if t != "f32" else [])
+            ops = ["+", "-", "*", "/", "%"] + (["&", "|", "^"] if t not in FLOATS else [])
             return f"({self.expr(t, depth + 1)} {r.choice(ops)} {self.expr(t, depth + 1)})"
-        if choice < 0.55 and t != "f32":
+        if choice < 0.55 and t not in FLOATS:
             return f"({self.expr(t, depth + 1)} {r.choice(['<<', '>>'])} " \
                    f"({self.expr('u32', depth + 1)} + y))"
         if choice < 0.7:
-            other = r.choice([s for s in TYPES if s != t])
+            other = r.choice([s for s in self.types if s != t])
             return f"{t}({self.expr(other, depth + 1)})"
         if choice < 0.8:
             return f"select({self.expr(t, depth + 1)}, {self.expr(t, depth + 1)}, " \
@@ -57,7 +65,7 @@ class Program:
                 return f"length({self.vector(depth + 1)})"
             return f"{pick}({self.vector(depth + 1)}, {self.vector(depth + 1)})"
         fn = r.choice(["min", "max", "abs", "clamp"] + (["floor", "sqrt", "trunc"]
-                                                         if t == "f32" else []))
+                                                         if t in FLOATS else []))
         if fn in ("abs", "floor", "trunc"):
             return f"{fn}({self.expr(t, depth + 1)})"
         if fn == "sqrt":
@@ -84,7 +92,7 @@ class Program:
         return f"select({self.vector(depth + 1)}, {self.vector(depth + 1)}, {self.cond(depth)})"
 
     def cond(self, depth: int = 0) -> str:
-        t = self.r.choice(TYPES)
+        t = self.r.choice(self.types)
         op = self.r.choice(["<", "<=", "==", "!=", ">", ">="])
         return f"({self.expr(t, depth + 1)} {op} {self.expr(t, depth + 1)})"
 
@@ -92,14 +100,14 @@ class Program:
         self.lines.append("  " * indent + line)
 
     def store(self, t: str, indent: int) -> None:
-        self.emit(f"out_{t[0]}[i * N + {self.outputs}u] = {self.expr(t)};", indent)
+        self.emit(f"{OUT[t]}[i * N + {self.outputs}u] = {self.expr(t)};", indent)
         self.outputs += 1
 
     def statements(self, indent: int, depth: int, in_loop: bool) -> None:
         r = self.r
         for _ in range(r.randint(1, 4)):
             kind = r.random()
-            t = r.choice(TYPES)
+            t = r.choice(self.types)
             if kind < 0.3 or depth > 2:
                 self.count += 1
                 name = f"v{self.count}"
@@ -147,7 +155,8 @@ class Program:
     def text(self) -> str:
         self.statements(1, 0, False)
         body = "\n".join(self.lines)
-        return f"""
+        f16 = "f16" in self.types
+        return ("enable f16;" if f16 else "") + f"""
 const N = {max(self.outputs, 1)}u;
 @group(0) @binding(0) var<storage, read> a: array<i32>;
 @group(0) @binding(1) var<storage, read> b: array<u32>;
@@ -155,6 +164,7 @@ const N = {max(self.outputs, 1)}u;
 @group(0) @binding(3) var<storage, read_write> out_i: array<i32>;
 @group(0) @binding(4) var<storage, read_write> out_u: array<u32>;
 @group(0) @binding(5) var<storage, read_write> out_f: array<f32>;
+{"@group(0) @binding(6) var<storage, read_write> out_h: array<f16>;" if f16 else ""}
 
 @compute @workgroup_size(16)
 fn main(@builtin(global_invocation_id) gid: vec3u) {{
@@ -162,6 +172,7 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {{
   var x = a[i];
   var y = b[i];
   var z = c[i];
+  {"var w = f16(c[i]);" if f16 else ""}
 {body}
 }}
 """
@@ -182,9 +193,19 @@ def inputs(n: int, seed: int) -> dict:
 @pytest.mark.filterwarnings("ignore::asyncshader.WGSLIndeterminateWarning")  # (normalize of
 @pytest.mark.parametrize("seed", range(int(os.environ.get("LOCKSTEP_FUZZ", "40"))))  # zero)
 def test_a_generated_kernel_gives_inorder_bits_under_lockstep(seed):
+    assert_generated_kernel_gives_inorder_bits(seed, TYPES)
+
+
+@pytest.mark.filterwarnings("ignore::asyncshader.WGSLIndeterminateWarning")
+@pytest.mark.parametrize("seed", range(int(os.environ.get("LOCKSTEP_FUZZ", "40")) // 2))
+def test_a_generated_f16_kernel_gives_inorder_bits_under_lockstep(seed):
+    assert_generated_kernel_gives_inorder_bits(seed, (*TYPES, "f16"))
+
+
+def assert_generated_kernel_gives_inorder_bits(seed, types):
     module = None
     for attempt in range(50):  # (the first program WGSL accepts: a const-expression may
-        program = Program(seed * 1000 + attempt)  # overflow or divide by zero)
+        program = Program(seed * 1000 + attempt, types)  # overflow or divide by zero)
         text = program.text()
         try:
             module = ash.load_wgsl(text)
@@ -198,12 +219,12 @@ def test_a_generated_kernel_gives_inorder_bits_under_lockstep(seed):
     for schedule in (ash.InOrder(), ash.Lockstep()):
         size = n * max(program.outputs, 1)
         out = {f"out_{k}": np.zeros(size, dtype) for k, dtype in
-               (("i", np.int32), ("u", np.uint32), ("f", np.float32))
+               (("i", np.int32), ("u", np.uint32), ("f", np.float32), ("h", np.float16))
                if f"out_{k}[" in text}
         with np.errstate(all="ignore"):
             ash.run(module["main"], n // 16, schedule=schedule, sanitize="off", **out,
                     **given)
-        out = {k: np.where(np.isnan(v), np.float32("nan"), v) if v.dtype.kind == "f" else v
-               for k, v in out.items()}  # (a NaN's sign: numpy's scalar and vector loops
-        outs.append(b"".join(v.tobytes() for v in out.values()))  # propagate other operands)
+        out = {k: np.where(np.isnan(v), v.dtype.type("nan"), v) if v.dtype.kind == "f"
+               else v for k, v in out.items()}  # (a NaN's sign: numpy's scalar and vector
+        outs.append(b"".join(v.tobytes() for v in out.values()))  # loops propagate others)
     assert outs[0] == outs[1], text
