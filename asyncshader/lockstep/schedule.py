@@ -191,12 +191,15 @@ def wgsl_of(kernel: ComputeKernel, bindings: dict[str, Any], marks: list | None 
     ``// @ash N``, N indexing it)."""
     fn = kernel.fn
     recipe = getattr(kernel, "__asyncshader_recipe__", None)  # (load_wgsl's: text and entry)
+    # (a loaded kernel's bindings come under their Python names: ``in_`` for WGSL's ``in``)
+    wgsl_name = {py: w for w, py in getattr(kernel, "python_names", {}).items()}
+    loaded = {k: wgsl_name.get(k, k) for k in bindings}
     if recipe is not None and hasattr(recipe, "text"):
-        return Source(recipe.text, recipe.name), recipe.entry, {k: k for k in bindings}
+        return Source(recipe.text, recipe.name), recipe.entry, loaded
     filename = fn.__code__.co_filename
     if getattr(fn, GENERATED, None) is not None and filename.endswith(".wgsl"):
         text = "".join(linecache.getlines(filename))
-        return Source(text, filename), fn.__name__, {k: k for k in bindings}
+        return Source(text, filename), fn.__name__, loaded
     token = SOURCE_LINES.set(marks)
     try:
         code = emit(kernel, **bindings)
