@@ -33,24 +33,35 @@ def gather(records: list[tuple], kept: dict | None = None) -> dict[str, np.ndarr
     return out
 
 
+class _Cells:
+    """Records ``a`` sorted by cell (one group of one line and kind at one word) and, within
+    a cell, by order (``by``: the record index at each sorted place), with where each sorted
+    place's cell, run of one invocation and run of one workgroup start (``n``: the
+    invocations of a workgroup)."""
+
+    def __init__(self, a: dict[str, np.ndarray], n: int) -> None:
+        _, self.word = np.unique(a["addr"], return_inverse=True)
+        self.groups, group = np.unique(a["site"] * 4 + a["kind"], return_inverse=True)
+        cell = self.word.astype(np.int64) * self.groups.size + group
+        self.by = by = np.lexsort((np.arange(cell.size), cell))
+        self.scell, self.skey = scell, skey = cell[by], a["key"][by]
+        self.swg = swg = skey // n
+        self.pos = pos = np.arange(cell.size)
+        self.new_cell = new_cell = np.r_[True, scell[1:] != scell[:-1]]
+        self.cell_start = np.maximum.accumulate(np.where(new_cell, pos, 0))
+        self.key_start = np.maximum.accumulate(
+            np.where(new_cell | np.r_[True, skey[1:] != skey[:-1]], pos, 0))
+        self.wg_start = np.maximum.accumulate(
+            np.where(new_cell | np.r_[True, swg[1:] != swg[:-1]], pos, 0))
+
+
 def summary(a: dict[str, np.ndarray], n: int) -> dict[str, np.ndarray]:
     """What later accesses can conflict with, of records ``a``: per word and group of one
     line and kind, the last access, the last by another invocation and the last from another
     workgroup (shadow.py: the three that decide every later conflict), in order."""
-    _, word = np.unique(a["addr"], return_inverse=True)
-    groups, group = np.unique(a["site"] * 4 + a["kind"], return_inverse=True)
-    cell = word.astype(np.int64) * groups.size + group
-    by = np.lexsort((np.arange(cell.size), cell))
-    scell, skey, swg = cell[by], a["key"][by], a["key"][by] // n
-    pos = np.arange(cell.size)
-    last = np.r_[scell[1:] != scell[:-1], True]
-    new_cell = np.r_[True, scell[1:] != scell[:-1]]
-    cell_start = np.maximum.accumulate(np.where(new_cell, pos, 0))
-    key_start = np.maximum.accumulate(np.where(new_cell | np.r_[True, skey[1:] != skey[:-1]],
-                                               pos, 0))
-    wg_start = np.maximum.accumulate(np.where(new_cell | np.r_[True, swg[1:] != swg[:-1]],
-                                              pos, 0))
-    ends = np.flatnonzero(last)
+    c = _Cells(a, n)
+    cell_start, key_start, wg_start, by = c.cell_start, c.key_start, c.wg_start, c.by
+    ends = np.flatnonzero(np.r_[c.scell[1:] != c.scell[:-1], True])
     other, far = key_start[ends] - 1, wg_start[ends] - 1
     kept = np.concatenate([ends, other[other >= cell_start[ends]],
                            far[far >= cell_start[ends]]])
@@ -88,22 +99,13 @@ def conflicts(a: dict[str, np.ndarray], n: int) -> tuple[np.ndarray, ...]:
 
 def _conflicts(a: dict[str, np.ndarray], n: int) -> tuple[np.ndarray, ...]:
     """:func:`conflicts` on the records of the words that may race."""
-    addr, key, phase, kinds = a["addr"], a["key"], a["phase"], a["kind"]
-    count = addr.size
+    key, phase, kinds = a["key"], a["phase"], a["kind"]
+    count = key.size
     wg = key // n
-    _, word = np.unique(addr, return_inverse=True)
-    groups, group = np.unique(a["site"] * 4 + kinds, return_inverse=True)
-    # a cell: one group's accesses at one word; the records by (cell, order)
-    cell = word.astype(np.int64) * groups.size + group
-    by = np.lexsort((np.arange(count), cell))
-    scell, skey, swg = cell[by], key[by], wg[by]
-    pos = np.arange(count)
-    new_cell = np.r_[True, scell[1:] != scell[:-1]]
-    cell_start = np.maximum.accumulate(np.where(new_cell, pos, 0))
-    key_start = np.maximum.accumulate(np.where(new_cell | np.r_[True, skey[1:] != skey[:-1]],
-                                               pos, 0))
-    wg_start = np.maximum.accumulate(np.where(new_cell | np.r_[True, swg[1:] != swg[:-1]],
-                                              pos, 0))
+    c = _Cells(a, n)
+    word, groups, by, scell, skey, swg = c.word, c.groups, c.by, c.scell, c.skey, c.swg
+    pos, new_cell = c.pos, c.new_cell
+    cell_start, key_start, wg_start = c.cell_start, c.key_start, c.wg_start
     # each access against every cell of its word
     cells = scell[new_cell]
     cell_word = cells // groups.size
