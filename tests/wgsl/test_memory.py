@@ -121,13 +121,17 @@ def test_atomics_refuse_non_integer_or_non_atomic_memory():
         ash.run(not_atomic, buf=np.zeros(1, np.uint32))
 
 
-def test_atomic_index_out_of_range_reports_the_line_of_the_await():
+def test_atomic_index_out_of_range_is_a_finding_at_the_line_of_the_await():
     @ash.compute(workgroup_size=1)
     async def oob(buf: ash.Storage):
         await ash.atomic_add(ash.ptr(buf, 5), 1)  # the line
 
-    with pytest.raises(ash.ShaderError, match=r"IndexError.*test_memory.py:\d+: await"):
-        ash.run(oob, buf=np.zeros(1, np.uint32))
+    buf = np.zeros(1, np.uint32)
+    with pytest.warns(ash.DataRaceWarning, match=r"Out-of-bounds store of buf\[5\]"):
+        (found,) = ash.run(oob, buf=buf).findings
+    assert (type(found).__name__, found.memory, found.index, found.length) == \
+        ("OutOfBounds", "buf", 5, 1)
+    assert found.access.line == oob.fn.__code__.co_firstlineno + 2 and buf.tolist() == [0]
 
 
 class Accesses(ash.Instrument):
