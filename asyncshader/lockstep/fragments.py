@@ -38,9 +38,9 @@ from ..ir.types import Scalar, Struct, Vector, concretize
 from ..schedules.trace import Trace
 from ..stages.dispatch import Counters
 from ..stages.fragment import FragmentResult, FragmentShader
-from ..stages.fragment_io import check_coverage, corner, image_of, split_inputs
+from ..stages.fragment_io import FragmentIds, check_coverage, corner, image_of, split_inputs
 from ..wgsl.types import Vec
-from . import atomics, builtins, derivatives, lanes, matrices, subgroups, textures
+from . import atomics, builtins, derivatives, lanes, matrices, races, subgroups, textures
 from .builtins import dtype_of
 from .compile import Compiler, Program
 
@@ -61,7 +61,7 @@ class FragmentProgram(Program):
     type (None without one)."""
 
     def __init__(self, program: Program, inputs: list, structs: dict, output: Any) -> None:
-        super().__init__(**vars(program))
+        vars(self).update(vars(program))  # (with a watching compiler's sites, ops, written)
         self.inputs, self.structs, self.output = inputs, structs, output
 
 
@@ -202,6 +202,7 @@ class FragmentDispatch:
         self.inputs, self.resources = split_inputs(shader, self.width, self.height,
                                                    self.given)
         self.qw, self.qh = (self.width + 1) // 2, (self.height + 1) // 2
+        self.ids = FragmentIds(self.qw, self.width, self.height)  # (how findings name them)
         self.output: Any = None
         self.shaded = np.zeros(4 * self.qw * self.qh, bool)
         self.ran = 0
@@ -209,9 +210,10 @@ class FragmentDispatch:
     # --- running ---------------------------------------------------------------------------
 
     def execute(self, program: FragmentProgram, memories: dict, max_lanes: int,
-                max_iterations: int) -> None:
+                max_iterations: int, recorder: Any = None) -> None:
         """Runs ``program`` over every quad that has a covered pixel, in chunks of whole
-        quads (and whole subgroups), with the words and override values ``memories``."""
+        quads (and whole subgroups), with the words and override values ``memories``;
+        ``recorder``: the race detector's (its quads are its workgroups), or None."""
         quads = self.qw * self.qh
         per_subgroup = self.subgroup_size // 4
         per_chunk = max(per_subgroup, max_lanes // 4 // per_subgroup * per_subgroup)
@@ -238,6 +240,10 @@ class FragmentDispatch:
                       DF=self.derivatives == "fine", Q=_Quads(first, self.qw))
             for name, words in memories.items():
                 ns[name if name.startswith(("o_", "h_")) else f"g_{name}"] = words
+            if recorder is not None:
+                ns.update(_r=recorder, _noidx=races.no_index)
+                recorder.chunk(first, count, 4)
+                recorder.helpers = ns["H"]
             ns.update(self._builtins(program.builtins, px, py, L))
             ns.update(self._inputs(program, px, py, run))
             for name, members in program.structs.items():

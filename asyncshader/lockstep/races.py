@@ -36,7 +36,13 @@ from .._core.diagnostics import _short
 from ..emit.buffers import to_gpu
 from ..errors import BarrierDivergenceError
 from ..ir.types import Array, Atomic, Scalar, Vector
-from ..sanitizers.findings import DataRace, OutOfBounds, _access_at, _unflatten
+from ..sanitizers.findings import (
+    DataRace,
+    HelperSideEffect,
+    OutOfBounds,
+    _access_at,
+    _unflatten,
+)
 from ..sanitizers.races import SanitizedRun, _KeyOnly
 from ..sanitizers.shadow import check_key_space
 from ..stages.compute import _Ids
@@ -87,6 +93,10 @@ class Recorder:
         self.phases: dict[str, np.ndarray] = {}
         self.lane_phases: dict[str, tuple] = {}  # space -> (every lane's key, phase)
         self.shared: list[Memory] = []  # the chunk's workgroup memories
+        #: a fragment chunk's ``H`` (H[0]: its helper lanes, which ``discard`` widens), or
+        #: None: helpers' accesses are not recorded (their loads feed derivatives only, their
+        #: stores are dropped), their out-of-bounds loads are notes
+        self.helpers: list | None = None
 
     def chunk(self, first: int, count: int, n: int) -> None:
         """A chunk of ``count`` workgroups from ``first`` starts (``n`` invocations each)."""
@@ -123,6 +133,16 @@ class Recorder:
         """An atomic read-modify-write that ran (``result``: what it returned)."""
         self.note(words, at, ok, m, site, ATOMIC_WRITE, idx, L)
         return result
+
+    def helper_effect(self, words: Any, m: Any, site: int, L: int, op: str) -> None:
+        """The helper lanes ``m`` tried a store or an atomic (``op``) at ``site``: dropped, a
+        helper side effect each (a note)."""
+        if m is False or site < 0 or words is None:
+            return
+        lanes = np.arange(L) if m is None else np.flatnonzero(_l.lane_array(m, L))
+        if lanes.size:
+            self.detector.helper_effect(self.memories[id(words)], self.first * self.n + lanes,
+                                        site, op)
 
     def barrier(self, space: str, m: Any, L: int, size: int, site: int) -> None:
         """A barrier at ``site``: the workgroups whose lanes reach it enter their next phase
@@ -191,15 +211,24 @@ class Recorder:
             return
         memory = self.memories[id(words)]
         lanes = None  # (None: every lane of the chunk)
-        if m is not None or ok is not True:
+        helpers = False if self.helpers is None else self.helpers[0]
+        if m is not None or ok is not True or helpers is not False:
             active = np.ones(L, bool) if m is None else np.asarray(m)
+            helper = _l.lane_array(helpers, L) if helpers is not False else None
             if ok is not True:
                 inside = np.broadcast_to(ok, (L,))
                 outside = active & ~inside
-                if outside.any():
-                    self.detector.out_of_bounds(memory, np.flatnonzero(outside), idx, site,
-                                                kind, self.first * self.n, L)
+                for part, of_helpers in ((outside, False), (outside, True)):
+                    if helper is not None:
+                        part = part & (helper if of_helpers else ~helper)
+                    elif of_helpers:
+                        continue
+                    if part.any():
+                        self.detector.out_of_bounds(memory, np.flatnonzero(part), idx, site,
+                                                    kind, self.first * self.n, L, of_helpers)
                 active = active & inside
+            if helper is not None:
+                active = active & ~helper
             if not memory.watched or kind < 0:
                 return
             if not active.all():
@@ -265,14 +294,17 @@ class LockstepDetector:
         self.order += count
         return np.arange(start, start + count, dtype=np.int64)
 
-    def describe(self, key: int) -> str:
-        return self.run.ids.describe(_KeyOnly(int(key)))
+    def describe(self, key: int, helper: bool = False) -> str:
+        inv = _KeyOnly(int(key))
+        inv.helper = helper
+        return self.run.ids.describe(inv)
 
     def out_of_bounds(self, memory: Memory, lanes: np.ndarray, idx: Any, site: int,
-                      kind: int, first_key: int, L: int) -> None:
+                      kind: int, first_key: int, L: int, helper: bool = False) -> None:
         """The lanes ``lanes`` (of ``L``) accessed ``memory`` out of bounds (``idx()``: the
         index steps of the access, (index over lanes, length) each): one occurrence each,
-        the index named up to the step that overflowed."""
+        the index named up to the step that overflowed; ``helper``: by fragment helpers (a
+        note, as the coroutine detector's: padding reading past an edge is expected)."""
         steps = idx()
         index = np.stack([np.broadcast_to(np.asarray(i).reshape(-1), (L,))[lanes]
                           for i, _ in steps]).astype(np.int64) if steps else \
@@ -282,7 +314,7 @@ class LockstepDetector:
         overflowed = np.argmax((index < 0) | (index >= length), axis=0)
         op = "store" if IS_WRITE[kind] else "load"
         where = self.sites[site]
-        key = ("oob", memory.name, op, where)
+        key = ("oob", memory.name, op, where, helper)
         order = self.take_order(lanes.size)
 
         def named(j: int) -> Any:
@@ -294,7 +326,9 @@ class LockstepDetector:
         if finding is None:
             finding = self._seen[key] = OutOfBounds(
                 memory=memory.name, index=named(0), length=int(length[overflowed[0], 0]),
-                access=_access_at(self.describe(first_key + int(lanes[0])), op, where))
+                access=_access_at(self.describe(first_key + int(lanes[0]), helper), op, where))
+            if helper:
+                finding.severity = "note"
             finding.elements.append(finding.index)
             self._first[id(finding)] = int(order[0])
             self.findings.append(finding)
@@ -304,6 +338,22 @@ class LockstepDetector:
             e = named(j)
             if e not in finding.elements and len(finding.elements) < 8:
                 finding.elements.append(e)
+
+    def helper_effect(self, memory: Memory, keys: np.ndarray, site: int, op: str) -> None:
+        """Helper invocations ``keys`` tried a store or atomic ``op``: one
+        :class:`HelperSideEffect` per memory, operation and line, counting them."""
+        where = self.sites[site]
+        key = ("helper", memory.name, op, where)
+        finding = self._seen.get(key)
+        order = self.take_order(keys.size)
+        if finding is None:
+            finding = self._seen[key] = HelperSideEffect(
+                memory=memory.name, access=_access_at(self.describe(keys[0], True), op, where))
+            self._first[id(finding)] = int(order[0])
+            self.findings.append(finding)
+            finding.count += keys.size - 1
+        else:
+            finding.count += keys.size
 
     def check(self, memory: Memory, keep: bool = False) -> None:
         """Finds the races among ``memory``'s records and folds them into findings; ``keep``:
@@ -407,9 +457,12 @@ class LockstepRun(SanitizedRun):
     Lockstep dispatch: its configuration and how to name an invocation."""
 
     def __init__(self, size: tuple[int, int, int], groups: tuple[int, int, int],
-                 sanitize: str | None, allow_races: Any) -> None:
-        self.config = {"stage": "compute"}
-        self.ids = _Ids(size, groups)
+                 sanitize: str | None, allow_races: Any, ids: Any = None,
+                 stage: str = "compute") -> None:
+        """A compute dispatch of ``groups`` workgroups of ``size``; a fragment dispatch gives
+        its quads as workgroups of (4, 1, 1) and its ``ids`` (``FragmentIds``)."""
+        self.config = {"stage": stage}
+        self.ids = _Ids(size, groups) if ids is None else ids
         self.unit_size = int(np.prod(size))
         if isinstance(allow_races, str):
             allow_races = (allow_races,)

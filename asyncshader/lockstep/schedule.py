@@ -41,7 +41,7 @@ from .compile import Compiler, Program
 from .options import check_coroutine_options
 from .pipelines import pipeline_of
 from .typed import checked_tree
-from .watch import WatchingCompiler
+from .watch import watching_compiler
 
 #: the most iterations one loop may run (all its lanes together) before it is an error
 MAX_ITERATIONS = 1 << 20
@@ -121,16 +121,24 @@ class Lockstep:
                               given: dict[str, Any], options: dict[str, Any]) -> Any:
         """Runs a fragment dispatch (``ash.run_fragments``' arguments) in lockstep: the
         pixels are the lanes, in 2x2 quads (:mod:`.fragments`)."""
-        _check_options(options, "fragment")
+        _check_options(options)
         job = fragments.FragmentDispatch(shader, width, height, given, options)
+        run = races.LockstepRun((4, 1, 1), (job.qw * job.qh, 1, 1), options.get("sanitize"),
+                                options.get("allow_races"), job.ids, "fragment")
         self.starting(shader, job.config)
-        program, names = program_of(shader, job.given, fragments.FragmentCompiler)
+        watch = run.detector is not None
+        program, names = program_of(shader, job.given, fragments.FragmentCompiler, watch)
         memories, back = _memories(program, names, job.resources)
         values = _override_values(program, _constants(shader, options.get("overrides")))
+        recorder = recorder_of(run.detector, program, names, job.resources, memories)
         with np.errstate(all="ignore"):
-            job.execute(program, {**memories, **values}, self.max_lanes, self.max_iterations)
+            job.execute(program, {**memories, **values}, self.max_lanes, self.max_iterations,
+                        recorder)
+        finish(recorder)
         write_back(back)
-        return job.result(self.describe(), outputs_of(program, names, job.resources))
+        result = job.result(self.describe(), outputs_of(program, names, job.resources))
+        result.findings = run.findings(result.trace)
+        return result
 
     def starting(self, kernel: Any, config: dict[str, Any]) -> None:
         """Called before a dispatch runs, with its trace's configuration (a replay checks
@@ -150,18 +158,9 @@ def outputs_of(program: Program, names: dict[str, str], bindings: dict[str, Any]
     return outputs
 
 
-def _check_options(options: dict[str, Any], stage: str = "compute") -> None:
-    """Refuses the coroutine schedules' options (and, for fragments, which Lockstep's race
-    detector does not watch, any ``sanitize`` other than "off")."""
-    sanitize = options.get("sanitize")
-    if stage == "fragment" and sanitize != "off":
-        raise DispatchError(
-            f"run_fragments(..., schedule=ash.Lockstep()) runs without the race detector (it "
-            f"watches compute dispatches), and sanitize={sanitize!r} asks for it: pass "
-            "sanitize='off' (races=False on a pytest marker; races, out-of-bounds accesses "
-            "and helper side effects are then not reported), or use a coroutine schedule "
-            "(InOrder, Random ...) to have them found")
-    for name in ("instruments",) if stage == "compute" else ("instruments", "allow_races"):
+def _check_options(options: dict[str, Any]) -> None:
+    """Refuses the coroutine schedules' options."""
+    for name in ("instruments",):
         value = options.get(name)
         empty = value is None or (isinstance(value, (list, tuple, set, frozenset, str))
                                   and not value)
@@ -215,7 +214,7 @@ def program_of(kernel: Any, bindings: dict[str, Any], compiler: type = Compiler,
     """The compiled entry point of ``kernel`` (by ``compiler``: its stage's) and the binding
     names: cached per kernel and binding types (what ``to_wgsl`` reads of the bindings), and
     by WGSL text and pipeline ``constants`` (sizes given by overrides are compiled in:
-    :mod:`.pipelines`); ``watch``: a compute entry point with the race detector's calls
+    :mod:`.pipelines`); ``watch``: the entry point with the race detector's calls
     (:mod:`.watch`)."""
     per_kernel = _BY_KERNEL.setdefault(kernel, {})
     pipeline = tuple(sorted((str(k), repr(v)) for k, v in (constants or {}).items()))
@@ -226,8 +225,8 @@ def program_of(kernel: Any, bindings: dict[str, Any], compiler: type = Compiler,
         key = (source.name, source.text, entry, watch, pipeline)
         if key not in _PROGRAMS:
             checker, typed = checked_tree(kernel, source)
-            made = WatchingCompiler(checker, typed, marks or None) if watch else \
-                compiler(checker, typed)
+            made = (watching_compiler(compiler)(checker, typed, marks or None) if watch
+                    else compiler(checker, typed))
             made.pipeline = pipeline_of(checker, constants)
             _PROGRAMS[key] = made.compile(entry)
         per_kernel[signature] = (_PROGRAMS[key], names)
@@ -347,28 +346,42 @@ def run_program(program: Program, names: dict[str, str], groups: tuple[int, int,
     watching), or None."""
     memories, back = _memories(program, names, bindings, kernel)
     values = _override_values(program, constants or {})
-    recorder = None
-    if detector is not None:
-        recorder = races.Recorder(detector, program.sites, program.ops)
-        detector.sites, detector.ops = program.sites, program.ops
-        by_wgsl = {names.get(k, k): k for k in bindings}
-        for name, words in memories.items():
-            if not isinstance(words, lanes.Words):
-                continue  # (a texture or sampler: textures are not watched)
-            space, _, t = program.variables[name]
-            binding = by_wgsl.get(name, name)
-            recorder.memories[id(words)] = races.Memory(
-                binding, space, space == "storage" and binding not in detector.allow and (
-                    name in program.written or "*" in program.written),
-                races.elements_of(bindings[binding], t))
+    recorder = recorder_of(detector, program, names, bindings, memories)
     with np.errstate(all="ignore"):
         _execute(program, groups, {**memories, **values}, max_lanes, max_iterations,
                  subgroup_size, recorder)
+    finish(recorder)
+    write_back(back)
+
+
+def recorder_of(detector: Any, program: Program, names: dict[str, str],
+                bindings: dict[str, Any], memories: dict) -> Any:
+    """The race detector's recorder watching a dispatch's bound ``memories`` (None without a
+    ``detector``)."""
+    if detector is None:
+        return None
+    recorder = races.Recorder(detector, program.sites, program.ops)
+    detector.sites, detector.ops = program.sites, program.ops
+    by_wgsl = {names.get(k, k): k for k in bindings}
+    for name, words in memories.items():
+        if not isinstance(words, lanes.Words):
+            continue  # (a texture or sampler: textures are not watched)
+        space, _, t = program.variables[name]
+        binding = by_wgsl.get(name, name)
+        recorder.memories[id(words)] = races.Memory(
+            binding, space, space == "storage" and binding not in detector.allow and (
+                name in program.written or "*" in program.written),
+            races.elements_of(bindings[binding], t))
+    return recorder
+
+
+def finish(recorder: Any) -> None:
+    """Checks a finished dispatch's storage records (``recorder``: None without the
+    detector) and orders its findings."""
     if recorder is not None:
         for memory in recorder.memories.values():
-            detector.check(memory)
-        detector.finish()
-    write_back(back)
+            recorder.detector.check(memory)
+        recorder.detector.finish()
 
 
 def write_back(back: dict) -> None:

@@ -18,6 +18,7 @@ from ..ir.types import Atomic, Scalar, Vector, concretize, scalar_of
 from .compile import Compiler, Program
 from .conflicts import ATOMIC_READ, ATOMIC_WRITE, READ
 from .exprs import _ATOMICS, _BARRIERS, _VIEW, Ref, value_type
+from .fragments import FragmentCompiler
 
 _MARK = re.compile(r"// @ash (\d+)\s*$")
 #: the address space each barrier orders (the detector's phases; textureBarrier orders
@@ -164,6 +165,38 @@ class WatchingCompiler(Compiler):
             self.mask = outer
         c = self.expr(e.args[2])
         return f"_r.choose(lambda _mm: {f}, lambda _mm: {t}, {c}, {self.mask})"
+
+
+class WatchingFragmentCompiler(FragmentCompiler, WatchingCompiler):
+    """A fragment entry point with the detector's calls: its helpers' stores and atomics are
+    dropped before they are recorded (:class:`~.fragments.FragmentCompiler`), each a helper
+    side effect; the recorder leaves out their loads (``Recorder.helpers``)."""
+
+    def __init__(self, checker: Any, typed: Any, marks: list | None = None) -> None:
+        super().__init__(checker, typed)
+        self.marks = marks
+
+    def store_memory(self, ref: Ref, value: str, span: Any) -> list[str]:
+        self.emit(self.helper_effect(ref, span, self.store_op or "store"))
+        return super().store_memory(ref, value, span)
+
+    def atomic(self, e: ast.Call, name: str) -> str:
+        plain = self.marks is not None and isinstance(e.args[0], ast.Paren)
+        if not plain and (name in _ATOMICS or name in ("atomicCompareExchangeWeak",
+                                                      "atomicLoad")):
+            self.emit(self.helper_effect(self.pointer(e.args[0]), e.span, _snake(name)))
+        return super().atomic(e, name)
+
+    def helper_effect(self, ref: Ref, span: Any, op: str) -> str:
+        """The call noting the helper lanes' dropped write (or atomic) at ``span``."""
+        return (f"_r.helper_effect({ref.mem}, _l.both({self.mask}, H[0]), "
+                f"{self.site(span, op)}, L, {op!r})")
+
+
+def watching_compiler(compiler: type) -> type:
+    """The watching compiler of a stage's ``compiler``."""
+    return WatchingFragmentCompiler if issubclass(compiler, FragmentCompiler) else \
+        WatchingCompiler
 
 
 def _tripled(e: Any) -> bool:

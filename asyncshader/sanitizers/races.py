@@ -164,7 +164,9 @@ class RaceDetector(Instrument):
 
     def helper_effect(self, inv: Any, memory: Any, kind: str) -> None:
         name, _ = self.run.memory_name(memory)
-        site = self._site()
+        # (an atomic lands while its invocation is suspended at the await: that is its line)
+        site = self._intern(position_of(inv)[:2]) if kind.startswith("atomic") else \
+            self._site()
         self._add(("helper", name, kind, site), lambda: reports.HelperSideEffect(
             memory=name, access=_access_at(str(inv), kind, self._sites[site])), None)
 

@@ -560,7 +560,7 @@ def run_fragments(shader: FragmentShader, width: int, height: int, *, schedule: 
     on by default: fragments writing one storage element race). Other keywords are per-pixel
     inputs, storage buffers and uniforms. ``max_points_per_invocation`` and ``watchdog`` bound a
     spin as in :func:`~asyncshader.run`, ``subgroup_size``, ``subgroup_reduction`` and
-    ``overrides`` too. ``schedule=ash.Lockstep()`` (with ``sanitize="off"``) shades the grid
+    ``overrides`` too. ``schedule=ash.Lockstep()`` shades the grid
     as numpy arrays over pixels, with the same outputs (docs/lockstep.md); its trace, as
     ``schedule=``, runs it so again."""
     schedule = dispatcher(schedule)  # (the default provider's; a Lockstep trace's Lockstep)

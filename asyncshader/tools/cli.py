@@ -23,7 +23,7 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from .cli_lockstep import lockstep_schedule, sanitize_for, save_trace, short
+from .cli_lockstep import lockstep_schedule, save_trace, short
 from .targets import UsageError, origin
 from .targets import load_target as _load_target
 
@@ -111,8 +111,7 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
     lockstep = args.schedule == "lockstep"
     rec = lockstep_schedule() if lockstep else Recorded(_strategy(args))
     # with the race detector, as a plain dispatch (and `replay`) runs: WGSL's robust access
-    result, outcome, failure, exc = _run_checked(kernel, setup, check, rec, [],
-                                                 sanitize_for(kernel, lockstep))
+    result, outcome, failure, exc = _run_checked(kernel, setup, check, rec, [], "report")
     findings = result.findings if result is not None else []
     trace = result.trace if result is not None else \
         getattr(exc, "asyncshader_trace", None) if lockstep else rec.trace()
@@ -135,9 +134,7 @@ def cmd_run(args: argparse.Namespace, out: Callable) -> int:
         if trace is not None:
             out(f"replay: asyncshader replay {trace.to_string()}")
         return EXIT_FAILURE
-    out("ok" + (" (check passed)" if check is not None else "") +
-        (" (a fragment shader in lockstep: no race detector)"
-         if sanitize_for(kernel, lockstep) == "off" else ""))
+    out("ok" + (" (check passed)" if check is not None else ""))
     return EXIT_OK
 
 
@@ -293,7 +290,7 @@ def cmd_replay(args: argparse.Namespace, out: Callable) -> int:
     lockstep = trace.strategy.get("name") == "lockstep"  # (run --schedule lockstep's)
     try:  # (with the race detector, as `run` runs)
         result, outcome, failure, _ = _run_checked(kernel, setup, check, Replay(trace), [],
-                                                   sanitize_for(kernel, lockstep))
+                                                   "report")
     except ReplayMismatchError as exc:  # the trace does not fit this program: not a failure
         raise UsageError(f"the trace cannot be replayed: {exc}") from None
     what = "the lockstep run" if lockstep else f"{trace.decision_count} decisions"

@@ -22,15 +22,6 @@ def lockstep_schedule() -> Any:
     return Lockstep()
 
 
-def sanitize_for(kernel: Any, lockstep: bool) -> str:
-    """The ``sanitize=`` of a command-line run: the race detector on ("report"), except for a
-    fragment shader in lockstep, which Lockstep runs without it (its detector watches compute
-    dispatches)."""
-    from ..stages.compute import ComputeKernel
-
-    return "off" if lockstep and not isinstance(kernel, ComputeKernel) else "report"
-
-
 def save_trace(trace: Any, path: str) -> None:
     """Writes ``trace`` to ``path``: JSON for a ``.json`` name, else its one-line string."""
     if path.endswith(".json"):

@@ -10,14 +10,12 @@ import asyncshader as ash
 from asyncshader import vec2f, vec4f
 
 SCHEDULES = [ash.InOrder(), ash.Random(0), ash.Random(1)]
-#: the schedules above and Lockstep, which runs without the race detector only
+#: the schedules above and Lockstep
 WITH_LOCKSTEP = [*SCHEDULES, ash.Lockstep()]
 
 
 def shade(shader, width, height, schedule, **given):
-    """``run_fragments`` under ``schedule`` (``sanitize="off"`` for Lockstep)."""
-    if isinstance(schedule, ash.Lockstep):
-        given["sanitize"] = "off"
+    """``run_fragments`` under ``schedule``, the race detector on by default under each."""
     return ash.run_fragments(shader, width, height, schedule=schedule, **given)
 
 

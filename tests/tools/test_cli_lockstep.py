@@ -40,3 +40,32 @@ def test_a_lockstep_runs_trace_replays_in_lockstep_to_the_same_outcome(tmp_path)
         f"{outcome}"
     assert any(line.startswith("FAILED: check failed") for line in replayed)
     assert "race detector: 2 finding(s) (whatever order this run took):" in replayed
+
+
+RACY_FRAGMENTS = '''import numpy as np
+
+import asyncshader as ash
+
+
+@ash.fragment
+async def counts_pixels(total: ash.Storage, *, position: ash.vec4f):
+    total[0] = total[0] + 1  # every pixel: a lost update
+
+
+def setup():
+    return {"width": 4, "height": 2, "total": np.zeros(1, np.uint32)}
+'''
+
+
+def test_a_fragment_shader_in_lockstep_runs_the_race_detector(tmp_path):
+    (tmp_path / "pixels.py").write_text(RACY_FRAGMENTS)
+    lines = []
+    assert main(["run", f"{tmp_path / 'pixels.py'}::counts_pixels", "--schedule", "lockstep"],
+                out=lines.append) == 1
+    text = "\n".join(lines)
+    assert "8 invocations in lockstep" in text
+    assert "Read-write data race on storage memory total[0]" in text
+    assert "Write-write data race on storage memory total[0]" in text
+    assert "pixels.py:8: total[0] = total[0] + 1" in text
+    assert "fragment (0,0) [quad id 0]" in text
+    assert any(line.startswith("FAILED: the race detector found 2 error(s)") for line in lines)

@@ -95,11 +95,12 @@ def test_shades():
     pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=1)
 
 
-def test_the_lockstep_marker_with_races_fails_a_fragment_test_naming_races_false(pytester):
-    """Lockstep's race detector watches compute dispatches: a fragment dispatch of a test
-    whose marker keeps races on (the default) fails with Lockstep's refusal, which names the
-    fix, races=False."""
+def test_the_lockstep_marker_with_races_runs_the_detector_on_fragment_dispatches(pytester):
+    """With races on (the marker's default), a fragment dispatch in lockstep runs the race
+    detector as under the coroutine schedules: a race-free shader passes, a racy one fails
+    naming its race."""
     pytester.makepyfile(test_shade='''
+import numpy as np
 import pytest
 import asyncshader as ash
 
@@ -107,11 +108,20 @@ import asyncshader as ash
 async def gradient(*, position: ash.vec4f) -> ash.vec4f:
     return ash.vec4f(position.x / 4.0, 0.0, 0.0, 1.0)
 
+@ash.fragment
+async def counts_pixels(total: ash.Storage, *, position: ash.vec4f):
+    total[0] = total[0] + 1
+
 @pytest.mark.schedules(strategy="lockstep")
 def test_shades():
     ash.run_fragments(gradient, 4, 1)
+
+@pytest.mark.schedules(strategy="lockstep")
+def test_counts():
+    ash.run_fragments(counts_pixels, 4, 1, total=np.zeros(1, np.uint32))
 ''')
     result = pytester.runpytest("-p", "no:cacheprovider")
-    result.assert_outcomes(failed=1)
+    result.assert_outcomes(passed=1, failed=1)
     out = result.stdout.str()
-    assert "runs without the race detector" in out and "races=False on a pytest marker" in out
+    assert "FAILED test_shade.py::test_counts" in out
+    assert "data race on storage memory total[0]" in out
