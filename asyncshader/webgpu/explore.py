@@ -59,7 +59,7 @@ def explore(host: Callable[[GPUDevice], Any], *, runs: int = 100, seed: int = 0,
     """Runs ``host(device)`` ``runs`` times, each on a fresh asyncshader.webgpu device whose
     every dispatch follows the run's schedule (``strategy``: ``"random"``, ``"pct"``,
     ``"reverse"``; run ``r`` uses seed ``seed + r``; ``"lockstep"``: one run under
-    ``ash.Lockstep()``, whatever ``runs`` says, with ``sanitize="off"`` among the options).
+    ``ash.Lockstep()``, whatever ``runs`` says, with its vectorised race detector).
     ``host`` makes its buffers and pipelines, submits, and checks what it reads back (an
     exception, an ``assert`` included, fails the run). ``options`` are the devices' other
     options (``sanitize=``, ``strict=``, ...). Returns a :class:`HostExploreReport`;

@@ -46,8 +46,10 @@ def new_device(**options):
     return wgpu.gpu.request_adapter_sync().request_device_sync(**options)
 
 
-def test_findings_name_the_dispatch_and_the_wgsl_lines():
-    device = new_device(sanitize="report")
+@pytest.mark.parametrize("schedule", [None, ash.Lockstep()], ids=["InOrder", "Lockstep"])
+def test_findings_name_the_dispatch_and_the_wgsl_lines(schedule):
+    device = new_device(sanitize="report", **({} if schedule is None else
+                                               {"schedule": schedule}))
     run_racy(device, label="racy")
     findings = device.asyncshader.findings
     text = "\n".join(map(str, findings))
