@@ -36,7 +36,7 @@ from ...ir.types import (
     result_struct_name,
 )
 from .conversions import common_type, converts, describe, leaf, with_leaf
-from .texture_args import argument_roles, check_arguments
+from .texture_args import argument_roles, check_arguments, coordinate_dimension
 
 
 class BuiltinError(Exception):
@@ -323,14 +323,6 @@ def _texture_result(name: str, t: Opaque, rest: list[Any]) -> Any:
     return Vector(4, sampled)
 
 
-def _dimension(t: Opaque) -> int:
-    if t.name.endswith("_1d"):
-        return 1
-    if t.name.endswith(("_3d", "cube", "cube_array")):
-        return 3
-    return 2
-
-
 def _texel(t: Opaque) -> Any:
     """The component type of a texel of ``t`` (a sampled type, or a storage format's)."""
     if t.name.startswith("texture_storage"):
@@ -347,7 +339,7 @@ def _texture_args(name: str, t: Opaque, rest: list[Any]) -> None:
         check_arguments(name, t, rest)
     except ValueError as error:
         raise BuiltinError(str(error)) from None
-    n = _dimension(t)
+    n = coordinate_dimension(t)
     if name.startswith(("textureSample", "textureGather")):
         comparison = "Compare" in name
         want = "sampler_comparison" if comparison else "sampler"

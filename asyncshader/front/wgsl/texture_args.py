@@ -15,7 +15,8 @@ from ...ir.types import AINT, F32, I32, U32, Opaque, Scalar, Vector
 from .conversions import converts, describe, leaf
 
 
-def _dimension(t: Opaque) -> int:
+def coordinate_dimension(t: Opaque) -> int:
+    """How many components a coordinate of texture type ``t`` has (a cube's: a direction)."""
     if t.name.endswith("_1d"):
         return 1
     if t.name.endswith(("_3d", "cube", "cube_array")):
@@ -74,7 +75,7 @@ def check_arguments(name: str, t: Opaque, rest: list[Any]) -> None:
         listing = ", ".join(["t", *required] + [f"{o} (optional)" for o in optional])
         raise ValueError(f"{name} of {describe(t)} takes ({listing}), not {len(rest) + 1} "
                          "arguments")
-    n = _dimension(t)
+    n = coordinate_dimension(t)
     for role, got in zip(found, rest):
         want = _INTEGER if role in ("array_index", "sample_index") or (
             role == "level" and (name != "textureSampleLevel" or "depth" in t.name)) else \
